@@ -1,0 +1,218 @@
+// Table types for Kysely: the one schema shared by SQLite and PostgreSQL.
+// Conventions that keep both engines identical:
+// - times are integer epoch milliseconds (`*_at`), never engine-specific timestamp types;
+// - money is integer micro-USD (`*_micros`); ratios are integer parts-per-million (`*_ppm`);
+// - lists and small records are JSON text columns (`*_json`), parsed by the repositories;
+// - booleans are integers 0/1.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export interface UsersTable {
+  id: Generated<number>;
+  name: string;
+  email: string | null;
+  password_hash: string | null;
+  role: 'user' | 'admin';
+  status: 'active' | 'disabled';
+  email_verified_at: number | null;
+  /** TOTP secret, encrypted with GATEWAY_SECRET; null while 2FA is off. */
+  totp_secret_encrypted: string | null;
+  /** Cached balance; always equals the sum of this user's wallet_ledger rows. */
+  balance_micros: number;
+  rpm_limit: number | null;
+  tpm_limit: number | null;
+  /** Profile, notification and sidebar preferences. */
+  settings_json: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the session token; the token itself lives only in the browser cookie. */
+  token_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface EmailTokensTable {
+  /** SHA-256 of the token sent by e-mail. */
+  token_hash: string;
+  user_id: number;
+  purpose: 'verify_email' | 'reset_password';
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface GroupsTable {
+  id: Generated<number>;
+  name: string;
+  /** Price multiplier in parts per million: 1_000_000 is ×1, 500_000 is ×0.5. */
+  ratio_ppm: number;
+  description: string | null;
+  rpm_limit: number | null;
+  tpm_limit: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ChannelsTable {
+  id: Generated<number>;
+  name: string;
+  /** Provider type: openai, anthropic, gemini, … (src/providers). */
+  type: string;
+  base_url: string;
+  /** JSON array of upstream keys, encrypted as a whole with GATEWAY_SECRET. */
+  api_keys_encrypted: string;
+  models_json: string;
+  model_mapping_json: string;
+  groups_json: string;
+  priority: number;
+  weight: number;
+  status: 'enabled' | 'disabled' | 'auto_disabled';
+  status_reason: string | null;
+  /** Timeouts and other per-channel options. */
+  settings_json: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ModelsTable {
+  /** The public model id clients send. */
+  id: string;
+  owned_by: string;
+  /** Prices by kind in integer micro-USD (see src/metering). */
+  pricing_json: string;
+  /** 1 when the operator marks the model free; otherwise a model without a price is refused. */
+  free: number;
+  fallbacks_json: string;
+  context_window: number | null;
+  max_output_tokens: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** SHA-256 (hex) of the whole key; the key itself is never stored. */
+  key_hash: string;
+  /** Shown in lists: `sk-AbCd…wXyZ`. */
+  key_prefix: string;
+  group_name: string;
+  /** JSON array of model ids, or null for no restriction. */
+  models_json: string | null;
+  quota_micros: number | null;
+  used_micros: number;
+  expires_at: number | null;
+  /** JSON array of CIDRs, or null for any address. */
+  ip_allowlist_json: string | null;
+  status: 'active' | 'disabled';
+  rpm_limit: number | null;
+  tpm_limit: number | null;
+  created_at: number;
+  updated_at: number;
+  last_used_at: number | null;
+}
+
+export interface UsageLogsTable {
+  id: Generated<number>;
+  created_at: number;
+  request_id: string;
+  user_id: number | null;
+  key_id: number | null;
+  key_name: string | null;
+  model: string;
+  upstream_model: string | null;
+  channel_id: number | null;
+  /** openai-chat, anthropic-messages, gemini-generate, openai-responses, … */
+  inbound_format: string;
+  endpoint: string;
+  stream: number;
+  status: number;
+  latency_ms: number;
+  ttft_ms: number | null;
+  input_tokens: number;
+  cached_tokens: number;
+  output_tokens: number;
+  reasoning_tokens: number;
+  cost_micros: number;
+  error: string | null;
+  /** JSON array of attempts: channel, status, error, latency. */
+  attempts_json: string | null;
+}
+
+export interface WalletLedgerTable {
+  id: Generated<number>;
+  user_id: number;
+  created_at: number;
+  kind: 'charge' | 'refund' | 'topup' | 'grant';
+  /** Signed: charges are negative, top-ups and grants positive. */
+  amount_micros: number;
+  /** Request id for charges, payment id for top-ups; unique per kind so a retry cannot double-apply. */
+  reference: string | null;
+  note: string | null;
+}
+
+export interface UsageStatsTable {
+  /** 'minute' | 'hour' | 'day' */
+  bucket: string;
+  /** Bucket start, epoch ms. */
+  bucket_start: number;
+  user_id: number;
+  key_id: number;
+  model: string;
+  requests: number;
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_micros: number;
+}
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  user_id: number;
+  provider: string;
+  provider_session_id: string;
+  amount_micros: number;
+  status: 'pending' | 'completed' | 'failed';
+  created_at: number;
+  completed_at: number | null;
+}
+
+export interface SettingsTable {
+  key: string;
+  value_json: string;
+  updated_at: number;
+}
+
+export interface DatabaseSchema {
+  users: UsersTable;
+  sessions: SessionsTable;
+  email_tokens: EmailTokensTable;
+  groups: GroupsTable;
+  channels: ChannelsTable;
+  models: ModelsTable;
+  api_keys: ApiKeysTable;
+  usage_logs: UsageLogsTable;
+  wallet_ledger: WalletLedgerTable;
+  usage_stats: UsageStatsTable;
+  payments: PaymentsTable;
+  settings: SettingsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type GroupRow = Selectable<GroupsTable>;
+export type ChannelRow = Selectable<ChannelsTable>;
+export type NewChannel = Insertable<ChannelsTable>;
+export type ChannelUpdate = Updateable<ChannelsTable>;
+export type ModelRow = Selectable<ModelsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type NewApiKey = Insertable<ApiKeysTable>;
+export type UsageLogRow = Selectable<UsageLogsTable>;
+export type NewUsageLog = Insertable<UsageLogsTable>;
+export type WalletLedgerRow = Selectable<WalletLedgerTable>;

@@ -1,0 +1,141 @@
+// Every error the gateway raises itself: one stable code, an HTTP status and a message a user can act on.
+// Each wire format renders these in its own error shape (src/formats/<format>/*-error.ts; src/http for OpenAI).
+
+/** The kind of problem, named after OpenAI's error `type` values, which the other formats map from. */
+export type GatewayErrorKind =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'request_too_large'
+  | 'rate_limit_error'
+  | 'insufficient_quota'
+  | 'upstream_error'
+  | 'timeout_error'
+  | 'overloaded_error'
+  | 'server_error';
+
+export interface GatewayErrorInit {
+  message: string;
+  /** The request field at fault, for 400s: `messages[0].role`. */
+  param?: string | null;
+  /** The OpenAI-style error code clients switch on: `model_not_found`, `invalid_api_key`, … */
+  code?: string | null;
+  cause?: unknown;
+}
+
+export class GatewayError extends Error {
+  readonly status: number;
+  readonly kind: GatewayErrorKind;
+  /** Stable and greppable: GW_ERR_…; logged, never parsed by clients. */
+  readonly gatewayCode: string;
+  readonly param: string | null;
+  readonly code: string | null;
+
+  constructor(status: number, kind: GatewayErrorKind, gatewayCode: string, init: GatewayErrorInit) {
+    super(init.message, { cause: init.cause });
+    this.name = 'GatewayError';
+    this.status = status;
+    this.kind = kind;
+    this.gatewayCode = gatewayCode;
+    this.param = init.param ?? null;
+    this.code = init.code ?? null;
+  }
+}
+
+export const invalidRequest = (message: string, param: string | null = null, code: string | null = null) =>
+  new GatewayError(400, 'invalid_request_error', 'GW_ERR_INVALID_REQUEST', { message, param, code });
+
+export const invalidJson = (detail: string) =>
+  new GatewayError(400, 'invalid_request_error', 'GW_ERR_INVALID_JSON', {
+    message: `We could not parse the JSON body of your request: ${detail}`,
+    code: 'invalid_json',
+  });
+
+export const bodyTooLarge = (limitBytes: number) =>
+  new GatewayError(413, 'request_too_large', 'GW_ERR_BODY_TOO_LARGE', {
+    message: `The request body is larger than the limit of ${limitBytes} bytes.`,
+    code: 'request_too_large',
+  });
+
+export const missingApiKey = () =>
+  new GatewayError(401, 'authentication_error', 'GW_ERR_MISSING_KEY', {
+    message: 'You did not provide an API key. Send it as `Authorization: Bearer sk-…`.',
+    code: 'missing_api_key',
+  });
+
+export const invalidApiKey = () =>
+  new GatewayError(401, 'authentication_error', 'GW_ERR_INVALID_KEY', {
+    message: 'Incorrect API key provided. Use a key issued by this gateway.',
+    code: 'invalid_api_key',
+  });
+
+export const expiredApiKey = () =>
+  new GatewayError(401, 'authentication_error', 'GW_ERR_EXPIRED_KEY', {
+    message: 'This API key has expired. Create a new key or extend its expiry.',
+    code: 'expired_api_key',
+  });
+
+export const disabledApiKey = () =>
+  new GatewayError(401, 'authentication_error', 'GW_ERR_DISABLED_KEY', {
+    message: 'This API key has been disabled.',
+    code: 'invalid_api_key',
+  });
+
+export const disabledUser = () =>
+  new GatewayError(403, 'permission_error', 'GW_ERR_DISABLED_USER', {
+    message: 'The account that owns this API key is disabled.',
+    code: 'account_disabled',
+  });
+
+export const ipNotAllowed = (ip: string) =>
+  new GatewayError(403, 'permission_error', 'GW_ERR_IP_NOT_ALLOWED', {
+    message: `Requests from ${ip} are not allowed for this API key.`,
+    code: 'ip_not_allowed',
+  });
+
+export const modelNotAllowed = (model: string) =>
+  new GatewayError(403, 'permission_error', 'GW_ERR_MODEL_NOT_ALLOWED', {
+    message: `This API key is not allowed to use the model '${model}'.`,
+    param: 'model',
+    code: 'model_not_allowed',
+  });
+
+export const modelNotFound = (model: string) =>
+  new GatewayError(404, 'invalid_request_error', 'GW_ERR_MODEL_NOT_FOUND', {
+    message: `The model '${model}' does not exist or no channel serves it.`,
+    param: 'model',
+    code: 'model_not_found',
+  });
+
+export const routeNotFound = (method: string, url: string) =>
+  new GatewayError(404, 'invalid_request_error', 'GW_ERR_ROUTE_NOT_FOUND', {
+    message: `Unknown request URL: ${method} ${url}.`,
+    code: 'unknown_url',
+  });
+
+export const upstreamUnreachable = (channel: string, cause: unknown) =>
+  new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_UNREACHABLE', {
+    message: `The upstream channel '${channel}' could not be reached.`,
+    code: 'upstream_unreachable',
+    cause,
+  });
+
+export const upstreamTimeout = (channel: string, phase: string) =>
+  new GatewayError(504, 'timeout_error', 'GW_ERR_UPSTREAM_TIMEOUT', {
+    message: `The upstream channel '${channel}' did not answer in time (${phase}).`,
+    code: 'upstream_timeout',
+  });
+
+export const upstreamBadResponse = (channel: string, detail: string) =>
+  new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_BAD_RESPONSE', {
+    message: `The upstream channel '${channel}' sent a response the gateway could not read: ${detail}`,
+    code: 'upstream_bad_response',
+  });
+
+export const internalError = (cause: unknown) =>
+  new GatewayError(500, 'server_error', 'GW_ERR_INTERNAL', {
+    message: 'The gateway hit an internal error. It has been logged.',
+    code: 'internal_error',
+    cause,
+  });
