@@ -1,0 +1,75 @@
+// The in-memory index of API keys: one hash-map lookup per request, no database round trip.
+// Built from the database at start and rebuilt whenever keys, users or groups change.
+import { compileIpAllowlist, type IpAllowlist } from './ip-allowlist.ts';
+import { hashApiKey, looksLikeGatewayKey } from './api-key-format.ts';
+import type { ApiKeyRow, GroupRow, UserRow } from '../db/schema.ts';
+
+export interface CachedKey {
+  id: number;
+  name: string;
+  userId: number;
+  userName: string;
+  groupName: string;
+  groupRatioPpm: number;
+  /** null: every model of the group. */
+  models: ReadonlySet<string> | null;
+  quotaMicros: number | null;
+  usedMicros: number;
+  expiresAt: number | null;
+  ipAllowlist: IpAllowlist | null;
+  keyEnabled: boolean;
+  userEnabled: boolean;
+  rpmLimit: number | null;
+  tpmLimit: number | null;
+}
+
+export interface KeyIndex {
+  /** The key for a presented secret, or undefined when it is not one of ours. */
+  lookup(presented: string): CachedKey | undefined;
+  readonly size: number;
+}
+
+export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: GroupRow[]): KeyIndex {
+  const usersById = new Map(users.map((user) => [user.id, user]));
+  const ratioByGroup = new Map(groups.map((group) => [group.name, group.ratio_ppm]));
+  const byHash = new Map<string, CachedKey>();
+  for (const row of keys) {
+    const user = usersById.get(row.user_id);
+    if (!user) continue;
+    const models = parseJsonArray(row.models_json);
+    const allowlist = parseJsonArray(row.ip_allowlist_json);
+    byHash.set(row.key_hash, {
+      id: row.id,
+      name: row.name,
+      userId: row.user_id,
+      userName: user.name,
+      groupName: row.group_name,
+      groupRatioPpm: ratioByGroup.get(row.group_name) ?? 1_000_000,
+      models: models ? new Set(models) : null,
+      quotaMicros: row.quota_micros,
+      usedMicros: row.used_micros,
+      expiresAt: row.expires_at,
+      ipAllowlist: allowlist ? compileIpAllowlist(allowlist) : null,
+      keyEnabled: row.status === 'active',
+      userEnabled: user.status === 'active',
+      rpmLimit: row.rpm_limit ?? user.rpm_limit,
+      tpmLimit: row.tpm_limit ?? user.tpm_limit,
+    });
+  }
+  return {
+    lookup(presented) {
+      // The shape check refuses upstream keys and random strings without hashing them.
+      if (!looksLikeGatewayKey(presented)) return undefined;
+      return byHash.get(hashApiKey(presented));
+    },
+    get size() {
+      return byHash.size;
+    },
+  };
+}
+
+function parseJsonArray(json: string | null): string[] | null {
+  if (json === null) return null;
+  const value: unknown = JSON.parse(json);
+  return Array.isArray(value) ? value.map(String) : null;
+}

@@ -1,0 +1,91 @@
+// The declarative config file (YAML or JSON): groups, channels, models with prices, users and keys.
+// Human units here (USD, ratios as decimals); src/config/apply-config.ts converts to integer micro-USD.
+import { z } from 'zod';
+import { isValidCidr } from '../accounts/ip-allowlist.ts';
+import { providerTypes } from '../providers/registry.ts';
+
+const name = z.string().trim().min(1).max(128);
+const usd = z.number().finite().nonnegative();
+const cidr = z.string().refine(isValidCidr, { message: 'not an IPv4 or IPv6 address or CIDR (e.g. 10.0.0.0/8, ::1/128)' });
+
+const groupSchema = z.object({
+  name,
+  ratio: z.number().finite().nonnegative().default(1),
+  description: z.string().optional(),
+  rpm_limit: z.number().int().positive().optional(),
+  tpm_limit: z.number().int().positive().optional(),
+}).strict();
+
+const channelSchema = z.object({
+  name,
+  type: z.enum(providerTypes),
+  base_url: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://api.openai.com' }).optional(),
+  /** One key, or several used in turn. */
+  api_key: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  models: z.array(z.string().min(1)).min(1),
+  model_mapping: z.record(z.string(), z.string().min(1)).default({}),
+  groups: z.array(name).min(1).default(['default']),
+  priority: z.number().int().default(0),
+  weight: z.number().int().min(0).default(1),
+  enabled: z.boolean().default(true),
+  timeouts: z.object({
+    connect_ms: z.number().int().positive().optional(),
+    headers_ms: z.number().int().positive().optional(),
+    first_token_ms: z.number().int().positive().optional(),
+    idle_ms: z.number().int().positive().optional(),
+  }).strict().optional(),
+}).strict();
+
+const modelSchema = z.object({
+  id: z.string().min(1),
+  owned_by: z.string().min(1).default('system'),
+  input_per_mtok: usd.optional(),
+  cached_input_per_mtok: usd.optional(),
+  cache_write_per_mtok: usd.optional(),
+  output_per_mtok: usd.optional(),
+  reasoning_per_mtok: usd.optional(),
+  per_request: usd.optional(),
+  free: z.boolean().default(false),
+  fallbacks: z.array(z.string().min(1)).default([]),
+  context_window: z.number().int().positive().optional(),
+  max_output_tokens: z.number().int().positive().optional(),
+}).strict();
+
+const userSchema = z.object({
+  name,
+  email: z.email().optional(),
+  password: z.string().min(8).optional(),
+  role: z.enum(['user', 'admin']).default('user'),
+  /** USD; on first creation only, so restarts do not reset a balance that has since moved. */
+  balance: usd.default(0),
+  enabled: z.boolean().default(true),
+  rpm_limit: z.number().int().positive().optional(),
+  tpm_limit: z.number().int().positive().optional(),
+}).strict();
+
+const keySchema = z.object({
+  name,
+  key: z.string().optional(),
+  user: name,
+  group: name.default('default'),
+  models: z.array(z.string().min(1)).optional(),
+  quota: usd.optional(),
+  expires_at: z.union([z.iso.datetime({ offset: true }), z.date()]).optional(),
+  ip_allowlist: z.array(cidr).optional(),
+  enabled: z.boolean().default(true),
+  rpm_limit: z.number().int().positive().optional(),
+  tpm_limit: z.number().int().positive().optional(),
+}).strict();
+
+export const configFileSchema = z.object({
+  groups: z.array(groupSchema).default([]),
+  channels: z.array(channelSchema).default([]),
+  models: z.array(modelSchema).default([]),
+  users: z.array(userSchema).default([]),
+  keys: z.array(keySchema).default([]),
+}).strict();
+
+export type ConfigFile = z.infer<typeof configFileSchema>;
+export type ChannelConfig = z.infer<typeof channelSchema>;
+export type ModelConfig = z.infer<typeof modelSchema>;
+export type KeyConfig = z.infer<typeof keySchema>;

@@ -1,0 +1,87 @@
+// Config entries (human units) → database column values (integer micro-USD, ppm ratios, JSON text).
+// Only the columns the file controls; apply-config.ts adds ids, timestamps and secrets.
+import type { ChannelConfig, ConfigFile, KeyConfig, ModelConfig } from './config-file-schema.ts';
+import { usdToMicros, type ModelPricing } from '../metering/pricing.ts';
+
+type GroupConfig = ConfigFile['groups'][number];
+type UserConfig = ConfigFile['users'][number];
+
+export function groupRowFromConfig(group: GroupConfig) {
+  return {
+    name: group.name,
+    ratio_ppm: Math.round(group.ratio * 1_000_000),
+    description: group.description ?? null,
+    rpm_limit: group.rpm_limit ?? null,
+    tpm_limit: group.tpm_limit ?? null,
+  };
+}
+
+export function channelRowFromConfig(channel: ChannelConfig) {
+  return {
+    name: channel.name,
+    type: channel.type,
+    base_url: channel.base_url ?? '',
+    models_json: JSON.stringify(channel.models),
+    model_mapping_json: JSON.stringify(channel.model_mapping),
+    groups_json: JSON.stringify(channel.groups),
+    priority: channel.priority,
+    weight: channel.weight,
+    status: channel.enabled ? 'enabled' as const : 'disabled' as const,
+    settings_json: JSON.stringify(channel.timeouts ? { timeouts: camelTimeouts(channel.timeouts) } : {}),
+  };
+}
+
+function camelTimeouts(timeouts: NonNullable<ChannelConfig['timeouts']>) {
+  return {
+    connectMs: timeouts.connect_ms,
+    headersMs: timeouts.headers_ms,
+    firstTokenMs: timeouts.first_token_ms,
+    idleMs: timeouts.idle_ms,
+  };
+}
+
+export function modelRowFromConfig(model: ModelConfig) {
+  const micros = (usd: number | undefined) => (usd === undefined ? undefined : usdToMicros(usd));
+  const pricing: ModelPricing = {
+    inputPerMtok: micros(model.input_per_mtok),
+    cachedInputPerMtok: micros(model.cached_input_per_mtok),
+    cacheWritePerMtok: micros(model.cache_write_per_mtok),
+    outputPerMtok: micros(model.output_per_mtok),
+    reasoningPerMtok: micros(model.reasoning_per_mtok),
+    perRequest: micros(model.per_request),
+  };
+  return {
+    owned_by: model.owned_by,
+    pricing_json: JSON.stringify(pricing),
+    free: model.free ? 1 : 0,
+    fallbacks_json: JSON.stringify(model.fallbacks),
+    context_window: model.context_window ?? null,
+    max_output_tokens: model.max_output_tokens ?? null,
+  };
+}
+
+export function userRowFromConfig(user: UserConfig) {
+  return {
+    name: user.name,
+    email: user.email ?? null,
+    role: user.role,
+    status: user.enabled ? 'active' as const : 'disabled' as const,
+    rpm_limit: user.rpm_limit ?? null,
+    tpm_limit: user.tpm_limit ?? null,
+  };
+}
+
+export function keyRowFromConfig(key: KeyConfig) {
+  const expires = key.expires_at === undefined ? null : new Date(key.expires_at).getTime();
+  return {
+    name: key.name,
+    group_name: key.group,
+    models_json: key.models ? JSON.stringify(key.models) : null,
+    quota_micros: key.quota === undefined ? null : usdToMicros(key.quota),
+    expires_at: expires,
+    ip_allowlist_json: key.ip_allowlist ? JSON.stringify(key.ip_allowlist) : null,
+    status: key.enabled ? 'active' as const : 'disabled' as const,
+    rpm_limit: key.rpm_limit ?? null,
+    tpm_limit: key.tpm_limit ?? null,
+  };
+}

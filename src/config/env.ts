@@ -1,0 +1,33 @@
+// Environment variables, validated once at start. Everything else comes from the config file or the database.
+import { z } from 'zod';
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z.string().min(1).default('sqlite:./data/gateway.db'),
+  REDIS_URL: z.string().min(1).optional(),
+  /** Encrypts upstream credentials at rest. Generated and kept in DATA_DIR when absent. */
+  GATEWAY_SECRET: z.string().min(16, 'GATEWAY_SECRET must be at least 16 characters').optional(),
+  GATEWAY_CONFIG: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Largest accepted JSON body, in bytes. */
+  BODY_LIMIT: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  /** Comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed. */
+  TRUST_PROXY: z.string().optional(),
+  /** Milliseconds between write-behind flushes of usage logs and wallet movements. */
+  FLUSH_INTERVAL_MS: z.coerce.number().int().min(10).max(5000).default(250),
+  /** How long SIGTERM waits for requests in flight before closing, in milliseconds. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

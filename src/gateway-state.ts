@@ -1,0 +1,64 @@
+// What the hot path reads: the key index and the routing table, rebuilt together from the database.
+// Readers always see one consistent snapshot; a reload swaps it in one assignment.
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from './db/schema.ts';
+import type { SecretBox } from './accounts/secret-box.ts';
+import { buildKeyIndex, type KeyIndex } from './accounts/key-index.ts';
+import { buildRoutingTable, type RoutingTable } from './routing/routing-table.ts';
+import type { ModelRow } from './db/schema.ts';
+
+export interface GatewaySnapshot {
+  keys: KeyIndex;
+  routing: RoutingTable;
+  models: ReadonlyMap<string, ModelRow>;
+  groupRatios: ReadonlyMap<string, number>;
+}
+
+export interface GatewayState {
+  readonly current: GatewaySnapshot;
+  /** Re-reads keys, users, groups, channels and models; call after any admin change. */
+  reload(): Promise<void>;
+}
+
+export async function createGatewayState(db: Kysely<DatabaseSchema>, secrets: SecretBox): Promise<GatewayState> {
+  const load = async (): Promise<GatewaySnapshot> => {
+    const [keys, users, groups, channels, models] = await Promise.all([
+      db.selectFrom('api_keys').selectAll().execute(),
+      db.selectFrom('users').selectAll().execute(),
+      db.selectFrom('groups').selectAll().execute(),
+      db.selectFrom('channels').selectAll().execute(),
+      db.selectFrom('models').selectAll().execute(),
+    ]);
+    return {
+      keys: buildKeyIndex(keys, users, groups),
+      routing: buildRoutingTable(channels, models, secrets),
+      models: new Map(models.map((model) => [model.id, model])),
+      groupRatios: new Map(groups.map((group) => [group.name, group.ratio_ppm])),
+    };
+  };
+  let current = await load();
+  // Reloads requested while one runs collapse into one more, so bursts of admin changes stay cheap.
+  let running: Promise<void> | null = null;
+  let again = false;
+  const reload = async (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        current = await load();
+      } while (again);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+  return {
+    get current() {
+      return current;
+    },
+    reload,
+  };
+}

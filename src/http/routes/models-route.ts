@@ -1,0 +1,20 @@
+// GET /v1/models: exactly the models the calling key can use (its group, then its own restriction).
+import type { FastifyInstance } from 'fastify';
+import type { GatewayState } from '../../gateway-state.ts';
+import { authenticateRequest } from '../authenticate.ts';
+
+export function modelsRoute(app: FastifyInstance, state: GatewayState): void {
+  app.get('/v1/models', { config: { errorFormat: 'openai' } }, async (request) => {
+    const key = authenticateRequest(state, request);
+    const models = state.current.routing.modelsForGroup(key.groupName).filter((model) => !key.models || key.models.has(model.id));
+    return {
+      object: 'list',
+      data: models.map((model) => ({
+        id: model.id,
+        object: 'model',
+        created: Math.floor(model.createdAt / 1000),
+        owned_by: model.ownedBy,
+      })),
+    };
+  });
+}

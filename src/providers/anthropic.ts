@@ -1,0 +1,20 @@
+// Anthropic's Messages API. Translated hops pin the version the gateway's converters speak.
+import type { ProviderDefinition } from './provider-definition.ts';
+
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+export const anthropicProvider: ProviderDefinition = {
+  type: 'anthropic',
+  chatFormat: 'anthropic-messages',
+  defaultBaseUrl: 'https://api.anthropic.com',
+  path(operation) {
+    switch (operation) {
+      case 'chat':
+      case 'chat-stream':
+        return '/v1/messages';
+      case 'models':
+        return '/v1/models';
+    }
+  },
+  authHeaders: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }),
+};

@@ -1,0 +1,16 @@
+// An upstream described as data: its wire format, where it lives, how to call it and how to authenticate.
+export type WireFormat = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini-generate';
+
+/** Operations a channel may serve; each provider lists the ones it has. */
+export type Operation = 'chat' | 'chat-stream' | 'models';
+
+export interface ProviderDefinition {
+  type: string;
+  /** The wire format of its chat-like endpoint. */
+  chatFormat: WireFormat;
+  defaultBaseUrl: string;
+  /** Path (with query) below the base URL for an operation on an upstream model id. */
+  path(operation: Operation, upstreamModel: string): string;
+  /** Headers that authenticate one upstream key. */
+  authHeaders(apiKey: string): Record<string, string>;
+}

@@ -1,0 +1,27 @@
+// The relay's input and output, free of any HTTP framework: routes build a RelayCall and send a RelayResult.
+import type { Readable } from 'node:stream';
+import type { CachedKey } from '../accounts/key-index.ts';
+import type { WireFormat } from '../providers/provider-definition.ts';
+
+export interface RelayCall {
+  requestId: string;
+  key: CachedKey;
+  /** The route, for logs and metrics: `/v1/chat/completions`. */
+  endpoint: string;
+  inboundFormat: WireFormat;
+  model: string;
+  stream: boolean;
+  body: Record<string, unknown>;
+  /** The client's bytes, forwarded as they are when nothing needs changing. */
+  rawBody: Buffer;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+  /** performance.now() when the request arrived. */
+  startedAt: number;
+  /** Headers from the client that a same-format hop forwards (anthropic-version, anthropic-beta, …). */
+  forwardHeaders: Record<string, string>;
+}
+
+export type RelayResult =
+  | { kind: 'buffer'; status: number; headers: Record<string, string>; body: Buffer | string }
+  | { kind: 'stream'; status: number; headers: Record<string, string>; body: Readable };

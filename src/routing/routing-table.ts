@@ -1,0 +1,131 @@
+// The in-memory routing table: for a (group, model), the channels that may serve it, by priority tier.
+// Rebuilt from the database whenever channels, models or groups change.
+import type { ChannelRow, ModelRow } from '../db/schema.ts';
+import type { SecretBox } from '../accounts/secret-box.ts';
+import { getProvider } from '../providers/registry.ts';
+import type { ProviderDefinition } from '../providers/provider-definition.ts';
+
+export const DEFAULT_GROUP = 'default';
+
+export interface ChannelTimeouts {
+  connectMs?: number;
+  headersMs?: number;
+  firstTokenMs?: number;
+  idleMs?: number;
+}
+
+export interface RoutedChannel {
+  id: number;
+  name: string;
+  type: string;
+  provider: ProviderDefinition;
+  /** Scheme, host and port of the base URL, for the pooled agent. */
+  origin: string;
+  /** Any path of the base URL (a proxy prefix), without a trailing slash; usually empty. */
+  basePath: string;
+  apiKeys: string[];
+  models: ReadonlySet<string>;
+  modelMapping: Readonly<Record<string, string>>;
+  groups: ReadonlySet<string>;
+  priority: number;
+  weight: number;
+  timeouts: ChannelTimeouts;
+}
+
+export interface ModelInfo {
+  id: string;
+  ownedBy: string;
+  createdAt: number;
+}
+
+/** Channels for one (group, model), highest priority first; each tier is a weighted set. */
+export type PriorityTiers = RoutedChannel[][];
+
+export interface RoutingTable {
+  tiers(group: string, model: string): PriorityTiers;
+  /** Model ids a group can use, sorted. */
+  modelsForGroup(group: string): ModelInfo[];
+  /** True when some channel of any group serves the model (403 versus 404). */
+  isServedAnywhere(model: string): boolean;
+  channel(id: number): RoutedChannel | undefined;
+}
+
+export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow[], secrets: SecretBox): RoutingTable {
+  const channels = channelRows.filter((row) => row.status === 'enabled').map((row) => toRoutedChannel(row, secrets));
+  const modelRowsById = new Map(modelRows.map((row) => [row.id, row]));
+  const tiersCache = new Map<string, PriorityTiers>();
+  const modelsCache = new Map<string, ModelInfo[]>();
+
+  const channelsServing = (group: string, model: string): RoutedChannel[] => {
+    const serving = channels.filter((channel) => channel.models.has(model));
+    const inGroup = serving.filter((channel) => channel.groups.has(group));
+    // `default` sees every model: when no channel names it for this model, any channel serving the model will do.
+    return inGroup.length === 0 && group === DEFAULT_GROUP ? serving : inGroup;
+  };
+
+  return {
+    tiers(group, model) {
+      const cacheKey = `${group}\u0000${model}`;
+      let tiers = tiersCache.get(cacheKey);
+      if (!tiers) {
+        tiers = groupByPriority(channelsServing(group, model));
+        tiersCache.set(cacheKey, tiers);
+      }
+      return tiers;
+    },
+    modelsForGroup(group) {
+      let models = modelsCache.get(group);
+      if (!models) {
+        const ids = new Set<string>();
+        for (const channel of channels) {
+          for (const model of channel.models) {
+            if (group === DEFAULT_GROUP || channel.groups.has(group)) ids.add(model);
+          }
+        }
+        models = [...ids].sort().map((id) => {
+          const row = modelRowsById.get(id);
+          const owner = channels.find((channel) => channel.models.has(id))?.type ?? 'system';
+          return { id, ownedBy: row?.owned_by ?? owner, createdAt: row?.created_at ?? 0 };
+        });
+        modelsCache.set(group, models);
+      }
+      return models;
+    },
+    isServedAnywhere: (model) => channels.some((channel) => channel.models.has(model)),
+    channel: (id) => channels.find((channel) => channel.id === id),
+  };
+}
+
+function toRoutedChannel(row: ChannelRow, secrets: SecretBox): RoutedChannel {
+  const provider = getProvider(row.type);
+  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts };
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    provider,
+    ...splitBaseUrl(row.base_url || provider.defaultBaseUrl),
+    apiKeys: JSON.parse(secrets.decrypt(row.api_keys_encrypted)) as string[],
+    models: new Set(JSON.parse(row.models_json) as string[]),
+    modelMapping: JSON.parse(row.model_mapping_json) as Record<string, string>,
+    groups: new Set(JSON.parse(row.groups_json) as string[]),
+    priority: row.priority,
+    weight: row.weight,
+    timeouts: settings.timeouts ?? {},
+  };
+}
+
+function groupByPriority(channels: RoutedChannel[]): PriorityTiers {
+  const byPriority = new Map<number, RoutedChannel[]>();
+  for (const channel of channels) {
+    const tier = byPriority.get(channel.priority) ?? [];
+    tier.push(channel);
+    byPriority.set(channel.priority, tier);
+  }
+  return [...byPriority.entries()].sort(([a], [b]) => b - a).map(([, tier]) => tier);
+}
+
+function splitBaseUrl(baseUrl: string): { origin: string; basePath: string } {
+  const url = new URL(baseUrl);
+  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
+}

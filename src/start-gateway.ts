@@ -1,0 +1,90 @@
+// Builds every service from the environment, applies the config file and listens. main.ts and the
+// end-to-end tests both start the gateway through here, so tests run exactly what users run.
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import type { Env } from './config/env.ts';
+import { resolveGatewaySecret } from './config/gateway-secret.ts';
+import { loadConfigFile } from './config/load-config-file.ts';
+import { applyConfig } from './config/apply-config.ts';
+import { createSecretBox } from './accounts/secret-box.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createGatewayState, type GatewayState } from './gateway-state.ts';
+import { createUsageRecorder, type UsageRecorder } from './metering/usage-recorder.ts';
+import { createUpstreamAgent } from './upstream/upstream-agent.ts';
+import { createMetrics } from './http/metrics.ts';
+import { buildApp } from './app.ts';
+
+export interface RunningGateway {
+  app: FastifyInstance;
+  /** http://host:port of the listening server. */
+  url: string;
+  database: Database;
+  state: GatewayState;
+  recorder: UsageRecorder;
+  logger: Logger;
+  /** Stops accepting, lets requests in flight finish, flushes logs and charges, closes everything. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  env: Env;
+  configFile?: string | undefined;
+  logger?: Logger;
+}
+
+export async function startGateway({ env, configFile, logger: givenLogger }: StartOptions): Promise<RunningGateway> {
+  const logger = givenLogger ?? pino({
+    level: env.LOG_LEVEL,
+    redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-goog-api-key"]', '*.apiKey', '*.api_key'],
+  });
+  const config = configFile ? await loadConfigFile(configFile) : null;
+  const secrets = createSecretBox(await resolveGatewaySecret(env.GATEWAY_SECRET, env.DATA_DIR));
+  const database = await openDatabase(env.DATABASE_URL);
+  let ready = false;
+  try {
+    await migrateToLatest(database.db);
+    if (config) await applyConfig(database.db, config, secrets, logger);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const state = await createGatewayState(database.db, secrets);
+  const recorder = createUsageRecorder(database.db, logger, env.FLUSH_INTERVAL_MS);
+  const agent = createUpstreamAgent();
+  const metrics = createMetrics();
+  const app = buildApp({ agent, state, recorder, logger, metrics }, {
+    bodyLimit: env.BODY_LIMIT,
+    trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
+    isReady: () => ready,
+  });
+  await app.listen({ port: env.PORT, host: env.HOST });
+  ready = true;
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      ready = false;
+      await closeWithin(app, env.SHUTDOWN_GRACE_MS);
+      await recorder.close();
+      await agent.close();
+      await database.close();
+    })();
+    return stopping;
+  };
+  return { app, url, database, state, recorder, logger, stop };
+}
+
+/** Waits for requests in flight up to the grace period, then cuts the rest so shutdown always ends. */
+async function closeWithin(app: FastifyInstance, graceMs: number): Promise<void> {
+  const timer = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(timer);
+  }
+}
