@@ -1,7 +1,7 @@
 // buildApp wires plugins and routes around already-built services. It never listens: main.ts and the
 // tests do, on a port of their choosing.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { RelayDeps } from './relay/relay-deps.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -29,7 +29,7 @@ export function buildApp(deps: RelayDeps & { logger: Logger }, options: AppOptio
     // pino's Logger and Fastify's logger type differ only in generics; the instance is the same.
     loggerInstance: deps.logger as FastifyBaseLogger,
     // A per-request child logger costs ~8 µs; requests are counted in metrics and the usage log instead.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy && options.trustProxy.length > 0 ? options.trustProxy : false,
     genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,

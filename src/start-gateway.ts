@@ -44,7 +44,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   const database = await openDatabase(env.DATABASE_URL);
   let ready = false;
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database.db, database.engine);
     if (config) await applyConfig(database.db, config, secrets, logger);
   } catch (error) {
     await database.close();
