@@ -1,0 +1,27 @@
+// The gateway under benchmark: the real startGateway with SQLite, one channel to the given upstream and
+// one key, with key checks, routing and usage capture all on. Prints its URL when ready.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { readEnv } from '../src/config/env.ts';
+import { startGateway } from '../src/start-gateway.ts';
+
+export const BENCH_KEY = 'sk-benchbenchbenchbenchbenchbenchbenchbenchbenchbenc';
+
+const upstreamUrl = process.argv[2];
+if (!upstreamUrl) throw new Error('usage: serve-gateway.ts UPSTREAM_URL');
+const dir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
+const configFile = join(dir, 'gateway.yaml');
+writeFileSync(configFile, stringify({
+  channels: [{ name: 'bench', type: 'openai', base_url: upstreamUrl, api_key: 'sk-bench-upstream', models: ['gpt-4o-mini'] }],
+  models: [{ id: 'gpt-4o-mini', owned_by: 'openai', input_per_mtok: 0.15, output_per_mtok: 0.6 }],
+  users: [{ name: 'bench', balance: 1000000 }],
+  keys: [{ name: 'bench', key: BENCH_KEY, user: 'bench' }],
+}));
+const gateway = await startGateway({
+  env: readEnv({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`, LOG_LEVEL: 'warn' }),
+  configFile,
+});
+process.stdout.write(`READY ${gateway.url}\n`);
+process.once('SIGTERM', () => void gateway.stop().then(() => process.exit(0)));

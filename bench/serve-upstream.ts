@@ -1,0 +1,6 @@
+// The benchmark's upstream: the OpenAI simulator, without request recording. Prints its URL when ready.
+import { startOpenAISimulator } from '../test/simulators/openai-simulator.ts';
+
+const simulator = await startOpenAISimulator({ apiKey: 'sk-bench-upstream', recordRequests: false });
+process.stdout.write(`READY ${simulator.url}\n`);
+process.once('SIGTERM', () => void simulator.close().then(() => process.exit(0)));
