@@ -102,6 +102,54 @@ describe('chat completions', () => {
   });
 });
 
+describe('streams and the client', () => {
+  it('cancels the upstream request when the client disconnects mid-stream', async () => {
+    upstream.reset();
+    upstream.script({ stallAfterChunks: 2 });
+    const controller = new AbortController();
+    const stream = await client(keys.main).chat.completions.create({ model: 'gpt-4o', messages: hello, stream: true }, { signal: controller.signal });
+    for await (const _chunk of stream) {
+      controller.abort();
+      break;
+    }
+    await waitFor(() => upstream.requests.at(-1)?.aborted === true);
+    expect(upstream.requests.at(-1)!.aborted).toBe(true);
+    await gateway.recorder.flush();
+    const row = await gateway.database.db.selectFrom('usage_logs').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    expect(row.error).toContain('client disconnected');
+    expect(row.output_tokens).toBeGreaterThan(0);
+  });
+
+  it('counts usage from what was delivered when the upstream reports none', async () => {
+    upstream.script({ omitUsage: true, reply: 'one two three four five six seven eight' });
+    const stream = await client(keys.main).chat.completions.create({ model: 'gpt-4o-mini', messages: hello, stream: true });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('one two three four five six seven eight');
+    await gateway.recorder.flush();
+    const row = await gateway.database.db.selectFrom('usage_logs').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    expect(row.output_tokens).toBe(8);
+    expect(row.input_tokens).toBeGreaterThan(0);
+    expect(row.cost_micros).toBeGreaterThan(0);
+  });
+
+  it('finishes a stream whose upstream ended without [DONE], so the client does not hang', async () => {
+    upstream.script({ omitTerminator: true });
+    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys.main}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', messages: hello, stream: true }),
+    });
+    const text = await response.text();
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 async function lastRequestId(): Promise<string> {
   const row = await gateway.database.db.selectFrom('usage_logs').select('request_id').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
   return row.request_id;
