@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { BENCH_KEY } from './serve-gateway.ts';
+import { BENCH_KEY, BENCH_UPSTREAM_KEY } from './bench-constants.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -32,7 +32,7 @@ writeFileSync(streamFile, streamBody);
 const upstream = await startServer([join(here, 'serve-upstream.ts')]);
 const gateway = await startServer([join(here, 'serve-gateway.ts'), upstream.url]);
 const targets = [
-  { name: 'direct', url: `${upstream.url}/v1/chat/completions`, key: 'sk-bench-upstream' },
+  { name: 'direct', url: `${upstream.url}/v1/chat/completions`, key: BENCH_UPSTREAM_KEY },
   { name: 'gateway', url: `${gateway.url}/v1/chat/completions`, key: BENCH_KEY },
 ];
 process.stdout.write(`request body: ${chatBody.length} bytes; ${SECONDS}s per run, ${ROUNDS} rounds\n`);

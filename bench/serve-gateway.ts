@@ -7,14 +7,14 @@ import { stringify } from 'yaml';
 import { readEnv } from '../src/config/env.ts';
 import { startGateway } from '../src/start-gateway.ts';
 
-export const BENCH_KEY = 'sk-benchbenchbenchbenchbenchbenchbenchbenchbenchbenc';
+import { BENCH_KEY, BENCH_UPSTREAM_KEY } from './bench-constants.ts';
 
 const upstreamUrl = process.argv[2];
 if (!upstreamUrl) throw new Error('usage: serve-gateway.ts UPSTREAM_URL');
 const dir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
 const configFile = join(dir, 'gateway.yaml');
 writeFileSync(configFile, stringify({
-  channels: [{ name: 'bench', type: 'openai', base_url: upstreamUrl, api_key: 'sk-bench-upstream', models: ['gpt-4o-mini'] }],
+  channels: [{ name: 'bench', type: 'openai', base_url: upstreamUrl, api_key: BENCH_UPSTREAM_KEY, models: ['gpt-4o-mini'] }],
   models: [{ id: 'gpt-4o-mini', owned_by: 'openai', input_per_mtok: 0.15, output_per_mtok: 0.6 }],
   users: [{ name: 'bench', balance: 1000000 }],
   keys: [{ name: 'bench', key: BENCH_KEY, user: 'bench' }],

@@ -6,11 +6,14 @@ import type { SecretBox } from './accounts/secret-box.ts';
 import { buildKeyIndex, type KeyIndex } from './accounts/key-index.ts';
 import { buildRoutingTable, type RoutingTable } from './routing/routing-table.ts';
 import type { ModelRow } from './db/schema.ts';
+import type { ModelPricing } from './metering/pricing.ts';
 
 export interface GatewaySnapshot {
   keys: KeyIndex;
   routing: RoutingTable;
   models: ReadonlyMap<string, ModelRow>;
+  /** Parsed once per reload, not per request. */
+  pricing: ReadonlyMap<string, ModelPricing>;
   groupRatios: ReadonlyMap<string, number>;
 }
 
@@ -33,6 +36,7 @@ export async function createGatewayState(db: Kysely<DatabaseSchema>, secrets: Se
       keys: buildKeyIndex(keys, users, groups),
       routing: buildRoutingTable(channels, models, secrets),
       models: new Map(models.map((model) => [model.id, model])),
+      pricing: new Map(models.map((model) => [model.id, JSON.parse(model.pricing_json) as ModelPricing])),
       groupRatios: new Map(groups.map((group) => [group.name, group.ratio_ppm])),
     };
   };

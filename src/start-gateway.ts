@@ -51,7 +51,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     throw error;
   }
   const state = await createGatewayState(database.db, secrets);
-  const recorder = createUsageRecorder(database.db, logger, env.FLUSH_INTERVAL_MS);
+  const recorder = createUsageRecorder(database.db, database.engine, logger, env.FLUSH_INTERVAL_MS);
   const agent = createUpstreamAgent();
   const metrics = createMetrics();
   const app = buildApp({ agent, state, recorder, logger, metrics }, {

@@ -1,7 +1,9 @@
 // Turns a finished call into a usage-log row with its cost, written behind the response in batches.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DatabaseSchema, ModelRow, NewUsageLog } from '../db/schema.ts';
+import type { DatabaseSchema, NewUsageLog } from '../db/schema.ts';
+import type { DatabaseEngine } from '../db/database.ts';
+import { insertUsageLogs } from './usage-log-writer.ts';
 import type { CachedKey } from '../accounts/key-index.ts';
 import { computeCostMicros, type ModelPricing } from './pricing.ts';
 import type { Usage } from './usage.ts';
@@ -26,26 +28,23 @@ export interface CallRecord {
 
 export interface UsageRecorder {
   /** Prices the call and queues its log row; returns the cost in micro-USD. */
-  record(call: CallRecord, model: ModelRow | undefined): number;
+  record(call: CallRecord, pricing: ModelPricing | undefined): number;
   flush(): Promise<void>;
   close(): Promise<void>;
 }
 
-export function createUsageRecorder(db: Kysely<DatabaseSchema>, logger: Logger, flushIntervalMs: number): UsageRecorder {
+export function createUsageRecorder(db: Kysely<DatabaseSchema>, engine: DatabaseEngine, logger: Logger, flushIntervalMs: number): UsageRecorder {
   const queue: WriteBehindQueue<NewUsageLog> = createWriteBehindQueue({
     intervalMs: flushIntervalMs,
     maxBatch: 500,
-    write: async (rows) => {
-      await db.insertInto('usage_logs').values(rows).execute();
-    },
+    write: (rows) => insertUsageLogs(db, engine, rows),
     onError: (error, rows) => logger.error({ err: error, rows: rows.length }, 'usage log batch could not be written'),
   });
   return {
-    record(call, model) {
+    record(call, pricing) {
       // Only successful calls cost anything; failed attempts are logged, not billed.
       const ok = call.status >= 200 && call.status < 300;
-      const pricing = model ? (JSON.parse(model.pricing_json) as ModelPricing) : {};
-      const cost = ok ? computeCostMicros(pricing, call.usage, call.key.groupRatioPpm) : 0;
+      const cost = ok && pricing ? computeCostMicros(pricing, call.usage, call.key.groupRatioPpm) : 0;
       queue.enqueue({
         created_at: Date.now(),
         request_id: call.requestId,

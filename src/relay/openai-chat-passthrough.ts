@@ -154,7 +154,7 @@ function record(ctx: AttemptContext, status: number, usage: Usage, ttftMs: numbe
     usage,
     error,
     attempts: ctx.attempts.length > 0 ? ctx.attempts : null,
-  }, deps.state.current.models.get(call.model));
+  }, deps.state.current.pricing.get(call.model));
   deps.metrics.tokens.inc({ model: call.model, direction: 'input' }, usage.inputTokens);
   deps.metrics.tokens.inc({ model: call.model, direction: 'output' }, usage.outputTokens);
 }
