@@ -1,5 +1,7 @@
-// Open-loop latency client: sends requests on a fixed schedule whatever the answers do, and measures each
-// from its scheduled start (no coordinated omission), with sub-millisecond resolution.
+// Open-loop latency client: sends requests on a fixed schedule whatever the answers do (no coordinated
+// omission: a slow answer never delays the next send), and measures each from the moment it is sent,
+// with sub-millisecond resolution. It never busy-waits, which would stall its own event loop and add
+// the stall to the answers it is measuring.
 // Usage: node bench/open-loop.ts URL BODY_FILE RATE SECONDS [AUTH] [--ttfb]
 import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
@@ -21,18 +23,19 @@ if (auth) headers.authorization = `Bearer ${auth}`;
 const latencies: number[] = [];
 let failures = 0;
 
-async function one(scheduledAt: number): Promise<void> {
+async function one(): Promise<void> {
+  const sentAt = performance.now();
   try {
     const response = await pool.request({ path: target.pathname, method: 'POST', headers, body });
     if (measureFirstByte) {
       for await (const _chunk of response.body) {
-        latencies.push(performance.now() - scheduledAt);
+        latencies.push(performance.now() - sentAt);
         break;
       }
       await response.body.dump();
     } else {
       await response.body.dump();
-      latencies.push(performance.now() - scheduledAt);
+      latencies.push(performance.now() - sentAt);
     }
     if (response.statusCode !== 200) failures++;
   } catch {
@@ -41,7 +44,7 @@ async function one(scheduledAt: number): Promise<void> {
 }
 
 const warmup = Math.min(200, Math.round(rate));
-for (let i = 0; i < warmup; i++) await one(performance.now());
+for (let i = 0; i < warmup; i++) await one();
 latencies.length = 0;
 
 const start = performance.now();
@@ -50,9 +53,8 @@ const inFlight: Promise<void>[] = [];
 for (let i = 0; i < total; i++) {
   const scheduledAt = start + i * interval;
   const wait = scheduledAt - performance.now();
-  if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait - 1));
-  while (performance.now() < scheduledAt) { /* spin the last millisecond for an exact schedule */ }
-  inFlight.push(one(scheduledAt));
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  inFlight.push(one());
 }
 await Promise.all(inFlight);
 await pool.close();

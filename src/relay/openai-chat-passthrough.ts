@@ -1,14 +1,13 @@
 // OpenAI-format chat to an OpenAI-type channel: the client's bytes go upstream (model id mapped, usage
 // requested in streams) and the answer comes back as it is, with usage captured on the way.
 import type { EventSourceMessage } from 'eventsource-parser';
-import type { Dispatcher } from 'undici';
 import { upstreamUnreachable } from '../gateway-errors.ts';
 import { emptyUsage, usageFromOpenAI, type Usage } from '../metering/usage.ts';
 import { readUsageObjectFromTail } from '../metering/read-usage-from-tail.ts';
 import { estimatePromptTokens, estimateTextTokens } from '../metering/estimate-tokens.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { nextUpstreamKey } from '../routing/choose-channel.ts';
-import { sendUpstream } from '../upstream/send-upstream.ts';
+import { sendUpstream, type UpstreamResponse } from '../upstream/send-upstream.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayCall, RelayResult } from './relay-types.ts';
 import { upstreamModelFor } from './resolve-candidates.ts';
@@ -30,7 +29,7 @@ export async function relayOpenAIChatPassthrough(deps: RelayDeps, call: RelayCal
   for (const channel of candidates) {
     const upstreamModel = upstreamModelFor(channel, call.model);
     const startedUpstream = performance.now();
-    let response: Dispatcher.ResponseData;
+    let response: UpstreamResponse;
     try {
       response = await sendUpstream(deps.agent, {
         channel,
@@ -78,22 +77,22 @@ function upstreamBody(call: RelayCall, upstreamModel: string, clientWantsUsage: 
   return JSON.stringify(body);
 }
 
-async function relayUpstreamError(ctx: AttemptContext, response: Dispatcher.ResponseData): Promise<RelayResult> {
-  const text = await response.body.text();
+async function relayUpstreamError(ctx: AttemptContext, response: UpstreamResponse): Promise<RelayResult> {
+  const text = await response.text();
   const error = gatewayErrorFromUpstream(ctx.channel.name, response.statusCode, text);
   record(ctx, error.status, emptyUsage(), null, error.message);
   const rendered = renderOpenAIError(error);
   return { kind: 'buffer', status: rendered.status, headers: JSON_HEADERS, body: rendered.body };
 }
 
-async function relayWhole(ctx: AttemptContext, response: Dispatcher.ResponseData): Promise<RelayResult> {
-  const text = await response.body.text();
+async function relayWhole(ctx: AttemptContext, response: UpstreamResponse): Promise<RelayResult> {
+  const text = await response.text();
   const usage = usageFromOpenAI(readUsageObjectFromTail(text)) ?? estimateWholeUsage(ctx.call, text);
   record(ctx, response.statusCode, usage, null, null);
   return { kind: 'buffer', status: response.statusCode, headers: JSON_HEADERS, body: text };
 }
 
-function relayStream(ctx: AttemptContext, response: Dispatcher.ResponseData, clientWantsUsage: boolean): RelayResult {
+function relayStream(ctx: AttemptContext, response: UpstreamResponse, clientWantsUsage: boolean): RelayResult {
   const { call } = ctx;
   let usage: Usage | null = null;
   let sawDone = false;
@@ -102,7 +101,7 @@ function relayStream(ctx: AttemptContext, response: Dispatcher.ResponseData, cli
   // Kept only to estimate usage if the upstream never reports it.
   const delivered: string[] = [];
 
-  const body = relaySseStream(response.body, {
+  const body = relaySseStream(response.chunks(), {
     onEvent(event: EventSourceMessage) {
       const data = event.data;
       if (data === '[DONE]') {

@@ -14,7 +14,7 @@ export interface SseRelayHooks {
   onClose(clientGone: boolean): void;
 }
 
-export function relaySseStream(upstream: AsyncIterable<Buffer> & { destroy?(error?: Error): void }, hooks: SseRelayHooks, signal: AbortSignal): Readable {
+export function relaySseStream(upstream: AsyncIterable<Buffer>, hooks: SseRelayHooks, signal: AbortSignal): Readable {
   async function* events(): AsyncGenerator<string> {
     const decoder = new TextDecoder();
     let pending = '';
@@ -24,6 +24,7 @@ export function relaySseStream(upstream: AsyncIterable<Buffer> & { destroy?(erro
       },
     });
     let finishedNormally = false;
+    // Leaving this loop early (the client went away) ends the upstream iteration, which aborts the request.
     try {
       try {
         for await (const chunk of upstream) {
@@ -43,7 +44,6 @@ export function relaySseStream(upstream: AsyncIterable<Buffer> & { destroy?(erro
       if (pending) yield pending;
       finishedNormally = true;
     } finally {
-      if (!finishedNormally) upstream.destroy?.();
       hooks.onClose(!finishedNormally);
     }
   }
