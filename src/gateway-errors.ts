@@ -21,6 +21,8 @@ export interface GatewayErrorInit {
   param?: string | null;
   /** The OpenAI-style error code clients switch on: `model_not_found`, `invalid_api_key`, … */
   code?: string | null;
+  /** Response headers the error needs, such as Retry-After. */
+  headers?: Record<string, string>;
   cause?: unknown;
 }
 
@@ -31,6 +33,7 @@ export class GatewayError extends Error {
   readonly gatewayCode: string;
   readonly param: string | null;
   readonly code: string | null;
+  readonly headers: Record<string, string>;
 
   constructor(status: number, kind: GatewayErrorKind, gatewayCode: string, init: GatewayErrorInit) {
     super(init.message, { cause: init.cause });
@@ -40,6 +43,7 @@ export class GatewayError extends Error {
     this.gatewayCode = gatewayCode;
     this.param = init.param ?? null;
     this.code = init.code ?? null;
+    this.headers = init.headers ?? {};
   }
 }
 
@@ -138,4 +142,27 @@ export const internalError = (cause: unknown) =>
     message: 'The gateway hit an internal error. It has been logged.',
     code: 'internal_error',
     cause,
+  });
+
+export const modelPriceMissing = (model: string) =>
+  new GatewayError(403, 'permission_error', 'GW_ERR_MODEL_PRICE_MISSING', {
+    message: `The model '${model}' has no price configured, so it cannot be billed. An operator must set its price or mark it free.`,
+    param: 'model',
+    code: 'model_price_missing',
+  });
+
+export const insufficientQuota = (what: 'wallet' | 'key') =>
+  new GatewayError(429, 'insufficient_quota', 'GW_ERR_INSUFFICIENT_QUOTA', {
+    message: what === 'wallet'
+      ? 'Your balance is too low for this request. Top up your wallet, or lower max_tokens.'
+      : "This API key's quota is used up, or too low for this request. Raise the key's quota, or lower max_tokens.",
+    code: 'insufficient_quota',
+    headers: { 'x-should-retry': 'false' },
+  });
+
+export const rateLimited = (limit: 'rpm' | 'tpm', subject: string, retryAfterSeconds: number) =>
+  new GatewayError(429, 'rate_limit_error', 'GW_ERR_RATE_LIMITED', {
+    message: `Rate limit reached: ${limit === 'rpm' ? 'requests' : 'tokens'} per minute for this ${subject.startsWith('user:') ? 'account' : 'API key'}. Try again in ${retryAfterSeconds} s.`,
+    code: 'rate_limit_exceeded',
+    headers: { 'retry-after': String(retryAfterSeconds) },
   });

@@ -13,6 +13,10 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createGatewayState, type GatewayState } from './gateway-state.ts';
 import { createUsageRecorder, type UsageRecorder } from './metering/usage-recorder.ts';
 import { createUpstreamAgent } from './upstream/upstream-agent.ts';
+import type { Accounting } from './metering/accounting.ts';
+import { createMemoryAccounting } from './metering/memory-accounting.ts';
+import { databaseAccountingStore } from './metering/accounting-store.ts';
+import { createMemoryRateLimiter } from './metering/rate-limiter.ts';
 import { createMetrics } from './http/metrics.ts';
 import { buildApp } from './app.ts';
 
@@ -23,6 +27,7 @@ export interface RunningGateway {
   database: Database;
   state: GatewayState;
   recorder: UsageRecorder;
+  accounting: Accounting;
   logger: Logger;
   /** Stops accepting, lets requests in flight finish, flushes logs and charges, closes everything. */
   stop(): Promise<void>;
@@ -51,10 +56,12 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     throw error;
   }
   const state = await createGatewayState(database.db, secrets);
-  const recorder = createUsageRecorder(database.db, database.engine, logger, env.FLUSH_INTERVAL_MS);
+  const accounting = createMemoryAccounting(databaseAccountingStore(database.db));
+  const rateLimiter = createMemoryRateLimiter();
+  const recorder = createUsageRecorder({ db: database.db, engine: database.engine, logger, accounting, rateLimiter, flushIntervalMs: env.FLUSH_INTERVAL_MS });
   const agent = createUpstreamAgent();
   const metrics = createMetrics();
-  const app = buildApp({ agent, state, recorder, logger, metrics }, {
+  const app = buildApp({ agent, state, recorder, logger, metrics, accounting, rateLimiter }, {
     bodyLimit: env.BODY_LIMIT,
     trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
     isReady: () => ready,
@@ -71,12 +78,14 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
       ready = false;
       await closeWithin(app, env.SHUTDOWN_GRACE_MS);
       await recorder.close();
+      await accounting.close();
+      await rateLimiter.close();
       await agent.close();
       await database.close();
     })();
     return stopping;
   };
-  return { app, url, database, state, recorder, logger, stop };
+  return { app, url, database, state, recorder, accounting, logger, stop };
 }
 
 /** Waits for requests in flight up to the grace period, then cuts the rest so shutdown always ends. */

@@ -19,8 +19,12 @@ export interface CachedKey {
   ipAllowlist: IpAllowlist | null;
   keyEnabled: boolean;
   userEnabled: boolean;
+  /** The key's own limits, or its group's. */
   rpmLimit: number | null;
   tpmLimit: number | null;
+  /** The owning user's limits, shared by all of their keys. */
+  userRpmLimit: number | null;
+  userTpmLimit: number | null;
 }
 
 export interface KeyIndex {
@@ -31,7 +35,7 @@ export interface KeyIndex {
 
 export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: GroupRow[]): KeyIndex {
   const usersById = new Map(users.map((user) => [user.id, user]));
-  const ratioByGroup = new Map(groups.map((group) => [group.name, group.ratio_ppm]));
+  const groupsByName = new Map(groups.map((group) => [group.name, group]));
   const byHash = new Map<string, CachedKey>();
   for (const row of keys) {
     const user = usersById.get(row.user_id);
@@ -44,7 +48,7 @@ export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: Group
       userId: row.user_id,
       userName: user.name,
       groupName: row.group_name,
-      groupRatioPpm: ratioByGroup.get(row.group_name) ?? 1_000_000,
+      groupRatioPpm: groupsByName.get(row.group_name)?.ratio_ppm ?? 1_000_000,
       models: models ? new Set(models) : null,
       quotaMicros: row.quota_micros,
       usedMicros: row.used_micros,
@@ -52,8 +56,10 @@ export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: Group
       ipAllowlist: allowlist ? compileIpAllowlist(allowlist) : null,
       keyEnabled: row.status === 'active',
       userEnabled: user.status === 'active',
-      rpmLimit: row.rpm_limit ?? user.rpm_limit,
-      tpmLimit: row.tpm_limit ?? user.tpm_limit,
+      rpmLimit: row.rpm_limit ?? groupsByName.get(row.group_name)?.rpm_limit ?? null,
+      tpmLimit: row.tpm_limit ?? groupsByName.get(row.group_name)?.tpm_limit ?? null,
+      userRpmLimit: user.rpm_limit,
+      userTpmLimit: user.tpm_limit,
     });
   }
   return {

@@ -16,8 +16,7 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
   const rendered = renderError(errorFormatOf(request), error);
-  if (error.status === 429 && error.code === 'insufficient_quota') reply.header('x-should-retry', 'false');
-  return reply.code(rendered.status).headers(rendered.headers ?? {}).type('application/json').send(rendered.body);
+  return reply.code(rendered.status).headers(error.headers).headers(rendered.headers ?? {}).type('application/json').send(rendered.body);
 }
 
 /** Fastify's own errors (body parsing, limits) become gateway errors with the right 4xx. */

@@ -1,13 +1,17 @@
-// Turns a finished call into a usage-log row with its cost, written behind the response in batches.
+// Settles a finished call: prices it, turns its reservation into the real charge, counts its tokens
+// against rate limits, and queues its usage-log row and charge to be written behind the response.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DatabaseSchema, NewUsageLog } from '../db/schema.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
 import type { DatabaseEngine } from '../db/database.ts';
-import { insertUsageLogs } from './usage-log-writer.ts';
 import type { CachedKey } from '../accounts/key-index.ts';
 import { computeCostMicros, type ModelPricing } from './pricing.ts';
 import type { Usage } from './usage.ts';
-import { createWriteBehindQueue, type WriteBehindQueue } from './write-behind-queue.ts';
+import type { Accounting, Reservation } from './accounting.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+import { rateLimitSubjects } from './admission.ts';
+import { writeMeteringBatch, type MeteringEntry } from './metering-writer.ts';
+import { createWriteBehindQueue } from './write-behind-queue.ts';
 
 export interface CallRecord {
   requestId: string;
@@ -24,49 +28,68 @@ export interface CallRecord {
   usage: Usage;
   error: string | null;
   attempts: unknown[] | null;
+  /** Taken at admission; settled here. Null for free models. */
+  reservation: Reservation | null;
+  pricing: ModelPricing | undefined;
 }
 
 export interface UsageRecorder {
-  /** Prices the call and queues its log row; returns the cost in micro-USD. */
-  record(call: CallRecord, pricing: ModelPricing | undefined): number;
+  /** Settles and queues the call; returns its cost in micro-USD. */
+  record(call: CallRecord): number;
   flush(): Promise<void>;
   close(): Promise<void>;
 }
 
-export function createUsageRecorder(db: Kysely<DatabaseSchema>, engine: DatabaseEngine, logger: Logger, flushIntervalMs: number): UsageRecorder {
-  const queue: WriteBehindQueue<NewUsageLog> = createWriteBehindQueue({
-    intervalMs: flushIntervalMs,
+export interface UsageRecorderDeps {
+  db: Kysely<DatabaseSchema>;
+  engine: DatabaseEngine;
+  logger: Logger;
+  accounting: Accounting;
+  rateLimiter: RateLimiter;
+  flushIntervalMs: number;
+}
+
+export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
+  const queue = createWriteBehindQueue<MeteringEntry>({
+    intervalMs: deps.flushIntervalMs,
     maxBatch: 500,
-    write: (rows) => insertUsageLogs(db, engine, rows),
-    onError: (error, rows) => logger.error({ err: error, rows: rows.length }, 'usage log batch could not be written'),
+    write: (entries) => writeMeteringBatch(deps.db, deps.engine, entries),
+    // A failed batch is logged with its totals so an operator can reconcile; the wallet in memory was charged.
+    onError: (error, entries) => deps.logger.error({ err: error, calls: entries.length, chargeMicros: entries.reduce((sum, e) => sum + e.chargeMicros, 0) }, 'metering batch could not be written'),
   });
   return {
-    record(call, pricing) {
+    record(call) {
       // Only successful calls cost anything; failed attempts are logged, not billed.
       const ok = call.status >= 200 && call.status < 300;
-      const cost = ok && pricing ? computeCostMicros(pricing, call.usage, call.key.groupRatioPpm) : 0;
+      const cost = ok && call.pricing ? computeCostMicros(call.pricing, call.usage, call.key.groupRatioPpm) : 0;
+      if (call.reservation) void deps.accounting.settle(call.reservation, cost);
+      const tokens = call.usage.inputTokens + call.usage.outputTokens;
+      if (tokens > 0) void deps.rateLimiter.addTokens(rateLimitSubjects(call.key), tokens, Date.now());
       queue.enqueue({
-        created_at: Date.now(),
-        request_id: call.requestId,
-        user_id: call.key.userId,
-        key_id: call.key.id,
-        key_name: call.key.name,
-        model: call.model,
-        upstream_model: call.upstreamModel,
-        channel_id: call.channelId,
-        inbound_format: call.inboundFormat,
-        endpoint: call.endpoint,
-        stream: call.stream ? 1 : 0,
-        status: call.status,
-        latency_ms: Math.round(call.latencyMs),
-        ttft_ms: call.ttftMs === null ? null : Math.round(call.ttftMs),
-        input_tokens: call.usage.inputTokens,
-        cached_tokens: call.usage.cachedInputTokens,
-        output_tokens: call.usage.outputTokens,
-        reasoning_tokens: call.usage.reasoningTokens,
-        cost_micros: cost,
-        error: call.error,
-        attempts_json: call.attempts ? JSON.stringify(call.attempts) : null,
+        chargeMicros: cost,
+        log: {
+          created_at: Date.now(),
+          request_id: call.requestId,
+          user_id: call.key.userId,
+          key_id: call.key.id,
+          key_name: call.key.name,
+          model: call.model,
+          upstream_model: call.upstreamModel,
+          channel_id: call.channelId,
+          inbound_format: call.inboundFormat,
+          endpoint: call.endpoint,
+          stream: call.stream ? 1 : 0,
+          status: call.status,
+          latency_ms: Math.round(call.latencyMs),
+          ttft_ms: call.ttftMs === null ? null : Math.round(call.ttftMs),
+          input_tokens: call.usage.inputTokens,
+          cached_tokens: call.usage.cachedInputTokens,
+          output_tokens: call.usage.outputTokens,
+          reasoning_tokens: call.usage.reasoningTokens,
+          cost_micros: cost,
+          error: call.error,
+          attempts_json: call.attempts ? JSON.stringify(call.attempts) : null,
+        },
       });
       return cost;
     },

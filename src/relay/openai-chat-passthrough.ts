@@ -14,6 +14,7 @@ import { upstreamModelFor } from './resolve-candidates.ts';
 import { formatSseEvent, relaySseStream } from './sse-relay-stream.ts';
 import { gatewayErrorFromUpstream } from './upstream-error.ts';
 import { renderOpenAIError } from '../http/openai-error.ts';
+import { recordCall } from './record-call.ts';
 
 const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -137,25 +138,15 @@ function relayStream(ctx: AttemptContext, response: UpstreamResponse, clientWant
 }
 
 function record(ctx: AttemptContext, status: number, usage: Usage, ttftMs: number | null, error: string | null): void {
-  const { deps, call } = ctx;
-  deps.recorder.record({
-    requestId: call.requestId,
-    key: call.key,
-    model: call.model,
-    upstreamModel: ctx.upstreamModel,
-    channelId: ctx.channel.id,
-    inboundFormat: call.inboundFormat,
-    endpoint: call.endpoint,
-    stream: call.stream,
+  recordCall(ctx.deps, ctx.call, {
     status,
-    latencyMs: performance.now() - call.startedAt,
-    ttftMs,
     usage,
+    channelId: ctx.channel.id,
+    upstreamModel: ctx.upstreamModel,
+    ttftMs,
     error,
     attempts: ctx.attempts.length > 0 ? ctx.attempts : null,
-  }, deps.state.current.pricing.get(call.model));
-  deps.metrics.tokens.inc({ model: call.model, direction: 'input' }, usage.inputTokens);
-  deps.metrics.tokens.inc({ model: call.model, direction: 'output' }, usage.outputTokens);
+  });
 }
 
 function estimateWholeUsage(call: RelayCall, text: string): Usage {

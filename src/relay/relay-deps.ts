@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import type { GatewayState } from '../gateway-state.ts';
 import type { UsageRecorder } from '../metering/usage-recorder.ts';
 import type { GatewayMetrics } from '../http/metrics.ts';
+import type { Accounting } from '../metering/accounting.ts';
+import type { RateLimiter } from '../metering/rate-limiter.ts';
 
 export interface RelayDeps {
   agent: Agent;
@@ -11,4 +13,6 @@ export interface RelayDeps {
   recorder: UsageRecorder;
   logger: Logger;
   metrics: GatewayMetrics;
+  accounting: Accounting;
+  rateLimiter: RateLimiter;
 }

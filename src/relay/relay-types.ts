@@ -2,6 +2,8 @@
 import type { Readable } from 'node:stream';
 import type { CachedKey } from '../accounts/key-index.ts';
 import type { WireFormat } from '../providers/provider-definition.ts';
+import type { Reservation } from '../metering/accounting.ts';
+import type { ModelPricing } from '../metering/pricing.ts';
 
 export interface RelayCall {
   requestId: string;
@@ -20,7 +22,17 @@ export interface RelayCall {
   startedAt: number;
   /** Headers from the client that a same-format hop forwards (anthropic-version, anthropic-beta, …). */
   forwardHeaders: Record<string, string>;
+  /** Filled at admission; `recorded` makes sure a call is logged and charged once. */
+  meter: CallMeter;
 }
+
+export interface CallMeter {
+  reservation: Reservation | null;
+  pricing: ModelPricing | undefined;
+  recorded: boolean;
+}
+
+export const newCallMeter = (): CallMeter => ({ reservation: null, pricing: undefined, recorded: false });
 
 export type RelayResult =
   | { kind: 'buffer'; status: number; headers: Record<string, string>; body: Buffer | string }

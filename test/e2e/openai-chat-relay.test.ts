@@ -28,7 +28,10 @@ beforeAll(async () => {
       },
       { name: 'openai-budget', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, models: ['cheap-model'], groups: ['budget'] },
     ],
-    models: [{ id: 'gpt-4o-mini', owned_by: 'openai', input_per_mtok: 0.15, output_per_mtok: 0.6 }],
+    models: [
+      { id: 'gpt-4o-mini', owned_by: 'openai', input_per_mtok: 0.15, output_per_mtok: 0.6 },
+      { id: 'gpt-4o', owned_by: 'openai', input_per_mtok: 2.5, output_per_mtok: 10 },
+    ],
     users: [{ name: 'alice', email: 'alice@example.com', balance: 10 }],
     keys: [
       { name: 'main', key: keys.main, user: 'alice' },

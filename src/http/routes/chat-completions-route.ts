@@ -6,6 +6,7 @@ import { validateOpenAIChatBody } from '../../relay/validate-openai-chat.ts';
 import { authenticateRequest } from '../authenticate.ts';
 import { abortSignalForClient } from '../client-abort.ts';
 import { sendRelayResult } from '../send-relay-result.ts';
+import { newCallMeter } from '../../relay/relay-types.ts';
 
 export function chatCompletionsRoute(app: FastifyInstance, deps: RelayDeps): void {
   app.post('/v1/chat/completions', { config: { errorFormat: 'openai' } }, async (request, reply) => {
@@ -25,7 +26,13 @@ export function chatCompletionsRoute(app: FastifyInstance, deps: RelayDeps): voi
       signal: abortSignalForClient(reply),
       startedAt,
       forwardHeaders: {},
-    });
+      meter: newCallMeter(),
+    }, maxOutputTokensOf(body));
     return sendRelayResult(reply, result);
   });
+}
+
+function maxOutputTokensOf(body: Record<string, unknown>): number | null {
+  const value = body.max_completion_tokens ?? body.max_tokens;
+  return typeof value === 'number' ? value : null;
 }

@@ -1,0 +1,39 @@
+// Money and quota in flight: before a call the gateway reserves its estimated cost against the key's quota
+// and the owner's wallet; after it, the reservation is settled at the real cost. Reservations are checked
+// and taken atomically, so concurrent calls can never together spend more than was there, except by the
+// amount a call's real cost exceeds its estimate.
+// Two implementations: in memory (one instance) and in Redis (several instances share the counters).
+export interface Reservation {
+  userId: number;
+  keyId: number;
+  amountMicros: number;
+}
+
+export interface AccountLimits {
+  userId: number;
+  keyId: number;
+  /** The key's own quota in micro-USD, or null for none. */
+  keyQuotaMicros: number | null;
+}
+
+export interface Accounting {
+  /** Reserves the estimate, or returns null when the wallet or the key's quota cannot cover it. */
+  reserve(limits: AccountLimits, estimateMicros: number): Promise<Reservation | null>;
+  /** Releases the reservation and charges the real cost (0 for a failed call). */
+  settle(reservation: Reservation, costMicros: number): Promise<void>;
+  /** Adds money to a wallet (top-ups, grants, refunds); the caller writes the ledger row. */
+  credit(userId: number, amountMicros: number): Promise<void>;
+  /** The wallet's balance, less nothing reserved: what the ledger will say once written. */
+  balance(userId: number): Promise<number>;
+  /** What the key has spent so far. */
+  keyUsed(keyId: number): Promise<number>;
+  /** Forgets a cached wallet or key so the next use reloads it (after an admin changes it in the database). */
+  forget(scope: { userId?: number; keyId?: number }): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Reads the stored starting points; only called the first time a wallet or key is seen. */
+export interface AccountingStore {
+  loadBalance(userId: number): Promise<number>;
+  loadKeyUsed(keyId: number): Promise<number>;
+}

@@ -1,0 +1,63 @@
+// Admission before any upstream call: the model must have a price (or be free), the key and its owner
+// must be under their rate limits, and the estimated cost must fit the key's quota and the wallet.
+import { insufficientQuota, modelPriceMissing, rateLimited } from '../gateway-errors.ts';
+import type { CachedKey } from '../accounts/key-index.ts';
+import type { GatewaySnapshot } from '../gateway-state.ts';
+import type { Accounting, Reservation } from './accounting.ts';
+import { computeCostMicros, type ModelPricing } from './pricing.ts';
+import type { RateLimiter, RateLimitSubject } from './rate-limiter.ts';
+import { emptyUsage } from './usage.ts';
+
+/** Used when neither the request nor the model's definition bounds the output. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+
+export interface Admission {
+  reservation: Reservation | null;
+  pricing: ModelPricing | undefined;
+}
+
+export interface AdmissionRequest {
+  key: CachedKey;
+  model: string;
+  /** A generous estimate of the prompt's tokens. */
+  inputTokens: number;
+  /** The request's own output bound (max_tokens), if any. */
+  maxOutputTokens: number | null;
+}
+
+export function rateLimitSubjects(key: CachedKey): RateLimitSubject[] {
+  return [
+    { id: `key:${key.id}`, rpm: key.rpmLimit, tpm: key.tpmLimit },
+    { id: `user:${key.userId}`, rpm: key.userRpmLimit, tpm: key.userTpmLimit },
+  ];
+}
+
+export async function admitCall(snapshot: GatewaySnapshot, accounting: Accounting, rateLimiter: RateLimiter, request: AdmissionRequest): Promise<Admission> {
+  const model = snapshot.models.get(request.model);
+  const pricing = snapshot.pricing.get(request.model);
+  const free = model?.free === 1;
+  if (!free && !hasAnyPrice(pricing)) throw modelPriceMissing(request.model);
+
+  const verdict = await rateLimiter.admit(rateLimitSubjects(request.key), Date.now());
+  if (!verdict.allowed) throw rateLimited(verdict.limit!, verdict.subject!, verdict.retryAfterSeconds!);
+
+  if (free) return { reservation: null, pricing };
+  const maxOutput = request.maxOutputTokens ?? model?.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  const estimate = computeCostMicros(pricing!, { ...emptyUsage(), inputTokens: request.inputTokens, outputTokens: maxOutput }, request.key.groupRatioPpm);
+  const reservation = await accounting.reserve({ userId: request.key.userId, keyId: request.key.id, keyQuotaMicros: request.key.quotaMicros }, estimate);
+  if (!reservation) {
+    const walletLeft = await accounting.balance(request.key.userId);
+    throw insufficientQuota(walletLeft < estimate || walletLeft <= 0 ? 'wallet' : 'key');
+  }
+  return { reservation, pricing };
+}
+
+function hasAnyPrice(pricing: ModelPricing | undefined): pricing is ModelPricing {
+  if (!pricing) return false;
+  return Object.values(pricing).some((price) => typeof price === 'number' && price > 0);
+}
+
+/** Prompt tokens without tokenising on the hot path: JSON text runs 4+ bytes per token, so this over-counts. */
+export function estimateInputTokensFromBytes(byteLength: number): number {
+  return Math.ceil(byteLength / 4);
+}

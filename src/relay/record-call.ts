@@ -1,0 +1,46 @@
+// Records the outcome of a relayed call exactly once: usage log, charge, token counters and metrics.
+import type { Usage } from '../metering/usage.ts';
+import { emptyUsage } from '../metering/usage.ts';
+import type { RelayDeps } from './relay-deps.ts';
+import type { RelayCall } from './relay-types.ts';
+
+export interface CallOutcome {
+  status: number;
+  usage: Usage;
+  channelId: number | null;
+  upstreamModel: string | null;
+  ttftMs: number | null;
+  error: string | null;
+  attempts: unknown[] | null;
+}
+
+export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcome): void {
+  // A second record of the same call (a stream closing after an error was recorded) must not charge twice.
+  if (call.meter.recorded) return;
+  call.meter.recorded = true;
+  deps.recorder.record({
+    requestId: call.requestId,
+    key: call.key,
+    model: call.model,
+    upstreamModel: outcome.upstreamModel,
+    channelId: outcome.channelId,
+    inboundFormat: call.inboundFormat,
+    endpoint: call.endpoint,
+    stream: call.stream,
+    status: outcome.status,
+    latencyMs: performance.now() - call.startedAt,
+    ttftMs: outcome.ttftMs,
+    usage: outcome.usage,
+    error: outcome.error,
+    attempts: outcome.attempts,
+    reservation: call.meter.reservation,
+    pricing: call.meter.pricing,
+  });
+  if (outcome.usage.inputTokens > 0) deps.metrics.tokens.inc({ model: call.model, direction: 'input' }, outcome.usage.inputTokens);
+  if (outcome.usage.outputTokens > 0) deps.metrics.tokens.inc({ model: call.model, direction: 'output' }, outcome.usage.outputTokens);
+}
+
+/** For calls that failed before any upstream answered: logged, reservation released, nothing charged. */
+export function recordFailure(deps: RelayDeps, call: RelayCall, status: number, error: string, attempts: unknown[] | null = null): void {
+  recordCall(deps, call, { status, usage: emptyUsage(), channelId: null, upstreamModel: null, ttftMs: null, error, attempts });
+}
