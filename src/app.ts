@@ -9,6 +9,10 @@ import { installJsonBodyParser } from './http/json-body.ts';
 import { chatCompletionsRoute } from './http/routes/chat-completions-route.ts';
 import { modelsRoute } from './http/routes/models-route.ts';
 import { healthRoutes } from './http/routes/health-route.ts';
+import { billingRoutes } from './http/routes/billing-route.ts';
+import { statsRoute } from './http/routes/stats-route.ts';
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from './db/schema.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,7 +28,7 @@ export interface AppOptions {
   isReady: () => boolean;
 }
 
-export function buildApp(deps: RelayDeps & { logger: Logger }, options: AppOptions): FastifyInstance {
+export function buildApp(deps: RelayDeps & { logger: Logger; db: Kysely<DatabaseSchema> }, options: AppOptions): FastifyInstance {
   const app = Fastify({
     // pino's Logger and Fastify's logger type differ only in generics; the instance is the same.
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -56,5 +60,7 @@ export function buildApp(deps: RelayDeps & { logger: Logger }, options: AppOptio
   healthRoutes(app, deps.metrics, options.isReady);
   modelsRoute(app, deps.state);
   chatCompletionsRoute(app, deps);
+  billingRoutes(app, deps.state, deps.accounting);
+  statsRoute(app, deps.state, deps.db);
   return app;
 }

@@ -61,7 +61,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   const recorder = createUsageRecorder({ db: database.db, engine: database.engine, logger, accounting, rateLimiter, flushIntervalMs: env.FLUSH_INTERVAL_MS });
   const agent = createUpstreamAgent();
   const metrics = createMetrics();
-  const app = buildApp({ agent, state, recorder, logger, metrics, accounting, rateLimiter }, {
+  const app = buildApp({ agent, state, recorder, logger, metrics, accounting, rateLimiter, db: database.db }, {
     bodyLimit: env.BODY_LIMIT,
     trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
     isReady: () => ready,

@@ -9,6 +9,7 @@ export interface CachedKey {
   name: string;
   userId: number;
   userName: string;
+  userRole: 'user' | 'admin';
   groupName: string;
   groupRatioPpm: number;
   /** null: every model of the group. */
@@ -47,6 +48,7 @@ export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: Group
       name: row.name,
       userId: row.user_id,
       userName: user.name,
+      userRole: user.role,
       groupName: row.group_name,
       groupRatioPpm: groupsByName.get(row.group_name)?.ratio_ppm ?? 1_000_000,
       models: models ? new Set(models) : null,
