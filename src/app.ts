@@ -11,6 +11,8 @@ import { modelsRoute } from './http/routes/models-route.ts';
 import { healthRoutes } from './http/routes/health-route.ts';
 import { billingRoutes } from './http/routes/billing-route.ts';
 import { statsRoute } from './http/routes/stats-route.ts';
+import { adminRoutes } from './http/routes/admin-routes.ts';
+import type { InvalidationBus } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
 
@@ -28,7 +30,13 @@ export interface AppOptions {
   isReady: () => boolean;
 }
 
-export function buildApp(deps: RelayDeps & { logger: Logger; db: Kysely<DatabaseSchema> }, options: AppOptions): FastifyInstance {
+export interface AppDeps extends RelayDeps {
+  logger: Logger;
+  db: Kysely<DatabaseSchema>;
+  bus: InvalidationBus;
+}
+
+export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   const app = Fastify({
     // pino's Logger and Fastify's logger type differ only in generics; the instance is the same.
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -62,5 +70,6 @@ export function buildApp(deps: RelayDeps & { logger: Logger; db: Kysely<Database
   chatCompletionsRoute(app, deps);
   billingRoutes(app, deps.state, deps.accounting);
   statsRoute(app, deps.state, deps.db);
+  adminRoutes(app, deps);
   return app;
 }

@@ -16,7 +16,11 @@ import { createUpstreamAgent } from './upstream/upstream-agent.ts';
 import type { Accounting } from './metering/accounting.ts';
 import { createMemoryAccounting } from './metering/memory-accounting.ts';
 import { databaseAccountingStore } from './metering/accounting-store.ts';
-import { createMemoryRateLimiter } from './metering/rate-limiter.ts';
+import { createMemoryRateLimiter, type RateLimiter } from './metering/rate-limiter.ts';
+import { createRedisAccounting } from './metering/redis-accounting.ts';
+import { createRedisRateLimiter } from './metering/redis-rate-limiter.ts';
+import { connectRedis } from './cluster/redis-connection.ts';
+import { createLocalInvalidationBus, createRedisInvalidationBus, type InvalidationBus } from './cluster/invalidation-bus.ts';
 import { createMetrics } from './http/metrics.ts';
 import { buildApp } from './app.ts';
 
@@ -56,12 +60,15 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     throw error;
   }
   const state = await createGatewayState(database.db, secrets);
-  const accounting = createMemoryAccounting(databaseAccountingStore(database.db));
-  const rateLimiter = createMemoryRateLimiter();
+  const shared = await createSharedServices(env, database);
+  const { accounting, rateLimiter, bus } = shared;
+  bus.subscribe((event) => {
+    state.reload().catch((error: unknown) => logger.error({ err: error, reason: event.reason }, 'reload after a change failed'));
+  });
   const recorder = createUsageRecorder({ db: database.db, engine: database.engine, logger, accounting, rateLimiter, flushIntervalMs: env.FLUSH_INTERVAL_MS });
   const agent = createUpstreamAgent();
   const metrics = createMetrics();
-  const app = buildApp({ agent, state, recorder, logger, metrics, accounting, rateLimiter, db: database.db }, {
+  const app = buildApp({ agent, state, recorder, logger, metrics, accounting, rateLimiter, bus, db: database.db }, {
     bodyLimit: env.BODY_LIMIT,
     trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
     isReady: () => ready,
@@ -78,8 +85,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
       ready = false;
       await closeWithin(app, env.SHUTDOWN_GRACE_MS);
       await recorder.close();
-      await accounting.close();
-      await rateLimiter.close();
+      await shared.close();
       await agent.close();
       await database.close();
     })();
@@ -96,4 +102,31 @@ async function closeWithin(app: FastifyInstance, graceMs: number): Promise<void>
   } finally {
     clearTimeout(timer);
   }
+}
+
+interface SharedServices {
+  accounting: Accounting;
+  rateLimiter: RateLimiter;
+  bus: InvalidationBus;
+  close(): Promise<void>;
+}
+
+/** Counters and invalidations: in memory for one instance, in Redis when REDIS_URL is set. */
+async function createSharedServices(env: Env, database: Database): Promise<SharedServices> {
+  const store = databaseAccountingStore(database.db);
+  if (!env.REDIS_URL) {
+    const rateLimiter = createMemoryRateLimiter();
+    return { accounting: createMemoryAccounting(store), rateLimiter, bus: createLocalInvalidationBus(), close: () => rateLimiter.close() };
+  }
+  const redis = connectRedis(env.REDIS_URL, env.REDIS_PREFIX);
+  const bus = await createRedisInvalidationBus(env.REDIS_URL, env.REDIS_PREFIX);
+  return {
+    accounting: createRedisAccounting(redis, store),
+    rateLimiter: createRedisRateLimiter(redis),
+    bus,
+    async close() {
+      await bus.close();
+      await redis.close();
+    },
+  };
 }

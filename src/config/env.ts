@@ -6,6 +6,8 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_URL: z.string().min(1).default('sqlite:./data/gateway.db'),
   REDIS_URL: z.string().min(1).optional(),
+  /** Prefix of every Redis key and channel, so several deployments (or test runs) can share one Redis. */
+  REDIS_PREFIX: z.string().min(1).default('gw:'),
   /** Encrypts upstream credentials at rest. Generated and kept in DATA_DIR when absent. */
   GATEWAY_SECRET: z.string().min(16, 'GATEWAY_SECRET must be at least 16 characters').optional(),
   GATEWAY_CONFIG: z.string().min(1).optional(),

@@ -1,0 +1,79 @@
+// Administering API keys: create (the secret is returned once), change limits, revoke. Every change is
+// announced on the invalidation bus so all instances stop or start honouring it within moments.
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from '../db/schema.ts';
+import { displayPrefix, generateApiKey, hashApiKey } from '../accounts/api-key-format.ts';
+import { GatewayError, invalidRequest } from '../gateway-errors.ts';
+import type { InvalidationBus } from '../cluster/invalidation-bus.ts';
+import { usdToMicros } from '../metering/pricing.ts';
+
+export interface KeyChanges {
+  enabled?: boolean;
+  group?: string;
+  models?: string[] | null;
+  quota_usd?: number | null;
+  expires_at?: string | null;
+  ip_allowlist?: string[] | null;
+  rpm_limit?: number | null;
+  tpm_limit?: number | null;
+}
+
+export interface NewKeyRequest extends KeyChanges {
+  user: string;
+  name: string;
+}
+
+export const notFound = (what: string) => new GatewayError(404, 'not_found_error', 'GW_ERR_NOT_FOUND', { message: `${what} does not exist.`, code: 'not_found' });
+
+export async function createKey(db: Kysely<DatabaseSchema>, bus: InvalidationBus, request: NewKeyRequest): Promise<{ id: number; key: string }> {
+  const user = await db.selectFrom('users').select('id').where('name', '=', request.user).executeTakeFirst();
+  if (!user) throw notFound(`User '${request.user}'`);
+  const secret = generateApiKey();
+  const now = Date.now();
+  const inserted = await db.insertInto('api_keys').values({
+    user_id: user.id,
+    name: request.name,
+    key_hash: hashApiKey(secret),
+    key_prefix: displayPrefix(secret),
+    group_name: request.group ?? 'default',
+    models_json: request.models ? JSON.stringify(request.models) : null,
+    quota_micros: request.quota_usd === undefined || request.quota_usd === null ? null : usdToMicros(request.quota_usd),
+    used_micros: 0,
+    expires_at: request.expires_at ? Date.parse(request.expires_at) : null,
+    ip_allowlist_json: request.ip_allowlist ? JSON.stringify(request.ip_allowlist) : null,
+    status: request.enabled === false ? 'disabled' : 'active',
+    rpm_limit: request.rpm_limit ?? null,
+    tpm_limit: request.tpm_limit ?? null,
+    created_at: now,
+    updated_at: now,
+    last_used_at: null,
+  }).returning('id').executeTakeFirstOrThrow();
+  await bus.publish({ reason: 'key created' });
+  return { id: inserted.id, key: secret };
+}
+
+export async function updateKey(db: Kysely<DatabaseSchema>, bus: InvalidationBus, id: number, changes: KeyChanges): Promise<void> {
+  const set: Record<string, unknown> = { updated_at: Date.now() };
+  if (changes.enabled !== undefined) set.status = changes.enabled ? 'active' : 'disabled';
+  if (changes.group !== undefined) set.group_name = changes.group;
+  if (changes.models !== undefined) set.models_json = changes.models === null ? null : JSON.stringify(changes.models);
+  if (changes.quota_usd !== undefined) set.quota_micros = changes.quota_usd === null ? null : usdToMicros(changes.quota_usd);
+  if (changes.expires_at !== undefined) {
+    const parsed = changes.expires_at === null ? null : Date.parse(changes.expires_at);
+    if (parsed !== null && Number.isNaN(parsed)) throw invalidRequest("Invalid value for 'expires_at': expected an ISO 8601 date-time.", 'expires_at');
+    set.expires_at = parsed;
+  }
+  if (changes.ip_allowlist !== undefined) set.ip_allowlist_json = changes.ip_allowlist === null ? null : JSON.stringify(changes.ip_allowlist);
+  if (changes.rpm_limit !== undefined) set.rpm_limit = changes.rpm_limit;
+  if (changes.tpm_limit !== undefined) set.tpm_limit = changes.tpm_limit;
+  const result = await db.updateTable('api_keys').set(set).where('id', '=', id).executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw notFound(`API key ${id}`);
+  await bus.publish({ reason: 'key changed', keyIds: [id] });
+}
+
+export async function listKeys(db: Kysely<DatabaseSchema>) {
+  const rows = await db.selectFrom('api_keys').innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select(['api_keys.id', 'api_keys.name', 'api_keys.key_prefix', 'api_keys.group_name', 'api_keys.status', 'api_keys.quota_micros', 'api_keys.used_micros', 'api_keys.expires_at', 'api_keys.created_at', 'api_keys.last_used_at', 'users.name as user'])
+    .orderBy('api_keys.id').execute();
+  return rows;
+}

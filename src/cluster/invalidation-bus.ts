@@ -1,0 +1,50 @@
+// Tells every instance that keys, users, groups, channels or models changed, so each reloads its
+// in-memory snapshot. Over Redis pub/sub when several instances run; in-process otherwise.
+import { Redis } from 'ioredis';
+
+export interface InvalidationEvent {
+  /** What changed: reload the snapshot, and forget cached money for these ids. */
+  reason: string;
+  userIds?: number[];
+  keyIds?: number[];
+}
+
+export interface InvalidationBus {
+  publish(event: InvalidationEvent): Promise<void>;
+  subscribe(handler: (event: InvalidationEvent) => void): void;
+  close(): Promise<void>;
+}
+
+export function createLocalInvalidationBus(): InvalidationBus {
+  const handlers: ((event: InvalidationEvent) => void)[] = [];
+  return {
+    async publish(event) {
+      for (const handler of handlers) handler(event);
+    },
+    subscribe: (handler) => void handlers.push(handler),
+    async close() {},
+  };
+}
+
+export async function createRedisInvalidationBus(url: string, prefix: string): Promise<InvalidationBus> {
+  const channel = `${prefix}invalidate`;
+  const publisher = new Redis(url, { maxRetriesPerRequest: 2 });
+  const subscriber = new Redis(url, { maxRetriesPerRequest: 2 });
+  const handlers: ((event: InvalidationEvent) => void)[] = [];
+  subscriber.on('message', (_channel: string, message: string) => {
+    const event = JSON.parse(message) as InvalidationEvent;
+    for (const handler of handlers) handler(event);
+  });
+  await subscriber.subscribe(channel);
+  return {
+    // Every instance, this one included, hears its own message and reloads through the same path.
+    async publish(event) {
+      await publisher.publish(channel, JSON.stringify(event));
+    },
+    subscribe: (handler) => void handlers.push(handler),
+    async close() {
+      await subscriber.quit().catch(() => subscriber.disconnect());
+      await publisher.quit().catch(() => publisher.disconnect());
+    },
+  };
+}

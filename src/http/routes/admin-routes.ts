@@ -1,0 +1,67 @@
+// /api/admin: keys and wallets, for administrators (an admin user's API key as Bearer).
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { DatabaseSchema } from '../../db/schema.ts';
+import type { GatewayState } from '../../gateway-state.ts';
+import type { Accounting } from '../../metering/accounting.ts';
+import type { InvalidationBus } from '../../cluster/invalidation-bus.ts';
+import { isValidCidr } from '../../accounts/ip-allowlist.ts';
+import { createKey, listKeys, updateKey } from '../../admin/admin-keys.ts';
+import { grantToWallet } from '../../admin/admin-wallets.ts';
+import { usdToMicros } from '../../metering/pricing.ts';
+import { requireAdmin } from '../admin-auth.ts';
+import { parseBody } from '../parse-body.ts';
+
+const keyChangesSchema = z.object({
+  enabled: z.boolean().optional(),
+  group: z.string().min(1).optional(),
+  models: z.array(z.string().min(1)).nullable().optional(),
+  quota_usd: z.number().nonnegative().nullable().optional(),
+  expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  ip_allowlist: z.array(z.string().refine(isValidCidr, 'not an IP address or CIDR')).nullable().optional(),
+  rpm_limit: z.number().int().positive().nullable().optional(),
+  tpm_limit: z.number().int().positive().nullable().optional(),
+}).strict();
+const newKeySchema = keyChangesSchema.extend({ user: z.string().min(1), name: z.string().min(1).max(128) }).strict();
+const grantSchema = z.object({ amount_usd: z.number().finite().refine((n) => n !== 0, 'must not be zero'), note: z.string().max(500).optional() }).strict();
+const idParam = z.object({ id: z.coerce.number().int().positive() });
+
+export interface AdminRouteDeps {
+  state: GatewayState;
+  db: Kysely<DatabaseSchema>;
+  accounting: Accounting;
+  bus: InvalidationBus;
+}
+
+export function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
+  const config = { errorFormat: 'openai' as const };
+  app.get('/api/admin/keys', { config }, async (request) => {
+    requireAdmin(deps.state, request);
+    return { data: await listKeys(deps.db) };
+  });
+  app.post('/api/admin/keys', { config }, async (request, reply) => {
+    requireAdmin(deps.state, request);
+    const created = await createKey(deps.db, deps.bus, parseBody(newKeySchema, request.body));
+    return reply.code(201).send(created);
+  });
+  app.patch('/api/admin/keys/:id', { config }, async (request) => {
+    requireAdmin(deps.state, request);
+    const { id } = parseBody(idParam, request.params);
+    await updateKey(deps.db, deps.bus, id, parseBody(keyChangesSchema, request.body));
+    return { id, updated: true };
+  });
+  app.delete('/api/admin/keys/:id', { config }, async (request) => {
+    requireAdmin(deps.state, request);
+    const { id } = parseBody(idParam, request.params);
+    await updateKey(deps.db, deps.bus, id, { enabled: false });
+    return { id, revoked: true };
+  });
+  app.post('/api/admin/users/:id/grant', { config }, async (request) => {
+    requireAdmin(deps.state, request);
+    const { id } = parseBody(idParam, request.params);
+    const { amount_usd, note } = parseBody(grantSchema, request.body);
+    const balance = await grantToWallet(deps.db, deps.accounting, id, usdToMicros(amount_usd), note ?? null);
+    return { user_id: id, balance_usd: balance / 1_000_000 };
+  });
+}
