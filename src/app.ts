@@ -12,7 +12,7 @@ import { healthRoutes } from './http/routes/health-route.ts';
 import { billingRoutes } from './http/routes/billing-route.ts';
 import { statsRoute } from './http/routes/stats-route.ts';
 import { adminRoutes } from './http/routes/admin-routes.ts';
-import type { InvalidationBus } from './cluster/invalidation-bus.ts';
+import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
 
@@ -33,7 +33,7 @@ export interface AppOptions {
 export interface AppDeps extends RelayDeps {
   logger: Logger;
   db: Kysely<DatabaseSchema>;
-  bus: InvalidationBus;
+  announce: AnnounceChange;
 }
 
 export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {

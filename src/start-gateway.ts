@@ -20,7 +20,7 @@ import { createMemoryRateLimiter, type RateLimiter } from './metering/rate-limit
 import { createRedisAccounting } from './metering/redis-accounting.ts';
 import { createRedisRateLimiter } from './metering/redis-rate-limiter.ts';
 import { connectRedis } from './cluster/redis-connection.ts';
-import { createLocalInvalidationBus, createRedisInvalidationBus, type InvalidationBus } from './cluster/invalidation-bus.ts';
+import { createLocalInvalidationBus, createRedisInvalidationBus, type InvalidationBus, type InvalidationEvent } from './cluster/invalidation-bus.ts';
 import { createMetrics } from './http/metrics.ts';
 import { buildApp } from './app.ts';
 
@@ -65,10 +65,15 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   bus.subscribe((event) => {
     state.reload().catch((error: unknown) => logger.error({ err: error, reason: event.reason }, 'reload after a change failed'));
   });
+  // The instance that made a change reloads before answering, so its own next request already sees it.
+  const announce = async (event: InvalidationEvent) => {
+    await state.reload();
+    await bus.publish(event);
+  };
   const recorder = createUsageRecorder({ db: database.db, engine: database.engine, logger, accounting, rateLimiter, flushIntervalMs: env.FLUSH_INTERVAL_MS });
   const agent = createUpstreamAgent();
   const metrics = createMetrics();
-  const app = buildApp({ agent, state, recorder, logger, metrics, accounting, rateLimiter, bus, db: database.db }, {
+  const app = buildApp({ agent, state, recorder, logger, metrics, accounting, rateLimiter, announce, db: database.db }, {
     bodyLimit: env.BODY_LIMIT,
     trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
     isReady: () => ready,

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from '../accounts/api-key-format.ts';
 import { GatewayError, invalidRequest } from '../gateway-errors.ts';
-import type { InvalidationBus } from '../cluster/invalidation-bus.ts';
+import type { AnnounceChange } from '../cluster/invalidation-bus.ts';
 import { usdToMicros } from '../metering/pricing.ts';
 
 export interface KeyChanges {
@@ -25,7 +25,7 @@ export interface NewKeyRequest extends KeyChanges {
 
 export const notFound = (what: string) => new GatewayError(404, 'not_found_error', 'GW_ERR_NOT_FOUND', { message: `${what} does not exist.`, code: 'not_found' });
 
-export async function createKey(db: Kysely<DatabaseSchema>, bus: InvalidationBus, request: NewKeyRequest): Promise<{ id: number; key: string }> {
+export async function createKey(db: Kysely<DatabaseSchema>, announce: AnnounceChange, request: NewKeyRequest): Promise<{ id: number; key: string }> {
   const user = await db.selectFrom('users').select('id').where('name', '=', request.user).executeTakeFirst();
   if (!user) throw notFound(`User '${request.user}'`);
   const secret = generateApiKey();
@@ -48,11 +48,11 @@ export async function createKey(db: Kysely<DatabaseSchema>, bus: InvalidationBus
     updated_at: now,
     last_used_at: null,
   }).returning('id').executeTakeFirstOrThrow();
-  await bus.publish({ reason: 'key created' });
+  await announce({ reason: 'key created' });
   return { id: inserted.id, key: secret };
 }
 
-export async function updateKey(db: Kysely<DatabaseSchema>, bus: InvalidationBus, id: number, changes: KeyChanges): Promise<void> {
+export async function updateKey(db: Kysely<DatabaseSchema>, announce: AnnounceChange, id: number, changes: KeyChanges): Promise<void> {
   const set: Record<string, unknown> = { updated_at: Date.now() };
   if (changes.enabled !== undefined) set.status = changes.enabled ? 'active' : 'disabled';
   if (changes.group !== undefined) set.group_name = changes.group;
@@ -68,7 +68,7 @@ export async function updateKey(db: Kysely<DatabaseSchema>, bus: InvalidationBus
   if (changes.tpm_limit !== undefined) set.tpm_limit = changes.tpm_limit;
   const result = await db.updateTable('api_keys').set(set).where('id', '=', id).executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw notFound(`API key ${id}`);
-  await bus.publish({ reason: 'key changed', keyIds: [id] });
+  await announce({ reason: 'key changed', keyIds: [id] });
 }
 
 export async function listKeys(db: Kysely<DatabaseSchema>) {

@@ -9,6 +9,9 @@ export interface InvalidationEvent {
   keyIds?: number[];
 }
 
+/** Applies a change on this instance at once, then tells the others. */
+export type AnnounceChange = (event: InvalidationEvent) => Promise<void>;
+
 export interface InvalidationBus {
   publish(event: InvalidationEvent): Promise<void>;
   subscribe(handler: (event: InvalidationEvent) => void): void;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { DatabaseSchema } from '../../db/schema.ts';
 import type { GatewayState } from '../../gateway-state.ts';
 import type { Accounting } from '../../metering/accounting.ts';
-import type { InvalidationBus } from '../../cluster/invalidation-bus.ts';
+import type { AnnounceChange } from '../../cluster/invalidation-bus.ts';
 import { isValidCidr } from '../../accounts/ip-allowlist.ts';
 import { createKey, listKeys, updateKey } from '../../admin/admin-keys.ts';
 import { grantToWallet } from '../../admin/admin-wallets.ts';
@@ -31,7 +31,7 @@ export interface AdminRouteDeps {
   state: GatewayState;
   db: Kysely<DatabaseSchema>;
   accounting: Accounting;
-  bus: InvalidationBus;
+  announce: AnnounceChange;
 }
 
 export function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
@@ -42,19 +42,19 @@ export function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
   });
   app.post('/api/admin/keys', { config }, async (request, reply) => {
     requireAdmin(deps.state, request);
-    const created = await createKey(deps.db, deps.bus, parseBody(newKeySchema, request.body));
+    const created = await createKey(deps.db, deps.announce, parseBody(newKeySchema, request.body));
     return reply.code(201).send(created);
   });
   app.patch('/api/admin/keys/:id', { config }, async (request) => {
     requireAdmin(deps.state, request);
     const { id } = parseBody(idParam, request.params);
-    await updateKey(deps.db, deps.bus, id, parseBody(keyChangesSchema, request.body));
+    await updateKey(deps.db, deps.announce, id, parseBody(keyChangesSchema, request.body));
     return { id, updated: true };
   });
   app.delete('/api/admin/keys/:id', { config }, async (request) => {
     requireAdmin(deps.state, request);
     const { id } = parseBody(idParam, request.params);
-    await updateKey(deps.db, deps.bus, id, { enabled: false });
+    await updateKey(deps.db, deps.announce, id, { enabled: false });
     return { id, revoked: true };
   });
   app.post('/api/admin/users/:id/grant', { config }, async (request) => {
