@@ -166,3 +166,10 @@ export const rateLimited = (limit: 'rpm' | 'tpm', subject: string, retryAfterSec
     code: 'rate_limit_exceeded',
     headers: { 'retry-after': String(retryAfterSeconds) },
   });
+
+export const modelUnavailable = (model: string) =>
+  new GatewayError(503, 'overloaded_error', 'GW_ERR_MODEL_UNAVAILABLE', {
+    message: `Every channel serving '${model}' is disabled right now. An administrator has been told; try again later.`,
+    param: 'model',
+    code: 'model_unavailable',
+  });

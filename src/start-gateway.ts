@@ -23,6 +23,9 @@ import { connectRedis } from './cluster/redis-connection.ts';
 import { createLocalInvalidationBus, createRedisInvalidationBus, type InvalidationBus, type InvalidationEvent } from './cluster/invalidation-bus.ts';
 import { createMetrics } from './http/metrics.ts';
 import { buildApp } from './app.ts';
+import { createCircuitBreakers } from './routing/circuit-breaker.ts';
+import type { RoutedChannel } from './routing/routing-table.ts';
+import { autoDisableChannel } from './admin/admin-channels.ts';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -73,7 +76,12 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   const recorder = createUsageRecorder({ db: database.db, engine: database.engine, logger, accounting, rateLimiter, flushIntervalMs: env.FLUSH_INTERVAL_MS });
   const agent = createUpstreamAgent();
   const metrics = createMetrics();
-  const app = buildApp({ agent, state, recorder, logger, metrics, accounting, rateLimiter, announce, db: database.db }, {
+  const breakers = createCircuitBreakers();
+  const disableChannel = async (channel: RoutedChannel, reason: string) => {
+    logger.error({ channel: channel.name, reason }, 'channel disabled: the upstream refused its credentials');
+    await autoDisableChannel(database.db, announce, channel.id, reason);
+  };
+  const app = buildApp({ agent, state, recorder, logger, metrics, accounting, rateLimiter, announce, breakers, disableChannel, db: database.db }, {
     bodyLimit: env.BODY_LIMIT,
     trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
     isReady: () => ready,

@@ -19,6 +19,8 @@ export interface Admission {
 export interface AdmissionRequest {
   key: CachedKey;
   model: string;
+  /** Fallback models that may answer instead: the reservation covers the dearest of them. */
+  fallbackModels?: string[];
   /** A generous estimate of the prompt's tokens. */
   inputTokens: number;
   /** The request's own output bound (max_tokens), if any. */
@@ -41,15 +43,27 @@ export async function admitCall(snapshot: GatewaySnapshot, accounting: Accountin
   const verdict = await rateLimiter.admit(rateLimitSubjects(request.key), Date.now());
   if (!verdict.allowed) throw rateLimited(verdict.limit!, verdict.subject!, verdict.retryAfterSeconds!);
 
-  if (free) return { reservation: null, pricing };
-  const maxOutput = request.maxOutputTokens ?? model?.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
-  const estimate = computeCostMicros(pricing!, { ...emptyUsage(), inputTokens: request.inputTokens, outputTokens: maxOutput }, request.key.groupRatioPpm);
+  const estimates = [request.model, ...(request.fallbackModels ?? [])].map((id) => estimateFor(snapshot, request, id));
+  const estimate = Math.max(...estimates);
+  if (estimate === 0) return { reservation: null, pricing };
   const reservation = await accounting.reserve({ userId: request.key.userId, keyId: request.key.id, keyQuotaMicros: request.key.quotaMicros }, estimate);
   if (!reservation) {
     const walletLeft = await accounting.balance(request.key.userId);
     throw insufficientQuota(walletLeft < estimate || walletLeft <= 0 ? 'wallet' : 'key');
   }
   return { reservation, pricing };
+}
+
+function estimateFor(snapshot: GatewaySnapshot, request: AdmissionRequest, modelId: string): number {
+  const model = snapshot.models.get(modelId);
+  const pricing = snapshot.pricing.get(modelId);
+  if (model?.free === 1 || !hasAnyPrice(pricing)) return 0;
+  const maxOutput = request.maxOutputTokens ?? model?.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  return computeCostMicros(pricing, { ...emptyUsage(), inputTokens: request.inputTokens, outputTokens: maxOutput }, request.key.groupRatioPpm);
+}
+
+export function isBillable(snapshot: GatewaySnapshot, modelId: string): boolean {
+  return snapshot.models.get(modelId)?.free === 1 || hasAnyPrice(snapshot.pricing.get(modelId));
 }
 
 function hasAnyPrice(pricing: ModelPricing | undefined): pricing is ModelPricing {

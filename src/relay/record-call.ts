@@ -5,13 +5,14 @@ import type { RelayDeps } from './relay-deps.ts';
 import type { RelayCall } from './relay-types.ts';
 
 export interface CallOutcome {
+  /** The public id of the model that answered (a fallback may answer); defaults to the requested one. */
+  model?: string;
   status: number;
   usage: Usage;
   channelId: number | null;
   upstreamModel: string | null;
   ttftMs: number | null;
   error: string | null;
-  attempts: unknown[] | null;
 }
 
 export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcome): void {
@@ -21,7 +22,7 @@ export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
   deps.recorder.record({
     requestId: call.requestId,
     key: call.key,
-    model: call.model,
+    model: outcome.model ?? call.model,
     upstreamModel: outcome.upstreamModel,
     channelId: outcome.channelId,
     inboundFormat: call.inboundFormat,
@@ -32,15 +33,15 @@ export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
     ttftMs: outcome.ttftMs,
     usage: outcome.usage,
     error: outcome.error,
-    attempts: outcome.attempts,
+    attempts: call.meter.attempts.length > 1 || outcome.status >= 400 ? call.meter.attempts : null,
     reservation: call.meter.reservation,
     pricing: call.meter.pricing,
   });
-  if (outcome.usage.inputTokens > 0) deps.metrics.tokens.inc({ model: call.model, direction: 'input' }, outcome.usage.inputTokens);
-  if (outcome.usage.outputTokens > 0) deps.metrics.tokens.inc({ model: call.model, direction: 'output' }, outcome.usage.outputTokens);
+  if (outcome.usage.inputTokens > 0) deps.metrics.tokens.inc({ model: outcome.model ?? call.model, direction: 'input' }, outcome.usage.inputTokens);
+  if (outcome.usage.outputTokens > 0) deps.metrics.tokens.inc({ model: outcome.model ?? call.model, direction: 'output' }, outcome.usage.outputTokens);
 }
 
 /** For calls that failed before any upstream answered: logged, reservation released, nothing charged. */
-export function recordFailure(deps: RelayDeps, call: RelayCall, status: number, error: string, attempts: unknown[] | null = null): void {
-  recordCall(deps, call, { status, usage: emptyUsage(), channelId: null, upstreamModel: null, ttftMs: null, error, attempts });
+export function recordFailure(deps: RelayDeps, call: RelayCall, status: number, error: string): void {
+  recordCall(deps, call, { status, usage: emptyUsage(), channelId: null, upstreamModel: null, ttftMs: null, error });
 }

@@ -6,6 +6,8 @@ import type { UsageRecorder } from '../metering/usage-recorder.ts';
 import type { GatewayMetrics } from '../http/metrics.ts';
 import type { Accounting } from '../metering/accounting.ts';
 import type { RateLimiter } from '../metering/rate-limiter.ts';
+import type { CircuitBreakers } from '../routing/circuit-breaker.ts';
+import type { RoutedChannel } from '../routing/routing-table.ts';
 
 export interface RelayDeps {
   agent: Agent;
@@ -15,4 +17,7 @@ export interface RelayDeps {
   metrics: GatewayMetrics;
   accounting: Accounting;
   rateLimiter: RateLimiter;
+  breakers: CircuitBreakers;
+  /** Takes a channel out of routing (its key was refused), recording why; an admin can re-enable it. */
+  disableChannel(channel: RoutedChannel, reason: string): Promise<void>;
 }

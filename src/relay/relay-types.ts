@@ -28,11 +28,23 @@ export interface RelayCall {
 
 export interface CallMeter {
   reservation: Reservation | null;
+  /** Prices of the model that answered (a fallback model may answer). */
   pricing: ModelPricing | undefined;
   recorded: boolean;
+  /** Every upstream attempt, failed or not, for the usage log. */
+  attempts: AttemptRecord[];
 }
 
-export const newCallMeter = (): CallMeter => ({ reservation: null, pricing: undefined, recorded: false });
+export interface AttemptRecord {
+  model: string;
+  channel: string;
+  status: number | null;
+  outcome: string;
+  error: string | null;
+  ms: number;
+}
+
+export const newCallMeter = (): CallMeter => ({ reservation: null, pricing: undefined, recorded: false, attempts: [] });
 
 export type RelayResult =
   | { kind: 'buffer'; status: number; headers: Record<string, string>; body: Buffer | string }

@@ -45,13 +45,20 @@ export interface RoutingTable {
   tiers(group: string, model: string): PriorityTiers;
   /** Model ids a group can use, sorted. */
   modelsForGroup(group: string): ModelInfo[];
-  /** True when some channel of any group serves the model (403 versus 404). */
+  /** True when some enabled channel of any group serves the model (403 versus 404). */
   isServedAnywhere(model: string): boolean;
+  /** The reason when the group's only channels for the model are disabled (503 rather than 404), else null. */
+  unavailableReason(group: string, model: string): string | null;
   channel(id: number): RoutedChannel | undefined;
 }
 
 export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow[], secrets: SecretBox): RoutingTable {
   const channels = channelRows.filter((row) => row.status === 'enabled').map((row) => toRoutedChannel(row, secrets));
+  const disabled = channelRows.filter((row) => row.status !== 'enabled').map((row) => ({
+    models: new Set(JSON.parse(row.models_json) as string[]),
+    groups: new Set(JSON.parse(row.groups_json) as string[]),
+    reason: row.status_reason ?? 'disabled',
+  }));
   const modelRowsById = new Map(modelRows.map((row) => [row.id, row]));
   const tiersCache = new Map<string, PriorityTiers>();
   const modelsCache = new Map<string, ModelInfo[]>();
@@ -92,6 +99,10 @@ export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow
       return models;
     },
     isServedAnywhere: (model) => channels.some((channel) => channel.models.has(model)),
+    unavailableReason(group, model) {
+      const match = disabled.find((channel) => channel.models.has(model) && (group === DEFAULT_GROUP || channel.groups.has(group)));
+      return match ? match.reason : null;
+    },
     channel: (id) => channels.find((channel) => channel.id === id),
   };
 }

@@ -4,8 +4,6 @@ import type { Agent, Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 
-export const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
-export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 /** Chunks queued for a slow client before the upstream socket is paused (backpressure). */
 const HIGH_WATER_CHUNKS = 64;
 
@@ -17,6 +15,9 @@ export interface UpstreamRequest {
   headers: Record<string, string>;
   body?: string | Buffer;
   signal: AbortSignal;
+  headersTimeoutMs: number;
+  /** Longest silence between body chunks. */
+  idleTimeoutMs: number;
 }
 
 export interface UpstreamResponse {
@@ -41,9 +42,9 @@ export function sendUpstream(agent: Agent, request: UpstreamRequest): Promise<Up
       method: request.method ?? 'POST',
       headers: request.headers,
       body: request.body ?? null,
-      headersTimeout: channel.timeouts.headersMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+      headersTimeout: request.headersTimeoutMs,
       // Between body chunks: a stalled stream fails instead of hanging the client forever.
-      bodyTimeout: channel.timeouts.idleMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      bodyTimeout: request.idleTimeoutMs,
     }, handler);
   });
 }

@@ -82,7 +82,9 @@ describe('charges', () => {
 
   it('charges nothing for a call the upstream failed', async () => {
     const before = await ledgerOf('erin');
-    upstream.script({ status: 500, body: { error: { message: 'boom', type: 'server_error', param: null, code: null } } });
+    // A 5xx is retried once on the same channel; both attempts fail here.
+    const boom = { status: 500, body: { error: { message: 'boom', type: 'server_error', param: null, code: null } } };
+    upstream.script(boom, boom);
     await expect(ask(keys.rich)).rejects.toMatchObject({ status: 500 });
     const after = await ledgerOf('erin');
     expect(after.balance).toBe(before.balance);

@@ -24,8 +24,12 @@ beforeAll(async () => {
     channels: [
       { name: 'main', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, models: ['gpt-4o-mini', 'gpt-4o'] },
       { name: 'budget', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, models: ['cheap-model'], groups: ['budget'] },
+      { name: 'fragile', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, models: ['fragile-model'] },
     ],
-    models: [{ id: 'gpt-4o', owned_by: 'openai', input_per_mtok: 2.5, output_per_mtok: 10 }],
+    models: [
+      { id: 'gpt-4o', owned_by: 'openai', input_per_mtok: 2.5, output_per_mtok: 10 },
+      { id: 'fragile-model', owned_by: 'test', input_per_mtok: 1, output_per_mtok: 1 },
+    ],
     users: [{ name: 'bob', balance: 5 }],
     keys: [
       { name: 'main', key: keys.main, user: 'bob' },
@@ -58,7 +62,7 @@ async function rawPost(path: string, body: string, headers: Record<string, strin
 describe('models list', () => {
   it('shows a default-group key every model', async () => {
     const models = await client(keys.main).models.list();
-    expect(models.data.map((model) => model.id)).toEqual(['cheap-model', 'gpt-4o', 'gpt-4o-mini']);
+    expect(models.data.map((model) => model.id)).toEqual(['cheap-model', 'fragile-model', 'gpt-4o', 'gpt-4o-mini']);
     const gpt4o = models.data.find((model) => model.id === 'gpt-4o')!;
     expect(gpt4o).toMatchObject({ object: 'model', owned_by: 'openai' });
     expect(typeof gpt4o.created).toBe('number');
@@ -170,11 +174,15 @@ describe('upstream errors', () => {
     expect((error as Error).message).toContain('maximum context length');
   });
 
-  it('turns an upstream refusal of the channel’s own key into 502, not a 401 about the client’s key', async () => {
+  it('turns an upstream refusal of the channel’s own key into 502, and disables that channel with the reason', async () => {
     upstream.script({ status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } });
-    const error = await chat(keys.main).catch((e: unknown) => e);
+    const error = await chat(keys.main, 'fragile-model').catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 502 });
     expect((error as Error).message).toContain("refused the gateway's credentials");
+    const channel = await gateway.database.db.selectFrom('channels').selectAll().where('name', '=', 'fragile').executeTakeFirstOrThrow();
+    expect(channel.status).toBe('auto_disabled');
+    expect(channel.status_reason).toContain('Incorrect API key provided');
+    await expect(chat(keys.main, 'fragile-model')).rejects.toMatchObject({ status: 503, code: 'model_unavailable' });
   });
 });
 

@@ -9,6 +9,7 @@ import type { AnnounceChange } from '../../cluster/invalidation-bus.ts';
 import { isValidCidr } from '../../accounts/ip-allowlist.ts';
 import { createKey, listKeys, updateKey } from '../../admin/admin-keys.ts';
 import { grantToWallet } from '../../admin/admin-wallets.ts';
+import { listChannels, setChannelEnabled } from '../../admin/admin-channels.ts';
 import { usdToMicros } from '../../metering/pricing.ts';
 import { requireAdmin } from '../admin-auth.ts';
 import { parseBody } from '../parse-body.ts';
@@ -25,6 +26,7 @@ const keyChangesSchema = z.object({
 }).strict();
 const newKeySchema = keyChangesSchema.extend({ user: z.string().min(1), name: z.string().min(1).max(128) }).strict();
 const grantSchema = z.object({ amount_usd: z.number().finite().refine((n) => n !== 0, 'must not be zero'), note: z.string().max(500).optional() }).strict();
+const channelChangesSchema = z.object({ enabled: z.boolean() }).strict();
 const idParam = z.object({ id: z.coerce.number().int().positive() });
 
 export interface AdminRouteDeps {
@@ -56,6 +58,17 @@ export function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
     const { id } = parseBody(idParam, request.params);
     await updateKey(deps.db, deps.announce, id, { enabled: false });
     return { id, revoked: true };
+  });
+  app.get('/api/admin/channels', { config }, async (request) => {
+    requireAdmin(deps.state, request);
+    return { data: await listChannels(deps.db) };
+  });
+  app.patch('/api/admin/channels/:id', { config }, async (request) => {
+    requireAdmin(deps.state, request);
+    const { id } = parseBody(idParam, request.params);
+    const { enabled } = parseBody(channelChangesSchema, request.body);
+    await setChannelEnabled(deps.db, deps.announce, id, enabled);
+    return { id, enabled };
   });
   app.post('/api/admin/users/:id/grant', { config }, async (request) => {
     requireAdmin(deps.state, request);

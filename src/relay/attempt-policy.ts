@@ -1,0 +1,64 @@
+// How the relay treats each kind of upstream failure, and its default time budget. Documented for users
+// in docs/failover.md; every number here is overridable per channel (timeouts) in the config file.
+import { errors as undiciErrors } from 'undici';
+import type { GatewayError } from '../gateway-errors.ts';
+
+export const DEFAULT_TIMEOUTS = {
+  /** Response headers of a streamed call: providers send them before generating. */
+  streamHeadersMs: 30_000,
+  /** Response headers of a non-streamed call: they come only after the whole answer is generated. */
+  wholeHeadersMs: 300_000,
+  /** From response headers to the first streamed event. */
+  firstTokenMs: 60_000,
+  /** Between two streamed events, and between body chunks of a non-streamed answer. */
+  idleMs: 60_000,
+} as const;
+
+export const RETRY_POLICY = {
+  /** Attempts for one call across every channel and fallback model. */
+  maxAttempts: 6,
+  /** A 429's Retry-After is honoured on the same channel only when it is this short. */
+  maxRetryAfterMs: 5_000,
+  /** Backoff before retrying the same channel (jittered: half to all of it). */
+  backoffMs: 250,
+} as const;
+
+/**
+ * - transient: connection reset or refused, a 5xx: retry once on the same channel, then fail over;
+ * - silent: a timeout: fail over at once, never wait on the same route twice;
+ * - rate-limited: a 429: wait Retry-After if short, else fail over;
+ * - credentials: the channel's key is refused or out of credit: disable the channel, fail over;
+ * - context-length: the prompt is too long for this model: a fallback model may take it;
+ * - final: the request itself is wrong (400 and the like) or refused by policy: the client gets it.
+ */
+export type FailureKind = 'transient' | 'silent' | 'rate-limited' | 'credentials' | 'context-length' | 'final';
+
+export function classifyUpstreamStatus(status: number, error: GatewayError): FailureKind {
+  const code = error.code ?? '';
+  if (status === 401 || status === 403 || status === 402) return 'credentials';
+  if (status === 429 && /insufficient_quota|billing/i.test(code + error.message)) return 'credentials';
+  if (status === 429) return 'rate-limited';
+  if (status === 408 || status === 504) return 'silent';
+  if (status >= 500) return 'transient';
+  if (/context_length_exceeded|context length|too many tokens|prompt is too long/i.test(code + ' ' + error.message)) return 'context-length';
+  return 'final';
+}
+
+export function classifyTransportError(error: unknown): FailureKind {
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) return 'silent';
+  return 'transient';
+}
+
+/** Retry-After in milliseconds (seconds or an HTTP date), or null. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+export function jitteredBackoff(base: number = RETRY_POLICY.backoffMs): number {
+  return base / 2 + Math.random() * (base / 2);
+}

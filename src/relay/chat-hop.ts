@@ -1,0 +1,43 @@
+// A hop is how one call's bodies cross between the client's wire format and a channel's: passthrough when
+// they are the same format, translation through the hub otherwise. The attempt loop is the same for both.
+import type { EventSourceMessage } from 'eventsource-parser';
+import type { GatewayError } from '../gateway-errors.ts';
+import type { Usage } from '../metering/usage.ts';
+import type { RoutedChannel } from '../routing/routing-table.ts';
+
+export interface UpstreamCallShape {
+  /** Path below the channel's base URL. */
+  path: string;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+export interface WholeAnswer {
+  body: string;
+  contentType: string;
+  usage: Usage;
+}
+
+export interface ChatHop {
+  request(channel: RoutedChannel, upstreamModel: string): UpstreamCallShape;
+  /** A 2xx non-stream answer, converted for the client, with its usage (reported or estimated). */
+  whole(text: string): WholeAnswer;
+  /** An upstream error answer as a gateway error (status, message and code kept). */
+  error(channel: RoutedChannel, status: number, text: string): GatewayError;
+  /** A converter for one streamed attempt. */
+  stream(): StreamConverter;
+}
+
+export interface StreamConverter {
+  /** Client SSE text for one upstream event ('' to drop it). */
+  event(event: EventSourceMessage): string;
+  /** The upstream ended: whatever finishes the client's stream (a missing terminator). */
+  end(): string;
+  /** The stream failed after the client saw part of it: an error event in the client's format. */
+  failure(error: GatewayError): string;
+  /** Usage as reported, or counted from what was delivered. */
+  usage(): Usage;
+}
+
+/** Thrown by a converter for an event it cannot read; the pump logs and skips it. */
+export class MalformedEventError extends Error {}

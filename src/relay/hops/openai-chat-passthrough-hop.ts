@@ -1,0 +1,97 @@
+// OpenAI chat to an OpenAI-type channel: the client's bytes go upstream (model id mapped, usage requested
+// in streams) and the answer comes back as it is, with usage captured on the way.
+import type { EventSourceMessage } from 'eventsource-parser';
+import { emptyUsage, usageFromOpenAI, type Usage } from '../../metering/usage.ts';
+import { readUsageObjectFromTail } from '../../metering/read-usage-from-tail.ts';
+import { estimatePromptTokens, estimateTextTokens } from '../../metering/estimate-tokens.ts';
+import type { GatewayError } from '../../gateway-errors.ts';
+import { nextUpstreamKey } from '../../routing/choose-channel.ts';
+import type { RelayCall } from '../relay-types.ts';
+import { MalformedEventError, type ChatHop, type StreamConverter } from '../chat-hop.ts';
+import { formatSseEvent } from '../sse-pump.ts';
+import { gatewayErrorFromUpstream } from '../upstream-error.ts';
+
+export function openAIChatPassthroughHop(call: RelayCall): ChatHop {
+  const clientWantsUsage = (call.body.stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true;
+  return {
+    request(channel, upstreamModel) {
+      return {
+        path: channel.provider.path(call.stream ? 'chat-stream' : 'chat', upstreamModel),
+        headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+        body: upstreamBody(call, upstreamModel, clientWantsUsage),
+      };
+    },
+    whole(text) {
+      const usage = usageFromOpenAI(readUsageObjectFromTail(text)) ?? estimateWholeUsage(call, text);
+      return { body: text, contentType: 'application/json', usage };
+    },
+    error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
+    stream: () => passthroughStream(call, clientWantsUsage),
+  };
+}
+
+/** The client's bytes unless the model id or the stream options must change. */
+function upstreamBody(call: RelayCall, upstreamModel: string, clientWantsUsage: boolean): Buffer | string {
+  const needsUsageOption = call.stream && !clientWantsUsage;
+  const unchangedModel = upstreamModel === call.model && call.body.models === undefined;
+  if (unchangedModel && !needsUsageOption) return call.rawBody;
+  if (unchangedModel && call.body.stream_options === undefined) {
+    // Append the field before the closing brace: no re-serialisation of a possibly large body.
+    const end = call.rawBody.lastIndexOf(0x7d);
+    return Buffer.concat([call.rawBody.subarray(0, end), Buffer.from(',"stream_options":{"include_usage":true}}')]);
+  }
+  const { models: _fallbackList, ...rest } = call.body;
+  const body: Record<string, unknown> = { ...rest, model: upstreamModel };
+  if (needsUsageOption) body.stream_options = { ...(call.body.stream_options as object | undefined), include_usage: true };
+  return JSON.stringify(body);
+}
+
+type ChunkShape = { usage?: unknown; choices?: { delta?: { content?: unknown; reasoning_content?: unknown; tool_calls?: { function?: { arguments?: unknown } }[] } }[] };
+
+function passthroughStream(call: RelayCall, clientWantsUsage: boolean): StreamConverter {
+  let usage: Usage | null = null;
+  let sawDone = false;
+  let deliveredText = '';
+  return {
+    event(event: EventSourceMessage) {
+      const data = event.data;
+      if (data === '[DONE]') {
+        sawDone = true;
+        return formatSseEvent(data);
+      }
+      let chunk: ChunkShape;
+      try {
+        chunk = JSON.parse(data) as ChunkShape;
+      } catch {
+        throw new MalformedEventError(`not JSON: ${data.slice(0, 80)}`);
+      }
+      if (chunk.usage) {
+        usage = usageFromOpenAI(chunk.usage) ?? usage;
+        // The usage-only chunk exists because the gateway asked for it; a client that did not ask never sees it.
+        if (!clientWantsUsage && Array.isArray(chunk.choices) && chunk.choices.length === 0) return '';
+      }
+      for (const choice of chunk.choices ?? []) {
+        const delta = choice.delta;
+        if (typeof delta?.content === 'string') deliveredText += delta.content;
+        if (typeof delta?.reasoning_content === 'string') deliveredText += delta.reasoning_content;
+        for (const toolCall of delta?.tool_calls ?? []) deliveredText += String(toolCall.function?.arguments ?? '');
+      }
+      return formatSseEvent(data, event.event);
+    },
+    // A stream that ends without its terminator is finalised, so clients do not wait forever.
+    end: () => (sawDone ? '' : formatSseEvent('[DONE]')),
+    failure: (error: GatewayError) => formatSseEvent(JSON.stringify({ error: { message: error.message, type: error.kind, code: error.code, param: null } })),
+    usage: () => usage ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(deliveredText) },
+  };
+}
+
+function estimateWholeUsage(call: RelayCall, text: string): Usage {
+  let content = '';
+  try {
+    const answer = JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] };
+    content = answer.choices?.map((choice) => String(choice.message?.content ?? '')).join('') ?? '';
+  } catch {
+    content = '';
+  }
+  return { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(content) };
+}
