@@ -76,7 +76,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   const recorder = createUsageRecorder({ db: database.db, engine: database.engine, logger, accounting, rateLimiter, flushIntervalMs: env.FLUSH_INTERVAL_MS });
   const agent = createUpstreamAgent();
   const metrics = createMetrics();
-  const breakers = createCircuitBreakers();
+  const breakers = createCircuitBreakers({ failureThreshold: env.BREAKER_FAILURES, windowMs: env.BREAKER_WINDOW_MS, cooldownMs: env.BREAKER_COOLDOWN_MS });
   const disableChannel = async (channel: RoutedChannel, reason: string) => {
     logger.error({ channel: channel.name, reason }, 'channel disabled: the upstream refused its credentials');
     await autoDisableChannel(database.db, announce, channel.id, reason);

@@ -19,6 +19,10 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   /** Milliseconds between write-behind flushes of usage logs and wallet movements. */
   FLUSH_INTERVAL_MS: z.coerce.number().int().min(10).max(5000).default(250),
+  /** Circuit breaker: failures within the window that open a channel's circuit, and the cool-down before a probe. */
+  BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
+  BREAKER_WINDOW_MS: z.coerce.number().int().min(100).default(30_000),
+  BREAKER_COOLDOWN_MS: z.coerce.number().int().min(50).default(5_000),
   /** How long SIGTERM waits for requests in flight before closing, in milliseconds. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
 });

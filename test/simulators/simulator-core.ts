@@ -6,6 +6,7 @@
 //   status, headers, body      answer with this status and JSON body instead of the normal answer
 //   delayMs                    wait before sending response headers
 //   firstChunkDelayMs          (streams) wait before the first event
+//   chunkDelayMs               (streams) wait between events, so they leave as separate packets
 //   cutStreamAfterChunks: n    (streams) destroy the socket after n events
 //   stallAfterChunks: n        (streams) stop sending after n events but keep the connection open
 //   malformedChunkAt: n        (streams) send a broken JSON event at position n
@@ -21,6 +22,7 @@ export interface ScriptStep {
   body?: unknown;
   delayMs?: number;
   firstChunkDelayMs?: number;
+  chunkDelayMs?: number;
   cutStreamAfterChunks?: number;
   stallAfterChunks?: number;
   malformedChunkAt?: number;
@@ -130,6 +132,7 @@ export async function sendEventStream(exchange: SimulatorExchange, events: strin
   response.flushHeaders();
   if (step.firstChunkDelayMs) await sleep(step.firstChunkDelayMs);
   for (let i = 0; i < events.length; i++) {
+    if (i > 0 && step.chunkDelayMs) await sleep(step.chunkDelayMs);
     if (step.cutStreamAfterChunks !== undefined && i >= step.cutStreamAfterChunks) {
       response.destroy();
       return;
