@@ -26,6 +26,7 @@ import { buildApp } from './app.ts';
 import { createCircuitBreakers } from './routing/circuit-breaker.ts';
 import type { RoutedChannel } from './routing/routing-table.ts';
 import { autoDisableChannel } from './admin/admin-channels.ts';
+import { scheduleRetests } from './routing/retest-schedule.ts';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -86,6 +87,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
     isReady: () => ready,
   });
+  const stopRetests = scheduleRetests({ db: database.db, agent, state, announce, logger }, env.CHANNEL_RETEST_INTERVAL_MS);
   await app.listen({ port: env.PORT, host: env.HOST });
   ready = true;
   const address = app.server.address() as AddressInfo;
@@ -96,6 +98,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   const stop = () => {
     stopping ??= (async () => {
       ready = false;
+      stopRetests();
       await closeWithin(app, env.SHUTDOWN_GRACE_MS);
       await recorder.close();
       await shared.close();
@@ -110,10 +113,14 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
 /** Waits for requests in flight up to the grace period, then cuts the rest so shutdown always ends. */
 async function closeWithin(app: FastifyInstance, graceMs: number): Promise<void> {
   const timer = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  // A keep-alive connection whose last response just finished would hold the close open; drop such
+  // connections as they become idle, while busy ones finish their work.
+  const idleSweeper = setInterval(() => app.server.closeIdleConnections(), 50);
   try {
     await app.close();
   } finally {
     clearTimeout(timer);
+    clearInterval(idleSweeper);
   }
 }
 

@@ -23,6 +23,8 @@ const envSchema = z.object({
   BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
   BREAKER_WINDOW_MS: z.coerce.number().int().min(100).default(30_000),
   BREAKER_COOLDOWN_MS: z.coerce.number().int().min(50).default(5_000),
+  /** How often automatically disabled channels are re-tested and re-enabled if they answer; 0 turns it off. */
+  CHANNEL_RETEST_INTERVAL_MS: z.coerce.number().int().min(0).default(300_000),
   /** How long SIGTERM waits for requests in flight before closing, in milliseconds. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
 });

@@ -50,10 +50,14 @@ export interface RoutingTable {
   /** The reason when the group's only channels for the model are disabled (503 rather than 404), else null. */
   unavailableReason(group: string, model: string): string | null;
   channel(id: number): RoutedChannel | undefined;
+  /** Every channel, enabled or not, as the relay would call it (for channel tests). */
+  anyChannel(id: number): RoutedChannel | undefined;
 }
 
 export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow[], secrets: SecretBox): RoutingTable {
   const channels = channelRows.filter((row) => row.status === 'enabled').map((row) => toRoutedChannel(row, secrets));
+  const everyChannel = new Map(channelRows.map((row) => [row.id, row]));
+  const converted = new Map<number, RoutedChannel>(channels.map((channel) => [channel.id, channel]));
   const disabled = channelRows.filter((row) => row.status !== 'enabled').map((row) => ({
     models: new Set(JSON.parse(row.models_json) as string[]),
     groups: new Set(JSON.parse(row.groups_json) as string[]),
@@ -104,6 +108,16 @@ export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow
       return match ? match.reason : null;
     },
     channel: (id) => channels.find((channel) => channel.id === id),
+    anyChannel(id) {
+      const row = everyChannel.get(id);
+      if (!row) return undefined;
+      let channel = converted.get(id);
+      if (!channel) {
+        channel = toRoutedChannel(row, secrets);
+        converted.set(id, channel);
+      }
+      return channel;
+    },
   };
 }
 

@@ -10,6 +10,9 @@ import { isValidCidr } from '../../accounts/ip-allowlist.ts';
 import { createKey, listKeys, updateKey } from '../../admin/admin-keys.ts';
 import { grantToWallet } from '../../admin/admin-wallets.ts';
 import { listChannels, setChannelEnabled } from '../../admin/admin-channels.ts';
+import { testChannel } from '../../routing/channel-tester.ts';
+import type { Agent } from 'undici';
+import { notFound } from '../../admin/admin-keys.ts';
 import { usdToMicros } from '../../metering/pricing.ts';
 import { requireAdmin } from '../admin-auth.ts';
 import { parseBody } from '../parse-body.ts';
@@ -27,6 +30,7 @@ const keyChangesSchema = z.object({
 const newKeySchema = keyChangesSchema.extend({ user: z.string().min(1), name: z.string().min(1).max(128) }).strict();
 const grantSchema = z.object({ amount_usd: z.number().finite().refine((n) => n !== 0, 'must not be zero'), note: z.string().max(500).optional() }).strict();
 const channelChangesSchema = z.object({ enabled: z.boolean() }).strict();
+const channelTestSchema = z.object({ model: z.string().min(1).optional(), reenable: z.boolean().optional() }).strict();
 const idParam = z.object({ id: z.coerce.number().int().positive() });
 
 export interface AdminRouteDeps {
@@ -34,6 +38,7 @@ export interface AdminRouteDeps {
   db: Kysely<DatabaseSchema>;
   accounting: Accounting;
   announce: AnnounceChange;
+  agent: Agent;
 }
 
 export function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
@@ -69,6 +74,16 @@ export function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
     const { enabled } = parseBody(channelChangesSchema, request.body);
     await setChannelEnabled(deps.db, deps.announce, id, enabled);
     return { id, enabled };
+  });
+  app.post('/api/admin/channels/:id/test', { config }, async (request) => {
+    requireAdmin(deps.state, request);
+    const { id } = parseBody(idParam, request.params);
+    const { model, reenable } = parseBody(channelTestSchema, request.body);
+    const channel = deps.state.current.routing.anyChannel(id);
+    if (!channel) throw notFound(`Channel ${id}`);
+    const result = await testChannel(deps.agent, channel, model ?? [...channel.models][0]!);
+    if (result.ok && reenable) await setChannelEnabled(deps.db, deps.announce, id, true);
+    return { channel: channel.name, model: model ?? [...channel.models][0], ok: result.ok, status: result.status, latency_ms: result.latencyMs, error: result.error, reenabled: result.ok && reenable === true };
   });
   app.post('/api/admin/users/:id/grant', { config }, async (request) => {
     requireAdmin(deps.state, request);

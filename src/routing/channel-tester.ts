@@ -1,0 +1,50 @@
+// Sends one tiny chat request to one channel and model, in the channel's own wire format, and reports
+// whether it answered and how fast. Used by the admin "test channel" endpoint and the re-test schedule.
+import type { Agent } from 'undici';
+import type { RoutedChannel } from './routing-table.ts';
+import { nextUpstreamKey } from './choose-channel.ts';
+import { sendUpstream } from '../upstream/send-upstream.ts';
+
+export interface ChannelTestResult {
+  ok: boolean;
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+const TEST_TIMEOUT_MS = 20_000;
+
+/** The smallest valid chat request in each wire format. */
+function probeBody(channel: RoutedChannel, upstreamModel: string): object {
+  switch (channel.provider.chatFormat) {
+    case 'anthropic-messages':
+      return { model: upstreamModel, max_tokens: 8, messages: [{ role: 'user', content: 'ping' }] };
+    case 'gemini-generate':
+      return { contents: [{ role: 'user', parts: [{ text: 'ping' }] }], generationConfig: { maxOutputTokens: 8 } };
+    default:
+      return { model: upstreamModel, max_tokens: 8, messages: [{ role: 'user', content: 'ping' }] };
+  }
+}
+
+export async function testChannel(agent: Agent, channel: RoutedChannel, model: string): Promise<ChannelTestResult> {
+  const upstreamModel = channel.modelMapping[model] ?? model;
+  const started = performance.now();
+  const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);
+  try {
+    const response = await sendUpstream(agent, {
+      channel,
+      path: channel.provider.path('chat', upstreamModel),
+      headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+      body: JSON.stringify(probeBody(channel, upstreamModel)),
+      signal,
+      headersTimeoutMs: TEST_TIMEOUT_MS,
+      idleTimeoutMs: TEST_TIMEOUT_MS,
+    });
+    const text = await response.text();
+    const latencyMs = Math.round(performance.now() - started);
+    const ok = response.statusCode >= 200 && response.statusCode < 300;
+    return { ok, status: response.statusCode, latencyMs, error: ok ? null : text.slice(0, 500) };
+  } catch (error) {
+    return { ok: false, status: null, latencyMs: Math.round(performance.now() - started), error: (error as Error).message };
+  }
+}

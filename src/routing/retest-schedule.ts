@@ -1,0 +1,47 @@
+// Re-tests automatically disabled channels on a schedule and re-enables the ones that answer again.
+// Channels an administrator disabled stay disabled.
+import type { Kysely } from 'kysely';
+import type { Agent } from 'undici';
+import type { Logger } from 'pino';
+import type { DatabaseSchema } from '../db/schema.ts';
+import type { GatewayState } from '../gateway-state.ts';
+import type { AnnounceChange } from '../cluster/invalidation-bus.ts';
+import { setChannelEnabled } from '../admin/admin-channels.ts';
+import { testChannel } from './channel-tester.ts';
+
+export interface RetestDeps {
+  db: Kysely<DatabaseSchema>;
+  agent: Agent;
+  state: GatewayState;
+  announce: AnnounceChange;
+  logger: Logger;
+}
+
+export async function retestDisabledChannels(deps: RetestDeps): Promise<number> {
+  const rows = await deps.db.selectFrom('channels').select(['id', 'name']).where('status', '=', 'auto_disabled').execute();
+  let reenabled = 0;
+  for (const row of rows) {
+    const channel = deps.state.current.routing.anyChannel(row.id);
+    const model = channel ? [...channel.models][0] : undefined;
+    if (!channel || !model) continue;
+    const result = await testChannel(deps.agent, channel, model);
+    if (result.ok) {
+      await setChannelEnabled(deps.db, deps.announce, row.id, true);
+      deps.logger.info({ channel: row.name, latencyMs: result.latencyMs }, 're-enabled a channel that answers again');
+      reenabled++;
+    }
+  }
+  return reenabled;
+}
+
+export function scheduleRetests(deps: RetestDeps, intervalMs: number): () => void {
+  if (intervalMs <= 0) return () => {};
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    retestDisabledChannels(deps).catch((error: unknown) => deps.logger.error({ err: error }, 'channel re-test failed')).finally(() => (running = false));
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
