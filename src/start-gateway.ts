@@ -27,6 +27,7 @@ import { createCircuitBreakers } from './routing/circuit-breaker.ts';
 import type { RoutedChannel } from './routing/routing-table.ts';
 import { autoDisableChannel } from './admin/admin-channels.ts';
 import { scheduleRetests } from './routing/retest-schedule.ts';
+import { scheduleRetention } from './metering/retention.ts';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -87,6 +88,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
     isReady: () => ready,
   });
+  const stopRetention = scheduleRetention(database.db, logger, env.USAGE_LOG_RETENTION_DAYS);
   const stopRetests = scheduleRetests({ db: database.db, agent, state, announce, logger }, env.CHANNEL_RETEST_INTERVAL_MS);
   await app.listen({ port: env.PORT, host: env.HOST });
   ready = true;
@@ -99,6 +101,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     stopping ??= (async () => {
       ready = false;
       stopRetests();
+      stopRetention();
       await closeWithin(app, env.SHUTDOWN_GRACE_MS);
       await recorder.close();
       await shared.close();

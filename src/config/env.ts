@@ -25,6 +25,8 @@ const envSchema = z.object({
   BREAKER_COOLDOWN_MS: z.coerce.number().int().min(50).default(5_000),
   /** How often automatically disabled channels are re-tested and re-enabled if they answer; 0 turns it off. */
   CHANNEL_RETEST_INTERVAL_MS: z.coerce.number().int().min(0).default(300_000),
+  /** Days usage-log rows are kept (statistics aggregates are kept separately); 0 keeps them forever. */
+  USAGE_LOG_RETENTION_DAYS: z.coerce.number().int().min(0).default(90),
   /** How long SIGTERM waits for requests in flight before closing, in milliseconds. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
 });
