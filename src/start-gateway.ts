@@ -12,7 +12,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createGatewayState, type GatewayState } from './gateway-state.ts';
 import { createUsageRecorder, type UsageRecorder } from './metering/usage-recorder.ts';
-import { createUpstreamAgent } from './upstream/upstream-agent.ts';
+import { createUpstreamAgents } from './upstream/upstream-agent.ts';
 import type { Accounting } from './metering/accounting.ts';
 import { createMemoryAccounting } from './metering/memory-accounting.ts';
 import { databaseAccountingStore } from './metering/accounting-store.ts';
@@ -76,20 +76,20 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     await bus.publish(event);
   };
   const recorder = createUsageRecorder({ db: database.db, engine: database.engine, logger, accounting, rateLimiter, flushIntervalMs: env.FLUSH_INTERVAL_MS });
-  const agent = createUpstreamAgent();
+  const agents = createUpstreamAgents();
   const metrics = createMetrics();
   const breakers = createCircuitBreakers({ failureThreshold: env.BREAKER_FAILURES, windowMs: env.BREAKER_WINDOW_MS, cooldownMs: env.BREAKER_COOLDOWN_MS });
   const disableChannel = async (channel: RoutedChannel, reason: string) => {
     logger.error({ channel: channel.name, reason }, 'channel disabled: the upstream refused its credentials');
     await autoDisableChannel(database.db, announce, channel.id, reason);
   };
-  const app = buildApp({ agent, state, recorder, logger, metrics, accounting, rateLimiter, announce, breakers, disableChannel, db: database.db }, {
+  const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter, announce, breakers, disableChannel, db: database.db }, {
     bodyLimit: env.BODY_LIMIT,
     trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
     isReady: () => ready,
   });
   const stopRetention = scheduleRetention(database.db, logger, env.USAGE_LOG_RETENTION_DAYS);
-  const stopRetests = scheduleRetests({ db: database.db, agent, state, announce, logger }, env.CHANNEL_RETEST_INTERVAL_MS);
+  const stopRetests = scheduleRetests({ db: database.db, agents, state, announce, logger }, env.CHANNEL_RETEST_INTERVAL_MS);
   await app.listen({ port: env.PORT, host: env.HOST });
   ready = true;
   const address = app.server.address() as AddressInfo;
@@ -105,7 +105,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
       await closeWithin(app, env.SHUTDOWN_GRACE_MS);
       await recorder.close();
       await shared.close();
-      await agent.close();
+      await agents.close();
       await database.close();
     })();
     return stopping;

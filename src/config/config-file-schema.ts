@@ -28,6 +28,8 @@ const channelSchema = z.object({
   priority: z.number().int().default(0),
   weight: z.number().int().min(0).default(1),
   enabled: z.boolean().default(true),
+  /** The upstream continues a trailing assistant message (Anthropic; vLLM's continue_final_message). */
+  supports_prefill: z.boolean().optional(),
   timeouts: z.object({
     connect_ms: z.number().int().positive().optional(),
     headers_ms: z.number().int().positive().optional(),

@@ -27,7 +27,10 @@ export function channelRowFromConfig(channel: ChannelConfig) {
     priority: channel.priority,
     weight: channel.weight,
     status: channel.enabled ? 'enabled' as const : 'disabled' as const,
-    settings_json: JSON.stringify(channel.timeouts ? { timeouts: camelTimeouts(channel.timeouts) } : {}),
+    settings_json: JSON.stringify({
+      ...(channel.timeouts ? { timeouts: camelTimeouts(channel.timeouts) } : {}),
+      ...(channel.supports_prefill !== undefined ? { supportsPrefill: channel.supports_prefill } : {}),
+    }),
   };
 }
 

@@ -6,6 +6,7 @@ import { GatewayError, upstreamTimeout, upstreamUnreachable } from '../gateway-e
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { sendUpstream, type UpstreamResponse } from '../upstream/send-upstream.ts';
 import type { ChatHop, StreamConverter } from './chat-hop.ts';
+import { emptyUsage, type Usage } from '../metering/usage.ts';
 import { classifyTransportError, classifyUpstreamStatus, DEFAULT_TIMEOUTS, jitteredBackoff, retryAfterMs, RETRY_POLICY, type FailureKind } from './attempt-policy.ts';
 import { recordCall } from './record-call.ts';
 import type { RelayDeps } from './relay-deps.ts';
@@ -25,13 +26,14 @@ type AttemptOutcome =
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
 
 export async function runChatAttempts(deps: RelayDeps, call: RelayCall, hop: ChatHop, routes: ModelRoute[]): Promise<RelayResult> {
+  const context: AttemptContext = { deps, call, hop, routes };
   let lastError: GatewayError | null = null;
   let attemptsMade = 0;
   models: for (const route of routes) {
     for (const channel of withoutOpenCircuits(deps, route.channels)) {
       for (let sameChannelTry = 0; sameChannelTry < 2; sameChannelTry++) {
         if (attemptsMade++ >= RETRY_POLICY.maxAttempts) break models;
-        const outcome = await attemptOnce(deps, call, hop, channel, route.model);
+        const outcome = await attemptOnce(context, channel, route.model);
         if (outcome.kind === 'success') return outcome.result;
         lastError = outcome.error;
         const { failure } = outcome;
@@ -66,7 +68,15 @@ function withoutOpenCircuits(deps: RelayDeps, channels: RoutedChannel[]): Routed
   return closed.length > 0 ? closed : channels;
 }
 
-async function attemptOnce(deps: RelayDeps, call: RelayCall, hop: ChatHop, channel: RoutedChannel, model: string): Promise<AttemptOutcome> {
+interface AttemptContext {
+  deps: RelayDeps;
+  call: RelayCall;
+  hop: ChatHop;
+  routes: ModelRoute[];
+}
+
+async function attemptOnce(context: AttemptContext, channel: RoutedChannel, model: string): Promise<AttemptOutcome> {
+  const { deps, call, hop } = context;
   const started = performance.now();
   const upstreamModel = upstreamModelFor(channel, model);
   const note = (status: number | null, outcome: string, error: string | null) =>
@@ -80,7 +90,7 @@ async function attemptOnce(deps: RelayDeps, call: RelayCall, hop: ChatHop, chann
 
   let response: UpstreamResponse;
   try {
-    response = await sendUpstream(deps.agent, {
+    response = await sendUpstream(deps.agents, {
       channel,
       ...hop.request(channel, upstreamModel),
       signal: call.signal,
@@ -138,7 +148,7 @@ async function attemptOnce(deps: RelayDeps, call: RelayCall, hop: ChatHop, chann
   settled(model);
   note(200, 'ok', null);
   const ttftMs = performance.now() - call.startedAt;
-  const body = Readable.from(streamToClient(deps, call, { channel, model, upstreamModel, converter, pump, first, ttftMs }), { objectMode: false });
+  const body = Readable.from(streamToClient(context, { channel, model, upstreamModel, converter, pump, first, ttftMs }), { objectMode: false });
   return { kind: 'success', result: { kind: 'stream', status: 200, headers: SSE_HEADERS, body } };
 }
 
@@ -175,40 +185,135 @@ interface CommittedStream {
   ttftMs: number;
 }
 
-async function* streamToClient(deps: RelayDeps, call: RelayCall, stream: CommittedStream): AsyncGenerator<string> {
-  const { converter, pump, channel } = stream;
+async function* streamToClient(context: AttemptContext, committed: CommittedStream): AsyncGenerator<string> {
+  const { deps, call } = context;
+  let segment = committed;
+  const usages: Usage[] = [];
+  let segmentCounted = false;
   let error: string | null = null;
   let finished = false;
   try {
-    yield stream.first.text;
-    let done = stream.first.done;
-    while (!done) {
-      const step = await pump.next();
-      if (step.text) yield step.text;
-      done = step.done;
-    }
-    const tail = converter.end();
-    if (tail) yield tail;
-    finished = true;
-  } catch (cause) {
-    if (!call.signal.aborted) {
-      // Past the first byte no other route can take over invisibly: the client gets an error event in its
-      // own format, never a normal finish.
-      const failure = classifyTransportError(cause) === 'silent' ? upstreamTimeout(channel.name, 'idle stream') : new GatewayError(502, 'upstream_error', 'GW_ERR_STREAM_CUT', { message: `The upstream channel '${channel.name}' stream failed midway: ${(cause as Error).message}`, code: 'upstream_stream_failed' });
-      error = failure.message;
-      deps.breakers.recordFailure(channel.id);
-      deps.logger.warn({ requestId: call.requestId, channel: channel.name, err: error }, 'upstream stream failed after the first byte');
-      yield converter.failure(failure);
-      finished = true;
+    let pending: { text: string; done: boolean } | null = segment.first;
+    for (;;) {
+      try {
+        if (pending?.text) yield pending.text;
+        let done = pending?.done ?? false;
+        pending = null;
+        while (!done) {
+          const step = await segment.pump.next();
+          if (step.text) yield step.text;
+          done = step.done;
+        }
+        const tail = segment.converter.end();
+        if (tail) yield tail;
+        finished = true;
+        break;
+      } catch (cause) {
+        if (call.signal.aborted) break;
+        const failure = streamFailure(segment.channel, cause);
+        deps.breakers.recordFailure(segment.channel.id);
+        deps.logger.warn({ requestId: call.requestId, channel: segment.channel.name, err: failure.message }, 'upstream stream failed after the first byte');
+        usages.push(segment.converter.usage());
+        segmentCounted = true;
+        // Another route may continue the answer from what the client already has.
+        const next = await continueElsewhere(context, segment);
+        if (next) {
+          segment = next;
+          segmentCounted = false;
+          pending = next.first;
+          continue;
+        }
+        // No route can: the client gets an error event in its own format, never a normal finish.
+        error = failure.message;
+        yield segment.converter.failure(failure);
+        finished = true;
+        break;
+      }
     }
   } finally {
     if (!finished) {
-      await pump.stop();
+      await segment.pump.stop();
       error ??= 'client disconnected before the stream ended';
     }
-    // Only what was delivered is charged: reported usage, or a count of the delivered text.
-    recordCall(deps, call, { model: stream.model, status: 200, usage: converter.usage(), channelId: channel.id, upstreamModel: stream.upstreamModel, ttftMs: stream.ttftMs, error });
+    if (!segmentCounted) usages.push(segment.converter.usage());
+    // Only what was delivered is charged: reported usage, or a count of the delivered text, per segment.
+    recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error });
   }
+}
+
+function streamFailure(channel: RoutedChannel, cause: unknown): GatewayError {
+  return classifyTransportError(cause) === 'silent'
+    ? upstreamTimeout(channel.name, 'idle stream')
+    : new GatewayError(502, 'upstream_error', 'GW_ERR_STREAM_CUT', { message: `The upstream channel '${channel.name}' stream failed midway: ${(cause as Error).message}`, code: 'upstream_stream_failed' });
+}
+
+/**
+ * Continues a failed stream on a channel that accepts an assistant prefill: the same model's other
+ * channels first, then the fallback models'. Text-only answers only: a half-delivered tool call cannot
+ * be resumed. Returns null when no route could continue; the caller then reports the original failure.
+ */
+async function continueElsewhere(context: AttemptContext, failed: CommittedStream): Promise<CommittedStream | null> {
+  const { deps, call } = context;
+  const delivered = failed.converter.delivered();
+  if (delivered.toolCalls || delivered.text.length === 0) return null;
+  const hop = context.hop.continuation(delivered.text);
+  const startIndex = Math.max(0, context.routes.findIndex((route) => route.model === failed.model));
+  for (const route of context.routes.slice(startIndex)) {
+    for (const channel of route.channels) {
+      if (channel.id === failed.channel.id || !channel.supportsPrefill || deps.breakers.isOpen(channel.id)) continue;
+      const opened = await openContinuation(context, hop, channel, route.model);
+      if (opened) return opened;
+    }
+  }
+  return null;
+}
+
+async function openContinuation(context: AttemptContext, hop: ChatHop, channel: RoutedChannel, model: string): Promise<CommittedStream | null> {
+  const { deps, call } = context;
+  const started = performance.now();
+  const upstreamModel = upstreamModelFor(channel, model);
+  const note = (outcome: string, status: number | null, error: string | null) =>
+    call.meter.attempts.push({ model, channel: channel.name, status, outcome, error, ms: Math.round(performance.now() - started) });
+  try {
+    const response = await sendUpstream(deps.agents, {
+      channel,
+      ...hop.request(channel, upstreamModel),
+      signal: call.signal,
+      headersTimeoutMs: channel.timeouts.headersMs ?? DEFAULT_TIMEOUTS.streamHeadersMs,
+      idleTimeoutMs: channel.timeouts.idleMs ?? DEFAULT_TIMEOUTS.idleMs,
+    });
+    if (response.statusCode >= 400 || !String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
+      const text = await response.text().catch(() => '');
+      note('continuation refused', response.statusCode, text.slice(0, 300));
+      return null;
+    }
+    const converter = hop.stream();
+    const pump = createSsePump(response.chunks(), converter, (error) => deps.logger.warn({ requestId: call.requestId, channel: channel.name, err: error.message }, 'skipped a malformed upstream event'));
+    const first = await firstOutput(pump, channel.timeouts.firstTokenMs ?? DEFAULT_TIMEOUTS.firstTokenMs, call.signal).catch(async (error: unknown) => {
+      await pump.stop();
+      throw error;
+    });
+    if (!first) {
+      note('continuation empty', 200, null);
+      return null;
+    }
+    note('continued', 200, null);
+    return { channel, model, upstreamModel, converter, pump, first, ttftMs: 0 };
+  } catch (error) {
+    if (call.signal.aborted) throw error;
+    note('continuation failed', null, (error as Error).message);
+    return null;
+  }
+}
+
+function addUsages(usages: Usage[]): Usage {
+  return usages.reduce((sum, usage) => ({
+    inputTokens: sum.inputTokens + usage.inputTokens,
+    cachedInputTokens: sum.cachedInputTokens + usage.cachedInputTokens,
+    cacheWriteTokens: sum.cacheWriteTokens + usage.cacheWriteTokens,
+    outputTokens: sum.outputTokens + usage.outputTokens,
+    reasoningTokens: sum.reasoningTokens + usage.reasoningTokens,
+  }), emptyUsage());
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

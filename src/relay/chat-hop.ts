@@ -26,6 +26,11 @@ export interface ChatHop {
   error(channel: RoutedChannel, status: number, text: string): GatewayError;
   /** A converter for one streamed attempt. */
   stream(): StreamConverter;
+  /**
+   * The same call continued after `deliveredText` reached the client, as an assistant prefill, for a
+   * channel that accepts one; its stream must read as the rest of the same answer.
+   */
+  continuation(deliveredText: string): ChatHop;
 }
 
 export interface StreamConverter {
@@ -37,6 +42,8 @@ export interface StreamConverter {
   failure(error: GatewayError): string;
   /** Usage as reported, or counted from what was delivered. */
   usage(): Usage;
+  /** The answer text the client has received so far, and whether tool calls were part of it. */
+  delivered(): { text: string; toolCalls: boolean };
 }
 
 /** Thrown by a converter for an event it cannot read; the pump logs and skips it. */

@@ -1,5 +1,5 @@
 // What the relay needs from the rest of the gateway, passed in so tests and the app wire it the same way.
-import type { Agent } from 'undici';
+import type { UpstreamAgents } from '../upstream/upstream-agent.ts';
 import type { Logger } from 'pino';
 import type { GatewayState } from '../gateway-state.ts';
 import type { UsageRecorder } from '../metering/usage-recorder.ts';
@@ -10,7 +10,7 @@ import type { CircuitBreakers } from '../routing/circuit-breaker.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 
 export interface RelayDeps {
-  agent: Agent;
+  agents: UpstreamAgents;
   state: GatewayState;
   recorder: UsageRecorder;
   logger: Logger;

@@ -1,6 +1,6 @@
 // Sends one tiny chat request to one channel and model, in the channel's own wire format, and reports
 // whether it answered and how fast. Used by the admin "test channel" endpoint and the re-test schedule.
-import type { Agent } from 'undici';
+import type { UpstreamAgents } from '../upstream/upstream-agent.ts';
 import type { RoutedChannel } from './routing-table.ts';
 import { nextUpstreamKey } from './choose-channel.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
@@ -26,12 +26,12 @@ function probeBody(channel: RoutedChannel, upstreamModel: string): object {
   }
 }
 
-export async function testChannel(agent: Agent, channel: RoutedChannel, model: string): Promise<ChannelTestResult> {
+export async function testChannel(agents: UpstreamAgents, channel: RoutedChannel, model: string): Promise<ChannelTestResult> {
   const upstreamModel = channel.modelMapping[model] ?? model;
   const started = performance.now();
   const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);
   try {
-    const response = await sendUpstream(agent, {
+    const response = await sendUpstream(agents, {
       channel,
       path: channel.provider.path('chat', upstreamModel),
       headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },

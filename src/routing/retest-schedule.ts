@@ -1,7 +1,7 @@
 // Re-tests automatically disabled channels on a schedule and re-enables the ones that answer again.
 // Channels an administrator disabled stay disabled.
 import type { Kysely } from 'kysely';
-import type { Agent } from 'undici';
+import type { UpstreamAgents } from '../upstream/upstream-agent.ts';
 import type { Logger } from 'pino';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { GatewayState } from '../gateway-state.ts';
@@ -11,7 +11,7 @@ import { testChannel } from './channel-tester.ts';
 
 export interface RetestDeps {
   db: Kysely<DatabaseSchema>;
-  agent: Agent;
+  agents: UpstreamAgents;
   state: GatewayState;
   announce: AnnounceChange;
   logger: Logger;
@@ -24,7 +24,7 @@ export async function retestDisabledChannels(deps: RetestDeps): Promise<number> 
     const channel = deps.state.current.routing.anyChannel(row.id);
     const model = channel ? [...channel.models][0] : undefined;
     if (!channel || !model) continue;
-    const result = await testChannel(deps.agent, channel, model);
+    const result = await testChannel(deps.agents, channel, model);
     if (result.ok) {
       await setChannelEnabled(deps.db, deps.announce, row.id, true);
       deps.logger.info({ channel: row.name, latencyMs: result.latencyMs }, 're-enabled a channel that answers again');

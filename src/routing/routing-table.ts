@@ -30,6 +30,8 @@ export interface RoutedChannel {
   priority: number;
   weight: number;
   timeouts: ChannelTimeouts;
+  /** Whether a mid-stream failure elsewhere may be continued here with an assistant prefill. */
+  supportsPrefill: boolean;
 }
 
 export interface ModelInfo {
@@ -123,7 +125,7 @@ export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow
 
 function toRoutedChannel(row: ChannelRow, secrets: SecretBox): RoutedChannel {
   const provider = getProvider(row.type);
-  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts };
+  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean };
   return {
     id: row.id,
     name: row.name,
@@ -137,6 +139,8 @@ function toRoutedChannel(row: ChannelRow, secrets: SecretBox): RoutedChannel {
     priority: row.priority,
     weight: row.weight,
     timeouts: settings.timeouts ?? {},
+    // Anthropic continues a trailing assistant message natively; OpenAI-compatible servers only if declared.
+    supportsPrefill: settings.supportsPrefill ?? provider.chatFormat === 'anthropic-messages',
   };
 }
 

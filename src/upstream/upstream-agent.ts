@@ -1,17 +1,29 @@
-// One pooled undici Agent for every upstream call: keep-alive connections per origin, no fetch per call.
+// Pooled undici Agents for every upstream call: keep-alive connections per origin, no fetch per call.
+// One Agent per distinct connect timeout (channels may set their own), created on first use.
 import { Agent } from 'undici';
 
-export interface UpstreamAgentOptions {
-  /** Connections per origin; smaller than the client concurrency costs throughput. */
-  connectionsPerOrigin?: number;
-  connectTimeoutMs?: number;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+export interface UpstreamAgents {
+  /** The agent whose connect timeout is the channel's, or the default. */
+  forConnectTimeout(ms: number | undefined): Agent;
+  close(): Promise<void>;
 }
 
-export function createUpstreamAgent(options: UpstreamAgentOptions = {}): Agent {
-  return new Agent({
-    connections: options.connectionsPerOrigin ?? 512,
-    keepAliveTimeout: 30_000,
-    keepAliveMaxTimeout: 600_000,
-    connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-  });
+export function createUpstreamAgents(connectionsPerOrigin = 512): UpstreamAgents {
+  const agents = new Map<number, Agent>();
+  return {
+    forConnectTimeout(ms = DEFAULT_CONNECT_TIMEOUT_MS) {
+      let agent = agents.get(ms);
+      if (!agent) {
+        // A pool smaller than the client concurrency costs throughput; idle sockets are cheap.
+        agent = new Agent({ connections: connectionsPerOrigin, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connect: { timeout: ms } });
+        agents.set(ms, agent);
+      }
+      return agent;
+    },
+    async close() {
+      await Promise.all([...agents.values()].map((agent) => agent.close()));
+    },
+  };
 }

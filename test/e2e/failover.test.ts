@@ -12,7 +12,7 @@ let backup: OpenAISimulator;
 let gateway: TestGateway;
 
 /** Each scenario has its own model, served by a primary channel (priority 1) and a backup (priority 0). */
-const scenarios = ['refused', 'fivexx', 'retryafter', 'longwait', 'context', 'plain400', 'silent', 'slowfirst', 'cut', 'stall', 'malformed', 'breaker', 'listed'];
+const scenarios = ['refused', 'fivexx', 'retryafter', 'longwait', 'context', 'plain400', 'silent', 'slowfirst', 'cut', 'stall', 'malformed', 'breaker', 'listed', 'resumable', 'noprefill'];
 const priced = (id: string) => ({ id, owned_by: 'test', input_per_mtok: 1, output_per_mtok: 1 });
 
 beforeAll(async () => {
@@ -23,7 +23,10 @@ beforeAll(async () => {
     channels: [
       { name: 'primary', type: 'openai', base_url: primary.url, api_key: UPSTREAM_KEY, models: scenarios.filter((s) => s !== 'refused'), priority: 1, timeouts },
       { name: 'dead', type: 'openai', base_url: 'http://127.0.0.1:9', api_key: UPSTREAM_KEY, models: ['refused'], priority: 1, timeouts },
-      { name: 'backup', type: 'openai', base_url: backup.url, api_key: UPSTREAM_KEY, models: scenarios.filter((s) => !['plain400', 'cut', 'stall', 'context', 'listed'].includes(s)).concat(['bigger']), priority: 0, timeouts },
+      { name: 'backup', type: 'openai', base_url: backup.url, api_key: UPSTREAM_KEY, models: scenarios.filter((s) => !['plain400', 'cut', 'stall', 'context', 'listed', 'resumable', 'noprefill'].includes(s)).concat(['bigger']), priority: 0, timeouts },
+      // Servers that continue a trailing assistant message (vLLM's continue_final_message), and one that refuses to.
+      { name: 'continuer', type: 'openai', base_url: backup.url, api_key: UPSTREAM_KEY, models: ['resumable'], priority: 0, timeouts, supports_prefill: true },
+      { name: 'refuser', type: 'openai', base_url: backup.url, api_key: UPSTREAM_KEY, models: ['noprefill'], priority: 0, timeouts, supports_prefill: true },
     ],
     models: [...scenarios.map((id) => (id === 'context' ? { ...priced(id), fallbacks: ['bigger'] } : priced(id))), priced('bigger')],
     users: [{ name: 'chaos', balance: 100 }],
@@ -172,6 +175,32 @@ describe('after the first byte', () => {
     expect(text).not.toContain('not json');
     expect(contentOf(text)).toBe('Hello from the OpenAI simulator: you said "scenario malformed"');
     expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+  });
+});
+
+describe('continuing a broken stream elsewhere', () => {
+  it('continues a cut stream on a channel that accepts a prefill, so the client gets one whole answer', async () => {
+    primary.script({ cutStreamAfterChunks: 4, chunkDelayMs: 30 });
+    const text = await streamText('resumable');
+    expect(text).not.toContain('"error"');
+    expect(contentOf(text)).toBe('Hello from the OpenAI simulator: you said "scenario resumable"');
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    const continued = backup.requests.at(-1)!.body as { messages: { role: string; content: string }[]; continue_final_message?: boolean };
+    expect(continued.continue_final_message).toBe(true);
+    expect(continued.messages.at(-1)?.role).toBe('assistant');
+    expect('Hello from the OpenAI simulator: you said "scenario resumable"'.startsWith(continued.messages.at(-1)!.content)).toBe(true);
+    const log = await lastLog();
+    expect(log.error).toBeNull();
+    expect(JSON.parse(log.attempts_json!).map((a: { outcome: string }) => a.outcome)).toEqual(['ok', 'continued']);
+  });
+
+  it('reports the original failure when the fallback rejects the prefill', async () => {
+    primary.script({ cutStreamAfterChunks: 4, chunkDelayMs: 30 });
+    backup.script({ status: 400, body: { error: { message: 'continue_final_message is not supported', type: 'invalid_request_error', param: null, code: null } } });
+    const text = await streamText('noprefill');
+    expect(text).toContain('failed midway');
+    expect(text).not.toContain('continue_final_message is not supported');
+    expect(text).not.toContain('[DONE]');
   });
 });
 

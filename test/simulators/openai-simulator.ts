@@ -3,7 +3,9 @@
 // - text: `Hello from the OpenAI simulator: you said "<last user text>"`;
 // - when `tools` are offered and the last user text mentions "weather", a get_weather tool call per city
 //   named after "in" ("weather in Paris and Tokyo" → two parallel calls);
-// - after a tool result, `The tool said: <result content>`.
+// - after a tool result, `The tool said: <result content>`;
+// - with `continue_final_message: true` (vLLM's prefill extension) and a trailing assistant message that is
+//   a prefix of the answer to the user turn before it, the rest of that answer (a continuation).
 import type { Simulator, SimulatorExchange } from './simulator-core.ts';
 import { countWords, sendEventStream, sendJson, splitIntoPieces, startSimulator } from './simulator-core.ts';
 
@@ -17,7 +19,7 @@ export interface OpenAISimulatorOptions {
 }
 
 interface ChatMessage { role: string; content?: unknown; tool_calls?: unknown[]; tool_call_id?: string }
-interface ChatBody { model?: string; messages?: ChatMessage[]; stream?: boolean; stream_options?: { include_usage?: boolean }; tools?: unknown[]; n?: number }
+interface ChatBody { model?: string; messages?: ChatMessage[]; stream?: boolean; stream_options?: { include_usage?: boolean }; tools?: unknown[]; n?: number; continue_final_message?: boolean }
 
 export function startOpenAISimulator(options: OpenAISimulatorOptions = {}): Promise<OpenAISimulator> {
   const apiKey = options.apiKey ?? 'sk-sim-openai';
@@ -51,6 +53,11 @@ function planAnswer(body: ChatBody, scripted: string | undefined): PlannedAnswer
   const messages = body.messages ?? [];
   const last = messages.at(-1);
   if (scripted !== undefined) return { text: scripted, toolCalls: [] };
+  if (body.continue_final_message && last?.role === 'assistant') {
+    const full = planAnswer({ ...body, continue_final_message: false, messages: messages.slice(0, -1) }, undefined).text ?? '';
+    const prefill = textOf(last.content);
+    return { text: full.startsWith(prefill) ? full.slice(prefill.length) : full, toolCalls: [] };
+  }
   if (last?.role === 'tool') return { text: `The tool said: ${textOf(last.content)}`, toolCalls: [] };
   const said = textOf(last?.content);
   if (body.tools && body.tools.length > 0 && /weather/i.test(said)) {

@@ -11,7 +11,7 @@ import { createKey, listKeys, updateKey } from '../../admin/admin-keys.ts';
 import { grantToWallet } from '../../admin/admin-wallets.ts';
 import { listChannels, setChannelEnabled } from '../../admin/admin-channels.ts';
 import { testChannel } from '../../routing/channel-tester.ts';
-import type { Agent } from 'undici';
+import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
 import { notFound } from '../../admin/admin-keys.ts';
 import { usdToMicros } from '../../metering/pricing.ts';
 import { requireAdmin } from '../admin-auth.ts';
@@ -38,7 +38,7 @@ export interface AdminRouteDeps {
   db: Kysely<DatabaseSchema>;
   accounting: Accounting;
   announce: AnnounceChange;
-  agent: Agent;
+  agents: UpstreamAgents;
 }
 
 export function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
@@ -81,7 +81,7 @@ export function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
     const { model, reenable } = parseBody(channelTestSchema, request.body);
     const channel = deps.state.current.routing.anyChannel(id);
     if (!channel) throw notFound(`Channel ${id}`);
-    const result = await testChannel(deps.agent, channel, model ?? [...channel.models][0]!);
+    const result = await testChannel(deps.agents, channel, model ?? [...channel.models][0]!);
     if (result.ok && reenable) await setChannelEnabled(deps.db, deps.announce, id, true);
     return { channel: channel.name, model: model ?? [...channel.models][0], ok: result.ok, status: result.status, latency_ms: result.latencyMs, error: result.error, reenabled: result.ok && reenable === true };
   });

@@ -11,14 +11,14 @@ import { MalformedEventError, type ChatHop, type StreamConverter } from '../chat
 import { formatSseEvent } from '../sse-pump.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 
-export function openAIChatPassthroughHop(call: RelayCall): ChatHop {
+export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null = null): ChatHop {
   const clientWantsUsage = (call.body.stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true;
   return {
     request(channel, upstreamModel) {
       return {
         path: channel.provider.path(call.stream ? 'chat-stream' : 'chat', upstreamModel),
         headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
-        body: upstreamBody(call, upstreamModel, clientWantsUsage),
+        body: prefill === null ? upstreamBody(call, upstreamModel, clientWantsUsage) : continuationBody(call, upstreamModel, prefill),
       };
     },
     whole(text) {
@@ -26,8 +26,19 @@ export function openAIChatPassthroughHop(call: RelayCall): ChatHop {
       return { body: text, contentType: 'application/json', usage };
     },
     error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
-    stream: () => passthroughStream(call, clientWantsUsage),
+    stream: () => passthroughStream(call, clientWantsUsage, prefill !== null),
+    continuation: (deliveredText) => openAIChatPassthroughHop(call, (prefill ?? '') + deliveredText),
   };
+}
+
+/**
+ * The original request with the delivered text as a trailing assistant message to continue.
+ * continue_final_message and add_generation_prompt are vLLM's names for "continue this message".
+ */
+function continuationBody(call: RelayCall, upstreamModel: string, prefill: string): string {
+  const { models: _fallbackList, ...rest } = call.body;
+  const messages = [...(call.body.messages as unknown[]), { role: 'assistant', content: prefill }];
+  return JSON.stringify({ ...rest, model: upstreamModel, messages, continue_final_message: true, add_generation_prompt: false, stream_options: { ...(call.body.stream_options as object | undefined), include_usage: true } });
 }
 
 /** The client's bytes unless the model id or the stream options must change. */
@@ -48,10 +59,12 @@ function upstreamBody(call: RelayCall, upstreamModel: string, clientWantsUsage: 
 
 type ChunkShape = { usage?: unknown; choices?: { delta?: { content?: unknown; reasoning_content?: unknown; tool_calls?: { function?: { arguments?: unknown } }[] } }[] };
 
-function passthroughStream(call: RelayCall, clientWantsUsage: boolean): StreamConverter {
+function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuing: boolean): StreamConverter {
   let usage: Usage | null = null;
   let sawDone = false;
   let deliveredText = '';
+  let toolCalls = false;
+  let first = true;
   return {
     event(event: EventSourceMessage) {
       const data = event.data;
@@ -74,15 +87,28 @@ function passthroughStream(call: RelayCall, clientWantsUsage: boolean): StreamCo
         const delta = choice.delta;
         if (typeof delta?.content === 'string') deliveredText += delta.content;
         if (typeof delta?.reasoning_content === 'string') deliveredText += delta.reasoning_content;
-        for (const toolCall of delta?.tool_calls ?? []) deliveredText += String(toolCall.function?.arguments ?? '');
+        for (const toolCall of delta?.tool_calls ?? []) {
+          toolCalls = true;
+          deliveredText += String(toolCall.function?.arguments ?? '');
+        }
       }
+      const opening = first;
+      first = false;
+      // A continuation's opening role-only chunk would read as a second answer starting; the client already has one.
+      if (continuing && opening && isRoleOnlyChunk(chunk)) return '';
       return formatSseEvent(data, event.event);
     },
     // A stream that ends without its terminator is finalised, so clients do not wait forever.
     end: () => (sawDone ? '' : formatSseEvent('[DONE]')),
     failure: (error: GatewayError) => formatSseEvent(JSON.stringify({ error: { message: error.message, type: error.kind, code: error.code, param: null } })),
     usage: () => usage ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(deliveredText) },
+    delivered: () => ({ text: deliveredText, toolCalls }),
   };
+}
+
+function isRoleOnlyChunk(chunk: ChunkShape): boolean {
+  const delta = chunk.choices?.[0]?.delta as { role?: unknown; content?: unknown; tool_calls?: unknown } | undefined;
+  return delta !== undefined && typeof delta.role === 'string' && !delta.content && !delta.tool_calls;
 }
 
 function estimateWholeUsage(call: RelayCall, text: string): Usage {
