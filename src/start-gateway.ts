@@ -24,6 +24,8 @@ import { createLocalInvalidationBus, createRedisInvalidationBus, type Invalidati
 import { createMetrics } from './http/metrics.ts';
 import { buildApp } from './app.ts';
 import { createCircuitBreakers } from './routing/circuit-breaker.ts';
+import { shareCircuitBreakers } from './cluster/shared-circuit-breakers.ts';
+import { randomUUID } from 'node:crypto';
 import type { RoutedChannel } from './routing/routing-table.ts';
 import { autoDisableChannel } from './admin/admin-channels.ts';
 import { scheduleRetests } from './routing/retest-schedule.ts';
@@ -79,6 +81,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   const agents = createUpstreamAgents();
   const metrics = createMetrics();
   const breakers = createCircuitBreakers({ failureThreshold: env.BREAKER_FAILURES, windowMs: env.BREAKER_WINDOW_MS, cooldownMs: env.BREAKER_COOLDOWN_MS });
+  const stopSharingBreakers = env.REDIS_URL ? await shareCircuitBreakers(breakers, env.REDIS_URL, env.REDIS_PREFIX, randomUUID()) : async () => {};
   const disableChannel = async (channel: RoutedChannel, reason: string) => {
     logger.error({ channel: channel.name, reason }, 'channel disabled: the upstream refused its credentials');
     await autoDisableChannel(database.db, announce, channel.id, reason);
@@ -104,6 +107,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
       stopRetention();
       await closeWithin(app, env.SHUTDOWN_GRACE_MS);
       await recorder.close();
+      await stopSharingBreakers();
       await shared.close();
       await agents.close();
       await database.close();

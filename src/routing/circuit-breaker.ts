@@ -16,6 +16,11 @@ export interface CircuitBreakers {
   recordSuccess(channelId: number): void;
   recordFailure(channelId: number, now?: number): void;
   state(channelId: number): 'closed' | 'open' | 'half-open';
+  /** Applies a transition another instance observed. */
+  forceOpen(channelId: number, openedAt: number): void;
+  forceClose(channelId: number): void;
+  /** Called on this instance's own transitions, to share them. */
+  onTransition?: (channelId: number, state: 'open' | 'closed', at: number) => void;
 }
 
 export function createCircuitBreakers(options: CircuitBreakerOptions = DEFAULT_BREAKER): CircuitBreakers {
@@ -28,7 +33,7 @@ export function createCircuitBreakers(options: CircuitBreakerOptions = DEFAULT_B
     }
     return found;
   };
-  return {
+  const breakers: CircuitBreakers = {
     isOpen(id, now = Date.now()) {
       const found = circuits.get(id);
       if (!found || found.openedAt === null) return false;
@@ -38,7 +43,9 @@ export function createCircuitBreakers(options: CircuitBreakerOptions = DEFAULT_B
     },
     recordSuccess(id) {
       const found = circuits.get(id);
-      if (found) circuits.delete(id);
+      if (!found) return;
+      circuits.delete(id);
+      if (found.openedAt !== null) breakers.onTransition?.(id, 'closed', Date.now());
     },
     recordFailure(id, now = Date.now()) {
       const found = circuit(id);
@@ -46,11 +53,23 @@ export function createCircuitBreakers(options: CircuitBreakerOptions = DEFAULT_B
         // The probe failed: stay open for another cool-down.
         found.openedAt = now;
         found.probing = false;
+        breakers.onTransition?.(id, 'open', now);
         return;
       }
       found.failures = found.failures.filter((at) => now - at < options.windowMs);
       found.failures.push(now);
-      if (found.failures.length >= options.failureThreshold) found.openedAt = now;
+      if (found.failures.length >= options.failureThreshold && found.openedAt === null) {
+        found.openedAt = now;
+        breakers.onTransition?.(id, 'open', now);
+      }
+    },
+    forceOpen(id, openedAt) {
+      const found = circuit(id);
+      found.openedAt = Math.max(found.openedAt ?? 0, openedAt);
+      found.probing = false;
+    },
+    forceClose(id) {
+      circuits.delete(id);
     },
     state(id) {
       const found = circuits.get(id);
@@ -58,4 +77,5 @@ export function createCircuitBreakers(options: CircuitBreakerOptions = DEFAULT_B
       return found.probing ? 'half-open' : 'open';
     },
   };
+  return breakers;
 }

@@ -17,8 +17,13 @@ let a: TestGateway;
 let b: TestGateway;
 
 const config = {
-  channels: [{ name: 'up', type: 'openai', base_url: '', api_key: UPSTREAM_KEY, models: ['priced'] }],
-  models: [{ id: 'priced', owned_by: 'test', input_per_mtok: 1, output_per_mtok: 1 }],
+  channels: [
+    { name: 'up', type: 'openai', base_url: '', api_key: UPSTREAM_KEY, models: ['priced'] },
+    // Two routes to one simulator, told apart by the upstream model id each maps to.
+    { name: 'flappy', type: 'openai', base_url: '', api_key: UPSTREAM_KEY, models: ['shared'], model_mapping: { shared: 'via-flappy' }, priority: 1 },
+    { name: 'steady', type: 'openai', base_url: '', api_key: UPSTREAM_KEY, models: ['shared'], model_mapping: { shared: 'via-steady' }, priority: 0 },
+  ],
+  models: [{ id: 'priced', owned_by: 'test', input_per_mtok: 1, output_per_mtok: 1 }, { id: 'shared', free: true }],
   users: [{ name: 'grace', balance: 100, role: 'admin' }, { name: 'henry', balance: 0.0005 }],
   keys: [
     { name: 'quota', key: keys.quota, user: 'grace', quota: 0.0002 },
@@ -33,8 +38,8 @@ beforeAll(async () => {
   upstream = await startOpenAISimulator({ apiKey: UPSTREAM_KEY });
   postgres = await createTestPostgres();
   prefix = testRedisPrefix();
-  config.channels[0]!.base_url = upstream.url;
-  const env = { DATABASE_URL: postgres.url, REDIS_URL, REDIS_PREFIX: prefix };
+  for (const channel of config.channels) channel.base_url = upstream.url;
+  const env = { DATABASE_URL: postgres.url, REDIS_URL, REDIS_PREFIX: prefix, BREAKER_FAILURES: '2', BREAKER_COOLDOWN_MS: '5000' };
   a = await startTestGateway(config, { env });
   b = await startTestGateway(config, { env });
 });
@@ -87,6 +92,20 @@ describe('two instances over PostgreSQL and Redis', () => {
     await ask(b, keys.limited);
     await ask(a, keys.limited);
     await expect(ask(b, keys.limited)).rejects.toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+  });
+
+  it('shares an open circuit: the other instance skips the failing channel too', async () => {
+    const via = (model: string) => upstream.requests.filter((r) => (r.body as { model?: string })?.model === model).length;
+    const boom = { status: 500, body: { error: { message: 'down', type: 'server_error', param: null, code: null } } };
+    upstream.script(boom, boom);
+    const shared = (gateway: TestGateway) => client(gateway, keys.admin).chat.completions.create({ model: 'shared', messages: [{ role: 'user', content: 'x' }] });
+    await shared(a); // two failures on flappy open its circuit on A; steady answers
+    expect(via('via-flappy')).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await shared(b);
+    await shared(b);
+    expect(via('via-flappy')).toBe(2); // B never tried it
+    expect(via('via-steady')).toBe(3);
   });
 
   it('stops a revoked key on both instances within a second', async () => {

@@ -1,0 +1,27 @@
+// Shares circuit-breaker transitions between instances over Redis pub/sub: when one instance opens a
+// channel's circuit, the others skip that channel too, and the first successful probe anywhere closes it.
+import { Redis } from 'ioredis';
+import type { CircuitBreakers } from '../routing/circuit-breaker.ts';
+
+interface Transition { instance: string; channelId: number; state: 'open' | 'closed'; at: number }
+
+export async function shareCircuitBreakers(breakers: CircuitBreakers, url: string, prefix: string, instance: string): Promise<() => Promise<void>> {
+  const channel = `${prefix}breakers`;
+  const publisher = new Redis(url, { maxRetriesPerRequest: 2 });
+  const subscriber = new Redis(url, { maxRetriesPerRequest: 2 });
+  subscriber.on('message', (_channel: string, message: string) => {
+    const transition = JSON.parse(message) as Transition;
+    if (transition.instance === instance) return;
+    if (transition.state === 'open') breakers.forceOpen(transition.channelId, transition.at);
+    else breakers.forceClose(transition.channelId);
+  });
+  await subscriber.subscribe(channel);
+  breakers.onTransition = (channelId, state, at) => {
+    void publisher.publish(channel, JSON.stringify({ instance, channelId, state, at } satisfies Transition)).catch(() => {});
+  };
+  return async () => {
+    breakers.onTransition = undefined;
+    await subscriber.quit().catch(() => subscriber.disconnect());
+    await publisher.quit().catch(() => publisher.disconnect());
+  };
+}
