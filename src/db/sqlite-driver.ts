@@ -13,11 +13,28 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
   database.exec('PRAGMA synchronous = NORMAL');
   database.exec('PRAGMA busy_timeout = 5000');
   database.exec('PRAGMA foreign_keys = ON');
+  // Compiling SQL costs more than running small statements: keep the recently used ones prepared.
+  const cache = new Map<string, SqliteStatement>();
   return {
-    close: () => database.close(),
-    prepare: (sql) => wrapStatement(database.prepare(sql)),
+    close: () => {
+      cache.clear();
+      database.close();
+    },
+    prepare(sql) {
+      let statement = cache.get(sql);
+      if (statement) {
+        cache.delete(sql); // re-inserted below: the Map's order is the eviction order
+      } else {
+        statement = wrapStatement(database.prepare(sql));
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sql, statement);
+      return statement;
+    },
   };
 }
+
+const STATEMENT_CACHE_SIZE = 256;
 
 function wrapStatement(statement: StatementSync): SqliteStatement {
   const params = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqlValue);

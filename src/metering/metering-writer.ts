@@ -1,6 +1,7 @@
 // Writes a batch of finished calls in one transaction: their usage-log rows, their wallet charges (ledger
 // rows plus the users' cached balances), the keys' spend, and the statistics aggregates. One transaction
 // means a call's log and its charge land together or not at all.
+import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { DatabaseEngine } from '../db/database.ts';
 import type { DatabaseSchema, NewUsageLog } from '../db/schema.ts';
@@ -22,22 +23,28 @@ export async function writeMeteringBatch(db: Kysely<DatabaseSchema>, engine: Dat
   });
 }
 
+/**
+ * One ledger row per user per batch: the sum of that batch's calls, referencing the batch. Each call's own
+ * cost is in its usage-log row (cost_micros, request_id), so the ledger stays exact while writing one row
+ * per flush instead of one per call.
+ */
 async function writeCharges(trx: Transaction<DatabaseSchema>, entries: MeteringEntry[]): Promise<void> {
   const charged = entries.filter((entry) => entry.chargeMicros > 0 && entry.log.user_id !== null);
   if (charged.length === 0) return;
-  await trx.insertInto('wallet_ledger').values(charged.map((entry) => ({
-    user_id: entry.log.user_id!,
-    created_at: entry.log.created_at,
-    kind: 'charge' as const,
-    amount_micros: -entry.chargeMicros,
-    reference: entry.log.request_id,
-    note: entry.log.model,
-  }))).execute();
   const byUser = sumBy(charged, (entry) => entry.log.user_id!);
+  const batch = randomUUID();
+  const now = Date.now();
+  await trx.insertInto('wallet_ledger').values([...byUser].map(([userId, total]) => ({
+    user_id: userId,
+    created_at: now,
+    kind: 'charge' as const,
+    amount_micros: -total,
+    reference: `usage-batch:${batch}:${userId}`,
+    note: `${charged.filter((entry) => entry.log.user_id === userId).length} calls`,
+  }))).execute();
   for (const [userId, total] of byUser) {
     await trx.updateTable('users').set((eb) => ({ balance_micros: eb('balance_micros', '-', total) })).where('id', '=', userId).execute();
   }
-  const now = Date.now();
   const byKey = sumBy(charged.filter((entry) => entry.log.key_id !== null), (entry) => entry.log.key_id!);
   for (const [keyId, total] of byKey) {
     await trx.updateTable('api_keys').set((eb) => ({ used_micros: eb('used_micros', '+', total), last_used_at: now })).where('id', '=', keyId).execute();

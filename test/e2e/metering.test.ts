@@ -117,7 +117,10 @@ describe('charges', () => {
     const frank = await ledgerOf('frank');
     expect(frank.balance).toBeGreaterThanOrEqual(0);
     expect(frank.balance).toBe(frank.sum);
-    expect(frank.rows.filter((row) => row.kind === 'charge')).toHaveLength(succeeded);
+    const logs = await gateway.database.db.selectFrom('usage_logs').select(['cost_micros', 'status']).where('key_name', '=', 'poor').execute();
+    expect(logs.filter((log) => log.status === 200)).toHaveLength(succeeded);
+    const charged = frank.rows.filter((row) => row.kind === 'charge').reduce((sum, row) => sum - row.amount_micros, 0);
+    expect(charged).toBe(logs.reduce((sum, log) => sum + log.cost_micros, 0));
   });
 });
 

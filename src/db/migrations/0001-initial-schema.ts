@@ -133,7 +133,6 @@ export function initialSchema(engine: DatabaseEngine): Migration {
       await db.schema.createIndex('usage_logs_created_at').on('usage_logs').column('created_at').execute();
       await db.schema.createIndex('usage_logs_user_time').on('usage_logs').columns(['user_id', 'created_at']).execute();
       await db.schema.createIndex('usage_logs_key_time').on('usage_logs').columns(['key_id', 'created_at']).execute();
-      await db.schema.createIndex('usage_logs_request_id').on('usage_logs').column('request_id').execute();
 
       await db.schema.createTable('wallet_ledger')
         .addColumn('id', id.type, id.build)
