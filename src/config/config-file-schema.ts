@@ -47,6 +47,15 @@ const modelSchema = z.object({
   output_per_mtok: usd.optional(),
   reasoning_per_mtok: usd.optional(),
   per_request: usd.optional(),
+  /** USD per image by "size/quality", "size" or "*", e.g. { "1024x1024": 0.04, "1024x1024/hd": 0.08 }. */
+  per_image: z.record(z.string(), usd).optional(),
+  per_audio_minute: usd.optional(),
+  per_mchars: usd.optional(),
+  per_search: usd.optional(),
+  /** Image models: the sizes accepted, largest n, and the longest prompt in characters. */
+  image_sizes: z.array(z.string().regex(/^\d+x\d+$|^auto$/)).optional(),
+  max_images: z.number().int().positive().optional(),
+  max_prompt_chars: z.number().int().positive().optional(),
   free: z.boolean().default(false),
   fallbacks: z.array(z.string().min(1)).default([]),
   context_window: z.number().int().positive().optional(),

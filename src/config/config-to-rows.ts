@@ -52,12 +52,21 @@ export function modelRowFromConfig(model: ModelConfig) {
     outputPerMtok: micros(model.output_per_mtok),
     reasoningPerMtok: micros(model.reasoning_per_mtok),
     perRequest: micros(model.per_request),
+    perImage: model.per_image ? Object.fromEntries(Object.entries(model.per_image).map(([key, usd]) => [key, usdToMicros(usd)])) : undefined,
+    perAudioMinute: micros(model.per_audio_minute),
+    perMillionChars: micros(model.per_mchars),
+    perSearch: micros(model.per_search),
   };
   return {
     owned_by: model.owned_by,
     pricing_json: JSON.stringify(pricing),
     free: model.free ? 1 : 0,
     fallbacks_json: JSON.stringify(model.fallbacks),
+    limits_json: JSON.stringify({
+      ...(model.image_sizes ? { imageSizes: model.image_sizes } : {}),
+      ...(model.max_images ? { maxImages: model.max_images } : {}),
+      ...(model.max_prompt_chars ? { maxPromptChars: model.max_prompt_chars } : {}),
+    }),
     context_window: model.context_window ?? null,
     max_output_tokens: model.max_output_tokens ?? null,
   };

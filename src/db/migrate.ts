@@ -3,10 +3,12 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { DatabaseEngine } from './database.ts';
 import type { DatabaseSchema } from './schema.ts';
 import { initialSchema } from './migrations/0001-initial-schema.ts';
+import { modelLimits } from './migrations/0002-model-limits.ts';
 
 function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
   return {
     '0001-initial-schema': initialSchema(engine),
+    '0002-model-limits': modelLimits,
   };
 }
 

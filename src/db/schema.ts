@@ -90,6 +90,8 @@ export interface ModelsTable {
   fallbacks_json: string;
   context_window: number | null;
   max_output_tokens: number | null;
+  /** Endpoint limits (image sizes, largest n, longest prompt), JSON; '{}' when the defaults apply. */
+  limits_json: string;
   created_at: number;
   updated_at: number;
 }

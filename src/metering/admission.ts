@@ -6,7 +6,8 @@ import type { GatewaySnapshot } from '../gateway-state.ts';
 import type { Accounting, Reservation } from './accounting.ts';
 import { computeCostMicros, type ModelPricing } from './pricing.ts';
 import type { RateLimiter, RateLimitSubject } from './rate-limiter.ts';
-import { emptyUsage } from './usage.ts';
+import { emptyUsage, type Usage } from './usage.ts';
+import type { ModelRow } from '../db/schema.ts';
 
 /** Used when neither the request nor the model's definition bounds the output. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -21,10 +22,17 @@ export interface AdmissionRequest {
   model: string;
   /** Fallback models that may answer instead: the reservation covers the dearest of them. */
   fallbackModels?: string[];
-  /** A generous estimate of the prompt's tokens. */
-  inputTokens: number;
-  /** The request's own output bound (max_tokens), if any. */
-  maxOutputTokens: number | null;
+  /** A generous estimate of what the call will use, for a candidate model. */
+  estimate(model: ModelRow | undefined): Usage;
+}
+
+/** Chat-like calls: the prompt's bytes ÷ 4 as tokens, plus the output bound. */
+export function estimateChatUsage(rawBodyBytes: number, maxOutputTokens: number | null): (model: ModelRow | undefined) => Usage {
+  return (model) => ({
+    ...emptyUsage(),
+    inputTokens: estimateInputTokensFromBytes(rawBodyBytes),
+    outputTokens: maxOutputTokens ?? model?.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+  });
 }
 
 export function rateLimitSubjects(key: CachedKey): RateLimitSubject[] {
@@ -58,8 +66,7 @@ function estimateFor(snapshot: GatewaySnapshot, request: AdmissionRequest, model
   const model = snapshot.models.get(modelId);
   const pricing = snapshot.pricing.get(modelId);
   if (model?.free === 1 || !hasAnyPrice(pricing)) return 0;
-  const maxOutput = request.maxOutputTokens ?? model?.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
-  return computeCostMicros(pricing, { ...emptyUsage(), inputTokens: request.inputTokens, outputTokens: maxOutput }, request.key.groupRatioPpm);
+  return computeCostMicros(pricing, request.estimate(model), request.key.groupRatioPpm);
 }
 
 export function isBillable(snapshot: GatewaySnapshot, modelId: string): boolean {

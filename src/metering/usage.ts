@@ -6,6 +6,11 @@ export interface Usage {
   cacheWriteTokens: number;
   outputTokens: number;
   reasoningTokens: number;
+  /** Quantities other endpoints bill by: images made, audio transcribed, characters spoken, searches. */
+  images?: { count: number; size: string; quality: string };
+  audioMs?: number;
+  characters?: number;
+  searches?: number;
 }
 
 export const emptyUsage = (): Usage => ({

@@ -1,7 +1,7 @@
 // Pulls an upstream SSE body chunk by chunk, parses events, and converts each as it arrives: one call to
 // next() reads one upstream chunk and returns the client text it produced. Nothing is held back.
 import { createParser } from 'eventsource-parser';
-import { MalformedEventError, type StreamConverter } from './chat-hop.ts';
+import { MalformedEventError, type StreamConverter } from './relay-hop.ts';
 
 export interface SsePump {
   /** Client text produced by the next upstream chunk; done when the upstream body ended. */

@@ -14,7 +14,7 @@ export interface UpstreamRequest {
   path: string;
   method?: 'GET' | 'POST';
   headers: Record<string, string>;
-  body?: string | Buffer;
+  body?: string | Buffer | (() => AsyncIterable<Uint8Array>);
   signal: AbortSignal;
   headersTimeoutMs: number;
   /** Longest silence between body chunks. */
@@ -42,7 +42,7 @@ export function sendUpstream(agents: UpstreamAgents, request: UpstreamRequest): 
       path: channel.basePath + request.path,
       method: request.method ?? 'POST',
       headers: request.headers,
-      body: request.body ?? null,
+      body: typeof request.body === 'function' ? request.body() as never : request.body ?? null,
       headersTimeout: request.headersTimeoutMs,
       // Between body chunks: a stalled stream fails instead of hanging the client forever.
       bodyTimeout: request.idleTimeoutMs,

@@ -7,11 +7,11 @@ import { estimatePromptTokens, estimateTextTokens } from '../../metering/estimat
 import type { GatewayError } from '../../gateway-errors.ts';
 import { nextUpstreamKey } from '../../routing/choose-channel.ts';
 import type { RelayCall } from '../relay-types.ts';
-import { MalformedEventError, type ChatHop, type StreamConverter } from '../chat-hop.ts';
+import { MalformedEventError, type RelayHop, type StreamConverter } from '../relay-hop.ts';
 import { formatSseEvent } from '../sse-pump.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 
-export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null = null): ChatHop {
+export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null = null): RelayHop {
   const clientWantsUsage = (call.body.stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true;
   return {
     request(channel, upstreamModel) {

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { GatewayError, upstreamTimeout, upstreamUnreachable } from '../gateway-errors.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { sendUpstream, type UpstreamResponse } from '../upstream/send-upstream.ts';
-import type { ChatHop, StreamConverter } from './chat-hop.ts';
+import type { RelayHop, StreamConverter } from './relay-hop.ts';
 import { emptyUsage, type Usage } from '../metering/usage.ts';
 import { classifyTransportError, classifyUpstreamStatus, DEFAULT_TIMEOUTS, jitteredBackoff, retryAfterMs, RETRY_POLICY, type FailureKind } from './attempt-policy.ts';
 import { recordCall } from './record-call.ts';
@@ -25,7 +25,7 @@ type AttemptOutcome =
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
 
-export async function runChatAttempts(deps: RelayDeps, call: RelayCall, hop: ChatHop, routes: ModelRoute[]): Promise<RelayResult> {
+export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHop, routes: ModelRoute[]): Promise<RelayResult> {
   const context: AttemptContext = { deps, call, hop, routes };
   let lastError: GatewayError | null = null;
   let attemptsMade = 0;
@@ -71,7 +71,7 @@ function withoutOpenCircuits(deps: RelayDeps, channels: RoutedChannel[]): Routed
 interface AttemptContext {
   deps: RelayDeps;
   call: RelayCall;
-  hop: ChatHop;
+  hop: RelayHop;
   routes: ModelRoute[];
 }
 
@@ -114,8 +114,16 @@ async function attemptOnce(context: AttemptContext, channel: RoutedChannel, mode
     deps.breakers.recordSuccess(channel.id);
     call.meter.pricing = deps.state.current.pricing.get(usageModel);
   };
+  if (hop.passBytes) {
+    settled(model);
+    note(response.statusCode, 'ok', null);
+    const passBytes = hop.passBytes;
+    const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
+    const body = Readable.from(bytesToClient(context, response, { channel, model, upstreamModel, usage: () => passBytes.usage() }), { objectMode: false });
+    return { kind: 'success', result: { kind: 'stream', status: response.statusCode, headers: { 'content-type': contentType }, body } };
+  }
   const isSse = String(response.headers['content-type'] ?? '').includes('text/event-stream');
-  if (!call.stream || !isSse) {
+  if (!call.stream || !isSse || !hop.stream) {
     let text: string;
     try {
       text = await response.text();
@@ -253,9 +261,9 @@ function streamFailure(channel: RoutedChannel, cause: unknown): GatewayError {
  * be resumed. Returns null when no route could continue; the caller then reports the original failure.
  */
 async function continueElsewhere(context: AttemptContext, failed: CommittedStream): Promise<CommittedStream | null> {
-  const { deps, call } = context;
+  const { deps } = context;
   const delivered = failed.converter.delivered();
-  if (delivered.toolCalls || delivered.text.length === 0) return null;
+  if (!context.hop.continuation || delivered.toolCalls || delivered.text.length === 0) return null;
   const hop = context.hop.continuation(delivered.text);
   const startIndex = Math.max(0, context.routes.findIndex((route) => route.model === failed.model));
   for (const route of context.routes.slice(startIndex)) {
@@ -268,7 +276,7 @@ async function continueElsewhere(context: AttemptContext, failed: CommittedStrea
   return null;
 }
 
-async function openContinuation(context: AttemptContext, hop: ChatHop, channel: RoutedChannel, model: string): Promise<CommittedStream | null> {
+async function openContinuation(context: AttemptContext, hop: RelayHop, channel: RoutedChannel, model: string): Promise<CommittedStream | null> {
   const { deps, call } = context;
   const started = performance.now();
   const upstreamModel = upstreamModelFor(channel, model);
@@ -287,7 +295,7 @@ async function openContinuation(context: AttemptContext, hop: ChatHop, channel: 
       note('continuation refused', response.statusCode, text.slice(0, 300));
       return null;
     }
-    const converter = hop.stream();
+    const converter = hop.stream!();
     const pump = createSsePump(response.chunks(), converter, (error) => deps.logger.warn({ requestId: call.requestId, channel: channel.name, err: error.message }, 'skipped a malformed upstream event'));
     const first = await firstOutput(pump, channel.timeouts.firstTokenMs ?? DEFAULT_TIMEOUTS.firstTokenMs, call.signal).catch(async (error: unknown) => {
       await pump.stop();
@@ -314,6 +322,21 @@ function addUsages(usages: Usage[]): Usage {
     outputTokens: sum.outputTokens + usage.outputTokens,
     reasoningTokens: sum.reasoningTokens + usage.reasoningTokens,
   }), emptyUsage());
+}
+
+/** Binary answers (audio): bytes pass through as they arrive; a cut ends the response early. */
+async function* bytesToClient(context: AttemptContext, response: UpstreamResponse, meta: { channel: RoutedChannel; model: string; upstreamModel: string; usage: () => Usage }): AsyncGenerator<Buffer> {
+  const { deps, call } = context;
+  let error: string | null = null;
+  try {
+    for await (const chunk of response.chunks()) yield chunk;
+  } catch (cause) {
+    error = `upstream failed midway: ${(cause as Error).message}`;
+    deps.logger.warn({ requestId: call.requestId, channel: meta.channel.name, err: error }, 'binary upstream answer failed midway');
+    throw cause;
+  } finally {
+    recordCall(deps, call, { model: meta.model, status: error ? 502 : 200, usage: meta.usage(), channelId: meta.channel.id, upstreamModel: meta.upstreamModel, ttftMs: null, error });
+  }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

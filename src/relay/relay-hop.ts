@@ -9,7 +9,8 @@ export interface UpstreamCallShape {
   /** Path below the channel's base URL. */
   path: string;
   headers: Record<string, string>;
-  body: string | Buffer;
+  /** A factory for bodies that can only be read once (uploads), so a retry gets a fresh one. */
+  body: string | Buffer | (() => AsyncIterable<Uint8Array>);
 }
 
 export interface WholeAnswer {
@@ -18,19 +19,21 @@ export interface WholeAnswer {
   usage: Usage;
 }
 
-export interface ChatHop {
+export interface RelayHop {
   request(channel: RoutedChannel, upstreamModel: string): UpstreamCallShape;
   /** A 2xx non-stream answer, converted for the client, with its usage (reported or estimated). */
   whole(text: string): WholeAnswer;
   /** An upstream error answer as a gateway error (status, message and code kept). */
   error(channel: RoutedChannel, status: number, text: string): GatewayError;
-  /** A converter for one streamed attempt. */
-  stream(): StreamConverter;
+  /** A converter for one streamed attempt (endpoints that stream). */
+  stream?(): StreamConverter;
   /**
    * The same call continued after `deliveredText` reached the client, as an assistant prefill, for a
-   * channel that accepts one; its stream must read as the rest of the same answer.
+   * channel that accepts one; its stream must read as the rest of the same answer (chat only).
    */
-  continuation(deliveredText: string): ChatHop;
+  continuation?(deliveredText: string): RelayHop;
+  /** Set for binary answers (speech): the bytes go to the client as they arrive, metered by this usage. */
+  passBytes?: { usage(): Usage };
 }
 
 export interface StreamConverter {

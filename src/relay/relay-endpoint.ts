@@ -1,0 +1,71 @@
+// Any relayed endpoint: resolve the model and its fallbacks to channels, admit the call (price, limits,
+// reservation), then run the attempts with the endpoint's hop. Chat, completions, embeddings, images,
+// audio, rerank and responses all come through here.
+import { GatewayError } from '../gateway-errors.ts';
+import type { ModelRow } from '../db/schema.ts';
+import { admitCall, isBillable } from '../metering/admission.ts';
+import type { Usage } from '../metering/usage.ts';
+import type { RelayDeps } from './relay-deps.ts';
+import type { RelayCall, RelayResult } from './relay-types.ts';
+import type { RelayHop } from './relay-hop.ts';
+import { resolveCandidates } from './resolve-candidates.ts';
+import { recordFailure } from './record-call.ts';
+import { runAttempts, type ModelRoute } from './attempts.ts';
+
+export interface EndpointOptions {
+  /** What to reserve for, per candidate model. */
+  estimate(model: ModelRow | undefined): Usage;
+  /** Channel types that can serve this endpoint (e.g. rerank: jina, cohere); default: any. */
+  channelTypes?: readonly string[];
+}
+
+export async function relayEndpoint(deps: RelayDeps, call: RelayCall, hop: RelayHop, options: EndpointOptions): Promise<RelayResult> {
+  const snapshot = deps.state.current;
+  const routes = modelRoutes(deps, call, options.channelTypes);
+  const admission = await admitCall(snapshot, deps.accounting, deps.rateLimiter, {
+    key: call.key,
+    model: call.model,
+    fallbackModels: routes.slice(1).map((route) => route.model),
+    estimate: options.estimate,
+  });
+  call.meter.reservation = admission.reservation;
+  call.meter.pricing = admission.pricing;
+  try {
+    return await runAttempts(deps, call, hop, routes);
+  } catch (error) {
+    // Whatever went wrong before an answer, the reservation is released and the failure logged.
+    recordFailure(deps, call, error instanceof GatewayError ? error.status : 499, error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+}
+
+/**
+ * The requested model first, then the request's own `models` list (OpenRouter's field), then the
+ * fallbacks the operator configured. Fallbacks the key may not use, or that nobody prices, are skipped;
+ * the requested model's own errors (403, 404) go to the client.
+ */
+function modelRoutes(deps: RelayDeps, call: RelayCall, channelTypes: readonly string[] | undefined): ModelRoute[] {
+  const snapshot = deps.state.current;
+  const usable = (model: string) => {
+    const channels = resolveCandidates(snapshot.routing, call.key, model);
+    return channelTypes ? channels.filter((channel) => channelTypes.includes(channel.type)) : channels;
+  };
+  const chain: string[] = [];
+  const requested = call.body.models;
+  if (Array.isArray(requested)) chain.push(...requested.filter((id): id is string => typeof id === 'string'));
+  chain.push(...(JSON.parse(snapshot.models.get(call.model)?.fallbacks_json ?? '[]') as string[]));
+  const routes: ModelRoute[] = [{ model: call.model, channels: usable(call.model) }];
+  if (routes[0]!.channels.length === 0) {
+    throw new GatewayError(400, 'invalid_request_error', 'GW_ERR_UNSUPPORTED_ENDPOINT', { message: `The model '${call.model}' is not served by a channel that supports ${call.endpoint}.`, param: 'model', code: 'unsupported_endpoint' });
+  }
+  for (const model of new Set(chain)) {
+    if (model === call.model || !isBillable(snapshot, model)) continue;
+    try {
+      const channels = usable(model);
+      if (channels.length > 0) routes.push({ model, channels });
+    } catch {
+      // A fallback this key cannot use is simply not part of its chain.
+    }
+  }
+  return routes;
+}
