@@ -12,6 +12,7 @@ import { healthRoutes } from './http/routes/health-route.ts';
 import { billingRoutes } from './http/routes/billing-route.ts';
 import { statsRoute } from './http/routes/stats-route.ts';
 import { adminRoutes } from './http/routes/admin-routes.ts';
+import { openAIEndpointRoutes } from './http/routes/openai-endpoint-routes.ts';
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
@@ -68,6 +69,7 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   healthRoutes(app, deps.metrics, options.isReady);
   modelsRoute(app, deps.state);
   chatCompletionsRoute(app, deps);
+  openAIEndpointRoutes(app, deps);
   billingRoutes(app, deps.state, deps.accounting);
   statsRoute(app, deps.state, deps.db);
   adminRoutes(app, deps);

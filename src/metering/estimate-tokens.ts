@@ -18,7 +18,8 @@ export function estimatePromptTokens(body: unknown): number {
     for (const message of messages) total += TOKENS_PER_MESSAGE + estimateTextTokens(collectText(message));
     return total;
   }
-  return estimateTextTokens(collectText(body));
+  const prompt = (body as { prompt?: unknown; input?: unknown })?.prompt ?? (body as { input?: unknown })?.input;
+  return estimateTextTokens(collectText(prompt ?? body));
 }
 
 /** Every string in a JSON value, joined: close enough for prompts, whatever their shape. */

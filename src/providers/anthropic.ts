@@ -14,6 +14,8 @@ export const anthropicProvider: ProviderDefinition = {
         return '/v1/messages';
       case 'models':
         return '/v1/models';
+      default:
+        return null;
     }
   },
   authHeaders: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }),

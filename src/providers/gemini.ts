@@ -14,6 +14,10 @@ export const geminiProvider: ProviderDefinition = {
         return `/v1beta/models/${model}:streamGenerateContent?alt=sse`;
       case 'models':
         return '/v1beta/models';
+      case 'embeddings':
+        return `/v1beta/models/${model}:batchEmbedContents`;
+      default:
+        return null;
     }
   },
   authHeaders: (apiKey) => ({ 'x-goog-api-key': apiKey }),

@@ -1,18 +1,25 @@
 // OpenAI and every OpenAI-compatible server (vLLM, Ollama, LM Studio, …).
-import type { ProviderDefinition } from './provider-definition.ts';
+import type { Operation, ProviderDefinition } from './provider-definition.ts';
+
+const paths: Record<Operation, string> = {
+  'chat': '/v1/chat/completions',
+  'chat-stream': '/v1/chat/completions',
+  'models': '/v1/models',
+  'completions': '/v1/completions',
+  'embeddings': '/v1/embeddings',
+  'images-generations': '/v1/images/generations',
+  'images-edits': '/v1/images/edits',
+  'audio-transcriptions': '/v1/audio/transcriptions',
+  'audio-speech': '/v1/audio/speech',
+  'rerank': '/v1/rerank',
+  'responses': '/v1/responses',
+  'realtime': '/v1/realtime',
+};
 
 export const openaiProvider: ProviderDefinition = {
   type: 'openai',
   chatFormat: 'openai-chat',
   defaultBaseUrl: 'https://api.openai.com',
-  path(operation) {
-    switch (operation) {
-      case 'chat':
-      case 'chat-stream':
-        return '/v1/chat/completions';
-      case 'models':
-        return '/v1/models';
-    }
-  },
+  path: (operation) => paths[operation],
   authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
 };

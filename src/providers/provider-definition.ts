@@ -2,15 +2,18 @@
 export type WireFormat = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini-generate';
 
 /** Operations a channel may serve; each provider lists the ones it has. */
-export type Operation = 'chat' | 'chat-stream' | 'models';
+export type Operation =
+  | 'chat' | 'chat-stream' | 'models'
+  | 'completions' | 'embeddings' | 'images-generations' | 'images-edits'
+  | 'audio-transcriptions' | 'audio-speech' | 'rerank' | 'responses' | 'realtime';
 
 export interface ProviderDefinition {
   type: string;
   /** The wire format of its chat-like endpoint. */
   chatFormat: WireFormat;
   defaultBaseUrl: string;
-  /** Path (with query) below the base URL for an operation on an upstream model id. */
-  path(operation: Operation, upstreamModel: string): string;
+  /** Path (with query) below the base URL for an operation on an upstream model id; null when unsupported. */
+  path(operation: Operation, upstreamModel: string): string | null;
   /** Headers that authenticate one upstream key. */
   authHeaders(apiKey: string): Record<string, string>;
 }

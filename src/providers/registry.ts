@@ -3,11 +3,14 @@ import { anthropicProvider } from './anthropic.ts';
 import { geminiProvider } from './gemini.ts';
 import { openaiProvider } from './openai.ts';
 import type { ProviderDefinition } from './provider-definition.ts';
+import { cohereProvider, jinaProvider } from './rerank-providers.ts';
 
 const providers = {
   openai: openaiProvider,
   anthropic: anthropicProvider,
   gemini: geminiProvider,
+  jina: jinaProvider,
+  cohere: cohereProvider,
 } as const satisfies Record<string, ProviderDefinition>;
 
 export type ProviderType = keyof typeof providers;

@@ -132,7 +132,7 @@ async function attemptOnce(context: AttemptContext, channel: RoutedChannel, mode
       const kind = classifyTransportError(error);
       return fail(kind, kind === 'silent' ? upstreamTimeout(channel.name, 'response body') : upstreamUnreachable(channel.name, error), response.statusCode);
     }
-    const answer = hop.whole(text);
+    const answer = hop.whole(text, channel);
     settled(model);
     note(response.statusCode, 'ok', null);
     recordCall(deps, call, { model, status: response.statusCode, usage: answer.usage, channelId: channel.id, upstreamModel, ttftMs: null, error: null });

@@ -15,13 +15,11 @@ import { runAttempts, type ModelRoute } from './attempts.ts';
 export interface EndpointOptions {
   /** What to reserve for, per candidate model. */
   estimate(model: ModelRow | undefined): Usage;
-  /** Channel types that can serve this endpoint (e.g. rerank: jina, cohere); default: any. */
-  channelTypes?: readonly string[];
 }
 
 export async function relayEndpoint(deps: RelayDeps, call: RelayCall, hop: RelayHop, options: EndpointOptions): Promise<RelayResult> {
   const snapshot = deps.state.current;
-  const routes = modelRoutes(deps, call, options.channelTypes);
+  const routes = modelRoutes(deps, call, hop);
   const admission = await admitCall(snapshot, deps.accounting, deps.rateLimiter, {
     key: call.key,
     model: call.model,
@@ -44,12 +42,9 @@ export async function relayEndpoint(deps: RelayDeps, call: RelayCall, hop: Relay
  * fallbacks the operator configured. Fallbacks the key may not use, or that nobody prices, are skipped;
  * the requested model's own errors (403, 404) go to the client.
  */
-function modelRoutes(deps: RelayDeps, call: RelayCall, channelTypes: readonly string[] | undefined): ModelRoute[] {
+function modelRoutes(deps: RelayDeps, call: RelayCall, hop: RelayHop): ModelRoute[] {
   const snapshot = deps.state.current;
-  const usable = (model: string) => {
-    const channels = resolveCandidates(snapshot.routing, call.key, model);
-    return channelTypes ? channels.filter((channel) => channelTypes.includes(channel.type)) : channels;
-  };
+  const usable = (model: string) => resolveCandidates(snapshot.routing, call.key, model).filter((channel) => hop.supports(channel));
   const chain: string[] = [];
   const requested = call.body.models;
   if (Array.isArray(requested)) chain.push(...requested.filter((id): id is string => typeof id === 'string'));

@@ -20,9 +20,11 @@ export interface WholeAnswer {
 }
 
 export interface RelayHop {
+  /** Whether this hop can call the channel (its wire format and operations). */
+  supports(channel: RoutedChannel): boolean;
   request(channel: RoutedChannel, upstreamModel: string): UpstreamCallShape;
   /** A 2xx non-stream answer, converted for the client, with its usage (reported or estimated). */
-  whole(text: string): WholeAnswer;
+  whole(text: string, channel: RoutedChannel): WholeAnswer;
   /** An upstream error answer as a gateway error (status, message and code kept). */
   error(channel: RoutedChannel, status: number, text: string): GatewayError;
   /** A converter for one streamed attempt (endpoints that stream). */

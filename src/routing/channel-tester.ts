@@ -4,6 +4,7 @@ import type { UpstreamAgents } from '../upstream/upstream-agent.ts';
 import type { RoutedChannel } from './routing-table.ts';
 import { nextUpstreamKey } from './choose-channel.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
+import { operationPath } from '../providers/operation-path.ts';
 
 export interface ChannelTestResult {
   ok: boolean;
@@ -33,7 +34,7 @@ export async function testChannel(agents: UpstreamAgents, channel: RoutedChannel
   try {
     const response = await sendUpstream(agents, {
       channel,
-      path: channel.provider.path('chat', upstreamModel),
+      path: operationPath(channel, 'chat', upstreamModel),
       headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
       body: JSON.stringify(probeBody(channel, upstreamModel)),
       signal,

@@ -15,7 +15,7 @@ import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
 import { notFound } from '../../admin/admin-keys.ts';
 import { usdToMicros } from '../../metering/pricing.ts';
 import { requireAdmin } from '../admin-auth.ts';
-import { parseBody } from '../parse-body.ts';
+import { parseBody } from '../../validate-request.ts';
 
 const keyChangesSchema = z.object({
   enabled: z.boolean().optional(),

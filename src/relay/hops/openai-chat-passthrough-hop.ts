@@ -1,22 +1,26 @@
-// OpenAI chat to an OpenAI-type channel: the client's bytes go upstream (model id mapped, usage requested
-// in streams) and the answer comes back as it is, with usage captured on the way.
+// OpenAI chat (and legacy completions, whose streams have the same framing) to an OpenAI-type channel:
+// the client's bytes go upstream (model id mapped, usage requested in streams) and the answer comes back
+// as it is, with usage captured on the way.
 import type { EventSourceMessage } from 'eventsource-parser';
 import { emptyUsage, usageFromOpenAI, type Usage } from '../../metering/usage.ts';
 import { readUsageObjectFromTail } from '../../metering/read-usage-from-tail.ts';
 import { estimatePromptTokens, estimateTextTokens } from '../../metering/estimate-tokens.ts';
 import type { GatewayError } from '../../gateway-errors.ts';
 import { nextUpstreamKey } from '../../routing/choose-channel.ts';
+import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
 import type { RelayCall } from '../relay-types.ts';
 import { MalformedEventError, type RelayHop, type StreamConverter } from '../relay-hop.ts';
 import { formatSseEvent } from '../sse-pump.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 
-export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null = null): RelayHop {
+export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null = null, operation: 'chat' | 'completions' = 'chat'): RelayHop {
   const clientWantsUsage = (call.body.stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true;
   return {
+    // Passthrough only: the channel speaks OpenAI's format itself.
+    supports: (channel) => channel.provider.chatFormat === 'openai-chat' && supportsOperation(channel, operation),
     request(channel, upstreamModel) {
       return {
-        path: channel.provider.path(call.stream ? 'chat-stream' : 'chat', upstreamModel),
+        path: operationPath(channel, operation === 'chat' && call.stream ? 'chat-stream' : operation, upstreamModel),
         headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
         body: prefill === null ? upstreamBody(call, upstreamModel, clientWantsUsage) : continuationBody(call, upstreamModel, prefill),
       };
@@ -27,8 +31,12 @@ export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null
     },
     error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
     stream: () => passthroughStream(call, clientWantsUsage, prefill !== null),
-    continuation: (deliveredText) => openAIChatPassthroughHop(call, (prefill ?? '') + deliveredText),
+    ...(operation === 'chat' ? { continuation: (deliveredText: string) => openAIChatPassthroughHop(call, (prefill ?? '') + deliveredText) } : {}),
   };
+}
+
+export function openAICompletionsPassthroughHop(call: RelayCall): RelayHop {
+  return openAIChatPassthroughHop(call, null, 'completions');
 }
 
 /**
@@ -42,7 +50,7 @@ function continuationBody(call: RelayCall, upstreamModel: string, prefill: strin
 }
 
 /** The client's bytes unless the model id or the stream options must change. */
-function upstreamBody(call: RelayCall, upstreamModel: string, clientWantsUsage: boolean): Buffer | string {
+export function upstreamBody(call: RelayCall, upstreamModel: string, clientWantsUsage: boolean): Buffer | string {
   const needsUsageOption = call.stream && !clientWantsUsage;
   const unchangedModel = upstreamModel === call.model && call.body.models === undefined;
   if (unchangedModel && !needsUsageOption) return call.rawBody;
@@ -57,7 +65,7 @@ function upstreamBody(call: RelayCall, upstreamModel: string, clientWantsUsage: 
   return JSON.stringify(body);
 }
 
-type ChunkShape = { usage?: unknown; choices?: { delta?: { content?: unknown; reasoning_content?: unknown; tool_calls?: { function?: { arguments?: unknown } }[] } }[] };
+type ChunkShape = { usage?: unknown; choices?: { text?: unknown; delta?: { content?: unknown; reasoning_content?: unknown; tool_calls?: { function?: { arguments?: unknown } }[] } }[] };
 
 function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuing: boolean): StreamConverter {
   let usage: Usage | null = null;
@@ -84,6 +92,7 @@ function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuin
         if (!clientWantsUsage && Array.isArray(chunk.choices) && chunk.choices.length === 0) return '';
       }
       for (const choice of chunk.choices ?? []) {
+        if (typeof choice.text === 'string') deliveredText += choice.text;
         const delta = choice.delta;
         if (typeof delta?.content === 'string') deliveredText += delta.content;
         if (typeof delta?.reasoning_content === 'string') deliveredText += delta.reasoning_content;
@@ -114,8 +123,8 @@ function isRoleOnlyChunk(chunk: ChunkShape): boolean {
 function estimateWholeUsage(call: RelayCall, text: string): Usage {
   let content = '';
   try {
-    const answer = JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] };
-    content = answer.choices?.map((choice) => String(choice.message?.content ?? '')).join('') ?? '';
+    const answer = JSON.parse(text) as { choices?: { text?: unknown; message?: { content?: unknown } }[] };
+    content = answer.choices?.map((choice) => String(choice.message?.content ?? choice.text ?? '')).join('') ?? '';
   } catch {
     content = '';
   }

@@ -1,0 +1,39 @@
+// POST /v1/embeddings: input as a string, strings, tokens or token arrays; `dimensions`; `encoding_format`.
+// Passed through to OpenAI-format channels, so order, indexes and base64 encoding are the upstream's own.
+import { z } from 'zod';
+import { emptyUsage } from '../metering/usage.ts';
+import { estimateInputTokensFromBytes } from '../metering/admission.ts';
+import { readUsageObjectFromTail } from '../metering/read-usage-from-tail.ts';
+import { parseBody } from '../validate-request.ts';
+import { relayEndpoint } from '../relay/relay-endpoint.ts';
+import { openAIJsonPassthroughHop } from '../relay/hops/openai-json-passthrough-hop.ts';
+import type { PreparedCall } from '../http/routes/relay-route.ts';
+
+const embeddingsSchema = z.looseObject({
+  model: z.string().min(1),
+  input: z.union([
+    z.string(),
+    z.array(z.string()).min(1).max(2048),
+    z.array(z.number().int()).min(1),
+    z.array(z.array(z.number().int()).min(1)).min(1).max(2048),
+  ]),
+  dimensions: z.number().int().min(1).nullish(),
+  encoding_format: z.enum(['float', 'base64']).nullish(),
+  user: z.string().nullish(),
+});
+
+export function prepareEmbeddings(raw: unknown): PreparedCall {
+  const body = parseBody(embeddingsSchema, raw);
+  return {
+    model: body.model,
+    stream: false,
+    body,
+    relay: (deps, call) => relayEndpoint(deps, call, openAIJsonPassthroughHop(call, {
+      operation: 'embeddings',
+      usage: (text) => {
+        const usage = readUsageObjectFromTail(text) as { prompt_tokens?: number } | null;
+        return { ...emptyUsage(), inputTokens: usage?.prompt_tokens ?? estimateInputTokensFromBytes(call.rawBody.length) };
+      },
+    }), { estimate: () => ({ ...emptyUsage(), inputTokens: estimateInputTokensFromBytes(call.rawBody.length) }) }),
+  };
+}

@@ -1,0 +1,48 @@
+// One thin route shape for every relayed JSON endpoint: authenticate, validate, build the call, relay, send.
+import type { FastifyInstance } from 'fastify';
+import type { RelayDeps } from '../../relay/relay-deps.ts';
+import { newCallMeter, type RelayCall, type RelayResult } from '../../relay/relay-types.ts';
+import type { WireFormat } from '../../providers/provider-definition.ts';
+import { authenticateRequest } from '../authenticate.ts';
+import { abortSignalForClient } from '../client-abort.ts';
+import { sendRelayResult } from '../send-relay-result.ts';
+import type { ErrorFormat } from '../error-formats.ts';
+
+export interface PreparedCall {
+  model: string;
+  stream: boolean;
+  body: Record<string, unknown>;
+  relay(deps: RelayDeps, call: RelayCall): Promise<RelayResult>;
+}
+
+export interface RelayRouteOptions {
+  url: string;
+  inboundFormat: WireFormat;
+  errorFormat: ErrorFormat;
+  /** Validates the body (throwing a 400 naming the field) and says how to relay it. */
+  prepare(body: unknown): PreparedCall;
+}
+
+export function relayRoute(app: FastifyInstance, deps: RelayDeps, options: RelayRouteOptions): void {
+  app.post(options.url, { config: { errorFormat: options.errorFormat } }, async (request, reply) => {
+    const startedAt = performance.now();
+    const key = authenticateRequest(deps.state, request);
+    const prepared = options.prepare(request.body);
+    request.metricsModel = prepared.model;
+    const call: RelayCall = {
+      requestId: request.id,
+      key,
+      endpoint: options.url,
+      inboundFormat: options.inboundFormat,
+      model: prepared.model,
+      stream: prepared.stream,
+      body: prepared.body,
+      rawBody: request.rawBody ?? Buffer.alloc(0),
+      signal: abortSignalForClient(reply),
+      startedAt,
+      forwardHeaders: {},
+      meter: newCallMeter(),
+    };
+    return sendRelayResult(reply, await prepared.relay(deps, call));
+  });
+}

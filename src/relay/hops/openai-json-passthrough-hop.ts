@@ -1,0 +1,49 @@
+// A JSON endpoint passed through to a channel that speaks it (embeddings, images, rerank, responses):
+// the client's bytes go upstream with the model id mapped, and the answer comes back, metered by the
+// endpoint's own usage reader.
+import type { Operation } from '../../providers/provider-definition.ts';
+import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
+import { nextUpstreamKey } from '../../routing/choose-channel.ts';
+import type { RoutedChannel } from '../../routing/routing-table.ts';
+import type { Usage } from '../../metering/usage.ts';
+import type { RelayCall } from '../relay-types.ts';
+import type { RelayHop, StreamConverter } from '../relay-hop.ts';
+import { gatewayErrorFromUpstream } from '../upstream-error.ts';
+
+export interface JsonPassthroughSpec {
+  operation: Operation;
+  /** Which channels can take it; by default OpenAI-format channels whose provider has the operation. */
+  supports?(channel: RoutedChannel): boolean;
+  /** Usage from the whole answer's text. */
+  usage(text: string): Usage;
+  /** Rewrites the answer for the client (a provider's dialect to the common shape). */
+  transform?(text: string, channel: RoutedChannel): string;
+  /** The upstream body; by default the client's with the model id mapped. */
+  body?(upstreamModel: string, channel: RoutedChannel): string | Buffer;
+  stream?(): StreamConverter;
+}
+
+export function openAIJsonPassthroughHop(call: RelayCall, spec: JsonPassthroughSpec): RelayHop {
+  return {
+    supports: spec.supports ?? ((channel) => channel.provider.chatFormat === 'openai-chat' && supportsOperation(channel, spec.operation)),
+    request(channel, upstreamModel) {
+      return {
+        path: operationPath(channel, spec.operation, upstreamModel),
+        headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+        body: spec.body ? spec.body(upstreamModel, channel) : withModel(call, upstreamModel),
+      };
+    },
+    whole(text, channel) {
+      return { body: spec.transform ? spec.transform(text, channel) : text, contentType: 'application/json', usage: spec.usage(text) };
+    },
+    error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
+    ...(spec.stream ? { stream: spec.stream } : {}),
+  };
+}
+
+/** The client's bytes when the model id is unchanged, else the body re-serialised with the upstream id. */
+export function withModel(call: RelayCall, upstreamModel: string): Buffer | string {
+  if (upstreamModel === call.model && call.body.models === undefined) return call.rawBody;
+  const { models: _fallbackList, ...rest } = call.body;
+  return JSON.stringify({ ...rest, model: upstreamModel });
+}
