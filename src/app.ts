@@ -13,6 +13,8 @@ import { billingRoutes } from './http/routes/billing-route.ts';
 import { statsRoute } from './http/routes/stats-route.ts';
 import { adminRoutes } from './http/routes/admin-routes.ts';
 import { openAIEndpointRoutes } from './http/routes/openai-endpoint-routes.ts';
+import { uploadRoutes } from './http/routes/upload-routes.ts';
+import multipart from '@fastify/multipart';
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
@@ -70,6 +72,11 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   modelsRoute(app, deps.state);
   chatCompletionsRoute(app, deps);
   openAIEndpointRoutes(app, deps);
+  void app.register(async (scope) => {
+    // Multipart parsing only where uploads are expected; everything else stays JSON.
+    await scope.register(multipart, { throwFileSizeLimit: true });
+    uploadRoutes(scope, deps);
+  });
   billingRoutes(app, deps.state, deps.accounting);
   statsRoute(app, deps.state, deps.db);
   adminRoutes(app, deps);

@@ -1,0 +1,130 @@
+// The canonical request every wire format converts to and from. Only what at least two formats share is
+// modelled here; the rest rides in `extensions`, keyed by the format it came from.
+
+/** The wire formats the gateway speaks. */
+export type FormatName = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini-generate';
+
+export interface HubTextPart {
+  type: 'text';
+  text: string;
+}
+
+/**
+ * An image as bytes or as a URL. A URL is only sent on to formats that fetch URLs themselves; for the
+ * others the relay fetches and inlines it first (collectImageUrls / inlineImages in hub-images.ts).
+ */
+export type HubImageSource =
+  | { kind: 'base64'; data: string; mediaType: string }
+  | { kind: 'url'; url: string; mediaType?: string };
+
+export interface HubImagePart {
+  type: 'image';
+  source: HubImageSource;
+  /** OpenAI's resolution hint; the other formats have none. */
+  detail?: 'auto' | 'low' | 'high';
+}
+
+export interface HubToolCallPart {
+  type: 'tool-call';
+  id: string;
+  name: string;
+  /** The arguments exactly as the model produced them: a JSON text, not parsed, so nothing is reordered. */
+  argumentsJson: string;
+  /** Gemini's thoughtSignature on a functionCall part: it must be sent back with the call. */
+  signature?: string;
+}
+
+export interface HubToolResultPart {
+  type: 'tool-result';
+  toolCallId: string;
+  /** Gemini needs the function name; formats that omit it get it from the matching call (see tool-names). */
+  name?: string;
+  content: string | Array<HubTextPart | HubImagePart>;
+  isError: boolean;
+}
+
+export interface HubReasoningPart {
+  type: 'reasoning';
+  text: string;
+  /** Anthropic's thinking signature or Gemini's thoughtSignature: opaque, sent back unchanged. */
+  signature?: string;
+  /** Anthropic's redacted_thinking data: opaque and encrypted; `text` is then empty. */
+  redactedData?: string;
+}
+
+export type HubUserContent = HubTextPart | HubImagePart;
+export type HubAssistantContent = HubTextPart | HubReasoningPart | HubToolCallPart;
+
+export interface HubUserMessage {
+  role: 'user';
+  content: HubUserContent[];
+}
+
+export interface HubAssistantMessage {
+  role: 'assistant';
+  content: HubAssistantContent[];
+}
+
+/** Results of earlier tool calls. Formats that put them in a user turn (Anthropic, Gemini) split that turn. */
+export interface HubToolMessage {
+  role: 'tool';
+  content: HubToolResultPart[];
+}
+
+export type HubMessage = HubUserMessage | HubAssistantMessage | HubToolMessage;
+
+export interface HubTool {
+  name: string;
+  description?: string;
+  /** A JSON Schema object describing the arguments. */
+  parameters: Record<string, unknown>;
+  strict?: boolean;
+}
+
+export type HubToolChoice = 'auto' | 'none' | 'required' | { type: 'tool'; name: string };
+
+export type HubResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name: string; description?: string; schema: Record<string, unknown>; strict?: boolean };
+
+export type HubReasoningEffort = 'low' | 'medium' | 'high';
+
+export interface HubReasoningConfig {
+  /** True when the caller turned reasoning off explicitly (effort none, thinking disabled, budget 0). */
+  disabled?: boolean;
+  effort?: HubReasoningEffort;
+  budgetTokens?: number;
+  /** Whether the caller wants the reasoning text (or its summary) back. */
+  includeThoughts?: boolean;
+}
+
+export interface HubRequest {
+  model: string;
+  system: HubTextPart[];
+  messages: HubMessage[];
+  tools: HubTool[];
+  toolChoice?: HubToolChoice;
+  /** False when the caller asked for at most one tool call per turn. */
+  parallelToolCalls?: boolean;
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  seed?: number;
+  stopSequences: string[];
+  responseFormat?: HubResponseFormat;
+  reasoning?: HubReasoningConfig;
+  stream: boolean;
+  /** OpenAI's stream_options.include_usage: the client wants a usage chunk at the end of a stream. */
+  streamIncludeUsage?: boolean;
+  user?: string;
+  metadata?: Record<string, string>;
+  /**
+   * Top-level fields a format could not map into the hub, by the format they came from. A converter
+   * writing that same format puts them back (without overriding what it set itself); others ignore them.
+   */
+  extensions: Partial<Record<FormatName, Record<string, unknown>>>;
+}

@@ -1,0 +1,43 @@
+// The canonical whole response: content parts, a finish reason that keeps the provider's raw value, usage.
+import type { HubReasoningPart, HubTextPart, HubToolCallPart } from './hub-request.ts';
+
+export type HubUnifiedFinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
+
+export interface HubFinishReason {
+  unified: HubUnifiedFinishReason;
+  /** The provider's own value (`end_turn`, `MAX_TOKENS`, …), for logs and same-format round trips. */
+  raw: string | null;
+}
+
+/**
+ * Token usage in one convention, whatever the provider's:
+ * - inputTokens is the whole prompt, cached tokens included (OpenAI's and Gemini's convention; Anthropic's
+ *   input_tokens leaves out cache reads and writes, so its converter adds them);
+ * - cachedInputTokens (read from cache) and cacheWriteTokens are parts of inputTokens;
+ * - outputTokens includes reasoningTokens (OpenAI's and Anthropic's convention; Gemini counts thoughts apart).
+ */
+export interface HubUsage {
+  inputTokens: number;
+  cachedInputTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+}
+
+export const emptyUsage = (): HubUsage => ({
+  inputTokens: 0,
+  cachedInputTokens: 0,
+  cacheWriteTokens: 0,
+  outputTokens: 0,
+  reasoningTokens: 0,
+});
+
+export type HubResponseContent = HubTextPart | HubReasoningPart | HubToolCallPart;
+
+export interface HubResponse {
+  id: string;
+  model: string;
+  content: HubResponseContent[];
+  finishReason: HubFinishReason;
+  usage: HubUsage;
+}
