@@ -1,51 +1,33 @@
 // The shared machinery of the upstream simulators: an HTTP server on a free port, request recording,
-// key checks, and a queue of scripted misbehaviours for chaos tests.
-//
-// Scripting: `sim.script(step, …)` queues steps; each applies to one request, in order, then the default
-// behaviour resumes. A step may set:
-//   status, headers, body      answer with this status and JSON body instead of the normal answer
-//   delayMs                    wait before sending response headers
-//   firstChunkDelayMs          (streams) wait before the first event
-//   chunkDelayMs               (streams) wait between events, so they leave as separate packets
-//   cutStreamAfterChunks: n    (streams) destroy the socket after n events
-//   stallAfterChunks: n        (streams) stop sending after n events but keep the connection open
-//   malformedChunkAt: n        (streams) send a broken JSON event at position n
-//   omitTerminator             (streams) end without [DONE] / message_stop
-//   omitUsage                  leave usage out of the answer
-//   reply                      the exact assistant text
+// credential checks and the script queue (documented in simulator-script.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { parseBody, readBody, sendJson, sleep } from './simulator-http.ts';
+import { createScriptQueue, type ScriptStep } from './simulator-script.ts';
 
-export interface ScriptStep {
-  status?: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-  delayMs?: number;
-  firstChunkDelayMs?: number;
-  chunkDelayMs?: number;
-  cutStreamAfterChunks?: number;
-  stallAfterChunks?: number;
-  malformedChunkAt?: number;
-  omitTerminator?: boolean;
-  omitUsage?: boolean;
-  reply?: string;
-}
+export type { ScriptStep } from './simulator-script.ts';
 
 export interface RecordedRequest {
   method: string;
+  /** The path without the query string. */
   path: string;
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
+  /** Parsed JSON, or the raw text when it is not JSON, or undefined when empty. */
   body: unknown;
   /** True when the client went away before the answer was complete. */
   aborted: boolean;
 }
 
 export interface Simulator {
+  /** http://127.0.0.1:PORT, the host root (no /v1). */
   url: string;
   port: number;
+  /** Every request received, in order (empty when started with recordRequests: false). */
   requests: RecordedRequest[];
+  /** Queues scripted behaviours for the next requests, one each, in order. */
   script(...steps: ScriptStep[]): void;
+  /** Forgets the recorded requests and the queued scripts. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -54,46 +36,57 @@ export interface SimulatorExchange {
   request: IncomingMessage;
   response: ServerResponse;
   recorded: RecordedRequest;
-  step: ScriptStep;
+  step: Readonly<ScriptStep>;
 }
 
-export interface SimulatorOptions {
-  recordRequests?: boolean;
-  /** Returns an error answer when the request's credentials are wrong, or null. */
-  checkAuth(exchange: SimulatorExchange): { status: number; body: unknown } | null;
+export interface ErrorAnswer { status: number; body: unknown; headers?: Record<string, string> }
+
+export interface SimulatorDefinition {
+  recordRequests?: boolean | undefined;
+  /** Returns the error answer when the request's credentials are wrong, or null. */
+  checkAuth(exchange: SimulatorExchange): ErrorAnswer | null;
+  /** The provider's error body for a scripted status without a body. */
+  errorBody(status: number): unknown;
   handle(exchange: SimulatorExchange): Promise<void> | void;
 }
 
-export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
+export async function startSimulator(definition: SimulatorDefinition): Promise<Simulator> {
   const requests: RecordedRequest[] = [];
-  const queue: ScriptStep[] = [];
-  const sockets = new Set<import('node:net').Socket>();
+  const queue = createScriptQueue();
+  const sockets = new Set<Socket>();
+  const record = definition.recordRequests !== false;
   const server = createServer(async (request, response) => {
-    const url = new URL(request.url ?? '/', 'http://simulator');
+    const rawUrl = request.url ?? '/';
+    const q = rawUrl.indexOf('?');
     const text = await readBody(request);
     const recorded: RecordedRequest = {
       method: request.method ?? 'GET',
-      path: url.pathname,
-      query: url.searchParams,
+      path: q < 0 ? rawUrl : rawUrl.slice(0, q),
+      query: new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1)),
       headers: request.headers,
       body: parseBody(text),
       aborted: false,
     };
-    if (options.recordRequests !== false) requests.push(recorded);
-    response.once('close', () => {
-      if (!response.writableFinished) recorded.aborted = true;
-    });
-    const step = queue.shift() ?? {};
+    if (record) {
+      requests.push(recorded);
+      response.once('close', () => {
+        if (!response.writableFinished) recorded.aborted = true;
+      });
+    }
+    const step = queue.next();
     const exchange: SimulatorExchange = { request, response, recorded, step };
     try {
       if (step.delayMs) await sleep(step.delayMs);
-      const authError = options.checkAuth(exchange);
-      if (authError) return sendJson(response, authError.status, authError.body);
-      if (step.status !== undefined) return sendJson(response, step.status, step.body ?? {}, step.headers);
-      await options.handle(exchange);
+      const authError = definition.checkAuth(exchange);
+      if (authError) return sendJson(response, authError.status, authError.body, authError.headers);
+      if (step.status !== undefined) {
+        return sendJson(response, step.status, step.body ?? (step.status >= 300 ? definition.errorBody(step.status) : {}), step.headers);
+      }
+      await definition.handle(exchange);
     } catch (error) {
-      if (!response.headersSent) sendJson(response, 500, { error: { message: String(error) } });
+      if (!response.headersSent) sendJson(response, 500, definition.errorBody(500));
       else response.destroy();
+      if (!(error instanceof Error && 'code' in error)) console.error('simulator failure', error);
     }
   });
   server.keepAliveTimeout = 60_000;
@@ -107,10 +100,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
-    script: (...steps) => void queue.push(...steps),
+    script: (...steps) => queue.push(steps),
     reset() {
       requests.length = 0;
-      queue.length = 0;
+      queue.clear();
     },
     close: () => new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
@@ -119,58 +112,14 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   };
 }
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  response.end(text);
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerToken(request: IncomingMessage): string | undefined {
+  const header = request.headers.authorization;
+  return header !== undefined && header.startsWith('Bearer ') ? header.slice(7) : undefined;
 }
 
-/** Writes SSE events, honouring the stream-related script fields. */
-export async function sendEventStream(exchange: SimulatorExchange, events: string[], terminator: string | null): Promise<void> {
-  const { response, step } = exchange;
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...step.headers });
-  response.flushHeaders();
-  if (step.firstChunkDelayMs) await sleep(step.firstChunkDelayMs);
-  for (let i = 0; i < events.length; i++) {
-    if (i > 0 && step.chunkDelayMs) await sleep(step.chunkDelayMs);
-    if (step.cutStreamAfterChunks !== undefined && i >= step.cutStreamAfterChunks) {
-      response.destroy();
-      return;
-    }
-    if (step.stallAfterChunks !== undefined && i >= step.stallAfterChunks) return; // keep the socket open, say nothing
-    if (step.malformedChunkAt === i) response.write('data: {"this is": not json\n\n');
-    response.write(events[i]);
-    if (response.destroyed) return;
-  }
-  if (terminator !== null && !step.omitTerminator) response.write(terminator);
-  response.end();
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function parseBody(text: string): unknown {
-  if (text.length === 0) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/** A crude, deterministic token count: words and punctuation runs. */
-export function countWords(text: string): number {
-  return text.split(/\s+/).filter(Boolean).length;
-}
-
-/** Splits a reply into stream pieces of a word each, keeping the spaces. */
-export function splitIntoPieces(text: string): string[] {
-  return text.match(/\S+\s*/g) ?? [text];
+/** The value of a header sent once, or undefined. */
+export function headerValue(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }

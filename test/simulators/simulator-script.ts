@@ -1,0 +1,60 @@
+// Scripted behaviour of the upstream simulators, for chaos tests.
+//
+// `sim.script(step, …)` queues steps. Each request takes the next step (FIFO) and is shaped by it; once the
+// queue is empty the default behaviour resumes. `sim.reset()` clears the queue (and the recorded requests).
+// Every field is optional and they combine:
+//   status, headers, body      answer with this status, these headers and this JSON body instead of the
+//                              normal answer. Without `body`, a non-2xx status gets the provider's own error
+//                              shape for it (OpenAI 429 rate_limit_exceeded, Anthropic 529 overloaded_error,
+//                              Gemini 429 RESOURCE_EXHAUSTED, …). `headers` alone is added to a normal answer.
+//   delayMs                    wait before sending the response headers (also before an auth error)
+//   firstChunkDelayMs          (streams) wait between the headers and the first event
+//   chunkDelayMs               (streams) wait between events, so they leave as separate packets
+//   cutStreamAfterChunks: n    (streams) send n events, then destroy the socket (no terminator)
+//   stallAfterChunks: n        (streams) send n events, then say nothing more but keep the socket open
+//   malformedChunkAt: n        (streams) insert an event whose data is broken JSON before event n (0-based)
+//   omitTerminator             (streams) end the body without `data: [DONE]` / `message_stop` / final chunk
+//   omitUsage                  leave usage out (OpenAI usage, Anthropic message_delta usage is zeroed,
+//                              Gemini usageMetadata)
+//   reply                      the exact assistant text, instead of the derived one (no tool calls)
+// An "event" is one SSE event as the provider sends it (an OpenAI chunk, an Anthropic typed event, a
+// Gemini GenerateContentResponse); the terminator (`data: [DONE]`) is not counted.
+
+export interface ScriptStep {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  delayMs?: number;
+  firstChunkDelayMs?: number;
+  chunkDelayMs?: number;
+  cutStreamAfterChunks?: number;
+  stallAfterChunks?: number;
+  malformedChunkAt?: number;
+  omitTerminator?: boolean;
+  omitUsage?: boolean;
+  reply?: string;
+}
+
+/** The step of a request with no script: shared and frozen, so the default path allocates nothing. */
+export const DEFAULT_STEP: Readonly<ScriptStep> = Object.freeze({});
+
+export interface ScriptQueue {
+  push(steps: ScriptStep[]): void;
+  next(): Readonly<ScriptStep>;
+  clear(): void;
+}
+
+export function createScriptQueue(): ScriptQueue {
+  const steps: ScriptStep[] = [];
+  return {
+    push: (more) => void steps.push(...more),
+    next: () => (steps.length === 0 ? DEFAULT_STEP : (steps.shift() as ScriptStep)),
+    clear: () => void (steps.length = 0),
+  };
+}
+
+/** True when the step changes how a stream is paced or cut, so events must be written one by one. */
+export function stepShapesStream(step: Readonly<ScriptStep>): boolean {
+  return step.firstChunkDelayMs !== undefined || step.chunkDelayMs !== undefined || step.cutStreamAfterChunks !== undefined
+    || step.stallAfterChunks !== undefined || step.malformedChunkAt !== undefined;
+}
