@@ -15,6 +15,8 @@ import { adminRoutes } from './http/routes/admin-routes.ts';
 import { openAIEndpointRoutes } from './http/routes/openai-endpoint-routes.ts';
 import { uploadRoutes } from './http/routes/upload-routes.ts';
 import multipart from '@fastify/multipart';
+import websocket from '@fastify/websocket';
+import { chooseRealtimeProtocol, realtimeRoute } from './http/routes/realtime-route.ts';
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
@@ -76,6 +78,10 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     // Multipart parsing only where uploads are expected; everything else stays JSON.
     await scope.register(multipart, { throwFileSizeLimit: true });
     uploadRoutes(scope, deps);
+  });
+  void app.register(async (scope) => {
+    await scope.register(websocket, { options: { handleProtocols: (protocols) => chooseRealtimeProtocol(protocols), maxPayload: 16 * 1024 * 1024 } });
+    realtimeRoute(scope, deps);
   });
   billingRoutes(app, deps.state, deps.accounting);
   statsRoute(app, deps.state, deps.db);

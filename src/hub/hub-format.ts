@@ -1,0 +1,43 @@
+// The converter set each wire format provides: to the hub and from it, for requests, responses, streams and
+// errors. The relay only ever talks to this interface, so adding a format is adding a folder.
+import type { GatewayError } from '../gateway-errors.ts';
+import type { RenderedFormatError } from './hub-errors.ts';
+import type { FormatName, HubRequest } from './hub-request.ts';
+import type { HubResponse } from './hub-response.ts';
+import type { HubStreamPart, HubToStreamContext, SseEvent, StreamMachine, StreamToHubContext } from './hub-stream.ts';
+import type { HubWarning } from './hub-warnings.ts';
+
+export interface RequestToHubContext {
+  /** Where the model is named outside the body (Gemini: the URL path `models/{model}:generateContent`). */
+  model?: string;
+  /** Gemini: streamGenerateContent vs generateContent is the URL, not a body field. */
+  stream?: boolean;
+}
+
+export interface ResponseToHubContext {
+  generateId?: () => string;
+}
+
+export interface HubToResponseContext {
+  /** The model the client asked for, named in the response instead of the upstream's id. */
+  requestModel: string;
+  /** Unix seconds for `created` (OpenAI); now when absent. */
+  created?: number;
+}
+
+export interface FormatConverters {
+  name: FormatName;
+  requestToHub(body: unknown, ctx?: RequestToHubContext): { request: HubRequest; warnings: HubWarning[] };
+  hubToRequest(request: HubRequest, upstreamModel: string): { body: Record<string, unknown>; warnings: HubWarning[] };
+  responseToHub(json: unknown, ctx?: ResponseToHubContext): HubResponse;
+  hubToResponse(response: HubResponse, ctx: HubToResponseContext): Record<string, unknown>;
+  streamToHub(ctx?: StreamToHubContext): TransformStream<SseEvent, HubStreamPart>;
+  hubToStream(ctx: HubToStreamContext): TransformStream<HubStreamPart, SseEvent>;
+  /** The same converters as synchronous machines, for a relay that handles one event at a time. */
+  streamToHubMachine(ctx?: StreamToHubContext): StreamMachine<SseEvent, HubStreamPart>;
+  hubToStreamMachine(ctx: HubToStreamContext): StreamMachine<HubStreamPart, SseEvent>;
+  errorToHub(status: number, body: unknown): GatewayError;
+  hubToError(error: GatewayError): RenderedFormatError;
+  /** The event a stream in this format ends with when it fails after it started. */
+  hubErrorToStreamEvent(error: GatewayError): SseEvent;
+}

@@ -1,0 +1,35 @@
+// The canonical hub: types and pure helpers shared by every wire format. No I/O, no framework.
+export type {
+  FormatName,
+  HubAssistantContent,
+  HubAssistantMessage,
+  HubImagePart,
+  HubImageSource,
+  HubMessage,
+  HubReasoningConfig,
+  HubReasoningEffort,
+  HubReasoningPart,
+  HubRequest,
+  HubResponseFormat,
+  HubTextPart,
+  HubTool,
+  HubToolCallPart,
+  HubToolChoice,
+  HubToolMessage,
+  HubToolResultPart,
+  HubUserContent,
+  HubUserMessage,
+} from './hub-request.ts';
+export type { HubFinishReason, HubResponse, HubResponseContent, HubUnifiedFinishReason, HubUsage } from './hub-response.ts';
+export { emptyUsage } from './hub-response.ts';
+export type { HubStreamPart, HubToStreamContext, SseEvent, StreamMachine, StreamToHubContext } from './hub-stream.ts';
+export { machineToTransformStream, parseEventJson, defaultGenerateId } from './hub-stream.ts';
+export type { HubWarning, WarningSink } from './hub-warnings.ts';
+export { Warnings } from './hub-warnings.ts';
+export type { InlineImage } from './hub-images.ts';
+export { collectImageUrls, inlineImages, parseDataUrl } from './hub-images.ts';
+export type { RenderedFormatError, UpstreamErrorInit } from './hub-errors.ts';
+export { kindForStatus, upstreamStatusError, upstreamPayloadError } from './hub-errors.ts';
+export { EFFORT_BUDGET_TOKENS, budgetForEffort, effortForBudget } from './hub-reasoning.ts';
+export { toolNamesById } from './hub-tool-names.ts';
+export type { FormatConverters, HubToResponseContext, RequestToHubContext, ResponseToHubContext } from './hub-format.ts';

@@ -1,0 +1,119 @@
+// The Realtime API over WebSocket: the gateway opens the upstream socket to the chosen channel and relays
+// messages both ways, closing each side when the other closes. Each `response.done` event is metered and
+// charged as its own call; when the wallet runs dry the session is ended with an error event.
+import WebSocket from 'ws';
+import type { CachedKey } from '../accounts/key-index.ts';
+import { GatewayError } from '../gateway-errors.ts';
+import { admitCall } from '../metering/admission.ts';
+import { emptyUsage, type Usage } from '../metering/usage.ts';
+import { nextUpstreamKey } from '../routing/choose-channel.ts';
+import type { RoutedChannel } from '../routing/routing-table.ts';
+import { operationPath, supportsOperation } from '../providers/operation-path.ts';
+import type { RelayDeps } from '../relay/relay-deps.ts';
+import { recordCall } from '../relay/record-call.ts';
+import { newCallMeter, type RelayCall } from '../relay/relay-types.ts';
+import { resolveCandidates, upstreamModelFor } from '../relay/resolve-candidates.ts';
+
+export interface RealtimeSession {
+  requestId: string;
+  key: CachedKey;
+  model: string;
+  /** Headers to pass upstream (OpenAI-Beta). */
+  forwardHeaders: Record<string, string>;
+}
+
+/** Checks the model, limits and wallet, and picks the channel, before the client's socket is accepted. */
+export async function admitRealtime(deps: RelayDeps, session: RealtimeSession): Promise<RoutedChannel> {
+  const snapshot = deps.state.current;
+  const channels = resolveCandidates(snapshot.routing, session.key, session.model).filter((channel) => channel.provider.chatFormat === 'openai-chat' && supportsOperation(channel, 'realtime'));
+  const channel = channels[0];
+  if (!channel) throw new GatewayError(400, 'invalid_request_error', 'GW_ERR_UNSUPPORTED_ENDPOINT', { message: `The model '${session.model}' is not served by a channel that supports realtime.`, param: 'model', code: 'unsupported_endpoint' });
+  // One response's worth must fit the wallet to start; each response is then charged as it completes.
+  const admission = await admitCall(snapshot, deps.accounting, deps.rateLimiter, {
+    key: session.key,
+    model: session.model,
+    estimate: () => ({ ...emptyUsage(), inputTokens: 1000, outputTokens: 1000 }),
+  });
+  if (admission.reservation) await deps.accounting.settle(admission.reservation, 0);
+  return channel;
+}
+
+export function relayRealtime(deps: RelayDeps, session: RealtimeSession, channel: RoutedChannel, client: WebSocket): void {
+  const upstreamModel = upstreamModelFor(channel, session.model);
+  const url = new URL(channel.origin + channel.basePath + operationPath(channel, 'realtime', upstreamModel));
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.searchParams.set('model', upstreamModel);
+  const upstream = new WebSocket(url, { headers: { ...session.forwardHeaders, ...channel.provider.authHeaders(nextUpstreamKey(channel)) } });
+  const pending: WebSocket.RawData[] = [];
+  let responses = 0;
+
+  client.on('message', (data, isBinary) => {
+    if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
+    else pending.push(data); // sent once the upstream socket opens
+  });
+  upstream.on('open', () => {
+    for (const data of pending.splice(0)) upstream.send(data);
+  });
+  upstream.on('message', (data, isBinary) => {
+    if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
+    if (!isBinary) void meterEvent(data.toString());
+  });
+  const closeBoth = (code: number, reason: string) => {
+    // 1005/1006 cannot be sent in a close frame; report them as a normal or going-away close.
+    const sendable = code === 1005 || code === 1006 || code < 1000 ? 1000 : code;
+    if (client.readyState === WebSocket.OPEN) client.close(sendable, reason);
+    if (upstream.readyState === WebSocket.OPEN) upstream.close(sendable, reason);
+    if (upstream.readyState === WebSocket.CONNECTING) upstream.terminate();
+  };
+  client.on('close', (code, reason) => closeBoth(code, reason.toString()));
+  upstream.on('close', (code, reason) => closeBoth(code, reason.toString()));
+  upstream.on('error', (error) => {
+    deps.logger.warn({ requestId: session.requestId, channel: channel.name, err: error.message }, 'realtime upstream socket failed');
+    if (client.readyState === WebSocket.OPEN) {
+      client.send(JSON.stringify({ type: 'error', event_id: `evt_gateway_${Date.now()}`, error: { type: 'server_error', code: 'upstream_unreachable', message: `The upstream channel '${channel.name}' could not be reached.`, param: null } }));
+    }
+    closeBoth(1011, 'upstream error');
+  });
+  client.on('error', () => closeBoth(1011, 'client error'));
+
+  async function meterEvent(text: string): Promise<void> {
+    if (!text.includes('"response.done"')) return;
+    let event: { type?: string; response?: { usage?: RealtimeUsageWire } };
+    try {
+      event = JSON.parse(text) as typeof event;
+    } catch {
+      return;
+    }
+    if (event.type !== 'response.done') return;
+    const call: RelayCall = {
+      requestId: `${session.requestId}:${++responses}`,
+      key: session.key,
+      endpoint: '/v1/realtime',
+      inboundFormat: 'openai-chat',
+      model: session.model,
+      stream: true,
+      body: {},
+      rawBody: Buffer.alloc(0),
+      signal: new AbortController().signal,
+      startedAt: performance.now(),
+      forwardHeaders: {},
+      // A zero reservation: settling it charges the cost without having held anything back.
+      meter: { ...newCallMeter(), reservation: { userId: session.key.userId, keyId: session.key.id, amountMicros: 0 }, pricing: deps.state.current.pricing.get(session.model) },
+    };
+    recordCall(deps, call, { status: 200, usage: realtimeUsage(event.response?.usage), channelId: channel.id, upstreamModel, ttftMs: null, error: null });
+    if (await deps.accounting.balance(session.key.userId) <= 0 && client.readyState === WebSocket.OPEN) {
+      client.send(JSON.stringify({ type: 'error', event_id: `evt_gateway_${Date.now()}`, error: { type: 'insufficient_quota', code: 'insufficient_quota', message: 'Your balance is used up; the session ends here. Top up your wallet to continue.', param: null } }));
+      closeBoth(1008, 'insufficient quota');
+    }
+  }
+}
+
+interface RealtimeUsageWire {
+  input_tokens?: number;
+  output_tokens?: number;
+  input_token_details?: { cached_tokens?: number };
+}
+
+function realtimeUsage(wire: RealtimeUsageWire | undefined): Usage {
+  return { ...emptyUsage(), inputTokens: wire?.input_tokens ?? 0, cachedInputTokens: wire?.input_token_details?.cached_tokens ?? 0, outputTokens: wire?.output_tokens ?? 0 };
+}
