@@ -2,6 +2,7 @@
 //   POST /v1/chat/completions   (openai-simulator-chat.ts)   stream and not, tool calls, usage
 //   POST /v1/completions        (openai-simulator-legacy.ts) text_completion, stream and not
 //   POST /v1/embeddings         (openai-simulator-legacy.ts) float or base64, `dimensions`
+//   POST /v1/images/generations, /v1/audio/speech, /v1/responses (openai-simulator-endpoints.ts)
 //   GET  /v1/models, GET /v1/models/{id}
 // Auth: `Authorization: Bearer <apiKey>`; anything else gets OpenAI's 401 invalid_api_key.
 // Replies (simulator-answers.ts): `Hello from the OpenAI simulator: you said "<last user text>"`; tool calls
@@ -17,6 +18,7 @@ import { sendJson } from './simulator-http.ts';
 import { openAIError, openAIErrorForStatus } from './openai-simulator-errors.ts';
 import { chatCompletions } from './openai-simulator-chat.ts';
 import { completions, embeddings } from './openai-simulator-legacy.ts';
+import { imagesGenerations, responses, speech } from './openai-simulator-endpoints.ts';
 
 export type OpenAISimulator = Simulator;
 export type { RecordedRequest, ScriptStep } from './simulator-core.ts';
@@ -54,6 +56,9 @@ export function startOpenAISimulator(options: OpenAISimulatorOptions = {}): Prom
       if (method === 'POST' && path === '/v1/chat/completions') return chatCompletions(exchange);
       if (method === 'POST' && path === '/v1/completions') return completions(exchange);
       if (method === 'POST' && path === '/v1/embeddings') return embeddings(exchange);
+      if (method === 'POST' && path === '/v1/images/generations') return imagesGenerations(exchange);
+      if (method === 'POST' && path === '/v1/audio/speech') return speech(exchange);
+      if (method === 'POST' && path === '/v1/responses') return responses(exchange);
       if (method === 'GET' && path === '/v1/models') return sendJson(response, 200, modelList);
       if (method === 'GET' && path.startsWith('/v1/models/')) {
         const id = decodeURIComponent(path.slice('/v1/models/'.length));
