@@ -56,3 +56,32 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
   ];
   return sendEventStream(exchange.response, exchange.step, events, { terminator: null, malformed: 'event: response.output_text.delta\ndata: {"broken": \n\n' });
 }
+
+/** Multipart bodies arrive as text here; tests upload ASCII-only files so the text is the exact bytes. */
+async function formOf(exchange: SimulatorExchange): Promise<FormData> {
+  return new Response(String(exchange.recorded.body ?? ''), { headers: { 'content-type': String(exchange.request.headers['content-type']) } }).formData();
+}
+
+export async function imagesEdits(exchange: SimulatorExchange): Promise<void> {
+  const form = await formOf(exchange);
+  const images = [...form.getAll('image'), ...form.getAll('image[]')].filter((entry) => typeof entry !== 'string');
+  if (images.length === 0) return sendJson(exchange.response, 400, { error: { message: "Missing required parameter: 'image'.", type: 'invalid_request_error', param: 'image', code: null } });
+  const n = Number(form.get('n') ?? 1);
+  const data = Array.from({ length: n }, (_, i) => ({ url: `https://images.simulator.test/edit-${i}.png`, revised_prompt: String(form.get('prompt')) }));
+  sendJson(exchange.response, 200, { created: Math.floor(Date.now() / 1000), data });
+}
+
+export async function transcriptions(exchange: SimulatorExchange): Promise<void> {
+  const form = await formOf(exchange);
+  const file = form.get('file');
+  if (!file || typeof file === 'string') return sendJson(exchange.response, 400, { error: { message: "Missing required parameter: 'file'.", type: 'invalid_request_error', param: 'file', code: null } });
+  const text = `Transcribed ${file.name} (${file.size} bytes) in ${String(form.get('language') ?? 'auto')} for ${String(form.get('model'))}`;
+  const format = String(form.get('response_format') ?? 'json');
+  if (format === 'text') {
+    exchange.response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    exchange.response.end(text);
+    return;
+  }
+  if (format === 'verbose_json') return sendJson(exchange.response, 200, { task: 'transcribe', language: 'english', duration: 2.5, text, segments: [] });
+  sendJson(exchange.response, 200, { text, usage: { type: 'duration', seconds: 3 } });
+}

@@ -18,7 +18,7 @@ import { sendJson } from './simulator-http.ts';
 import { openAIError, openAIErrorForStatus } from './openai-simulator-errors.ts';
 import { chatCompletions } from './openai-simulator-chat.ts';
 import { completions, embeddings } from './openai-simulator-legacy.ts';
-import { imagesGenerations, responses, speech } from './openai-simulator-endpoints.ts';
+import { imagesEdits, imagesGenerations, responses, speech, transcriptions } from './openai-simulator-endpoints.ts';
 
 export type OpenAISimulator = Simulator;
 export type { RecordedRequest, ScriptStep } from './simulator-core.ts';
@@ -59,6 +59,8 @@ export function startOpenAISimulator(options: OpenAISimulatorOptions = {}): Prom
       if (method === 'POST' && path === '/v1/images/generations') return imagesGenerations(exchange);
       if (method === 'POST' && path === '/v1/audio/speech') return speech(exchange);
       if (method === 'POST' && path === '/v1/responses') return responses(exchange);
+      if (method === 'POST' && path === '/v1/images/edits') return imagesEdits(exchange);
+      if (method === 'POST' && path === '/v1/audio/transcriptions') return transcriptions(exchange);
       if (method === 'GET' && path === '/v1/models') return sendJson(response, 200, modelList);
       if (method === 'GET' && path.startsWith('/v1/models/')) {
         const id = decodeURIComponent(path.slice('/v1/models/'.length));

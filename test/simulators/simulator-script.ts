@@ -14,8 +14,8 @@
 //   stallAfterChunks: n        (streams) send n events, then say nothing more but keep the socket open
 //   malformedChunkAt: n        (streams) insert an event whose data is broken JSON before event n (0-based)
 //   omitTerminator             (streams) end the body without `data: [DONE]` / `message_stop` / final chunk
-//   omitUsage                  leave usage out (OpenAI usage, Anthropic message_delta usage is zeroed,
-//                              Gemini usageMetadata)
+//   omitUsage                  leave usage out: OpenAI `usage`; Anthropic `usage` of the message, of
+//                              message_start and of message_delta; Gemini `usageMetadata`
 //   reply                      the exact assistant text, instead of the derived one (no tool calls)
 // An "event" is one SSE event as the provider sends it (an OpenAI chunk, an Anthropic typed event, a
 // Gemini GenerateContentResponse); the terminator (`data: [DONE]`) is not counted.

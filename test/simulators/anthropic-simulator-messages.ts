@@ -1,0 +1,155 @@
+// POST /v1/messages and /v1/messages/count_tokens of the Anthropic simulator (behaviour documented in
+// anthropic-simulator.ts).
+import type { SimulatorExchange } from './simulator-core.ts';
+import { sendEventStream, sendJson } from './simulator-http.ts';
+import {
+  countWords, greeting, shapeText, splitEvenly, splitIntoPieces, thinkingSignature, thinkingText, toolResultAnswer, weatherCities,
+} from './simulator-answers.ts';
+import { anthropicError } from './anthropic-simulator-errors.ts';
+
+interface Block { type?: string; text?: string; content?: unknown; input?: unknown; thinking?: string }
+interface AnthropicMessage { role?: string; content?: string | Block[] }
+interface MessagesBody {
+  model?: unknown;
+  messages?: AnthropicMessage[];
+  system?: string | Block[];
+  max_tokens?: number;
+  stream?: boolean;
+  tools?: { name?: string }[];
+  stop_sequences?: string[];
+  thinking?: { type?: string; budget_tokens?: number };
+}
+
+type ContentBlock =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'text'; text: string; citations: null }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; caller: { type: 'direct' } };
+
+const STREAM_FORMAT = { terminator: null, malformed: 'event: content_block_delta\ndata: {"type": not json\n\n' };
+
+let sequence = 0;
+
+function invalid(exchange: SimulatorExchange, message: string): void {
+  sendJson(exchange.response, 400, anthropicError('invalid_request_error', message));
+}
+
+/** Validates the body; sends the error and returns null when it is not a valid Messages request. */
+function validBody(exchange: SimulatorExchange, needsMaxTokens: boolean): MessagesBody | null {
+  const body = exchange.recorded.body as MessagesBody | undefined;
+  if (!body || typeof body !== 'object') return invalid(exchange, 'There was an issue with your request: the body is not valid JSON.'), null;
+  if (typeof body.model !== 'string') return invalid(exchange, 'model: Field required'), null;
+  if (!Array.isArray(body.messages)) return invalid(exchange, 'messages: Field required'), null;
+  if (needsMaxTokens && typeof body.max_tokens !== 'number') return invalid(exchange, 'max_tokens: Field required'), null;
+  const thinking = body.thinking;
+  if (needsMaxTokens && thinking?.type === 'enabled') {
+    const budget = thinking.budget_tokens ?? 0;
+    if (budget < 1024) return invalid(exchange, 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024'), null;
+    if ((body.max_tokens ?? 0) <= budget) return invalid(exchange, '`max_tokens` must be greater than `thinking.budget_tokens`.'), null;
+  }
+  return body;
+}
+
+export function countMessageTokens(exchange: SimulatorExchange): void {
+  const body = validBody(exchange, false);
+  if (body) sendJson(exchange.response, 200, { input_tokens: inputTokens(body) });
+}
+
+export function messages(exchange: SimulatorExchange): void | Promise<void> {
+  const body = validBody(exchange, true);
+  if (!body) return;
+  const { step } = exchange;
+  const blocks: ContentBlock[] = [];
+  const last = body.messages?.at(-1);
+  const said = last?.role === 'user' ? textOf(last.content) : '';
+  if (body.thinking?.type === 'enabled' || body.thinking?.type === 'adaptive') {
+    const thinking = thinkingText(said);
+    blocks.push({ type: 'thinking', thinking, signature: thinkingSignature(thinking) });
+  }
+  let stopReason = 'end_turn';
+  let stopSequence: string | null = null;
+  const results = last?.role === 'user' ? toolResultsOf(last.content) : [];
+  const cities = step.reply === undefined && results.length === 0 && body.tools && body.tools.length > 0 ? weatherCities(said) : null;
+  if (cities) {
+    const name = body.tools?.[0]?.name ?? 'get_weather';
+    cities.forEach((city, i) => blocks.push({ type: 'tool_use', id: `toolu_sim_${i}_${city.toLowerCase().replace(/\W+/g, '')}`, name, input: { city }, caller: { type: 'direct' } }));
+    stopReason = 'tool_use';
+  } else {
+    const wanted = step.reply ?? (results.length > 0 ? toolResultAnswer(results) : greeting('Anthropic', said));
+    const shaped = shapeText(wanted, body.stop_sequences, body.max_tokens);
+    if (shaped.stopSequence !== null) {
+      stopReason = 'stop_sequence';
+      stopSequence = shaped.stopSequence;
+    }
+    if (shaped.truncated) stopReason = 'max_tokens';
+    blocks.push({ type: 'text', text: shaped.text, citations: null });
+  }
+  let outputTokens = 0;
+  for (const block of blocks) {
+    outputTokens += countWords(block.type === 'text' ? block.text : block.type === 'thinking' ? block.thinking : JSON.stringify(block.input));
+  }
+  const usage = (output: number) => step.omitUsage ? undefined : {
+    input_tokens: inputTokens(body), output_tokens: output,
+    cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+    inference_geo: null, output_tokens_details: null, server_tool_use: null, service_tier: 'standard', speed: null,
+  };
+  const message = (content: ContentBlock[], reason: string | null, sequenceHit: string | null, output: number) => ({
+    id: `msg_sim${(++sequence).toString(36).padStart(6, '0')}`, type: 'message', role: 'assistant', model: body.model, content,
+    stop_reason: reason, stop_sequence: sequenceHit, stop_details: null, container: null, diagnostics: null, usage: usage(output),
+  });
+  if (!body.stream) return sendJson(exchange.response, 200, message(blocks, stopReason, stopSequence, outputTokens), { 'request-id': `req_sim${sequence}`, ...step.headers });
+
+  const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const events = [event('message_start', { message: message([], null, null, 1) })];
+  blocks.forEach((block, index) => {
+    if (block.type === 'thinking') {
+      events.push(event('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
+      for (const piece of splitIntoPieces(block.thinking)) events.push(event('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } }));
+      events.push(event('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } }));
+    } else if (block.type === 'text') {
+      events.push(event('content_block_start', { index, content_block: { type: 'text', text: '', citations: null } }));
+      if (block.text !== '') {
+        for (const piece of splitIntoPieces(block.text)) events.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
+      }
+    } else {
+      events.push(event('content_block_start', { index, content_block: { ...block, input: {} } }));
+      for (const piece of ['', ...splitEvenly(JSON.stringify(block.input), 3)]) {
+        events.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }));
+      }
+    }
+    events.push(event('content_block_stop', { index }));
+  });
+  events.splice(2, 0, event('ping', {})); // after the first content_block_start, as Anthropic sends it
+  const deltaUsage = step.omitUsage ? undefined : {
+    input_tokens: inputTokens(body), output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0,
+    output_tokens_details: null, server_tool_use: null,
+  };
+  events.push(event('message_delta', { delta: { stop_reason: stopReason, stop_sequence: stopSequence, stop_details: null, container: null }, usage: deltaUsage }));
+  if (!step.omitTerminator) events.push(event('message_stop', {}));
+  return sendEventStream(exchange.response, step, events, STREAM_FORMAT);
+}
+
+function inputTokens(body: MessagesBody): number {
+  let tokens = countWords(textOf(body.system));
+  for (const message of body.messages ?? []) {
+    tokens += countWords(textOf(message.content));
+    if (Array.isArray(message.content)) {
+      for (const block of message.content) {
+        if (block.type === 'tool_use') tokens += countWords(JSON.stringify(block.input ?? {}));
+        if (block.type === 'tool_result') tokens += countWords(textOf(block.content as string | Block[]));
+      }
+    }
+  }
+  return tokens;
+}
+
+/** The text of a content: a string, or its text blocks joined by spaces. */
+function textOf(content: string | Block[] | undefined): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.filter((block) => block.type === 'text').map((block) => block.text ?? '').join(' ').trim();
+}
+
+function toolResultsOf(content: string | Block[] | undefined): string[] {
+  if (!Array.isArray(content)) return [];
+  return content.filter((block) => block.type === 'tool_result').map((block) => textOf(block.content as string | Block[]));
+}
