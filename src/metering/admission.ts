@@ -75,7 +75,7 @@ export function isBillable(snapshot: GatewaySnapshot, modelId: string): boolean 
 
 function hasAnyPrice(pricing: ModelPricing | undefined): pricing is ModelPricing {
   if (!pricing) return false;
-  return Object.values(pricing).some((price) => typeof price === 'number' && price > 0);
+  return Object.values(pricing).some((price) => (typeof price === 'number' ? price > 0 : price !== undefined && Object.values(price as Record<string, number>).some((value) => value > 0)));
 }
 
 /** Prompt tokens without tokenising on the hot path: JSON text runs 4+ bytes per token, so this over-counts. */

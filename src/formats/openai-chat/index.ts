@@ -1,0 +1,38 @@
+// OpenAI /v1/chat/completions: every converter to and from the hub.
+import type { FormatConverters } from '../../hub/hub-format.ts';
+import { hubErrorToOpenaiChat, hubErrorToOpenaiStreamEvent, openaiErrorToHub } from './openai-chat-error.ts';
+import { hubToOpenaiChatRequest, openaiChatRequestToHub } from './openai-chat-request.ts';
+import { hubToOpenaiChatResponse, openaiChatResponseToHub } from './openai-chat-response.ts';
+import {
+  createHubToOpenaiChatStreamMachine,
+  createOpenaiChatStreamToHubMachine,
+  hubToOpenaiChatStream,
+  openaiChatStreamToHub,
+} from './openai-chat-stream.ts';
+
+export { hubErrorToOpenaiBody, hubErrorToOpenaiChat, hubErrorToOpenaiStreamEvent, openaiErrorToHub } from './openai-chat-error.ts';
+export { hubFinishReasonToOpenai, mapOpenaiFinishReason } from './openai-chat-finish-reason.ts';
+export { hubToOpenaiChatRequest, openaiChatRequestToHub } from './openai-chat-request.ts';
+export { hubToOpenaiChatResponse, openaiChatResponseToHub } from './openai-chat-response.ts';
+export {
+  createHubToOpenaiChatStreamMachine,
+  createOpenaiChatStreamToHubMachine,
+  hubToOpenaiChatStream,
+  openaiChatStreamToHub,
+} from './openai-chat-stream.ts';
+export { hubUsageToOpenai, openaiUsageToHub } from './openai-chat-usage.ts';
+
+export const openaiChatFormat: FormatConverters = {
+  name: 'openai-chat',
+  requestToHub: (body) => openaiChatRequestToHub(body),
+  hubToRequest: hubToOpenaiChatRequest,
+  responseToHub: (json) => openaiChatResponseToHub(json),
+  hubToResponse: hubToOpenaiChatResponse,
+  streamToHub: openaiChatStreamToHub,
+  hubToStream: hubToOpenaiChatStream,
+  streamToHubMachine: createOpenaiChatStreamToHubMachine,
+  hubToStreamMachine: createHubToOpenaiChatStreamMachine,
+  errorToHub: openaiErrorToHub,
+  hubToError: hubErrorToOpenaiChat,
+  hubErrorToStreamEvent: hubErrorToOpenaiStreamEvent,
+};
