@@ -1,0 +1,164 @@
+// generateContent, streamGenerateContent, countTokens and the embedding methods of the Gemini simulator
+// (behaviour documented in gemini-simulator.ts).
+import type { SimulatorExchange } from './simulator-core.ts';
+import { sendEventStream, sendJson } from './simulator-http.ts';
+import { countWords, greeting, shapeText, simulatedEmbedding, splitIntoPieces, thinkingText, toolResultAnswer, weatherCities } from './simulator-answers.ts';
+import { geminiError } from './gemini-simulator-errors.ts';
+
+interface Part { text?: string; thought?: boolean; functionCall?: { name?: string; args?: unknown }; functionResponse?: { name?: string; response?: unknown } }
+interface Content { role?: string; parts?: Part[] }
+interface GenerateBody {
+  contents?: Content[];
+  systemInstruction?: Content;
+  tools?: { functionDeclarations?: { name?: string }[] }[];
+  generationConfig?: { stopSequences?: string[]; maxOutputTokens?: number; thinkingConfig?: { includeThoughts?: boolean } };
+}
+
+type AnswerPart = { text: string; thought?: true } | { functionCall: { name: string; args: Record<string, unknown> } };
+
+const SSE_FORMAT = { terminator: null, malformed: 'data: {"candidates": not json\r\n\r\n' };
+const ARRAY_FORMAT = { terminator: ']', malformed: ',\r\n{"candidates": not json', contentType: 'application/json; charset=UTF-8' };
+
+let sequence = 0;
+
+function invalid(exchange: SimulatorExchange, message: string): void {
+  sendJson(exchange.response, 400, geminiError(400, 'INVALID_ARGUMENT', message));
+}
+
+function validContents(exchange: SimulatorExchange): GenerateBody | null {
+  const body = exchange.recorded.body as GenerateBody | undefined;
+  if (!body || typeof body !== 'object') return invalid(exchange, 'Invalid JSON payload received.'), null;
+  if (!Array.isArray(body.contents) || body.contents.length === 0) return invalid(exchange, '* GenerateContentRequest.contents: contents is not specified\n'), null;
+  return body;
+}
+
+export function countTokens(exchange: SimulatorExchange): void {
+  const body = validContents(exchange);
+  if (!body) return;
+  const total = promptTokens(body);
+  sendJson(exchange.response, 200, { totalTokens: total, promptTokensDetails: [{ modality: 'TEXT', tokenCount: total }] });
+}
+
+export function generateContent(exchange: SimulatorExchange, model: string, stream: boolean): void | Promise<void> {
+  const body = validContents(exchange);
+  if (!body) return;
+  const { step } = exchange;
+  const contents = body.contents ?? [];
+  const last = contents.at(-1);
+  const fromUser = last?.role === undefined || last.role === 'user';
+  const said = fromUser ? textOf(last?.parts) : '';
+  const results = fromUser ? (last?.parts ?? []).filter((part) => part.functionResponse).map((part) => resultText(part.functionResponse?.response)) : [];
+  const config = body.generationConfig ?? {};
+  const parts: AnswerPart[] = [];
+  let thoughts = 0;
+  if (config.thinkingConfig?.includeThoughts) {
+    const thought = thinkingText(said);
+    parts.push({ text: thought, thought: true });
+    thoughts = countWords(thought);
+  }
+  const declared = body.tools?.flatMap((tool) => tool.functionDeclarations ?? []) ?? [];
+  const cities = step.reply === undefined && results.length === 0 && declared.length > 0 ? weatherCities(said) : null;
+  let finishReason = 'STOP';
+  let answerTokens = 0;
+  if (cities) {
+    const name = declared[0]?.name ?? 'get_weather';
+    for (const city of cities) {
+      parts.push({ functionCall: { name, args: { city } } });
+      answerTokens += countWords(JSON.stringify({ city }));
+    }
+  } else {
+    const shaped = shapeText(step.reply ?? (results.length > 0 ? toolResultAnswer(results) : greeting('Gemini', said)), config.stopSequences, config.maxOutputTokens);
+    if (shaped.truncated) finishReason = 'MAX_TOKENS';
+    parts.push({ text: shaped.text });
+    answerTokens = countWords(shaped.text);
+  }
+  const prompt = promptTokens(body);
+  const usage = step.omitUsage ? undefined : {
+    promptTokenCount: prompt, candidatesTokenCount: answerTokens, totalTokenCount: prompt + answerTokens + thoughts,
+    promptTokensDetails: [{ modality: 'TEXT', tokenCount: prompt }], ...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
+  };
+  const responseId = `sim${(++sequence).toString(36).padStart(8, '0')}`;
+  const modelVersion = model;
+  if (!stream) {
+    return sendJson(exchange.response, 200, {
+      candidates: [{ content: { parts, role: 'model' }, finishReason, index: 0 }], usageMetadata: usage, modelVersion, responseId,
+    }, step.headers);
+  }
+  // Chunks: the thought, then the text a word at a time (function calls together in one chunk); the last
+  // chunk carries finishReason and the full usage, the others the prompt count only, as Google does.
+  const pieces: Part[][] = [];
+  for (const part of parts) {
+    if ('functionCall' in part) {
+      const previous = pieces.at(-1);
+      if (previous?.[0]?.functionCall) previous.push(part);
+      else pieces.push([part]);
+    } else if (part.thought) {
+      pieces.push([part]);
+    } else {
+      for (const piece of splitIntoPieces(part.text)) pieces.push([{ text: piece }]);
+    }
+  }
+  const partialUsage = usage ? { promptTokenCount: prompt, totalTokenCount: prompt, promptTokensDetails: usage.promptTokensDetails } : undefined;
+  const chunks = pieces.map((chunkParts, i) => JSON.stringify({
+    candidates: [{ content: { parts: chunkParts, role: 'model' }, ...(i === pieces.length - 1 ? { finishReason } : {}), index: 0 }],
+    usageMetadata: i === pieces.length - 1 ? usage : partialUsage, modelVersion, responseId,
+  }));
+  if (step.omitTerminator) chunks.pop(); // no chunk with finishReason
+  if (exchange.recorded.query.get('alt') === 'sse') {
+    return sendEventStream(exchange.response, step, chunks.map((chunk) => `data: ${chunk}\r\n\r\n`), SSE_FORMAT);
+  }
+  return sendEventStream(exchange.response, step, chunks.map((chunk, i) => (i === 0 ? `[${chunk}` : `,\r\n${chunk}`)), ARRAY_FORMAT);
+}
+
+interface EmbedRequest { model?: string; content?: Content; outputDimensionality?: number }
+
+function embedding(request: EmbedRequest, model: string): { values: number[] } {
+  const dimensions = request.outputDimensionality ?? (model === 'gemini-embedding-001' ? 3072 : 768);
+  return { values: simulatedEmbedding(textOf(request.content?.parts), dimensions) };
+}
+
+export function embedContent(exchange: SimulatorExchange, model: string): void {
+  const body = exchange.recorded.body as EmbedRequest | undefined;
+  if (!body?.content?.parts) return invalid(exchange, '* EmbedContentRequest.content: contents is not specified\n');
+  sendJson(exchange.response, 200, { embedding: embedding(body, model) }, exchange.step.headers);
+}
+
+export function batchEmbedContents(exchange: SimulatorExchange, model: string): void {
+  const body = exchange.recorded.body as { requests?: EmbedRequest[] } | undefined;
+  if (!Array.isArray(body?.requests) || body.requests.length === 0) return invalid(exchange, '* BatchEmbedContentsRequest.requests: requests is not specified\n');
+  for (const [i, request] of body.requests.entries()) {
+    if (request.model !== undefined && request.model !== `models/${model}`) {
+      return invalid(exchange, `Model name in request ${i} (${request.model}) does not match the model in the URL (models/${model}).`);
+    }
+    if (!request.content?.parts) return invalid(exchange, `* BatchEmbedContentsRequest.requests[${i}].content: contents is not specified\n`);
+  }
+  sendJson(exchange.response, 200, { embeddings: body.requests.map((request) => embedding(request, model)) }, exchange.step.headers);
+}
+
+function promptTokens(body: GenerateBody): number {
+  let tokens = countWords(textOf(body.systemInstruction?.parts));
+  for (const content of body.contents ?? []) {
+    for (const part of content.parts ?? []) {
+      if (typeof part.text === 'string') tokens += countWords(part.text);
+      if (part.functionCall) tokens += countWords(JSON.stringify(part.functionCall.args ?? {}));
+      if (part.functionResponse) tokens += countWords(JSON.stringify(part.functionResponse.response ?? {}));
+    }
+  }
+  return tokens;
+}
+
+/** The text parts (not thoughts) joined by spaces. */
+function textOf(parts: Part[] | undefined): string {
+  if (!parts) return '';
+  return parts.filter((part) => typeof part.text === 'string' && !part.thought).map((part) => part.text).join(' ').trim();
+}
+
+function resultText(response: unknown): string {
+  if (response && typeof response === 'object') {
+    for (const key of ['result', 'output', 'content']) {
+      const value = (response as Record<string, unknown>)[key];
+      if (typeof value === 'string') return value;
+    }
+  }
+  return JSON.stringify(response ?? {});
+}

@@ -1,0 +1,180 @@
+// Proves the Gemini simulator speaks Google's wire format: the official SDK is pointed straight at it.
+import { ApiError, FinishReason, GoogleGenAI, type Content, type GenerateContentResponse, type Tool } from '@google/genai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startGeminiSimulator, type GeminiSimulator } from './gemini-simulator.ts';
+import { simulatedEmbedding } from './simulator-answers.ts';
+
+const API_KEY = 'sim-gemini-key';
+let sim: GeminiSimulator;
+let ai: GoogleGenAI;
+
+beforeAll(async () => {
+  sim = await startGeminiSimulator();
+  ai = new GoogleGenAI({ apiKey: API_KEY, httpOptions: { baseUrl: sim.url } });
+});
+afterAll(() => sim.close());
+beforeEach(() => sim.reset());
+
+const model = 'gemini-2.5-flash';
+const weatherTools: Tool[] = [{ functionDeclarations: [{ name: 'get_weather', description: 'Weather of a city', parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }] }];
+
+async function collect(stream: AsyncGenerator<GenerateContentResponse>): Promise<GenerateContentResponse[]> {
+  const chunks: GenerateContentResponse[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return chunks;
+}
+
+describe('generateContent', () => {
+  it('answers a non-streamed request', async () => {
+    const response = await ai.models.generateContent({ model, contents: 'hi there', config: { systemInstruction: 'Be brief.' } });
+    expect(response.text).toBe('Hello from the Gemini simulator: you said "hi there"');
+    expect(response.candidates?.[0]).toMatchObject({ finishReason: FinishReason.STOP, index: 0, content: { role: 'model' } });
+    expect(response.usageMetadata).toMatchObject({ promptTokenCount: 4, candidatesTokenCount: 9, totalTokenCount: 13 });
+    expect(response.modelVersion).toBe(model);
+    expect(response.responseId).toBeTruthy();
+    const seen = sim.requests.at(-1)!;
+    expect(seen.path).toBe(`/v1beta/models/${model}:generateContent`);
+    expect(seen.headers['x-goog-api-key']).toBe(API_KEY);
+  });
+
+  it('streams SSE chunks the SDK parses, the last with finishReason and full usage', async () => {
+    const chunks = await collect(await ai.models.generateContentStream({ model, contents: 'stream please' }));
+    expect(sim.requests.at(-1)!.query.get('alt')).toBe('sse');
+    expect(chunks.length).toBeGreaterThan(3);
+    expect(chunks.map((chunk) => chunk.text).join('')).toBe('Hello from the Gemini simulator: you said "stream please"');
+    const last = chunks.at(-1)!;
+    expect(last.candidates?.[0]?.finishReason).toBe(FinishReason.STOP);
+    expect(last.usageMetadata).toMatchObject({ promptTokenCount: 2, candidatesTokenCount: 9, totalTokenCount: 11 });
+    expect(chunks[0]!.candidates?.[0]?.finishReason).toBeUndefined();
+    expect(new Set(chunks.map((chunk) => chunk.responseId)).size).toBe(1);
+  });
+
+  it('frames SSE events with CRLF as Google does, and streams a JSON array without alt=sse', async () => {
+    const ask = (query: string) => fetch(`${sim.url}/v1beta/models/${model}:streamGenerateContent${query}`, {
+      method: 'POST', headers: { 'x-goog-api-key': API_KEY }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'x' }] }] }),
+    });
+    const sse = await (await ask('?alt=sse')).text();
+    const events = sse.split('\r\n\r\n');
+    expect(events.at(-1)).toBe('');
+    expect(events.slice(0, -1).every((event) => event.startsWith('data: {'))).toBe(true);
+    const array = JSON.parse(await (await ask('')).text()) as GenerateContentResponse[];
+    expect(array.map((chunk) => chunk.candidates?.[0]?.content?.parts?.[0]?.text).join('')).toBe('Hello from the Gemini simulator: you said "x"');
+  });
+
+  it('cuts at a stop sequence and at maxOutputTokens (MAX_TOKENS)', async () => {
+    const stopped = await ai.models.generateContent({ model, contents: 'x', config: { stopSequences: ['simulator'] } });
+    expect(stopped.text).toBe('Hello from the Gemini ');
+    expect(stopped.candidates?.[0]?.finishReason).toBe(FinishReason.STOP);
+    const cut = await ai.models.generateContent({ model, contents: 'x', config: { maxOutputTokens: 2 } });
+    expect(cut.text).toBe('Hello from');
+    expect(cut.candidates?.[0]?.finishReason).toBe(FinishReason.MAX_TOKENS);
+  });
+
+  it('shows a thought part first when includeThoughts is set, with thoughtsTokenCount', async () => {
+    const config = { thinkingConfig: { includeThoughts: true, thinkingBudget: 1024 } };
+    const response = await ai.models.generateContent({ model, contents: 'think', config });
+    const parts = response.candidates?.[0]?.content?.parts ?? [];
+    expect(parts[0]).toEqual({ text: 'Thinking about "think".', thought: true });
+    expect(response.text).toBe('Hello from the Gemini simulator: you said "think"');
+    expect(response.usageMetadata).toMatchObject({ thoughtsTokenCount: 3, candidatesTokenCount: 8, totalTokenCount: 12 });
+    const chunks = await collect(await ai.models.generateContentStream({ model, contents: 'think', config }));
+    expect(chunks[0]!.candidates?.[0]?.content?.parts?.[0]?.thought).toBe(true);
+    expect(chunks.at(-1)!.usageMetadata?.thoughtsTokenCount).toBe(3);
+    expect((await ai.models.generateContent({ model, contents: 'think' })).usageMetadata?.thoughtsTokenCount).toBeUndefined();
+  });
+});
+
+describe('function calling', () => {
+  it('answers a weather question with parallel functionCall parts, then uses the functionResponses', async () => {
+    const contents: Content[] = [{ role: 'user', parts: [{ text: 'What is the weather in Paris and Tokyo?' }] }];
+    const first = await ai.models.generateContent({ model, contents, config: { tools: weatherTools } });
+    expect(first.functionCalls?.map((call) => [call.name, call.args])).toEqual([['get_weather', { city: 'Paris' }], ['get_weather', { city: 'Tokyo' }]]);
+    expect(first.candidates?.[0]?.finishReason).toBe(FinishReason.STOP);
+    contents.push(first.candidates![0]!.content!, {
+      role: 'user', parts: [
+        { functionResponse: { name: 'get_weather', response: { result: '18°C, sunny' } } },
+        { functionResponse: { name: 'get_weather', response: { temperature: 22 } } },
+      ],
+    });
+    const second = await ai.models.generateContent({ model, contents, config: { tools: weatherTools } });
+    expect(second.text).toBe('The tool said: 18°C, sunny; {"temperature":22}');
+    expect(second.functionCalls).toBeUndefined();
+  });
+
+  it('streams the function calls together in one chunk', async () => {
+    const chunks = await collect(await ai.models.generateContentStream({ model, contents: 'weather in Paris, Tokyo and Lima', config: { tools: weatherTools } }));
+    const calls = chunks.flatMap((chunk) => chunk.functionCalls ?? []);
+    expect(calls.map((call) => call.args?.city)).toEqual(['Paris', 'Tokyo', 'Lima']);
+    expect(chunks.at(-1)!.candidates?.[0]?.finishReason).toBe(FinishReason.STOP);
+  });
+});
+
+describe('embeddings, models, errors and scripts', () => {
+  it('embeds through batchEmbedContents (the SDK) and embedContent, honouring outputDimensionality', async () => {
+    const response = await ai.models.embedContent({ model: 'gemini-embedding-001', contents: ['alpha', 'beta gamma'], config: { outputDimensionality: 8 } });
+    expect(sim.requests.at(-1)!.path).toBe('/v1beta/models/gemini-embedding-001:batchEmbedContents');
+    expect(response.embeddings?.map((item) => item.values)).toEqual([simulatedEmbedding('alpha', 8), simulatedEmbedding('beta gamma', 8)]);
+    const full = await ai.models.embedContent({ model: 'gemini-embedding-001', contents: 'alpha' });
+    expect(full.embeddings?.[0]?.values).toHaveLength(3072);
+    const single = await fetch(`${sim.url}/v1beta/models/text-embedding-004:embedContent?key=${API_KEY}`, {
+      method: 'POST', body: JSON.stringify({ content: { parts: [{ text: 'alpha' }] } }),
+    });
+    expect(((await single.json()) as { embedding: { values: number[] } }).embedding.values).toEqual(simulatedEmbedding('alpha', 768));
+  });
+
+  it('lists models with their generation methods, paging with nextPageToken', async () => {
+    const names: string[] = [];
+    const pager = await ai.models.list({ config: { pageSize: 2 } });
+    for await (const info of pager) names.push(info.name!);
+    expect(names).toEqual(['models/gemini-2.5-flash', 'models/gemini-2.5-pro', 'models/gemini-2.0-flash', 'models/gemini-embedding-001']);
+    const raw = await (await fetch(`${sim.url}/v1beta/models?pageSize=1`, { headers: { 'x-goog-api-key': API_KEY } })).json();
+    expect(raw).toMatchObject({ nextPageToken: '1', models: [{ name: 'models/gemini-2.5-flash', supportedGenerationMethods: expect.arrayContaining(['generateContent']) }] });
+  });
+
+  it('answers a wrong key as Google does: 400 INVALID_ARGUMENT, reason API_KEY_INVALID; no key: 403', async () => {
+    const wrong = new GoogleGenAI({ apiKey: 'wrong', httpOptions: { baseUrl: sim.url } });
+    const error = await wrong.models.generateContent({ model, contents: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    const body = JSON.parse((error as ApiError).message);
+    expect(body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', details: [{ reason: 'API_KEY_INVALID' }, expect.anything()] });
+    const none = await fetch(`${sim.url}/v1beta/models/${model}:generateContent`, { method: 'POST', body: '{}' });
+    expect(none.status).toBe(403);
+    expect(await none.json()).toMatchObject({ error: { code: 403, status: 'PERMISSION_DENIED' } });
+  });
+
+  it('answers 400 INVALID_ARGUMENT without contents and 404 NOT_FOUND for unknown paths', async () => {
+    // The SDK refuses empty contents itself, so ask without it.
+    const empty = await fetch(`${sim.url}/v1beta/models/${model}:generateContent`, { method: 'POST', headers: { 'x-goog-api-key': API_KEY }, body: '{"contents":[]}' });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT' } });
+    const unknown = await fetch(`${sim.url}/v1beta/nothing?key=${API_KEY}`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
+  });
+
+  it('plays a scripted 429 in Google’s shape, then answers normally', async () => {
+    sim.script({ status: 429 });
+    const error = await ai.models.generateContent({ model, contents: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(429);
+    expect(JSON.parse((error as ApiError).message)).toMatchObject({ error: { code: 429, status: 'RESOURCE_EXHAUSTED' } });
+    expect((await ai.models.generateContent({ model, contents: 'x' })).text).toContain('you said "x"');
+  });
+
+  it('plays scripted replies, omitted usage, cut, malformed and unfinished streams', async () => {
+    sim.script({ reply: 'exact words', omitUsage: true });
+    const exact = await ai.models.generateContent({ model, contents: 'weather?', config: { tools: weatherTools } });
+    expect(exact.text).toBe('exact words');
+    expect(exact.usageMetadata).toBeUndefined();
+    const ask = async () => collect(await ai.models.generateContentStream({ model, contents: 'x' }));
+    sim.script({ cutStreamAfterChunks: 2 });
+    await expect(ask()).rejects.toThrow();
+    sim.script({ malformedChunkAt: 1 });
+    await expect(ask()).rejects.toThrow();
+    sim.script({ omitTerminator: true });
+    const unfinished = await ask();
+    expect(unfinished.length).toBeGreaterThan(0);
+    expect(unfinished.every((chunk) => chunk.candidates?.[0]?.finishReason === undefined)).toBe(true);
+  });
+});
