@@ -1,5 +1,6 @@
 // POST /v1/embeddings: input as a string, strings, tokens or token arrays; `dimensions`; `encoding_format`.
-// Passed through to OpenAI-format channels, so order, indexes and base64 encoding are the upstream's own.
+// Passed through to OpenAI-format channels, so order, indexes and base64 encoding are the upstream's own;
+// translated to Gemini's batchEmbedContents for Gemini channels (gemini-embeddings-hop.ts).
 import { z } from 'zod';
 import { emptyUsage } from '../metering/usage.ts';
 import { estimateInputTokensFromBytes } from '../metering/admission.ts';
@@ -8,6 +9,8 @@ import { parseBody } from '../validate-request.ts';
 import { relayEndpoint } from '../relay/relay-endpoint.ts';
 import { openAIJsonPassthroughHop } from '../relay/hops/openai-json-passthrough-hop.ts';
 import type { PreparedCall } from '../http/routes/relay-route.ts';
+import { geminiEmbeddingsHop } from './gemini-embeddings-hop.ts';
+import { byChannelFormat } from '../relay/hops/by-channel-format.ts';
 
 const embeddingsSchema = z.looseObject({
   model: z.string().min(1),
@@ -28,12 +31,17 @@ export function prepareEmbeddings(raw: unknown): PreparedCall {
     model: body.model,
     stream: false,
     body,
-    relay: (deps, call) => relayEndpoint(deps, call, openAIJsonPassthroughHop(call, {
-      operation: 'embeddings',
-      usage: (text) => {
-        const usage = readUsageObjectFromTail(text) as { prompt_tokens?: number } | null;
-        return { ...emptyUsage(), inputTokens: usage?.prompt_tokens ?? estimateInputTokensFromBytes(call.rawBody.length) };
-      },
-    }), { estimate: () => ({ ...emptyUsage(), inputTokens: estimateInputTokensFromBytes(call.rawBody.length) }) }),
+    relay: (deps, call) => {
+      const passthrough = openAIJsonPassthroughHop(call, {
+        operation: 'embeddings',
+        usage: (text) => {
+          const usage = readUsageObjectFromTail(text) as { prompt_tokens?: number } | null;
+          return { ...emptyUsage(), inputTokens: usage?.prompt_tokens ?? estimateInputTokensFromBytes(call.rawBody.length) };
+        },
+      });
+      return relayEndpoint(deps, call, byChannelFormat(passthrough, geminiEmbeddingsHop(body)), {
+        estimate: () => ({ ...emptyUsage(), inputTokens: estimateInputTokensFromBytes(call.rawBody.length) }),
+      });
+    },
   };
 }

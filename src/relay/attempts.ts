@@ -139,7 +139,7 @@ async function attemptOnce(context: AttemptContext, channel: RoutedChannel, mode
     return { kind: 'success', result: { kind: 'buffer', status: response.statusCode, headers: { 'content-type': answer.contentType }, body: answer.body } };
   }
 
-  const converter = hop.stream();
+  const converter = hop.stream(channel);
   const pump = createSsePump(response.chunks(), converter, (error) => deps.logger.warn({ requestId: call.requestId, channel: channel.name, err: error.message }, 'skipped a malformed upstream event'));
   let first: { text: string; done: boolean } | null;
   try {
@@ -295,7 +295,7 @@ async function openContinuation(context: AttemptContext, hop: RelayHop, channel:
       note('continuation refused', response.statusCode, text.slice(0, 300));
       return null;
     }
-    const converter = hop.stream!();
+    const converter = hop.stream!(channel);
     const pump = createSsePump(response.chunks(), converter, (error) => deps.logger.warn({ requestId: call.requestId, channel: channel.name, err: error.message }, 'skipped a malformed upstream event'));
     const first = await firstOutput(pump, channel.timeouts.firstTokenMs ?? DEFAULT_TIMEOUTS.firstTokenMs, call.signal).catch(async (error: unknown) => {
       await pump.stop();

@@ -28,7 +28,7 @@ export interface RelayHop {
   /** An upstream error answer as a gateway error (status, message and code kept). */
   error(channel: RoutedChannel, status: number, text: string): GatewayError;
   /** A converter for one streamed attempt (endpoints that stream). */
-  stream?(): StreamConverter;
+  stream?(channel: RoutedChannel): StreamConverter;
   /**
    * The same call continued after `deliveredText` reached the client, as an assistant prefill, for a
    * channel that accepts one; its stream must read as the rest of the same answer (chat only).

@@ -20,7 +20,7 @@ export interface JsonPassthroughSpec {
   transform?(text: string, channel: RoutedChannel): string;
   /** The upstream body; by default the client's with the model id mapped. */
   body?(upstreamModel: string, channel: RoutedChannel): string | Buffer;
-  stream?(): StreamConverter;
+  stream?(channel: RoutedChannel): StreamConverter;
 }
 
 export function openAIJsonPassthroughHop(call: RelayCall, spec: JsonPassthroughSpec): RelayHop {

@@ -1,0 +1,62 @@
+// OpenAI embeddings to a Gemini channel: batchEmbedContents, translated both ways. Gemini reports no token
+// counts for embeddings, so usage is counted locally from the input texts. Token-array inputs cannot be
+// expressed to Gemini and are refused with a 400 naming the field.
+import { invalidRequest } from '../gateway-errors.ts';
+import { estimateTextTokens } from '../metering/estimate-tokens.ts';
+import { emptyUsage } from '../metering/usage.ts';
+import { nextUpstreamKey } from '../routing/choose-channel.ts';
+import { operationPath } from '../providers/operation-path.ts';
+import type { RelayHop } from '../relay/relay-hop.ts';
+import { gatewayErrorFromUpstream } from '../relay/upstream-error.ts';
+
+export interface EmbeddingsRequest {
+  input: string | string[] | number[] | number[][];
+  dimensions?: number | null;
+  encoding_format?: 'float' | 'base64' | null;
+  model: string;
+}
+
+export function textInputs(body: EmbeddingsRequest): string[] {
+  if (typeof body.input === 'string') return [body.input];
+  if (body.input.every((item) => typeof item === 'string')) return body.input as string[];
+  throw invalidRequest("Invalid value for 'input': token arrays cannot be sent to a Gemini model; send text.", 'input', 'unsupported_for_model');
+}
+
+export function geminiEmbeddingsHop(body: EmbeddingsRequest): RelayHop {
+  return {
+    supports: (channel) => channel.provider.chatFormat === 'gemini-generate',
+    request(channel, upstreamModel) {
+      const texts = textInputs(body);
+      return {
+        path: operationPath(channel, 'embeddings', upstreamModel),
+        headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+        body: JSON.stringify({
+          requests: texts.map((text) => ({
+            model: `models/${upstreamModel}`,
+            content: { parts: [{ text }] },
+            ...(body.dimensions ? { outputDimensionality: body.dimensions } : {}),
+          })),
+        }),
+      };
+    },
+    whole(text) {
+      const answer = JSON.parse(text) as { embeddings?: { values?: number[] }[] };
+      const texts = textInputs(body);
+      const tokens = texts.reduce((sum, input) => sum + estimateTextTokens(input), 0);
+      const data = (answer.embeddings ?? []).map((embedding, index) => {
+        const values = embedding.values ?? [];
+        return {
+          object: 'embedding',
+          index,
+          embedding: body.encoding_format === 'base64' ? Buffer.from(new Float32Array(values).buffer).toString('base64') : values,
+        };
+      });
+      return {
+        body: JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } }),
+        contentType: 'application/json',
+        usage: { ...emptyUsage(), inputTokens: tokens },
+      };
+    },
+    error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
+  };
+}
