@@ -1,0 +1,153 @@
+// Anthropic message content ⇄ hub messages. A user turn holding tool_result blocks becomes a hub tool turn
+// followed by a user turn; going back, a tool turn and the user turn after it merge into one user turn.
+import { invalidRequest } from '../../gateway-errors.ts';
+import type {
+  HubAssistantContent,
+  HubImagePart,
+  HubMessage,
+  HubTextPart,
+  HubToolResultPart,
+  HubUserContent,
+} from '../../hub/hub-request.ts';
+import { toolNamesById } from '../../hub/hub-tool-names.ts';
+import { parseArgumentsObject } from '../../hub/hub-validation.ts';
+import type { Warnings } from '../../hub/hub-warnings.ts';
+import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-messages-schema.ts';
+
+type ImageBlock = Extract<AnthropicContentBlock, { type: 'image'; source: unknown }>;
+
+function imageToHub(block: ImageBlock, at: string): HubImagePart {
+  const source = block.source as { type: string; media_type?: string; data?: string; url?: string };
+  if (source.type === 'base64') return { type: 'image', source: { kind: 'base64', data: source.data ?? '', mediaType: source.media_type ?? '' } };
+  if (source.type === 'url') return { type: 'image', source: { kind: 'url', url: source.url ?? '' } };
+  throw invalidRequest(`'${at}.source': images uploaded through the Files API cannot be translated for this model's provider.`, `${at}.source`);
+}
+
+const refuse = (type: string, at: string) =>
+  invalidRequest(`'${at}': content blocks of type '${type}' cannot be translated for this model's provider.`, at);
+
+export function anthropicMessagesToHub(messages: AnthropicMessage[], warnings: Warnings): HubMessage[] {
+  const out: HubMessage[] = [];
+  messages.forEach((message, i) => {
+    const at = `messages[${i}].content`;
+    const blocks = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
+    const results: HubToolResultPart[] = [];
+    const user: HubUserContent[] = [];
+    const assistant: HubAssistantContent[] = [];
+    blocks.forEach((block, j) => {
+      const path = `${at}[${j}]`;
+      switch (block.type) {
+        case 'text':
+          (message.role === 'user' ? user : assistant).push({ type: 'text', text: (block as { text: string }).text });
+          return;
+        case 'image':
+          if (message.role !== 'user') throw refuse('image', path);
+          user.push(imageToHub(block as ImageBlock, path));
+          return;
+        case 'tool_result': {
+          if (message.role !== 'user') throw refuse('tool_result', path);
+          const b = block as Extract<AnthropicContentBlock, { type: 'tool_result'; tool_use_id: string }>;
+          let content: HubToolResultPart['content'] = '';
+          if (typeof b.content === 'string') content = b.content;
+          else if (b.content) {
+            content = b.content.map((inner, k): HubTextPart | HubImagePart =>
+              inner.type === 'text' ? { type: 'text', text: inner.text } : imageToHub(inner as ImageBlock, `${path}.content[${k}]`),
+            );
+          }
+          results.push({ type: 'tool-result', toolCallId: b.tool_use_id, content, isError: b.is_error === true });
+          return;
+        }
+        case 'tool_use': {
+          if (message.role !== 'assistant') throw refuse('tool_use', path);
+          const b = block as Extract<AnthropicContentBlock, { type: 'tool_use'; id: string }>;
+          assistant.push({ type: 'tool-call', id: b.id, name: b.name, argumentsJson: JSON.stringify(b.input ?? {}) });
+          return;
+        }
+        case 'thinking': {
+          const b = block as Extract<AnthropicContentBlock, { type: 'thinking'; thinking: string }>;
+          assistant.push({ type: 'reasoning', text: b.thinking, signature: b.signature });
+          return;
+        }
+        case 'redacted_thinking': {
+          const b = block as Extract<AnthropicContentBlock, { type: 'redacted_thinking'; data: string }>;
+          assistant.push({ type: 'reasoning', text: '', redactedData: b.data });
+          return;
+        }
+        default:
+          throw refuse(block.type, path);
+      }
+    });
+    if (results.length > 0) out.push({ role: 'tool', content: results });
+    if (message.role === 'user' && (user.length > 0 || results.length === 0)) out.push({ role: 'user', content: user });
+    if (message.role === 'assistant') out.push({ role: 'assistant', content: assistant });
+  });
+  const names = toolNamesById(out);
+  for (const message of out) {
+    if (message.role !== 'tool') continue;
+    for (const result of message.content) {
+      const name = names.get(result.toolCallId);
+      if (name !== undefined) result.name = name;
+    }
+  }
+  return out;
+}
+
+function imageToAnthropic(image: HubImagePart): Record<string, unknown> {
+  if (image.source.kind === 'url') return { type: 'image', source: { type: 'url', url: image.source.url } };
+  return { type: 'image', source: { type: 'base64', media_type: image.source.mediaType, data: image.source.data } };
+}
+
+function userBlocks(content: HubUserContent[]): Record<string, unknown>[] {
+  // Anthropic refuses empty text blocks.
+  return content
+    .filter((part) => part.type !== 'text' || part.text !== '')
+    .map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : imageToAnthropic(part)));
+}
+
+function toolResultBlock(result: HubToolResultPart): Record<string, unknown> {
+  const block: Record<string, unknown> = { type: 'tool_result', tool_use_id: result.toolCallId };
+  block.content = typeof result.content === 'string'
+    ? result.content
+    : result.content.map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : imageToAnthropic(part)));
+  if (result.isError) block.is_error = true;
+  return block;
+}
+
+function assistantBlocks(content: HubAssistantContent[], at: string, warnings: Warnings): Record<string, unknown>[] {
+  const blocks: Record<string, unknown>[] = [];
+  content.forEach((part, j) => {
+    switch (part.type) {
+      case 'text':
+        if (part.text !== '') blocks.push({ type: 'text', text: part.text });
+        return;
+      case 'reasoning':
+        if (part.redactedData !== undefined) blocks.push({ type: 'redacted_thinking', data: part.redactedData });
+        else if (part.signature) blocks.push({ type: 'thinking', thinking: part.text, signature: part.signature });
+        // Anthropic verifies thinking blocks by their signature; reasoning from another provider has none.
+        else warnings.dropped(`${at}[${j}]`, 'reasoning without an Anthropic signature cannot be sent back to Anthropic; it was left out.');
+        return;
+      case 'tool-call':
+        blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: parseArgumentsObject(part.argumentsJson, `${at}[${j}].arguments`) });
+        return;
+    }
+  });
+  return blocks;
+}
+
+export function hubMessagesToAnthropic(messages: HubMessage[], warnings: Warnings): Record<string, unknown>[] {
+  const out: { role: 'user' | 'assistant'; content: Record<string, unknown>[] }[] = [];
+  const push = (role: 'user' | 'assistant', blocks: Record<string, unknown>[]) => {
+    if (blocks.length === 0) return;
+    const last = out[out.length - 1];
+    // Consecutive turns of one role merge: Anthropic alternates user and assistant.
+    if (last?.role === role) last.content.push(...blocks);
+    else out.push({ role, content: blocks });
+  };
+  messages.forEach((message, i) => {
+    const at = `messages[${i}].content`;
+    if (message.role === 'user') push('user', userBlocks(message.content));
+    else if (message.role === 'tool') push('user', message.content.map(toolResultBlock));
+    else push('assistant', assistantBlocks(message.content, at, warnings));
+  });
+  return out;
+}

@@ -1,0 +1,213 @@
+// Anthropic message streams ⇄ hub stream parts, as small state machines over content block indexes.
+import {
+  machineToTransformStream,
+  parseEventJson,
+  type HubStreamPart,
+  type HubToStreamContext,
+  type SseEvent,
+  type StreamMachine,
+  type StreamToHubContext,
+} from '../../hub/hub-stream.ts';
+import { anthropicErrorStatus, anthropicErrorToHub, hubErrorToAnthropicStreamEvent } from './anthropic-messages-error.ts';
+import { hubFinishReasonToAnthropic, mapAnthropicStopReason } from './anthropic-messages-finish-reason.ts';
+import { anthropicMessageId } from './anthropic-messages-response.ts';
+import { anthropicStreamEventSchema, type AnthropicUsage } from './anthropic-messages-schema.ts';
+import { anthropicUsageToHub, hubUsageToAnthropic, mergeAnthropicUsage } from './anthropic-messages-usage.ts';
+
+export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContext = {}): StreamMachine<SseEvent, HubStreamPart> {
+  let done = false;
+  let stopReason: string | null = null;
+  let usage: AnthropicUsage = {};
+  // Content block index → the hub's tool-call index, for the blocks that are tool_use.
+  const toolForBlock = new Map<number, number>();
+
+  const finish = (): HubStreamPart[] => {
+    done = true;
+    return [{ type: 'finish', finishReason: mapAnthropicStopReason(stopReason), usage: anthropicUsageToHub(usage) }];
+  };
+
+  return {
+    push(event) {
+      if (done) return [];
+      const json = parseEventJson(event, ctx.onWarning);
+      if (json === undefined) return [];
+      const parsed = anthropicStreamEventSchema.safeParse(json);
+      if (!parsed.success) {
+        ctx.onWarning?.({ type: 'dropped', feature: event.event ?? 'event', detail: 'skipped an event that is not an Anthropic stream event.' });
+        return [];
+      }
+      const e = parsed.data;
+      switch (e.type) {
+        case 'message_start':
+          usage = mergeAnthropicUsage(usage, e.message.usage);
+          return [{ type: 'start', id: e.message.id, model: e.message.model }];
+        case 'content_block_start': {
+          const block = e.content_block as Record<string, unknown>;
+          switch (block.type) {
+            case 'text':
+              return block.text ? [{ type: 'text-delta', delta: String(block.text) }] : [];
+            case 'thinking':
+              return block.thinking ? [{ type: 'reasoning-delta', delta: String(block.thinking) }] : [];
+            case 'redacted_thinking':
+              return [{ type: 'reasoning-delta', delta: '', redactedData: String(block.data) }];
+            case 'tool_use': {
+              const index = toolForBlock.size;
+              toolForBlock.set(e.index, index);
+              const out: HubStreamPart[] = [{ type: 'tool-call-start', index, id: String(block.id), name: String(block.name) }];
+              const input = block.input as Record<string, unknown> | undefined;
+              if (input && Object.keys(input).length > 0) out.push({ type: 'tool-call-delta', index, argumentsDelta: JSON.stringify(input) });
+              return out;
+            }
+            default:
+              ctx.onWarning?.({ type: 'dropped', feature: `content_block ${String(block.type)}`, detail: 'server-side tool blocks have no hub form.' });
+              return [];
+          }
+        }
+        case 'content_block_delta': {
+          const d = e.delta;
+          if (d.type === 'text_delta' && d.text) return [{ type: 'text-delta', delta: d.text }];
+          if (d.type === 'thinking_delta' && d.thinking) return [{ type: 'reasoning-delta', delta: d.thinking }];
+          if (d.type === 'signature_delta' && d.signature) return [{ type: 'reasoning-delta', delta: '', signature: d.signature }];
+          if (d.type === 'input_json_delta' && d.partial_json) {
+            const index = toolForBlock.get(e.index);
+            if (index !== undefined) return [{ type: 'tool-call-delta', index, argumentsDelta: d.partial_json }];
+          }
+          return [];
+        }
+        case 'content_block_stop': {
+          const index = toolForBlock.get(e.index);
+          return index === undefined ? [] : [{ type: 'tool-call-end', index }];
+        }
+        case 'message_delta':
+          if (e.delta.stop_reason) stopReason = e.delta.stop_reason;
+          usage = mergeAnthropicUsage(usage, e.usage);
+          return [];
+        case 'message_stop':
+          return finish();
+        case 'ping':
+          return [];
+        case 'error':
+          done = true;
+          return [{ type: 'error', error: anthropicErrorToHub(anthropicErrorStatus(e.error.type), e) }];
+      }
+    },
+    // A stream cut after message_delta still reports how it finished.
+    end: () => (!done && stopReason !== null ? finish() : []),
+  };
+}
+
+export function anthropicMessagesStreamToHub(ctx: StreamToHubContext = {}): TransformStream<SseEvent, HubStreamPart> {
+  return machineToTransformStream(createAnthropicMessagesStreamToHubMachine(ctx));
+}
+
+type OpenBlock = { kind: 'text' | 'thinking'; index: number; signed: boolean } | { kind: 'tool'; index: number; tool: number };
+
+/**
+ * Writes Anthropic's exact sequence: message_start, then per block content_block_start, deltas and
+ * content_block_stop (a ping after the first block start, as Anthropic sends it), message_delta, message_stop.
+ * One block is open at a time.
+ */
+export function createHubToAnthropicMessagesStreamMachine(ctx: HubToStreamContext): StreamMachine<HubStreamPart, SseEvent> {
+  let started = false;
+  let ended = false;
+  let pinged = false;
+  let nextIndex = 0;
+  let open: OpenBlock | undefined;
+
+  const ev = (type: string, body: Record<string, unknown>): SseEvent => ({ event: type, data: JSON.stringify({ type, ...body }) });
+  const ping = (out: SseEvent[]) => {
+    if (pinged) return;
+    pinged = true;
+    out.push(ev('ping', {}));
+  };
+  const start = (id: string): SseEvent[] => {
+    started = true;
+    return [
+      ev('message_start', {
+        message: {
+          id: anthropicMessageId(id),
+          type: 'message',
+          role: 'assistant',
+          model: ctx.requestModel,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          // Input usage is known only at the end for most providers; message_delta carries it.
+          usage: { input_tokens: 0, output_tokens: 0 },
+        },
+      }),
+    ];
+  };
+  const close = (out: SseEvent[]) => {
+    if (!open) return;
+    out.push(ev('content_block_stop', { index: open.index }));
+    open = undefined;
+  };
+  const openBlock = (out: SseEvent[], block: Record<string, unknown>, next: OpenBlock) => {
+    close(out);
+    out.push(ev('content_block_start', { index: next.index, content_block: block }));
+    ping(out);
+    open = next;
+  };
+  const delta = (out: SseEvent[], d: Record<string, unknown>) => out.push(ev('content_block_delta', { index: open?.index ?? 0, delta: d }));
+
+  return {
+    push(part) {
+      if (ended) return [];
+      if (part.type === 'start') return started ? [] : start(part.id);
+      const out: SseEvent[] = started || part.type === 'error' ? [] : start('gateway');
+      switch (part.type) {
+        case 'text-delta':
+          if (open?.kind !== 'text') openBlock(out, { type: 'text', text: '' }, { kind: 'text', index: nextIndex++, signed: false });
+          delta(out, { type: 'text_delta', text: part.delta });
+          break;
+        case 'reasoning-delta':
+          if (part.redactedData !== undefined) {
+            openBlock(out, { type: 'redacted_thinking', data: part.redactedData }, { kind: 'thinking', index: nextIndex++, signed: true });
+            close(out);
+            break;
+          }
+          // A signature ends its block: more reasoning after it is a new block.
+          if (open?.kind !== 'thinking' || open.signed) {
+            openBlock(out, { type: 'thinking', thinking: '', signature: '' }, { kind: 'thinking', index: nextIndex++, signed: false });
+          }
+          if (part.delta !== '') delta(out, { type: 'thinking_delta', thinking: part.delta });
+          if (part.signature !== undefined && open?.kind === 'thinking') {
+            delta(out, { type: 'signature_delta', signature: part.signature });
+            open.signed = true;
+          }
+          break;
+        case 'tool-call-start':
+          openBlock(out, { type: 'tool_use', id: part.id, name: part.name, input: {} }, { kind: 'tool', index: nextIndex++, tool: part.index });
+          break;
+        case 'tool-call-delta':
+          if (open?.kind === 'tool' && open.tool === part.index) delta(out, { type: 'input_json_delta', partial_json: part.argumentsDelta });
+          else ctx.onWarning?.({ type: 'dropped', feature: `tool call ${part.index}`, detail: 'arguments arrived after the tool call block closed; Anthropic streams one block at a time.' });
+          break;
+        case 'tool-call-end':
+          if (open?.kind === 'tool' && open.tool === part.index) close(out);
+          break;
+        case 'finish':
+          ended = true;
+          close(out);
+          ping(out);
+          out.push(ev('message_delta', {
+            delta: { stop_reason: hubFinishReasonToAnthropic(part.finishReason), stop_sequence: null },
+            usage: hubUsageToAnthropic(part.usage),
+          }));
+          out.push(ev('message_stop', {}));
+          break;
+        case 'error':
+          ended = true;
+          out.push(hubErrorToAnthropicStreamEvent(part.error));
+          break;
+      }
+      return out;
+    },
+    end: () => [],
+  };
+}
+
+export function hubToAnthropicMessagesStream(ctx: HubToStreamContext): TransformStream<HubStreamPart, SseEvent> {
+  return machineToTransformStream(createHubToAnthropicMessagesStreamMachine(ctx));
+}

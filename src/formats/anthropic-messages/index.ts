@@ -1,0 +1,49 @@
+// Anthropic /v1/messages: every converter to and from the hub.
+import type { FormatConverters } from '../../hub/hub-format.ts';
+import { anthropicErrorToHub, hubErrorToAnthropicMessages, hubErrorToAnthropicStreamEvent } from './anthropic-messages-error.ts';
+import { anthropicMessagesRequestToHub, hubToAnthropicMessagesRequest } from './anthropic-messages-request.ts';
+import { anthropicMessagesResponseToHub, hubToAnthropicMessagesResponse } from './anthropic-messages-response.ts';
+import {
+  anthropicMessagesStreamToHub,
+  createAnthropicMessagesStreamToHubMachine,
+  createHubToAnthropicMessagesStreamMachine,
+  hubToAnthropicMessagesStream,
+} from './anthropic-messages-stream.ts';
+
+export {
+  anthropicErrorToHub,
+  anthropicErrorType,
+  hubErrorToAnthropicBody,
+  hubErrorToAnthropicMessages,
+  hubErrorToAnthropicStreamEvent,
+} from './anthropic-messages-error.ts';
+export { hubFinishReasonToAnthropic, mapAnthropicStopReason } from './anthropic-messages-finish-reason.ts';
+export {
+  ANTHROPIC_DEFAULT_MAX_TOKENS,
+  ANTHROPIC_MIN_THINKING_BUDGET,
+  anthropicMessagesRequestToHub,
+  hubToAnthropicMessagesRequest,
+} from './anthropic-messages-request.ts';
+export { anthropicMessagesResponseToHub, hubToAnthropicMessagesResponse } from './anthropic-messages-response.ts';
+export {
+  anthropicMessagesStreamToHub,
+  createAnthropicMessagesStreamToHubMachine,
+  createHubToAnthropicMessagesStreamMachine,
+  hubToAnthropicMessagesStream,
+} from './anthropic-messages-stream.ts';
+export { anthropicUsageToHub, hubUsageToAnthropic } from './anthropic-messages-usage.ts';
+
+export const anthropicMessagesFormat: FormatConverters = {
+  name: 'anthropic-messages',
+  requestToHub: (body) => anthropicMessagesRequestToHub(body),
+  hubToRequest: hubToAnthropicMessagesRequest,
+  responseToHub: (json) => anthropicMessagesResponseToHub(json),
+  hubToResponse: hubToAnthropicMessagesResponse,
+  streamToHub: anthropicMessagesStreamToHub,
+  hubToStream: hubToAnthropicMessagesStream,
+  streamToHubMachine: createAnthropicMessagesStreamToHubMachine,
+  hubToStreamMachine: createHubToAnthropicMessagesStreamMachine,
+  errorToHub: anthropicErrorToHub,
+  hubToError: hubErrorToAnthropicMessages,
+  hubErrorToStreamEvent: hubErrorToAnthropicStreamEvent,
+};
