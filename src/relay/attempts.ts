@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { GatewayError, upstreamTimeout, upstreamUnreachable } from '../gateway-errors.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { sendUpstream, type UpstreamResponse } from '../upstream/send-upstream.ts';
-import type { RelayHop, StreamConverter } from './relay-hop.ts';
+import type { RelayHop, StreamConverter, UpstreamCallShape } from './relay-hop.ts';
 import { emptyUsage, type Usage } from '../metering/usage.ts';
 import { classifyTransportError, classifyUpstreamStatus, DEFAULT_TIMEOUTS, jitteredBackoff, retryAfterMs, RETRY_POLICY, type FailureKind } from './attempt-policy.ts';
 import { recordCall } from './record-call.ts';
@@ -88,11 +88,19 @@ async function attemptOnce(context: AttemptContext, channel: RoutedChannel, mode
     return { kind: 'failure', failure, error, retryAfterMs: retryAfter };
   };
 
+  let shape: UpstreamCallShape;
+  try {
+    shape = hop.request(channel, upstreamModel);
+  } catch (error) {
+    // The request cannot be written for this channel (a feature its format cannot express): the client's to fix.
+    if (error instanceof GatewayError) return fail('final', error, null);
+    throw error;
+  }
   let response: UpstreamResponse;
   try {
     response = await sendUpstream(deps.agents, {
       channel,
-      ...hop.request(channel, upstreamModel),
+      ...shape,
       signal: call.signal,
       headersTimeoutMs: channel.timeouts.headersMs ?? (call.stream ? DEFAULT_TIMEOUTS.streamHeadersMs : DEFAULT_TIMEOUTS.wholeHeadersMs),
       idleTimeoutMs: channel.timeouts.idleMs ?? DEFAULT_TIMEOUTS.idleMs,

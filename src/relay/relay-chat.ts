@@ -1,10 +1,29 @@
-// OpenAI chat: passthrough to OpenAI-type channels through the generic endpoint relay.
+// Chat in any inbound format: a channel speaking the client's format gets a passthrough hop, any other
+// format a hop translated through the hub; one call can fail over between the two kinds.
+import type { FormatConverters } from '../hub/hub-format.ts';
+import type { HubRequest } from '../hub/hub-request.ts';
 import { estimateChatUsage } from '../metering/admission.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayCall, RelayResult } from './relay-types.ts';
+import type { RelayHop } from './relay-hop.ts';
 import { relayEndpoint } from './relay-endpoint.ts';
 import { openAIChatPassthroughHop } from './hops/openai-chat-passthrough-hop.ts';
+import { sameFormatPassthroughHop } from './hops/same-format-passthrough-hop.ts';
+import { translatedChatHop } from './hops/translated-chat-hop.ts';
+import { byChannelFormat } from './hops/by-channel-format.ts';
+import { relayFormat } from './hops/relay-formats.ts';
 
-export function relayChat(deps: RelayDeps, call: RelayCall, maxOutputTokens: number | null): Promise<RelayResult> {
-  return relayEndpoint(deps, call, openAIChatPassthroughHop(call), { estimate: estimateChatUsage(call.rawBody.length, maxOutputTokens) });
+export interface ChatRelayOptions {
+  /** The client's request in the hub; lazily, because a passthrough channel needs no conversion. */
+  hubRequest: () => HubRequest;
+  maxOutputTokens: number | null;
+}
+
+export function relayChat(deps: RelayDeps, call: RelayCall, options: ChatRelayOptions): Promise<RelayResult> {
+  const client = relayFormat(call.inboundFormat)!;
+  const passthrough: RelayHop = call.inboundFormat === 'openai-chat'
+    ? openAIChatPassthroughHop(call)
+    : sameFormatPassthroughHop({ call, format: client, logger: deps.logger, modelInBody: call.inboundFormat !== 'gemini-generate' });
+  const translated = translatedChatHop({ call, client: client as FormatConverters, request: options.hubRequest, logger: deps.logger });
+  return relayEndpoint(deps, call, byChannelFormat(passthrough, translated), { estimate: estimateChatUsage(call.rawBody.length, options.maxOutputTokens) });
 }

@@ -4,6 +4,7 @@ import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { relayChat } from '../../relay/relay-chat.ts';
 import { validateOpenAIChatBody } from '../../relay/validate-openai-chat.ts';
 import { relayRoute } from './relay-route.ts';
+import { openaiChatFormat } from '../../formats/openai-chat/index.ts';
 
 export function chatCompletionsRoute(app: FastifyInstance, deps: RelayDeps): void {
   relayRoute(app, deps, {
@@ -12,7 +13,12 @@ export function chatCompletionsRoute(app: FastifyInstance, deps: RelayDeps): voi
     errorFormat: 'openai',
     prepare(raw) {
       const body = validateOpenAIChatBody(raw);
-      return { model: body.model, stream: body.stream === true, body, relay: (relayDeps, call) => relayChat(relayDeps, call, maxOutputTokensOf(body)) };
+      return {
+        model: body.model,
+        stream: body.stream === true,
+        body,
+        relay: (relayDeps, call) => relayChat(relayDeps, call, { hubRequest: () => openaiChatFormat.requestToHub(body).request, maxOutputTokens: maxOutputTokensOf(body) }),
+      };
     },
   });
 }

@@ -3,6 +3,13 @@
 import type { RoutedChannel } from '../../routing/routing-table.ts';
 import type { RelayHop } from '../relay-hop.ts';
 
+const servesNothing: RelayHop = {
+  supports: () => false,
+  request: () => { throw new Error('unreachable'); },
+  whole: () => { throw new Error('unreachable'); },
+  error: () => { throw new Error('unreachable'); },
+};
+
 export function byChannelFormat(...hops: RelayHop[]): RelayHop {
   const hopFor = (channel: RoutedChannel): RelayHop => {
     const hop = hops.find((candidate) => candidate.supports(channel));
@@ -14,6 +21,8 @@ export function byChannelFormat(...hops: RelayHop[]): RelayHop {
     request: (channel, upstreamModel) => hopFor(channel).request(channel, upstreamModel),
     whole: (text, channel) => hopFor(channel).whole(text, channel),
     error: (channel, status, text) => hopFor(channel).error(channel, status, text),
+    // Each hop continues in its own way; one that cannot continue serves no channel for the continuation.
+    continuation: (deliveredText) => byChannelFormat(...hops.map((hop) => (hop.continuation ? hop.continuation(deliveredText) : servesNothing))),
     stream: (channel) => {
       const hop = hopFor(channel);
       if (!hop.stream) throw new Error(`Channel '${channel.name}' cannot stream this endpoint`);

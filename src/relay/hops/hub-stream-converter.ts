@@ -1,0 +1,69 @@
+// A stream converter built from two hub machines: the channel's events → hub parts → the client's events.
+// It also watches the hub parts for usage and for the text delivered so far (for continuation). A
+// continuation segment shares the client-side machine, so the client sees one coherent stream.
+import type { FormatConverters } from '../../hub/hub-format.ts';
+import type { HubStreamPart, SseEvent, StreamMachine } from '../../hub/hub-stream.ts';
+import type { HubUsage } from '../../hub/hub-response.ts';
+import type { GatewayError } from '../../gateway-errors.ts';
+import type { Logger } from 'pino';
+import { estimatePromptTokens, estimateTextTokens } from '../../metering/estimate-tokens.ts';
+import { emptyUsage, type Usage } from '../../metering/usage.ts';
+import type { StreamConverter } from '../relay-hop.ts';
+import { formatSseEvent } from '../sse-pump.ts';
+
+export interface HubStreamConverter extends StreamConverter {
+  /** The client-side machine, for a continuation segment to keep writing into. */
+  readonly clientMachine: StreamMachine<HubStreamPart, SseEvent>;
+}
+
+export interface HubStreamConverterOptions {
+  upstream: FormatConverters;
+  client: FormatConverters;
+  requestModel: string;
+  includeUsage: boolean;
+  /** The original request body, for estimating prompt tokens if the upstream reports none. */
+  requestBody: unknown;
+  logger: Logger;
+  /** Set for a continuation: this segment continues a stream the client already has. */
+  continuing?: boolean;
+  /** The earlier segment's client machine, when it was translated too, to keep writing into. */
+  clientMachine?: StreamMachine<HubStreamPart, SseEvent>;
+}
+
+export function hubStreamConverter(options: HubStreamConverterOptions): HubStreamConverter {
+  const onWarning = (warning: { feature: string; detail: string }) => options.logger.warn({ feature: warning.feature, detail: warning.detail }, 'stream conversion warning');
+  const toHub = options.upstream.streamToHubMachine({ onWarning });
+  const clientMachine = options.clientMachine ?? options.client.hubToStreamMachine({ requestModel: options.requestModel, includeUsage: options.includeUsage, onWarning });
+  let usage: HubUsage | null = null;
+  let delivered = '';
+  let toolCalls = false;
+
+  const render = (parts: HubStreamPart[]): string => {
+    let out = '';
+    for (const part of parts) {
+      if (part.type === 'finish') usage = part.usage;
+      if (part.type === 'text-delta') delivered += part.delta;
+      if (part.type === 'tool-call-start') toolCalls = true;
+      // A continuation's own start would read as a second message; the client already has one.
+      if (options.continuing && part.type === 'start') continue;
+      for (const event of clientMachine.push(part)) out += formatSseEvent(event.data, event.event);
+    }
+    return out;
+  };
+
+  return {
+    clientMachine,
+    event: (event) => render(toHub.push(event.event ? { event: event.event, data: event.data } : { data: event.data })),
+    end() {
+      let out = render(toHub.end());
+      for (const event of clientMachine.end()) out += formatSseEvent(event.data, event.event);
+      return out;
+    },
+    failure: (error: GatewayError) => {
+      const event = options.client.hubErrorToStreamEvent(error);
+      return formatSseEvent(event.data, event.event);
+    },
+    usage: (): Usage => usage ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(options.requestBody), outputTokens: estimateTextTokens(delivered) },
+    delivered: () => ({ text: delivered, toolCalls }),
+  };
+}

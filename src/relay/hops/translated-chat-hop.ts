@@ -1,0 +1,89 @@
+// Chat between different wire formats: the client's request (already in the hub) is written in the
+// channel's format, and the answer, whole or streamed, is read back into the hub and written in the
+// client's format. Warnings for what could not be carried are logged.
+import type { Logger } from 'pino';
+import type { FormatConverters } from '../../hub/hub-format.ts';
+import type { HubRequest } from '../../hub/hub-request.ts';
+import type { HubStreamPart, SseEvent, StreamMachine } from '../../hub/hub-stream.ts';
+import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
+import { nextUpstreamKey } from '../../routing/choose-channel.ts';
+import type { RoutedChannel } from '../../routing/routing-table.ts';
+import type { RelayCall } from '../relay-types.ts';
+import type { RelayHop } from '../relay-hop.ts';
+import { gatewayErrorFromUpstream } from '../upstream-error.ts';
+import { hubStreamConverter } from './hub-stream-converter.ts';
+import { relayFormat } from './relay-formats.ts';
+
+export interface TranslatedHopOptions {
+  call: RelayCall;
+  client: FormatConverters;
+  /** The client's request in the hub; computed on first use, since a passthrough channel may answer first. */
+  request: () => HubRequest;
+  logger: Logger;
+  /** For a continuation: the text already delivered, and the client-side machine to keep writing into. */
+  continuation?: { prefill: string; clientMachine: StreamMachine<HubStreamPart, SseEvent> | undefined };
+}
+
+export function translatedChatHop(options: TranslatedHopOptions): RelayHop {
+  const { call, client, logger } = options;
+  const target = (channel: RoutedChannel) => relayFormat(channel.provider.chatFormat)!;
+  let memo: HubRequest | undefined;
+  const hubRequest = () => (memo ??= options.continuation ? withPrefill(options.request(), options.continuation.prefill) : options.request());
+  let lastMachine: StreamMachine<HubStreamPart, SseEvent> | undefined = options.continuation?.clientMachine;
+  const warn = (channel: RoutedChannel, warnings: { feature: string; detail: string }[]) => {
+    for (const warning of warnings) logger.warn({ requestId: call.requestId, channel: channel.name, feature: warning.feature, detail: warning.detail }, 'conversion dropped a feature');
+  };
+  return {
+    supports: (channel) => channel.provider.chatFormat !== client.name && relayFormat(channel.provider.chatFormat) !== undefined && supportsOperation(channel, 'chat'),
+    request(channel, upstreamModel) {
+      const { body, warnings } = target(channel).hubToRequest({ ...hubRequest(), stream: call.stream }, upstreamModel);
+      warn(channel, warnings);
+      return {
+        path: operationPath(channel, call.stream ? 'chat-stream' : 'chat', upstreamModel),
+        headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+        body: JSON.stringify(body),
+      };
+    },
+    whole(text, channel) {
+      const hub = target(channel).responseToHub(JSON.parse(text));
+      return { body: JSON.stringify(client.hubToResponse(hub, { requestModel: call.model })), contentType: 'application/json', usage: hub.usage };
+    },
+    error(channel, status, text) {
+      // A refusal of the channel's own credentials is the gateway's problem, not the client's key.
+      if (status === 401 || status === 403) return gatewayErrorFromUpstream(channel.name, status, text);
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: the converter falls back to the text
+      }
+      return target(channel).errorToHub(status, body);
+    },
+    stream(channel) {
+      const converter = hubStreamConverter({
+        upstream: target(channel),
+        client,
+        requestModel: call.model,
+        includeUsage: hubRequest().streamIncludeUsage === true,
+        requestBody: call.body,
+        logger,
+        continuing: options.continuation !== undefined,
+        ...(lastMachine ? { clientMachine: lastMachine } : {}),
+      });
+      lastMachine = converter.clientMachine;
+      return converter;
+    },
+    continuation(deliveredText) {
+      return translatedChatHop({ ...options, continuation: { prefill: (options.continuation?.prefill ?? '') + deliveredText, clientMachine: lastMachine } });
+    },
+  };
+}
+
+/** The request with the delivered text as a trailing assistant message for the upstream to continue. */
+function withPrefill(request: HubRequest, prefill: string): HubRequest {
+  return {
+    ...request,
+    messages: [...request.messages, { role: 'assistant', content: [{ type: 'text', text: prefill }] }],
+    extensions: { ...request.extensions, 'openai-chat': { ...request.extensions['openai-chat'], continue_final_message: true, add_generation_prompt: false } },
+  };
+}
