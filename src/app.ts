@@ -14,6 +14,7 @@ import { statsRoute } from './http/routes/stats-route.ts';
 import { adminRoutes } from './http/routes/admin-routes.ts';
 import { openAIEndpointRoutes } from './http/routes/openai-endpoint-routes.ts';
 import { uploadRoutes } from './http/routes/upload-routes.ts';
+import { anthropicMessagesRoute } from './http/routes/anthropic-messages-route.ts';
 import multipart from '@fastify/multipart';
 import websocket from '@fastify/websocket';
 import { chooseRealtimeProtocol, realtimeRoute } from './http/routes/realtime-route.ts';
@@ -73,6 +74,7 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   healthRoutes(app, deps.metrics, options.isReady);
   modelsRoute(app, deps.state);
   chatCompletionsRoute(app, deps);
+  anthropicMessagesRoute(app, deps);
   openAIEndpointRoutes(app, deps);
   void app.register(async (scope) => {
     // Multipart parsing only where uploads are expected; everything else stays JSON.

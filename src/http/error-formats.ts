@@ -1,23 +1,19 @@
 // Which wire format a request's errors are rendered in, and the renderer for each.
 import type { FastifyRequest } from 'fastify';
 import type { GatewayError } from '../gateway-errors.ts';
-import { renderOpenAIError, type RenderedError } from './openai-error.ts';
+import type { RenderedFormatError } from '../hub/hub-errors.ts';
+import { renderOpenAIError } from './openai-error.ts';
+import { hubErrorToAnthropicMessages } from '../formats/anthropic-messages/index.ts';
 
 export type ErrorFormat = 'openai' | 'anthropic' | 'gemini';
 
-type Renderer = (error: GatewayError) => RenderedError;
-const renderers: Record<ErrorFormat, Renderer> = {
+const renderers: Record<ErrorFormat, (error: GatewayError) => RenderedFormatError> = {
   openai: renderOpenAIError,
-  anthropic: renderOpenAIError,
+  anthropic: hubErrorToAnthropicMessages,
   gemini: renderOpenAIError,
 };
 
-/** Lets the format converters (src/formats) install their renderers without http importing them eagerly. */
-export function setErrorRenderer(format: ErrorFormat, renderer: Renderer): void {
-  renderers[format] = renderer;
-}
-
-export function renderError(format: ErrorFormat, error: GatewayError): RenderedError {
+export function renderError(format: ErrorFormat, error: GatewayError): RenderedFormatError {
   return renderers[format](error);
 }
 
@@ -32,6 +28,6 @@ export function errorFormatOf(request: FastifyRequest): ErrorFormat {
   const declared = request.routeOptions.config?.errorFormat;
   if (declared) return declared;
   if (request.url.startsWith('/v1beta/')) return 'gemini';
-  if (request.url.startsWith('/v1/messages')) return 'anthropic';
+  if (request.url.startsWith('/v1/messages') || request.headers['anthropic-version'] !== undefined) return 'anthropic';
   return 'openai';
 }

@@ -4,9 +4,18 @@ import type { GatewayState } from '../../gateway-state.ts';
 import { authenticateRequest } from '../authenticate.ts';
 
 export function modelsRoute(app: FastifyInstance, state: GatewayState): void {
-  app.get('/v1/models', { config: { errorFormat: 'openai' } }, async (request) => {
+  app.get('/v1/models', async (request) => {
     const key = authenticateRequest(state, request);
     const models = state.current.routing.modelsForGroup(key.groupName).filter((model) => !key.models || key.models.has(model.id));
+    // Called the Anthropic way (its SDK always sends anthropic-version): Anthropic's list shape.
+    if (request.headers['anthropic-version'] !== undefined) {
+      return {
+        data: models.map((model) => ({ type: 'model', id: model.id, display_name: model.id, created_at: new Date(model.createdAt).toISOString() })),
+        has_more: false,
+        first_id: models[0]?.id ?? null,
+        last_id: models.at(-1)?.id ?? null,
+      };
+    }
     return {
       object: 'list',
       data: models.map((model) => ({

@@ -21,13 +21,23 @@ export interface RelayRouteOptions {
   errorFormat: ErrorFormat;
   /** Validates the body (throwing a 400 naming the field) and says how to relay it. */
   prepare(body: unknown): PreparedCall;
+  /** Request headers a same-format hop passes upstream (anthropic-version, anthropic-beta). */
+  forwardHeaders?: readonly string[];
+  /** Refuses requests missing a header the format requires. */
+  checkHeaders?(headers: Record<string, string | string[] | undefined>): void;
 }
 
 export function relayRoute(app: FastifyInstance, deps: RelayDeps, options: RelayRouteOptions): void {
   app.post(options.url, { config: { errorFormat: options.errorFormat } }, async (request, reply) => {
     const startedAt = performance.now();
     const key = authenticateRequest(deps.state, request);
+    options.checkHeaders?.(request.headers);
     const prepared = options.prepare(request.body);
+    const forwardHeaders: Record<string, string> = {};
+    for (const name of options.forwardHeaders ?? []) {
+      const value = request.headers[name];
+      if (typeof value === 'string') forwardHeaders[name] = value;
+    }
     request.metricsModel = prepared.model;
     const call: RelayCall = {
       requestId: request.id,
@@ -40,7 +50,7 @@ export function relayRoute(app: FastifyInstance, deps: RelayDeps, options: Relay
       rawBody: request.rawBody ?? Buffer.alloc(0),
       signal: abortSignalForClient(reply),
       startedAt,
-      forwardHeaders: {},
+      forwardHeaders,
       meter: newCallMeter(),
     };
     return sendRelayResult(reply, await prepared.relay(deps, call));

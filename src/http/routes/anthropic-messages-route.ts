@@ -1,0 +1,30 @@
+// POST /v1/messages: Anthropic's Messages API, to any channel. The key in x-api-key (or Bearer);
+// anthropic-version is required, as Anthropic requires it. Errors in Anthropic's shape.
+import type { FastifyInstance } from 'fastify';
+import type { RelayDeps } from '../../relay/relay-deps.ts';
+import { relayChat } from '../../relay/relay-chat.ts';
+import { invalidRequest } from '../../gateway-errors.ts';
+import { anthropicMessagesFormat } from '../../formats/anthropic-messages/index.ts';
+import { relayRoute } from './relay-route.ts';
+
+export function anthropicMessagesRoute(app: FastifyInstance, deps: RelayDeps): void {
+  relayRoute(app, deps, {
+    url: '/v1/messages',
+    inboundFormat: 'anthropic-messages',
+    errorFormat: 'anthropic',
+    forwardHeaders: ['anthropic-version', 'anthropic-beta'],
+    checkHeaders(headers) {
+      if (!headers['anthropic-version']) throw invalidRequest('anthropic-version: header is required', null, 'missing_header');
+    },
+    prepare(raw) {
+      const { request } = anthropicMessagesFormat.requestToHub(raw);
+      const body = raw as Record<string, unknown>;
+      return {
+        model: request.model,
+        stream: request.stream,
+        body,
+        relay: (relayDeps, call) => relayChat(relayDeps, call, { hubRequest: () => request, maxOutputTokens: request.maxOutputTokens ?? null }),
+      };
+    },
+  });
+}

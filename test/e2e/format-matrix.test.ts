@@ -1,0 +1,149 @@
+// Every inbound format against every upstream format, streamed and not, with a tool round trip in each
+// cell: the official openai and @anthropic-ai/sdk clients → the gateway → OpenAI and Anthropic simulators.
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
+import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
+import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
+
+const KEY = testKey('matrixuser');
+let openaiUpstream: OpenAISimulator;
+let anthropicUpstream: AnthropicSimulator;
+let gateway: TestGateway;
+
+const upstreams = [
+  { name: 'OpenAI upstream', model: 'gpt-up', greeting: 'Hello from the OpenAI simulator' },
+  { name: 'Anthropic upstream', model: 'claude-up', greeting: 'Hello from the Anthropic simulator' },
+] as const;
+
+beforeAll(async () => {
+  openaiUpstream = await startOpenAISimulator({ apiKey: 'sk-up-openai' });
+  anthropicUpstream = await startAnthropicSimulator({ apiKey: 'sk-up-anthropic' });
+  gateway = await startTestGateway({
+    channels: [
+      { name: 'openai', type: 'openai', base_url: openaiUpstream.url, api_key: 'sk-up-openai', models: ['gpt-up'] },
+      { name: 'anthropic', type: 'anthropic', base_url: anthropicUpstream.url, api_key: 'sk-up-anthropic', models: ['claude-up'], model_mapping: { 'claude-up': 'claude-sonnet-4-6' } },
+    ],
+    models: [{ id: 'gpt-up', input_per_mtok: 1, output_per_mtok: 2 }, { id: 'claude-up', input_per_mtok: 3, output_per_mtok: 15 }],
+    users: [{ name: 'mia', balance: 100 }],
+    keys: [{ name: 'matrix', key: KEY, user: 'mia' }],
+  });
+});
+
+afterAll(async () => {
+  await gateway?.dispose();
+  await openaiUpstream?.close();
+  await anthropicUpstream?.close();
+});
+
+const weatherTool = { name: 'get_weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+
+describe.each(upstreams)('openai SDK → $name', ({ model, greeting }) => {
+  const client = () => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 });
+
+  it('chats without streaming', async () => {
+    const completion = await client().chat.completions.create({ model, max_tokens: 100, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello there' }] });
+    expect(completion.choices[0]!.message.content).toBe(`${greeting}: you said "Hello there"`);
+    expect(completion.choices[0]!.finish_reason).toBe('stop');
+    expect(completion.model).toBe(model);
+    expect(completion.usage!.prompt_tokens).toBeGreaterThan(0);
+  });
+
+  it('streams', async () => {
+    const stream = await client().chat.completions.create({ model, max_tokens: 100, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Hello there' }] });
+    let text = '';
+    let usage: OpenAI.CompletionUsage | null | undefined;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      usage = chunk.usage ?? usage;
+    }
+    expect(text).toBe(`${greeting}: you said "Hello there"`);
+    expect(usage?.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it('makes a round trip with parallel tool calls, streamed', async () => {
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Paris and Tokyo?' }];
+    const first = await client().chat.completions.stream({ model, max_tokens: 200, messages, tools: [{ type: 'function', function: weatherTool }] }).finalChatCompletion();
+    const calls = first.choices[0]!.message.tool_calls!;
+    expect(first.choices[0]!.finish_reason).toBe('tool_calls');
+    expect(calls.map((call) => call.type === 'function' && JSON.parse(call.function.arguments))).toEqual([{ city: 'Paris' }, { city: 'Tokyo' }]);
+    messages.push(first.choices[0]!.message as OpenAI.ChatCompletionMessageParam);
+    for (const call of calls) messages.push({ role: 'tool', tool_call_id: call.id, content: `sunny in ${call.type === 'function' ? JSON.parse(call.function.arguments).city : ''}` });
+    const second = await client().chat.completions.create({ model, max_tokens: 200, messages, tools: [{ type: 'function', function: weatherTool }] });
+    expect(second.choices[0]!.message.content).toContain('sunny in Paris');
+    expect(second.choices[0]!.message.content).toContain('sunny in Tokyo');
+  });
+});
+
+describe.each(upstreams)('@anthropic-ai/sdk → $name', ({ model, greeting }) => {
+  const client = () => new Anthropic({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 });
+
+  it('sends messages without streaming', async () => {
+    const message = await client().messages.create({ model, max_tokens: 100, system: 'Be brief.', messages: [{ role: 'user', content: 'Hello there' }] });
+    expect(message.content[0]).toMatchObject({ type: 'text', text: `${greeting}: you said "Hello there"` });
+    expect(message.stop_reason).toBe('end_turn');
+    // A translated answer names the requested model; a passthrough one the upstream's (mapped) id, as is.
+    expect([model, 'claude-sonnet-4-6']).toContain(message.model);
+    expect(message.usage.output_tokens).toBeGreaterThan(0);
+  });
+
+  it('streams the exact Anthropic event sequence', async () => {
+    const stream = client().messages.stream({ model, max_tokens: 100, messages: [{ role: 'user', content: 'Hello there' }] });
+    const types: string[] = [];
+    stream.on('streamEvent', (event) => types.push(event.type));
+    const message = await stream.finalMessage();
+    expect(message.content[0]).toMatchObject({ type: 'text', text: `${greeting}: you said "Hello there"` });
+    expect(types[0]).toBe('message_start');
+    expect(types[1]).toBe('content_block_start');
+    expect(types).toContain('content_block_delta');
+    expect(types.slice(-3)).toEqual(['content_block_stop', 'message_delta', 'message_stop']);
+  });
+
+  it('makes a round trip with parallel tool use, streamed', async () => {
+    const tools: Anthropic.Tool[] = [{ name: weatherTool.name, description: weatherTool.description, input_schema: weatherTool.parameters as Anthropic.Tool.InputSchema }];
+    const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'What is the weather in Paris and Tokyo?' }];
+    const first = await client().messages.stream({ model, max_tokens: 200, messages, tools }).finalMessage();
+    expect(first.stop_reason).toBe('tool_use');
+    const uses = first.content.filter((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use');
+    expect(uses.map((use) => use.input)).toEqual([{ city: 'Paris' }, { city: 'Tokyo' }]);
+    messages.push({ role: 'assistant', content: first.content });
+    messages.push({ role: 'user', content: uses.map((use) => ({ type: 'tool_result' as const, tool_use_id: use.id, content: `sunny in ${(use.input as { city: string }).city}` })) });
+    const second = await client().messages.create({ model, max_tokens: 200, messages, tools });
+    const text = second.content.find((block) => block.type === 'text');
+    expect(text && text.type === 'text' ? text.text : '').toContain('sunny in Tokyo');
+  });
+});
+
+describe('Anthropic specifics', () => {
+  it('requires anthropic-version, answering in Anthropic’s error shape', async () => {
+    const response = await fetch(`${gateway.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'claude-up', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }) });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+  });
+
+  it('forwards the client’s anthropic-version and anthropic-beta on a passthrough hop', async () => {
+    await new Anthropic({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0, defaultHeaders: { 'anthropic-beta': 'some-beta-2025-01-01' } }).messages.create({ model: 'claude-up', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] });
+    const seen = anthropicUpstream.requests.at(-1)!;
+    expect(seen.headers['anthropic-beta']).toBe('some-beta-2025-01-01');
+    expect(seen.headers['x-api-key']).toBe('sk-up-anthropic');
+    expect((seen.body as { model: string }).model).toBe('claude-sonnet-4-6');
+  });
+
+  it('renders auth errors in Anthropic’s shape', async () => {
+    const error = await new Anthropic({ baseURL: gateway.url, apiKey: testKey('wrong'), maxRetries: 0 }).messages.create({ model: 'claude-up', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Anthropic.AuthenticationError);
+  });
+
+  it('lists models in Anthropic’s shape when called the Anthropic way', async () => {
+    const page = await new Anthropic({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 }).models.list();
+    expect(page.data.map((model) => model.id)).toEqual(['claude-up', 'gpt-up']);
+    expect(page.data[0]!.type).toBe('model');
+  });
+
+  it('passes an upstream 429 back as a 429 in the client’s format', async () => {
+    anthropicUpstream.script({ status: 429 }, { status: 429 });
+    const error = await new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 }).chat.completions.create({ model: 'claude-up', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+  });
+});
