@@ -27,6 +27,8 @@ const envSchema = z.object({
   CHANNEL_RETEST_INTERVAL_MS: z.coerce.number().int().min(0).default(300_000),
   /** Days usage-log rows are kept (statistics aggregates are kept separately); 0 keeps them forever. */
   USAGE_LOG_RETENTION_DAYS: z.coerce.number().int().min(0).default(90),
+  /** Lets the gateway fetch image URLs on private networks (for tests and closed deployments). */
+  IMAGE_FETCH_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   /** How long SIGTERM waits for requests in flight before closing, in milliseconds. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
 });

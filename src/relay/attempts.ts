@@ -90,7 +90,7 @@ async function attemptOnce(context: AttemptContext, channel: RoutedChannel, mode
 
   let shape: UpstreamCallShape;
   try {
-    shape = hop.request(channel, upstreamModel);
+    shape = await hop.request(channel, upstreamModel);
   } catch (error) {
     // The request cannot be written for this channel (a feature its format cannot express): the client's to fix.
     if (error instanceof GatewayError) return fail('final', error, null);
@@ -293,7 +293,7 @@ async function openContinuation(context: AttemptContext, hop: RelayHop, channel:
   try {
     const response = await sendUpstream(deps.agents, {
       channel,
-      ...hop.request(channel, upstreamModel),
+      ...await hop.request(channel, upstreamModel),
       signal: call.signal,
       headersTimeoutMs: channel.timeouts.headersMs ?? DEFAULT_TIMEOUTS.streamHeadersMs,
       idleTimeoutMs: channel.timeouts.idleMs ?? DEFAULT_TIMEOUTS.idleMs,

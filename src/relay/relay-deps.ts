@@ -20,4 +20,6 @@ export interface RelayDeps {
   breakers: CircuitBreakers;
   /** Takes a channel out of routing (its key was refused), recording why; an admin can re-enable it. */
   disableChannel(channel: RoutedChannel, reason: string): Promise<void>;
+  /** Whether image URLs on private networks may be fetched for targets that need the bytes. */
+  imageFetchAllowPrivate: boolean;
 }

@@ -22,7 +22,8 @@ export interface WholeAnswer {
 export interface RelayHop {
   /** Whether this hop can call the channel (its wire format and operations). */
   supports(channel: RoutedChannel): boolean;
-  request(channel: RoutedChannel, upstreamModel: string): UpstreamCallShape;
+  /** May be async: a translation can need to fetch image URLs first. */
+  request(channel: RoutedChannel, upstreamModel: string): UpstreamCallShape | Promise<UpstreamCallShape>;
   /** A 2xx non-stream answer, converted for the client, with its usage (reported or estimated). */
   whole(text: string, channel: RoutedChannel): WholeAnswer;
   /** An upstream error answer as a gateway error (status, message and code kept). */

@@ -5,6 +5,7 @@ import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
 import { startRerankSimulator } from '../simulators/rerank-simulator.ts';
+import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini-simulator.ts';
 import type { Simulator } from '../simulators/simulator-core.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 
@@ -12,16 +13,19 @@ const KEY = testKey('surfaceuser');
 const UPSTREAM_KEY = 'sk-upstream-surface';
 let upstream: OpenAISimulator;
 let rerank: Simulator;
+let gemini: GeminiSimulator;
 let gateway: TestGateway;
 
 beforeAll(async () => {
   upstream = await startOpenAISimulator({ apiKey: UPSTREAM_KEY });
   rerank = await startRerankSimulator({ apiKey: 'sk-rerank' });
+  gemini = await startGeminiSimulator({ apiKey: 'gemini-key' });
   gateway = await startTestGateway({
     channels: [
       { name: 'openai', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, models: ['gpt-3.5-turbo-instruct', 'text-embedding-3-small', 'dall-e-2', 'dall-e-3', 'tts-1', 'whisper-1', 'gpt-4o-mini'] },
       { name: 'jina', type: 'jina', base_url: rerank.url, api_key: 'sk-rerank', models: ['jina-reranker-v2'] },
       { name: 'cohere', type: 'cohere', base_url: rerank.url, api_key: 'sk-rerank', models: ['rerank-v3.5'] },
+      { name: 'gemini', type: 'gemini', base_url: gemini.url, api_key: 'gemini-key', models: ['gemini-embedding-001'] },
     ],
     models: [
       { id: 'gpt-3.5-turbo-instruct', input_per_mtok: 1.5, output_per_mtok: 2 },
@@ -33,6 +37,7 @@ beforeAll(async () => {
       { id: 'gpt-4o-mini', input_per_mtok: 0.15, output_per_mtok: 0.6 },
       { id: 'jina-reranker-v2', per_request: 0.001 },
       { id: 'rerank-v3.5', per_search: 0.002 },
+      { id: 'gemini-embedding-001', input_per_mtok: 0.15 },
     ],
     users: [{ name: 'sam', balance: 50 }],
     keys: [{ name: 'surface', key: KEY, user: 'sam' }],
@@ -43,6 +48,7 @@ afterAll(async () => {
   await gateway?.dispose();
   await upstream?.close();
   await rerank?.close();
+  await gemini?.close();
 });
 
 const client = () => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 });
@@ -80,6 +86,20 @@ describe('embeddings', () => {
     viaBase64.data.forEach((item, i) => item.embedding.forEach((value, j) => expect(value).toBeCloseTo(viaFloat.data[i]!.embedding[j]!, 5)));
     expect(viaFloat.usage.prompt_tokens).toBeGreaterThan(0);
     expect((await lastLog()).input_tokens).toBe(viaFloat.usage.prompt_tokens);
+  });
+
+  it('embeds through a Gemini channel, translated to batchEmbedContents and back, in order', async () => {
+    const inputs = ['first text', 'second text', 'third text'];
+    const viaFloat = await client().embeddings.create({ model: 'gemini-embedding-001', input: inputs, dimensions: 6, encoding_format: 'float' });
+    const viaBase64 = await client().embeddings.create({ model: 'gemini-embedding-001', input: inputs, dimensions: 6 });
+    expect(viaFloat.data.map((item) => item.index)).toEqual([0, 1, 2]);
+    expect(viaFloat.data[0]!.embedding).toHaveLength(6);
+    viaBase64.data.forEach((item, i) => item.embedding.forEach((value, j) => expect(value).toBeCloseTo(viaFloat.data[i]!.embedding[j]!, 5)));
+    const sent = gemini.requests.at(-1)!;
+    expect(sent.path).toBe('/v1beta/models/gemini-embedding-001:batchEmbedContents');
+    expect((sent.body as { requests: { content: { parts: { text: string }[] }; outputDimensionality: number }[] }).requests.map((r) => r.content.parts[0]!.text)).toEqual(inputs);
+    expect(viaFloat.usage.prompt_tokens).toBeGreaterThan(0);
+    await expect(client().embeddings.create({ model: 'gemini-embedding-001', input: [[1, 2, 3]] })).rejects.toMatchObject({ status: 400, param: 'input' });
   });
 
   it('answers 400 naming input when it is missing', async () => {

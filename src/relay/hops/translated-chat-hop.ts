@@ -13,6 +13,11 @@ import type { RelayHop } from '../relay-hop.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 import { hubStreamConverter } from './hub-stream-converter.ts';
 import { relayFormat } from './relay-formats.ts';
+import { collectImageUrls, inlineImages } from '../../hub/hub-images.ts';
+import { fetchImages } from '../../upstream/fetch-images.ts';
+
+/** Formats that take images only as inline bytes, so URLs are fetched first. */
+const NEEDS_INLINE_IMAGES = new Set(['gemini-generate']);
 
 export interface TranslatedHopOptions {
   call: RelayCall;
@@ -20,6 +25,7 @@ export interface TranslatedHopOptions {
   /** The client's request in the hub; computed on first use, since a passthrough channel may answer first. */
   request: () => HubRequest;
   logger: Logger;
+  imageFetchAllowPrivate: boolean;
   /** For a continuation: the text already delivered, and the client-side machine to keep writing into. */
   continuation?: { prefill: string; clientMachine: StreamMachine<HubStreamPart, SseEvent> | undefined };
 }
@@ -30,13 +36,20 @@ export function translatedChatHop(options: TranslatedHopOptions): RelayHop {
   let memo: HubRequest | undefined;
   const hubRequest = () => (memo ??= options.continuation ? withPrefill(options.request(), options.continuation.prefill) : options.request());
   let lastMachine: StreamMachine<HubStreamPart, SseEvent> | undefined = options.continuation?.clientMachine;
+  let inlined: Promise<HubRequest> | undefined;
+  const withInlineImages = () => (inlined ??= (async () => {
+    const request = hubRequest();
+    const urls = collectImageUrls(request);
+    return urls.length === 0 ? request : inlineImages(request, await fetchImages(urls, options.imageFetchAllowPrivate));
+  })());
   const warn = (channel: RoutedChannel, warnings: { feature: string; detail: string }[]) => {
     for (const warning of warnings) logger.warn({ requestId: call.requestId, channel: channel.name, feature: warning.feature, detail: warning.detail }, 'conversion dropped a feature');
   };
   return {
     supports: (channel) => channel.provider.chatFormat !== client.name && relayFormat(channel.provider.chatFormat) !== undefined && supportsOperation(channel, 'chat'),
-    request(channel, upstreamModel) {
-      const { body, warnings } = target(channel).hubToRequest({ ...hubRequest(), stream: call.stream }, upstreamModel);
+    async request(channel, upstreamModel) {
+      const source = NEEDS_INLINE_IMAGES.has(channel.provider.chatFormat) ? await withInlineImages() : hubRequest();
+      const { body, warnings } = target(channel).hubToRequest({ ...source, stream: call.stream }, upstreamModel);
       warn(channel, warnings);
       return {
         path: operationPath(channel, call.stream ? 'chat-stream' : 'chat', upstreamModel),

@@ -1,0 +1,39 @@
+// Gemini generateContent / streamGenerateContent: every converter to and from the hub.
+import type { FormatConverters } from '../../hub/hub-format.ts';
+import { geminiErrorToHub, hubErrorToGeminiGenerate, hubErrorToGeminiStreamEvent } from './gemini-generate-error.ts';
+import { geminiGenerateRequestToHub, hubToGeminiGenerateRequest } from './gemini-generate-request.ts';
+import { geminiGenerateResponseToHub, hubToGeminiGenerateResponse } from './gemini-generate-response.ts';
+import {
+  createGeminiGenerateStreamToHubMachine,
+  createHubToGeminiGenerateStreamMachine,
+  geminiGenerateStreamToHub,
+  hubToGeminiGenerateStream,
+} from './gemini-generate-stream.ts';
+
+export { geminiErrorToHub, googleStatusName, hubErrorToGeminiBody, hubErrorToGeminiGenerate, hubErrorToGeminiStreamEvent } from './gemini-generate-error.ts';
+export { hubFinishReasonToGemini, mapGeminiFinishReason } from './gemini-generate-finish-reason.ts';
+export { normalizeGeminiKeys } from './gemini-generate-keys.ts';
+export { geminiGenerateRequestToHub, hubToGeminiGenerateRequest } from './gemini-generate-request.ts';
+export { geminiGenerateResponseToHub, hubToGeminiGenerateResponse } from './gemini-generate-response.ts';
+export {
+  createGeminiGenerateStreamToHubMachine,
+  createHubToGeminiGenerateStreamMachine,
+  geminiGenerateStreamToHub,
+  hubToGeminiGenerateStream,
+} from './gemini-generate-stream.ts';
+export { geminiUsageToHub, hubUsageToGemini } from './gemini-generate-usage.ts';
+
+export const geminiGenerateFormat: FormatConverters = {
+  name: 'gemini-generate',
+  requestToHub: geminiGenerateRequestToHub,
+  hubToRequest: hubToGeminiGenerateRequest,
+  responseToHub: geminiGenerateResponseToHub,
+  hubToResponse: hubToGeminiGenerateResponse,
+  streamToHub: geminiGenerateStreamToHub,
+  hubToStream: hubToGeminiGenerateStream,
+  streamToHubMachine: createGeminiGenerateStreamToHubMachine,
+  hubToStreamMachine: createHubToGeminiGenerateStreamMachine,
+  errorToHub: geminiErrorToHub,
+  hubToError: hubErrorToGeminiGenerate,
+  hubErrorToStreamEvent: hubErrorToGeminiStreamEvent,
+};

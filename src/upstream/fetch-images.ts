@@ -1,0 +1,62 @@
+// Fetches image URLs for targets that need the bytes inline (Gemini always). Guarded: http(s) only, images
+// only, at most 20 MB each, 10 s each, and, unless IMAGE_FETCH_ALLOW_PRIVATE is set, never an address on
+// a private, loopback or link-local network (no server-side request forgery through an image URL).
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+import { request } from 'undici';
+import { invalidRequest } from '../gateway-errors.ts';
+import type { InlineImage } from '../hub/hub-images.ts';
+import { parseDataUrl } from '../hub/hub-images.ts';
+
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+const TIMEOUT_MS = 10_000;
+
+const privateRanges = new BlockList();
+for (const [address, prefix] of [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['127.0.0.0', 8], ['169.254.0.0', 16], ['0.0.0.0', 8], ['100.64.0.0', 10]] as const) privateRanges.addSubnet(address, prefix, 'ipv4');
+for (const [address, prefix] of [['::1', 128], ['fc00::', 7], ['fe80::', 10], ['::', 128]] as const) privateRanges.addSubnet(address, prefix, 'ipv6');
+
+async function assertPublic(hostname: string): Promise<void> {
+  const addresses = isIP(hostname) ? [{ address: hostname, family: isIP(hostname) }] : await lookup(hostname, { all: true });
+  for (const { address, family } of addresses) {
+    if (privateRanges.check(address, family === 6 ? 'ipv6' : 'ipv4')) throw invalidRequest(`The image URL's host ${hostname} is on a private network; the gateway does not fetch from there.`, 'messages', 'image_url_forbidden');
+  }
+}
+
+export async function fetchImages(urls: string[], allowPrivate: boolean): Promise<Map<string, InlineImage>> {
+  const images = new Map<string, InlineImage>();
+  await Promise.all(urls.map(async (url) => {
+    const inline = parseDataUrl(url);
+    if (inline) return void images.set(url, inline);
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw invalidRequest(`The image URL '${url.slice(0, 100)}' is not a valid URL.`, 'messages', 'invalid_image_url');
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalidRequest('Image URLs must be http(s) or data: URLs.', 'messages', 'invalid_image_url');
+    if (!allowPrivate) await assertPublic(parsed.hostname.replace(/^\[|\]$/g, ''));
+    let response;
+    try {
+      response = await request(url, { method: 'GET', headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS, maxRedirections: 0 } as never);
+    } catch (error) {
+      throw invalidRequest(`The image at ${parsed.host} could not be fetched: ${(error as Error).message}`, 'messages', 'image_fetch_failed');
+    }
+    const type = String(response.headers['content-type'] ?? '').split(';')[0]!.trim();
+    if (response.statusCode !== 200 || !type.startsWith('image/')) {
+      await response.body.dump();
+      throw invalidRequest(`The image at ${parsed.host} answered ${response.statusCode} with '${type || 'no type'}', not an image.`, 'messages', 'image_fetch_failed');
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_IMAGE_BYTES) {
+        response.body.destroy();
+        throw invalidRequest(`The image at ${parsed.host} is larger than 20 MB.`, 'messages', 'image_too_large');
+      }
+      chunks.push(chunk as Buffer);
+    }
+    images.set(url, { data: Buffer.concat(chunks).toString('base64'), mediaType: type });
+  }));
+  return images;
+}
