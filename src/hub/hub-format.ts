@@ -12,6 +12,8 @@ export interface RequestToHubContext {
   model?: string;
   /** Gemini: streamGenerateContent vs generateContent is the URL, not a body field. */
   stream?: boolean;
+  /** Ids for tool calls the history leaves unnamed (Gemini); random when absent. */
+  generateId?: () => string;
 }
 
 export interface ResponseToHubContext {

@@ -96,7 +96,7 @@ export function geminiGenerateRequestToHub(body: unknown, ctx: RequestToHubConte
   const request: HubRequest = {
     model: ctx.model ?? input.model ?? '',
     system,
-    messages: geminiContentsToHub(input.contents),
+    messages: geminiContentsToHub(input.contents, ctx.generateId),
     tools,
     stopSequences: config.stopSequences ?? [],
     stream: ctx.stream === true,
