@@ -15,6 +15,7 @@ import { adminRoutes } from './http/routes/admin-routes.ts';
 import { openAIEndpointRoutes } from './http/routes/openai-endpoint-routes.ts';
 import { uploadRoutes } from './http/routes/upload-routes.ts';
 import { anthropicMessagesRoute } from './http/routes/anthropic-messages-route.ts';
+import { geminiGenerateRoutes } from './http/routes/gemini-generate-route.ts';
 import multipart from '@fastify/multipart';
 import websocket from '@fastify/websocket';
 import { chooseRealtimeProtocol, realtimeRoute } from './http/routes/realtime-route.ts';
@@ -75,6 +76,7 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   modelsRoute(app, deps.state);
   chatCompletionsRoute(app, deps);
   anthropicMessagesRoute(app, deps);
+  geminiGenerateRoutes(app, deps);
   openAIEndpointRoutes(app, deps);
   void app.register(async (scope) => {
     // Multipart parsing only where uploads are expected; everything else stays JSON.

@@ -4,13 +4,14 @@ import type { GatewayError } from '../gateway-errors.ts';
 import type { RenderedFormatError } from '../hub/hub-errors.ts';
 import { renderOpenAIError } from './openai-error.ts';
 import { hubErrorToAnthropicMessages } from '../formats/anthropic-messages/index.ts';
+import { hubErrorToGeminiGenerate } from '../formats/gemini-generate/index.ts';
 
 export type ErrorFormat = 'openai' | 'anthropic' | 'gemini';
 
 const renderers: Record<ErrorFormat, (error: GatewayError) => RenderedFormatError> = {
   openai: renderOpenAIError,
   anthropic: hubErrorToAnthropicMessages,
-  gemini: renderOpenAIError,
+  gemini: hubErrorToGeminiGenerate,
 };
 
 export function renderError(format: ErrorFormat, error: GatewayError): RenderedFormatError {

@@ -1,7 +1,10 @@
 // Every inbound format against every upstream format, streamed and not, with a tool round trip in each
-// cell: the official openai and @anthropic-ai/sdk clients → the gateway → OpenAI and Anthropic simulators.
+// cell: the official openai, @anthropic-ai/sdk and @google/genai clients → the gateway → OpenAI, Anthropic
+// and Gemini simulators.
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
+import { GoogleGenAI, type Content } from '@google/genai';
+import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini-simulator.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
@@ -10,22 +13,26 @@ import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gat
 const KEY = testKey('matrixuser');
 let openaiUpstream: OpenAISimulator;
 let anthropicUpstream: AnthropicSimulator;
+let geminiUpstream: GeminiSimulator;
 let gateway: TestGateway;
 
 const upstreams = [
   { name: 'OpenAI upstream', model: 'gpt-up', greeting: 'Hello from the OpenAI simulator' },
   { name: 'Anthropic upstream', model: 'claude-up', greeting: 'Hello from the Anthropic simulator' },
+  { name: 'Gemini upstream', model: 'gemini-up', greeting: 'Hello from the Gemini simulator' },
 ] as const;
 
 beforeAll(async () => {
   openaiUpstream = await startOpenAISimulator({ apiKey: 'sk-up-openai' });
   anthropicUpstream = await startAnthropicSimulator({ apiKey: 'sk-up-anthropic' });
+  geminiUpstream = await startGeminiSimulator({ apiKey: 'up-gemini-key' });
   gateway = await startTestGateway({
     channels: [
       { name: 'openai', type: 'openai', base_url: openaiUpstream.url, api_key: 'sk-up-openai', models: ['gpt-up'] },
       { name: 'anthropic', type: 'anthropic', base_url: anthropicUpstream.url, api_key: 'sk-up-anthropic', models: ['claude-up'], model_mapping: { 'claude-up': 'claude-sonnet-4-6' } },
+      { name: 'gemini', type: 'gemini', base_url: geminiUpstream.url, api_key: 'up-gemini-key', models: ['gemini-up'], model_mapping: { 'gemini-up': 'gemini-2.5-flash' } },
     ],
-    models: [{ id: 'gpt-up', input_per_mtok: 1, output_per_mtok: 2 }, { id: 'claude-up', input_per_mtok: 3, output_per_mtok: 15 }],
+    models: [{ id: 'gpt-up', input_per_mtok: 1, output_per_mtok: 2 }, { id: 'claude-up', input_per_mtok: 3, output_per_mtok: 15 }, { id: 'gemini-up', input_per_mtok: 0.3, output_per_mtok: 2.5 }],
     users: [{ name: 'mia', balance: 100 }],
     keys: [{ name: 'matrix', key: KEY, user: 'mia' }],
   });
@@ -35,6 +42,7 @@ afterAll(async () => {
   await gateway?.dispose();
   await openaiUpstream?.close();
   await anthropicUpstream?.close();
+  await geminiUpstream?.close();
 });
 
 const weatherTool = { name: 'get_weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
@@ -115,6 +123,81 @@ describe.each(upstreams)('@anthropic-ai/sdk → $name', ({ model, greeting }) =>
   });
 });
 
+describe.each(upstreams)('@google/genai → $name', ({ model, greeting }) => {
+  const client = () => new GoogleGenAI({ apiKey: KEY, httpOptions: { baseUrl: gateway.url } });
+  const declarations = [{ name: weatherTool.name, description: weatherTool.description, parametersJsonSchema: weatherTool.parameters }];
+
+  it('generates content without streaming', async () => {
+    const response = await client().models.generateContent({ model, contents: 'Hello there', config: { systemInstruction: 'Be brief.', maxOutputTokens: 100 } });
+    expect(response.text).toBe(`${greeting}: you said "Hello there"`);
+    expect(response.candidates?.[0]?.finishReason).toBe('STOP');
+    expect(response.usageMetadata?.promptTokenCount).toBeGreaterThan(0);
+  });
+
+  it('streams', async () => {
+    let text = '';
+    let usage: number | undefined;
+    for await (const chunk of await client().models.generateContentStream({ model, contents: 'Hello there' })) {
+      text += chunk.text ?? '';
+      usage = chunk.usageMetadata?.candidatesTokenCount ?? usage;
+    }
+    expect(text).toBe(`${greeting}: you said "Hello there"`);
+    expect(usage).toBeGreaterThan(0);
+  });
+
+  it('makes a round trip with parallel function calls, streamed', async () => {
+    const contents: Content[] = [{ role: 'user', parts: [{ text: 'What is the weather in Paris and Tokyo?' }] }];
+    const calls: { name: string; args: Record<string, unknown>; id?: string }[] = [];
+    const modelParts: Content['parts'] = [];
+    for await (const chunk of await client().models.generateContentStream({ model, contents, config: { tools: [{ functionDeclarations: declarations }] } })) {
+      for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
+        modelParts.push(part);
+        if (part.functionCall) calls.push({ name: part.functionCall.name!, args: part.functionCall.args ?? {}, ...(part.functionCall.id ? { id: part.functionCall.id } : {}) });
+      }
+    }
+    expect(calls.map((call) => call.args)).toEqual([{ city: 'Paris' }, { city: 'Tokyo' }]);
+    contents.push({ role: 'model', parts: modelParts });
+    contents.push({ role: 'user', parts: calls.map((call) => ({ functionResponse: { name: call.name, ...(call.id ? { id: call.id } : {}), response: { result: `sunny in ${String(call.args.city)}` } } })) });
+    const second = await client().models.generateContent({ model, contents, config: { tools: [{ functionDeclarations: declarations }] } });
+    expect(second.text).toContain('sunny in Paris');
+    expect(second.text).toContain('sunny in Tokyo');
+  });
+});
+
+describe('Gemini specifics', () => {
+  it('takes the key as ?key= and answers errors in Google’s shape', async () => {
+    const ok = await fetch(`${gateway.url}/v1beta/models/gemini-up:generateContent?key=${KEY}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }) });
+    expect(ok.status).toBe(200);
+    const bad = await fetch(`${gateway.url}/v1beta/models/gemini-up:generateContent?key=nope`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toMatchObject({ error: { code: 401, status: 'UNAUTHENTICATED' } });
+  });
+
+  it('accepts a GET carrying a body', async () => {
+    const response = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const url = new URL(`${gateway.url}/v1beta/models/gemini-up:generateContent`);
+      const body = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'via get' }] }] });
+      import('node:http').then(({ request }) => {
+        const req = request(url, { method: 'GET', headers: { 'x-goog-api-key': KEY, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      }, reject);
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toContain('you said \\"via get\\"');
+  });
+
+  it('lists models in Gemini’s shape', async () => {
+    const response = await fetch(`${gateway.url}/v1beta/models`, { headers: { 'x-goog-api-key': KEY } });
+    const body = await response.json() as { models: { name: string }[] };
+    expect(body.models.map((model) => model.name)).toEqual(['models/claude-up', 'models/gemini-up', 'models/gpt-up']);
+  });
+});
+
 describe('Anthropic specifics', () => {
   it('requires anthropic-version, answering in Anthropic’s error shape', async () => {
     const response = await fetch(`${gateway.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'claude-up', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }) });
@@ -137,7 +220,7 @@ describe('Anthropic specifics', () => {
 
   it('lists models in Anthropic’s shape when called the Anthropic way', async () => {
     const page = await new Anthropic({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 }).models.list();
-    expect(page.data.map((model) => model.id)).toEqual(['claude-up', 'gpt-up']);
+    expect(page.data.map((model) => model.id)).toEqual(['claude-up', 'gemini-up', 'gpt-up']);
     expect(page.data[0]!.type).toBe('model');
   });
 

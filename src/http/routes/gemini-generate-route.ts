@@ -1,0 +1,87 @@
+// Gemini's generateContent and streamGenerateContent (?alt=sse), to any channel: the model is in the path,
+// the key in `?key=` or `x-goog-api-key`. The documented request is a POST with a JSON body; a GET
+// carrying a body is accepted the same way. GET /v1beta/models lists models in Gemini's shape.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RelayDeps } from '../../relay/relay-deps.ts';
+import { relayChat } from '../../relay/relay-chat.ts';
+import { newCallMeter } from '../../relay/relay-types.ts';
+import { invalidJson, invalidRequest, routeNotFound } from '../../gateway-errors.ts';
+import { geminiGenerateFormat } from '../../formats/gemini-generate/index.ts';
+import { authenticateRequest } from '../authenticate.ts';
+import { abortSignalForClient } from '../client-abort.ts';
+import { sendRelayResult } from '../send-relay-result.ts';
+
+const ACTIONS = new Set(['generateContent', 'streamGenerateContent']);
+
+export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): void {
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const startedAt = performance.now();
+    const { modelAction } = request.params as { modelAction: string };
+    const split = modelAction.lastIndexOf(':');
+    const model = split > 0 ? decodeURIComponent(modelAction.slice(0, split)) : '';
+    const action = split > 0 ? modelAction.slice(split + 1) : '';
+    if (!ACTIONS.has(action)) throw routeNotFound(request.method, request.url.split('?')[0] ?? '');
+    const key = authenticateRequest(deps.state, request);
+    const stream = action === 'streamGenerateContent';
+    if (stream && (request.query as { alt?: string }).alt !== 'sse') {
+      throw invalidRequest('streamGenerateContent is served as Server-Sent Events: add ?alt=sse (the @google/genai SDK does).', 'alt', 'unsupported_stream_format');
+    }
+    const rawBody = request.rawBody ?? await readBodyOfGet(request);
+    const body = request.body ?? parseJson(rawBody);
+    const { request: hubRequest } = geminiGenerateFormat.requestToHub(body, { model, stream });
+    request.metricsModel = model;
+    const result = await relayChat(deps, {
+      requestId: request.id,
+      key,
+      endpoint: `/v1beta/models/{model}:${action}`,
+      inboundFormat: 'gemini-generate',
+      model,
+      stream,
+      body: (body ?? {}) as Record<string, unknown>,
+      rawBody,
+      signal: abortSignalForClient(reply),
+      startedAt,
+      forwardHeaders: {},
+      meter: newCallMeter(),
+    }, { hubRequest: () => hubRequest, maxOutputTokens: hubRequest.maxOutputTokens ?? null });
+    return sendRelayResult(reply, result);
+  };
+  for (const prefix of ['/v1beta', '/v1']) {
+    app.post(`${prefix}/models/:modelAction`, { config: { errorFormat: 'gemini' } }, handler);
+    app.get(`${prefix}/models/:modelAction`, { config: { errorFormat: 'gemini' } }, async (request, reply) => {
+      // GET /v1/models/{id} (OpenAI, Anthropic) is not ours to answer here: only the Gemini actions are.
+      if (!(request.params as { modelAction: string }).modelAction.includes(':')) throw routeNotFound(request.method, request.url);
+      return handler(request, reply);
+    });
+  }
+  app.get('/v1beta/models', { config: { errorFormat: 'gemini' } }, async (request) => {
+    const key = authenticateRequest(deps.state, request);
+    const models = deps.state.current.routing.modelsForGroup(key.groupName).filter((model) => !key.models || key.models.has(model.id));
+    return {
+      models: models.map((model) => ({
+        name: `models/${model.id}`,
+        baseModelId: model.id,
+        version: '001',
+        displayName: model.id,
+        description: `${model.id}, served by the gateway`,
+        supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+      })),
+    };
+  });
+}
+
+/** Fastify does not read bodies of GET requests; Gemini clients may send one anyway. */
+async function readBodyOfGet(request: FastifyRequest): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request.raw) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function parseJson(bytes: Buffer): unknown {
+  if (bytes.length === 0) return {};
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw invalidJson((error as Error).message);
+  }
+}
