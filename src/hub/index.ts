@@ -32,4 +32,5 @@ export type { RenderedFormatError, UpstreamErrorInit } from './hub-errors.ts';
 export { kindForStatus, upstreamStatusError, upstreamPayloadError } from './hub-errors.ts';
 export { EFFORT_BUDGET_TOKENS, budgetForEffort, effortForBudget } from './hub-reasoning.ts';
 export { toolNamesById } from './hub-tool-names.ts';
+export { decodeToolCallId, encodeToolCallId } from './hub-tool-call-ids.ts';
 export type { FormatConverters, HubToResponseContext, RequestToHubContext, ResponseToHubContext } from './hub-format.ts';

@@ -200,7 +200,7 @@ describe('whole responses across formats', () => {
         content: 'Calling.',
         refusal: null,
         reasoning_content: 'Thinking about it.',
-        tool_calls: [{ id: 'call_g1', type: 'function', function: { name: 'get_time', arguments: '{"tz":"CET"}' } }],
+        tool_calls: [{ id: 'call_g1__ts_Q2lRc2ln', type: 'function', function: { name: 'get_time', arguments: '{"tz":"CET"}' } }],
       },
       logprobs: null,
       finish_reason: 'tool_calls',
@@ -215,5 +215,57 @@ describe('whole responses across formats', () => {
     const anthropic = getFormat('anthropic-messages').hubToResponse(hub, { requestModel: 'claude-alias' }) as any;
     expect(anthropic.stop_reason).toBe('tool_use');
     expect(anthropic.usage).toEqual({ input_tokens: 388, output_tokens: 125, cache_creation_input_tokens: 0, cache_read_input_tokens: 512 });
+  });
+});
+
+describe('Gemini thought signatures through formats that have no field for them', () => {
+  it('ride in the OpenAI tool call id and come back to Gemini with the call', async () => {
+    const events = await pipe(
+      readSseFixture(fixtureOf('gemini-generate', 'gemini-thinking-tools.chunks.sse')),
+      getFormat('gemini-generate').streamToHub({ generateId: () => 'call_g' }),
+      getFormat('openai-chat').hubToStream({ requestModel: 'gemini-via-openai', created: 1 }),
+    );
+    const ids = (eventJson(events) as any[]).flatMap((c) => (c === '[DONE]' ? [] : (c.choices[0]?.delta.tool_calls ?? []))).map((t: any) => t.id).filter(Boolean);
+    expect(ids).toEqual(['call_g__ts_Q2lRQjBlMktiMQ', 'call_g']);
+    // The client echoes the ids in its next request.
+    const { request } = openaiChatRequestToHub({
+      model: 'gemini-via-openai',
+      messages: [
+        { role: 'user', content: 'weather?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: ids[0], type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: ids[0], content: '18C' },
+      ],
+    });
+    expect(request.messages[1]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'tool-call', id: 'call_g', name: 'get_weather', argumentsJson: '{"city":"Paris"}', signature: 'CiQB0e2Kb1' }],
+    });
+    const { body } = hubToGeminiGenerateRequest(request, 'gemini-3-pro');
+    expect((body.contents as any[])[1]).toEqual({
+      role: 'model',
+      parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'CiQB0e2Kb1' }],
+    });
+    expect((body.contents as any[])[2]).toEqual({ role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { output: '18C' } } }] });
+  });
+
+  it('survive base64 characters an Anthropic id may not hold', () => {
+    const hub = getFormat('gemini-generate').responseToHub(
+      { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'f', args: {} }, thoughtSignature: 'a+b/c==' }] }, finishReason: 'STOP' }], responseId: 'r' },
+      { generateId: () => 'toolu_x' },
+    );
+    const message = getFormat('anthropic-messages').hubToResponse(hub, { requestModel: 'c' }) as any;
+    expect(message.content[0].id).toBe('toolu_x__ts_YStiL2M9PQ');
+    expect(message.content[0].id).toMatch(/^[a-zA-Z0-9_-]+$/);
+    const { request } = anthropicMessagesRequestToHub({
+      model: 'c',
+      max_tokens: 10,
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: message.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.content[0].id, content: 'ok' }] },
+      ],
+    });
+    expect(request.messages[1]).toMatchObject({ content: [{ type: 'tool-call', id: 'toolu_x', signature: 'a+b/c==' }] });
+    expect(request.messages[2]).toMatchObject({ content: [{ type: 'tool-result', toolCallId: 'toolu_x', name: 'f' }] });
   });
 });

@@ -13,6 +13,7 @@ import { toolNamesById } from '../../hub/hub-tool-names.ts';
 import { parseArgumentsObject } from '../../hub/hub-validation.ts';
 import type { Warnings } from '../../hub/hub-warnings.ts';
 import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-messages-schema.ts';
+import { decodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 
 type ImageBlock = Extract<AnthropicContentBlock, { type: 'image'; source: unknown }>;
 
@@ -54,13 +55,14 @@ export function anthropicMessagesToHub(messages: AnthropicMessage[], warnings: W
               inner.type === 'text' ? { type: 'text', text: inner.text } : imageToHub(inner as ImageBlock, `${path}.content[${k}]`),
             );
           }
-          results.push({ type: 'tool-result', toolCallId: b.tool_use_id, content, isError: b.is_error === true });
+          results.push({ type: 'tool-result', toolCallId: decodeToolCallId(b.tool_use_id).id, content, isError: b.is_error === true });
           return;
         }
         case 'tool_use': {
           if (message.role !== 'assistant') throw refuse('tool_use', path);
           const b = block as Extract<AnthropicContentBlock, { type: 'tool_use'; id: string }>;
-          assistant.push({ type: 'tool-call', id: b.id, name: b.name, argumentsJson: JSON.stringify(b.input ?? {}) });
+          const { id, signature } = decodeToolCallId(b.id);
+          assistant.push({ type: 'tool-call', id, name: b.name, argumentsJson: JSON.stringify(b.input ?? {}), ...(signature ? { signature } : {}) });
           return;
         }
         case 'thinking': {

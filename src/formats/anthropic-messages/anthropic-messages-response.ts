@@ -6,6 +6,7 @@ import { formatPath } from '../../hub/hub-validation.ts';
 import { hubFinishReasonToAnthropic, mapAnthropicStopReason } from './anthropic-messages-finish-reason.ts';
 import { anthropicResponseSchema, type AnthropicContentBlock } from './anthropic-messages-schema.ts';
 import { anthropicUsageToHub, hubUsageToAnthropic } from './anthropic-messages-usage.ts';
+import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 
 /** One response block as hub content; blocks of server tools (web search results, …) have no hub form. */
 export function anthropicBlockToHub(block: AnthropicContentBlock): HubResponseContent | undefined {
@@ -62,7 +63,7 @@ export function hubContentToAnthropic(part: HubResponseContent): Record<string, 
         // A model can emit broken JSON (cut off by max_tokens); the client still sees what it produced.
         input = { _raw_arguments: part.argumentsJson };
       }
-      return { type: 'tool_use', id: part.id, name: part.name, input };
+      return { type: 'tool_use', id: encodeToolCallId(part.id, part.signature), name: part.name, input };
     }
   }
 }

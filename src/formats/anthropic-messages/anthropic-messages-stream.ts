@@ -13,6 +13,7 @@ import { hubFinishReasonToAnthropic, mapAnthropicStopReason } from './anthropic-
 import { anthropicMessageId } from './anthropic-messages-response.ts';
 import { anthropicStreamEventSchema, type AnthropicUsage } from './anthropic-messages-schema.ts';
 import { anthropicUsageToHub, hubUsageToAnthropic, mergeAnthropicUsage } from './anthropic-messages-usage.ts';
+import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 
 export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContext = {}): StreamMachine<SseEvent, HubStreamPart> {
   let done = false;
@@ -178,7 +179,7 @@ export function createHubToAnthropicMessagesStreamMachine(ctx: HubToStreamContex
           }
           break;
         case 'tool-call-start':
-          openBlock(out, { type: 'tool_use', id: part.id, name: part.name, input: {} }, { kind: 'tool', index: nextIndex++, tool: part.index });
+          openBlock(out, { type: 'tool_use', id: encodeToolCallId(part.id, part.signature), name: part.name, input: {} }, { kind: 'tool', index: nextIndex++, tool: part.index });
           break;
         case 'tool-call-delta':
           if (open?.kind === 'tool' && open.tool === part.index) delta(out, { type: 'input_json_delta', partial_json: part.argumentsDelta });

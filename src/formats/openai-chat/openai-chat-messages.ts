@@ -13,6 +13,7 @@ import type {
 import { toolNamesById } from '../../hub/hub-tool-names.ts';
 import type { Warnings } from '../../hub/hub-warnings.ts';
 import type { OpenAIMessage } from './openai-chat-schema.ts';
+import { decodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 
 type TextContent = string | Array<{ text: string }>;
 
@@ -76,7 +77,8 @@ export function openaiMessagesToHub(
         }
         if (message.refusal && !content0) content.push({ type: 'text', text: message.refusal });
         for (const call of message.tool_calls ?? []) {
-          content.push({ type: 'tool-call', id: call.id, name: call.function.name, argumentsJson: call.function.arguments });
+          const { id, signature } = decodeToolCallId(call.id);
+          content.push({ type: 'tool-call', id, name: call.function.name, argumentsJson: call.function.arguments, ...(signature ? { signature } : {}) });
         }
         out.push({ role: 'assistant', content });
         return;
@@ -84,7 +86,7 @@ export function openaiMessagesToHub(
       case 'tool': {
         const result: HubToolResultPart = {
           type: 'tool-result',
-          toolCallId: message.tool_call_id,
+          toolCallId: decodeToolCallId(message.tool_call_id).id,
           content: typeof message.content === 'string'
             ? message.content
             : message.content.map((part): HubTextPart => ({ type: 'text', text: part.text })),

@@ -6,6 +6,7 @@ import { formatPath } from '../../hub/hub-validation.ts';
 import { hubFinishReasonToOpenai, mapOpenaiFinishReason } from './openai-chat-finish-reason.ts';
 import { openaiChatResponseSchema } from './openai-chat-schema.ts';
 import { hubUsageToOpenai, openaiUsageToHub } from './openai-chat-usage.ts';
+import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 
 export function openaiChatResponseToHub(json: unknown): HubResponse {
   const parsed = openaiChatResponseSchema.safeParse(json);
@@ -39,7 +40,7 @@ export function hubToOpenaiChatResponse(response: HubResponse, ctx: HubToRespons
   const message: Record<string, unknown> = { role: 'assistant', content: text === '' && calls.length > 0 ? null : text, refusal: null };
   if (reasoning !== '') message.reasoning_content = reasoning;
   if (calls.length > 0) {
-    message.tool_calls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.argumentsJson } }));
+    message.tool_calls = calls.map((call) => ({ id: encodeToolCallId(call.id, call.signature), type: 'function', function: { name: call.name, arguments: call.argumentsJson } }));
   }
   return {
     id: response.id.startsWith('chatcmpl-') ? response.id : `chatcmpl-${response.id}`,

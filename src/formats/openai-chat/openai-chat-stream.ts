@@ -14,6 +14,7 @@ import { hubErrorToOpenaiStreamEvent, openaiErrorToHub } from './openai-chat-err
 import { hubFinishReasonToOpenai, mapOpenaiFinishReason } from './openai-chat-finish-reason.ts';
 import { openaiChatChunkSchema } from './openai-chat-schema.ts';
 import { hubUsageToOpenai, openaiUsageToHub } from './openai-chat-usage.ts';
+import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 
 /**
  * Reads upstream chunks. The finish part waits for the end of the stream ([DONE]) because OpenAI sends
@@ -133,7 +134,7 @@ export function createHubToOpenaiChatStreamMachine(ctx: HubToStreamContext): Str
           if (part.delta !== '') out.push(chunk({ reasoning_content: part.delta }));
           break;
         case 'tool-call-start':
-          out.push(chunk({ tool_calls: [{ index: part.index, id: part.id, type: 'function', function: { name: part.name, arguments: '' } }] }));
+          out.push(chunk({ tool_calls: [{ index: part.index, id: encodeToolCallId(part.id, part.signature), type: 'function', function: { name: part.name, arguments: '' } }] }));
           break;
         case 'tool-call-delta':
           out.push(chunk({ tool_calls: [{ index: part.index, function: { arguments: part.argumentsDelta } }] }));
