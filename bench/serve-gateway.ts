@@ -10,12 +10,20 @@ import { startGateway } from '../src/start-gateway.ts';
 import { BENCH_KEY, BENCH_UPSTREAM_KEY } from './bench-constants.ts';
 
 const upstreamUrl = process.argv[2];
-if (!upstreamUrl) throw new Error('usage: serve-gateway.ts UPSTREAM_URL');
+/** Optional: an Anthropic simulator for the translated streaming case (model claude-bench). */
+const anthropicUrl = process.argv[3];
+if (!upstreamUrl) throw new Error('usage: serve-gateway.ts OPENAI_UPSTREAM_URL [ANTHROPIC_UPSTREAM_URL]');
 const dir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
 const configFile = join(dir, 'gateway.yaml');
 writeFileSync(configFile, stringify({
-  channels: [{ name: 'bench', type: 'openai', base_url: upstreamUrl, api_key: BENCH_UPSTREAM_KEY, models: ['gpt-4o-mini'] }],
-  models: [{ id: 'gpt-4o-mini', owned_by: 'openai', input_per_mtok: 0.15, output_per_mtok: 0.6 }],
+  channels: [
+    { name: 'bench', type: 'openai', base_url: upstreamUrl, api_key: BENCH_UPSTREAM_KEY, models: ['gpt-4o-mini'] },
+    ...(anthropicUrl ? [{ name: 'bench-anthropic', type: 'anthropic', base_url: anthropicUrl, api_key: BENCH_UPSTREAM_KEY, models: ['claude-bench'] }] : []),
+  ],
+  models: [
+    { id: 'gpt-4o-mini', owned_by: 'openai', input_per_mtok: 0.15, output_per_mtok: 0.6 },
+    { id: 'claude-bench', owned_by: 'anthropic', input_per_mtok: 3, output_per_mtok: 15 },
+  ],
   users: [{ name: 'bench', balance: 1000000 }],
   keys: [{ name: 'bench', key: BENCH_KEY, user: 'bench' }],
 }));

@@ -27,7 +27,7 @@ function imageToHub(block: ImageBlock, at: string): HubImagePart {
 const refuse = (type: string, at: string) =>
   invalidRequest(`'${at}': content blocks of type '${type}' cannot be translated for this model's provider.`, at);
 
-export function anthropicMessagesToHub(messages: AnthropicMessage[], warnings: Warnings): HubMessage[] {
+export function anthropicMessagesToHub(messages: AnthropicMessage[]): HubMessage[] {
   const out: HubMessage[] = [];
   messages.forEach((message, i) => {
     const at = `messages[${i}].content`;

@@ -78,7 +78,7 @@ export function anthropicMessagesRequestToHub(body: unknown): { request: HubRequ
   const request: HubRequest = {
     model: input.model,
     system,
-    messages: anthropicMessagesToHub(input.messages, warnings),
+    messages: anthropicMessagesToHub(input.messages),
     tools,
     maxOutputTokens: input.max_tokens,
     stopSequences: input.stop_sequences ?? [],

@@ -117,7 +117,7 @@ export function hubToOpenaiChatRequest(request: HubRequest, upstreamModel: strin
     model: upstreamModel,
     messages: hubMessagesToOpenAI(request.system, request.messages, warnings),
   };
-  if (request.messages.length === 0) throw invalidRequest('The request has no messages to send.', 'messages');
+  if ((body.messages as unknown[]).length === 0) throw invalidRequest('The request has no messages to send.', 'messages');
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => {
       const fn: Record<string, unknown> = { name: tool.name };

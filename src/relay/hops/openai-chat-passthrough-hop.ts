@@ -67,12 +67,17 @@ export function upstreamBody(call: RelayCall, upstreamModel: string, clientWants
 
 type ChunkShape = { usage?: unknown; choices?: { text?: unknown; delta?: { content?: unknown; reasoning_content?: unknown; tool_calls?: { function?: { arguments?: unknown } }[] } }[] };
 
+/**
+ * Forwards chunks without parsing most of them: only a chunk carrying usage (and a continuation's opening
+ * chunk) is parsed on the way. The delivered text is read from the kept chunks only when it is needed (no
+ * usage reported, or a continuation), so the common path costs a string check per event.
+ */
 function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuing: boolean): StreamConverter {
   let usage: Usage | null = null;
   let sawDone = false;
-  let deliveredText = '';
-  let toolCalls = false;
   let first = true;
+  const kept: string[] = [];
+  const read = () => readDelivered(kept);
   return {
     event(event: EventSourceMessage) {
       const data = event.data;
@@ -80,39 +85,59 @@ function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuin
         sawDone = true;
         return formatSseEvent(data);
       }
-      let chunk: ChunkShape;
-      try {
-        chunk = JSON.parse(data) as ChunkShape;
-      } catch {
-        throw new MalformedEventError(`not JSON: ${data.slice(0, 80)}`);
-      }
-      if (chunk.usage) {
-        usage = usageFromOpenAI(chunk.usage) ?? usage;
-        // The usage-only chunk exists because the gateway asked for it; a client that did not ask never sees it.
-        if (!clientWantsUsage && Array.isArray(chunk.choices) && chunk.choices.length === 0) return '';
-      }
-      for (const choice of chunk.choices ?? []) {
-        if (typeof choice.text === 'string') deliveredText += choice.text;
-        const delta = choice.delta;
-        if (typeof delta?.content === 'string') deliveredText += delta.content;
-        if (typeof delta?.reasoning_content === 'string') deliveredText += delta.reasoning_content;
-        for (const toolCall of delta?.tool_calls ?? []) {
-          toolCalls = true;
-          deliveredText += String(toolCall.function?.arguments ?? '');
-        }
-      }
+      // A cheap shape check catches truncated or garbled events without parsing every one.
+      if (data.charCodeAt(0) !== 123 || data.charCodeAt(data.length - 1) !== 125) throw new MalformedEventError(`not JSON: ${data.slice(0, 80)}`);
       const opening = first;
       first = false;
-      // A continuation's opening role-only chunk would read as a second answer starting; the client already has one.
-      if (continuing && opening && isRoleOnlyChunk(chunk)) return '';
+      if (data.includes('"usage":{') || (continuing && opening)) {
+        let chunk: ChunkShape;
+        try {
+          chunk = JSON.parse(data) as ChunkShape;
+        } catch {
+          throw new MalformedEventError(`not JSON: ${data.slice(0, 80)}`);
+        }
+        if (chunk.usage) {
+          usage = usageFromOpenAI(chunk.usage) ?? usage;
+          // The usage-only chunk exists because the gateway asked for it; a client that did not ask never sees it.
+          if (!clientWantsUsage && Array.isArray(chunk.choices) && chunk.choices.length === 0) return '';
+        }
+        // A continuation's opening role-only chunk would read as a second answer starting; the client has one.
+        if (continuing && opening && isRoleOnlyChunk(chunk)) return '';
+      }
+      kept.push(data);
       return formatSseEvent(data, event.event);
     },
     // A stream that ends without its terminator is finalised, so clients do not wait forever.
     end: () => (sawDone ? '' : formatSseEvent('[DONE]')),
     failure: (error: GatewayError) => formatSseEvent(JSON.stringify({ error: { message: error.message, type: error.kind, code: error.code, param: null } })),
-    usage: () => usage ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(deliveredText) },
-    delivered: () => ({ text: deliveredText, toolCalls }),
+    usage: () => usage ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(read().text) },
+    delivered: read,
   };
+}
+
+/** The text (and whether tool calls were part of it) in the chunks a client has received. */
+function readDelivered(chunks: string[]): { text: string; toolCalls: boolean } {
+  let text = '';
+  let toolCalls = false;
+  for (const data of chunks) {
+    let chunk: ChunkShape;
+    try {
+      chunk = JSON.parse(data) as ChunkShape;
+    } catch {
+      continue;
+    }
+    for (const choice of chunk.choices ?? []) {
+      if (typeof choice.text === 'string') text += choice.text;
+      const delta = choice.delta;
+      if (typeof delta?.content === 'string') text += delta.content;
+      if (typeof delta?.reasoning_content === 'string') text += delta.reasoning_content;
+      for (const toolCall of delta?.tool_calls ?? []) {
+        toolCalls = true;
+        text += String(toolCall.function?.arguments ?? '');
+      }
+    }
+  }
+  return { text, toolCalls };
 }
 
 function isRoleOnlyChunk(chunk: ChunkShape): boolean {
