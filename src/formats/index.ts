@@ -25,3 +25,8 @@ export function getFormat(name: FormatName | string): FormatConverters {
 }
 
 export { anthropicMessagesFormat, geminiGenerateFormat, openaiChatFormat };
+
+/** The converters for a format, or undefined where there are none (the relay then offers no translation). */
+export function relayFormat(name: string): FormatConverters | undefined {
+  return hasFormat(name) ? formats[name] : undefined;
+}

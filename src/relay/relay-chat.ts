@@ -11,7 +11,7 @@ import { openAIChatPassthroughHop } from './hops/openai-chat-passthrough-hop.ts'
 import { sameFormatPassthroughHop } from './hops/same-format-passthrough-hop.ts';
 import { translatedChatHop } from './hops/translated-chat-hop.ts';
 import { byChannelFormat } from './hops/by-channel-format.ts';
-import { relayFormat } from './hops/relay-formats.ts';
+import { relayFormat } from '../formats/index.ts';
 
 export interface ChatRelayOptions {
   /** The client's request in the hub; lazily, because a passthrough channel needs no conversion. */

@@ -12,7 +12,7 @@ import type { RelayCall } from '../relay-types.ts';
 import type { RelayHop } from '../relay-hop.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 import { hubStreamConverter } from './hub-stream-converter.ts';
-import { relayFormat } from './relay-formats.ts';
+import { relayFormat } from '../../formats/index.ts';
 import { collectImageUrls, inlineImages } from '../../hub/hub-images.ts';
 import { fetchImages } from '../../upstream/fetch-images.ts';
 
