@@ -224,6 +224,16 @@ describe('Anthropic specifics', () => {
     expect(page.data[0]!.type).toBe('model');
   });
 
+  it('finishes a passthrough stream that ended without message_stop, and skips a malformed event', async () => {
+    anthropicUpstream.script({ omitTerminator: true, malformedChunkAt: 3 });
+    const stream = new Anthropic({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 }).messages.stream({ model: 'claude-up', max_tokens: 100, messages: [{ role: 'user', content: 'Hello there' }] });
+    const types: string[] = [];
+    stream.on('streamEvent', (event) => types.push(event.type));
+    const message = await stream.finalMessage();
+    expect(message.content[0]).toMatchObject({ type: 'text', text: 'Hello from the Anthropic simulator: you said "Hello there"' });
+    expect(types.at(-1)).toBe('message_stop');
+  });
+
   it('passes an upstream 429 back as a 429 in the client’s format', async () => {
     anthropicUpstream.script({ status: 429 }, { status: 429 });
     const error = await new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 }).chat.completions.create({ model: 'claude-up', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);

@@ -9,7 +9,8 @@ import { emptyUsage } from '../../metering/usage.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
 import { nextUpstreamKey } from '../../routing/choose-channel.ts';
 import type { RelayCall } from '../relay-types.ts';
-import type { RelayHop, StreamConverter } from '../relay-hop.ts';
+import { MalformedEventError, type RelayHop, type StreamConverter } from '../relay-hop.ts';
+import { anthropicStreamCloser } from './anthropic-stream-closer.ts';
 import { formatSseEvent } from '../sse-pump.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 import { withModel } from './openai-json-passthrough-hop.ts';
@@ -64,20 +65,26 @@ function watchingConverter(call: RelayCall, format: FormatConverters, logger: Lo
       if (part.type === 'tool-call-start') toolCalls = true;
     }
   };
+  const closer = format.name === 'anthropic-messages' ? anthropicStreamCloser() : null;
+  const currentUsage = () => usage ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(delivered) };
   return {
     event(event) {
+      // A broken event is skipped (and logged by the pump); the rest of the stream goes on.
+      if (event.data.charCodeAt(0) !== 123 || event.data.charCodeAt(event.data.length - 1) !== 125) throw new MalformedEventError(`not JSON: ${event.data.slice(0, 80)}`);
       observe(watcher.push(event.event ? { event: event.event, data: event.data } : { data: event.data }));
+      closer?.observe(event.event, event.data);
       return formatSseEvent(event.data, event.event);
     },
     end() {
       observe(watcher.end());
-      return '';
+      // A stream cut short of its terminator is finished here, with the usage counted so far.
+      return closer?.close(currentUsage().outputTokens) ?? '';
     },
     failure: (error) => {
       const event = format.hubErrorToStreamEvent(error);
       return formatSseEvent(event.data, event.event);
     },
-    usage: () => usage ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(delivered) },
+    usage: currentUsage,
     delivered: () => ({ text: delivered, toolCalls: toolCalls || sawFinish }),
   };
 }
