@@ -22,11 +22,15 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     errorFormat?: ErrorFormat;
   }
+  interface FastifyRequest {
+    /** Set by a route that serves several formats, once it knows which one this request speaks. */
+    errorFormat?: ErrorFormat;
+  }
 }
 
 /** The route's declared format; for unknown URLs, guessed from the path so 404s still match the client. */
 export function errorFormatOf(request: FastifyRequest): ErrorFormat {
-  const declared = request.routeOptions.config?.errorFormat;
+  const declared = request.errorFormat ?? request.routeOptions.config?.errorFormat;
   if (declared) return declared;
   if (request.url.startsWith('/v1beta/')) return 'gemini';
   if (request.url.startsWith('/v1/messages') || request.headers['anthropic-version'] !== undefined) return 'anthropic';

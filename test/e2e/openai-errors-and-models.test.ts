@@ -68,6 +68,11 @@ describe('models list', () => {
     expect(typeof gpt4o.created).toBe('number');
   });
 
+  it('retrieves one model the key may use, and 404s one it may not', async () => {
+    expect(await client(keys.main).models.retrieve('gpt-4o')).toMatchObject({ id: 'gpt-4o', object: 'model', owned_by: 'openai' });
+    await expect(client(keys.budget).models.retrieve('gpt-4o')).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
+  });
+
   it('shows a budget-group key only its group’s models', async () => {
     const models = await client(keys.budget).models.list();
     expect(models.data.map((model) => model.id)).toEqual(['cheap-model']);

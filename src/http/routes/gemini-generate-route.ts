@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { relayChat } from '../../relay/relay-chat.ts';
 import { newCallMeter } from '../../relay/relay-types.ts';
-import { invalidJson, invalidRequest, routeNotFound } from '../../gateway-errors.ts';
+import { invalidJson, invalidRequest, modelNotFound, routeNotFound } from '../../gateway-errors.ts';
 import { geminiGenerateFormat } from '../../formats/gemini-generate/index.ts';
 import { authenticateRequest } from '../authenticate.ts';
 import { abortSignalForClient } from '../client-abort.ts';
@@ -49,8 +49,9 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
   for (const prefix of ['/v1beta', '/v1']) {
     app.post(`${prefix}/models/:modelAction`, { config: { errorFormat: 'gemini' } }, handler);
     app.get(`${prefix}/models/:modelAction`, { config: { errorFormat: 'gemini' } }, async (request, reply) => {
-      // GET /v1/models/{id} (OpenAI, Anthropic) is not ours to answer here: only the Gemini actions are.
-      if (!(request.params as { modelAction: string }).modelAction.includes(':')) throw routeNotFound(request.method, request.url);
+      const { modelAction } = request.params as { modelAction: string };
+      // Without an action it is a model lookup: GET /v1/models/{id} (OpenAI, Anthropic), /v1beta/models/{id} (Gemini).
+      if (!modelAction.includes(':')) return reply.send(retrieveModel(deps, request, decodeURIComponent(modelAction), prefix));
       return handler(request, reply);
     });
   }
@@ -68,6 +69,17 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
       })),
     };
   });
+}
+
+/** One model the key may use, in the caller's shape; 404 model_not_found otherwise. */
+function retrieveModel(deps: RelayDeps, request: FastifyRequest, id: string, prefix: string): object {
+  request.errorFormat = prefix === '/v1beta' ? 'gemini' : request.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
+  const key = authenticateRequest(deps.state, request);
+  const model = deps.state.current.routing.modelsForGroup(key.groupName).find((candidate) => candidate.id === id && (!key.models || key.models.has(id)));
+  if (!model) throw modelNotFound(id);
+  if (prefix === '/v1beta') return { name: `models/${model.id}`, baseModelId: model.id, version: '001', displayName: model.id, supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'] };
+  if (request.headers['anthropic-version'] !== undefined) return { type: 'model', id: model.id, display_name: model.id, created_at: new Date(model.createdAt).toISOString() };
+  return { id: model.id, object: 'model', created: Math.floor(model.createdAt / 1000), owned_by: model.ownedBy };
 }
 
 /** Fastify does not read bodies of GET requests; Gemini clients may send one anyway. */
