@@ -1,10 +1,11 @@
 // Opens the database named by DATABASE_URL: embedded SQLite by default, PostgreSQL for several instances.
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import type { DatabaseEngine } from './engine.ts';
 import type { DatabaseSchema } from './schema.ts';
 import { openSqliteDatabase } from './sqlite-driver.ts';
 
-export type DatabaseEngine = 'sqlite' | 'postgres';
+export type { DatabaseEngine } from './engine.ts';
 
 export interface Database {
   db: Kysely<DatabaseSchema>;
@@ -13,20 +14,34 @@ export interface Database {
 }
 
 // BIGINT (int8) columns hold epoch milliseconds and micro-USD, far below 2^53: return them as numbers,
-// exactly as SQLite does, so both engines hand the code the same types.
+// exactly as SQLite does, so both engines hand the code the same types. (SUM() over bigint is NUMERIC on
+// PostgreSQL: the repositories cast such aggregates back to bigint.)
 pg.types.setTypeParser(20, (value) => Number(value));
 
+/**
+ * `sqlite:./data/gateway.db`, `sqlite:/abs/path.db`, `sqlite:///abs/path.db`, `sqlite::memory:`,
+ * `postgres://…` or `postgresql://…`.
+ */
 export async function openDatabase(url: string): Promise<Database> {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (file === '') throw new Error('DATABASE_URL sqlite: names no file: use sqlite:./data/gateway.db or sqlite::memory:');
     const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: openSqliteDatabase(file) }) });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle client losing its connection (server restart, failover) emits 'error' on the pool; unhandled,
+    // that would crash the process. The pool drops the client and the next query opens a fresh one.
+    pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection error: ${error.message}`));
     const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
-  const scheme = url.includes(':') ? url.slice(0, url.indexOf(':')) : url;
-  throw new Error(`DATABASE_URL has an unsupported scheme '${scheme}': use sqlite:./path.db or postgres://…`);
+  throw new Error(`DATABASE_URL has an unsupported scheme ${describeScheme(url)}: use sqlite:./path.db, sqlite::memory: or postgres://…`);
+}
+
+/** Names the scheme only: the rest of a URL may hold a password. */
+function describeScheme(url: string): string {
+  const match = /^([a-z][a-z0-9+.-]*):/i.exec(url);
+  return match ? `'${match[1]}:'` : '(none: expected scheme:…)';
 }

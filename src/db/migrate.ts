@@ -1,6 +1,8 @@
 // Runs the migrations at start. The list is a static record (no folder scan), so it works without a build.
+// Kysely's Migrator takes a lock (an advisory lock on PostgreSQL), so several instances starting at once
+// apply each migration exactly once.
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import type { DatabaseEngine } from './database.ts';
+import { engineOf, type DatabaseEngine } from './engine.ts';
 import type { DatabaseSchema } from './schema.ts';
 import { initialSchema } from './migrations/0001-initial-schema.ts';
 import { modelLimits } from './migrations/0002-model-limits.ts';
@@ -12,12 +14,20 @@ function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
   };
 }
 
-export async function migrateToLatest(db: Kysely<DatabaseSchema>, engine: DatabaseEngine): Promise<void> {
+/** Names of the migrations this build knows, in order. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrationsFor('sqlite'));
+
+function migratorFor(db: Kysely<DatabaseSchema>, engine: DatabaseEngine): Migrator {
   const provider: MigrationProvider = { getMigrations: async () => migrationsFor(engine) };
-  const migrator = new Migrator({ db, provider, migrationTableName: 'gateway_migrations', migrationLockTableName: 'gateway_migrations_lock' });
-  const { error, results } = await migrator.migrateToLatest();
+  return new Migrator({ db, provider, migrationTableName: 'gateway_migrations', migrationLockTableName: 'gateway_migrations_lock' });
+}
+
+/** Applies every pending migration; a no-op when the schema is current. `engine` defaults to the db's own. */
+export async function migrateToLatest(db: Kysely<DatabaseSchema>, engine: DatabaseEngine = engineOf(db)): Promise<string[]> {
+  const { error, results } = await migratorFor(db, engine).migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {
     throw new Error(`Database migration ${failed ? `'${failed.migrationName}' ` : ''}failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }

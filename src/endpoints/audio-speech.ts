@@ -5,7 +5,7 @@ import { emptyUsage } from '../metering/usage.ts';
 import { parseBody } from '../validate-request.ts';
 import { relayEndpoint } from '../relay/relay-endpoint.ts';
 import { openAIJsonPassthroughHop } from '../relay/hops/openai-json-passthrough-hop.ts';
-import type { PreparedCall } from '../http/routes/relay-route.ts';
+import type { PreparedCall } from '../relay/prepared-call.ts';
 
 export const SPEECH_VOICES = ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'onyx', 'nova', 'sage', 'shimmer', 'verse'] as const;
 

@@ -4,7 +4,7 @@ import { estimateChatUsage } from '../metering/admission.ts';
 import { parseBody } from '../validate-request.ts';
 import { relayEndpoint } from '../relay/relay-endpoint.ts';
 import { openAICompletionsPassthroughHop } from '../relay/hops/openai-chat-passthrough-hop.ts';
-import type { PreparedCall } from '../http/routes/relay-route.ts';
+import type { PreparedCall } from '../relay/prepared-call.ts';
 
 const promptSchema = z.union([z.string(), z.array(z.string()), z.array(z.number().int()), z.array(z.array(z.number().int()))]);
 const completionsSchema = z.looseObject({

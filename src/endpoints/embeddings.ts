@@ -8,7 +8,7 @@ import { readUsageObjectFromTail } from '../metering/read-usage-from-tail.ts';
 import { parseBody } from '../validate-request.ts';
 import { relayEndpoint } from '../relay/relay-endpoint.ts';
 import { openAIJsonPassthroughHop } from '../relay/hops/openai-json-passthrough-hop.ts';
-import type { PreparedCall } from '../http/routes/relay-route.ts';
+import type { PreparedCall } from '../relay/prepared-call.ts';
 import { geminiEmbeddingsHop } from './gemini-embeddings-hop.ts';
 import { byChannelFormat } from '../relay/hops/by-channel-format.ts';
 

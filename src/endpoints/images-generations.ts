@@ -5,7 +5,7 @@ import { emptyUsage, type Usage } from '../metering/usage.ts';
 import { parseBody } from '../validate-request.ts';
 import { relayEndpoint } from '../relay/relay-endpoint.ts';
 import { openAIJsonPassthroughHop } from '../relay/hops/openai-json-passthrough-hop.ts';
-import type { PreparedCall } from '../http/routes/relay-route.ts';
+import type { PreparedCall } from '../relay/prepared-call.ts';
 import { checkImageRequest, defaultImageSize, imageLimitsFor } from './image-limits.ts';
 
 const generationsSchema = z.looseObject({

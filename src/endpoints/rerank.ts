@@ -7,7 +7,7 @@ import { parseBody } from '../validate-request.ts';
 import { relayEndpoint } from '../relay/relay-endpoint.ts';
 import { openAIJsonPassthroughHop } from '../relay/hops/openai-json-passthrough-hop.ts';
 import { supportsOperation } from '../providers/operation-path.ts';
-import type { PreparedCall } from '../http/routes/relay-route.ts';
+import type { PreparedCall } from '../relay/prepared-call.ts';
 
 const documentSchema = z.union([z.string(), z.looseObject({ text: z.string() })]);
 const rerankSchema = z.looseObject({

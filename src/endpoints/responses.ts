@@ -13,7 +13,7 @@ import { MalformedEventError, type StreamConverter } from '../relay/relay-hop.ts
 import { formatSseEvent } from '../relay/sse-pump.ts';
 import type { RelayCall } from '../relay/relay-types.ts';
 import type { GatewayError } from '../gateway-errors.ts';
-import type { PreparedCall } from '../http/routes/relay-route.ts';
+import type { PreparedCall } from '../relay/prepared-call.ts';
 
 const responsesSchema = z.looseObject({
   model: z.string().min(1),

@@ -1,19 +1,15 @@
 // One thin route shape for every relayed JSON endpoint: authenticate, validate, build the call, relay, send.
 import type { FastifyInstance } from 'fastify';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
-import { newCallMeter, type RelayCall, type RelayResult } from '../../relay/relay-types.ts';
+import { newCallMeter, type RelayCall } from '../../relay/relay-types.ts';
+import type { PreparedCall } from '../../relay/prepared-call.ts';
+
+export type { PreparedCall } from '../../relay/prepared-call.ts';
 import type { WireFormat } from '../../providers/provider-definition.ts';
 import { authenticateRequest } from '../authenticate.ts';
 import { abortSignalForClient } from '../client-abort.ts';
 import { sendRelayResult } from '../send-relay-result.ts';
 import type { ErrorFormat } from '../error-formats.ts';
-
-export interface PreparedCall {
-  model: string;
-  stream: boolean;
-  body: Record<string, unknown>;
-  relay(deps: RelayDeps, call: RelayCall): Promise<RelayResult>;
-}
 
 export interface RelayRouteOptions {
   url: string;
