@@ -34,6 +34,7 @@ export async function createRedisInvalidationBus(url: string, prefix: string): P
   const publisher = new Redis(url, { maxRetriesPerRequest: 2 });
   const subscriber = new Redis(url, { maxRetriesPerRequest: 2 });
   const handlers: ((event: InvalidationEvent) => void)[] = [];
+  for (const connection of [publisher, subscriber]) connection.on('error', (error: Error) => process.emitWarning(`Redis: ${error.message}`));
   subscriber.on('message', (_channel: string, message: string) => {
     const event = JSON.parse(message) as InvalidationEvent;
     for (const handler of handlers) handler(event);

@@ -14,6 +14,8 @@ export interface LuaScript { name: string; source: string }
 
 export function connectRedis(url: string, prefix: string): RedisContext {
   const redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true, lazyConnect: false });
+  // ioredis reconnects by itself; the listener keeps a lost connection from being an unhandled error.
+  redis.on('error', (error: Error) => process.emitWarning(`Redis: ${error.message}`));
   const defined = new Set<string>();
   return {
     redis,

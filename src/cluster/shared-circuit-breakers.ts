@@ -9,6 +9,7 @@ export async function shareCircuitBreakers(breakers: CircuitBreakers, url: strin
   const channel = `${prefix}breakers`;
   const publisher = new Redis(url, { maxRetriesPerRequest: 2 });
   const subscriber = new Redis(url, { maxRetriesPerRequest: 2 });
+  for (const connection of [publisher, subscriber]) connection.on('error', (error: Error) => process.emitWarning(`Redis: ${error.message}`));
   subscriber.on('message', (_channel: string, message: string) => {
     const transition = JSON.parse(message) as Transition;
     if (transition.instance === instance) return;

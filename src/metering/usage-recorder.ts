@@ -62,9 +62,14 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
       // Only successful calls cost anything; failed attempts are logged, not billed.
       const ok = call.status >= 200 && call.status < 300;
       const cost = ok && call.pricing ? computeCostMicros(call.pricing, call.usage, call.key.groupRatioPpm) : 0;
-      if (call.reservation) void deps.accounting.settle(call.reservation, cost);
+      // Settling must never throw into the response path; a failure (Redis away) is logged with the amounts.
+      if (call.reservation) {
+        deps.accounting.settle(call.reservation, cost).catch((error: unknown) => deps.logger.error({ err: error, requestId: call.requestId, costMicros: cost, reservedMicros: call.reservation?.amountMicros }, 'settling a call failed'));
+      }
       const tokens = call.usage.inputTokens + call.usage.outputTokens;
-      if (tokens > 0) void deps.rateLimiter.addTokens(rateLimitSubjects(call.key), tokens, Date.now());
+      if (tokens > 0) {
+        deps.rateLimiter.addTokens(rateLimitSubjects(call.key), tokens, Date.now()).catch((error: unknown) => deps.logger.warn({ err: error }, 'counting tokens for rate limits failed'));
+      }
       queue.enqueue({
         chargeMicros: cost,
         log: {

@@ -56,7 +56,7 @@ export function relayRealtime(deps: RelayDeps, session: RealtimeSession, channel
   });
   upstream.on('message', (data, isBinary) => {
     if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
-    if (!isBinary) void meterEvent(data.toString());
+    if (!isBinary) meterEvent(data.toString()).catch((error: unknown) => deps.logger.error({ err: error, requestId: session.requestId }, 'metering a realtime response failed'));
   });
   const closeBoth = (code: number, reason: string) => {
     // 1005/1006 cannot be sent in a close frame; report them as a normal or going-away close.
