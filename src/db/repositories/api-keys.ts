@@ -1,0 +1,69 @@
+// API keys: stored as a SHA-256 hash plus a display prefix. The hot path never queries this table: the key
+// cache is filled by listAllApiKeys() and refreshed on admin changes.
+import type { ApiKeyRow, ApiKeysTable } from '../schema.ts';
+import { upsertRow } from './upsert.ts';
+import type { Db, UpsertResult } from './repository-helpers.ts';
+
+export type NewApiKeyInput = Pick<ApiKeysTable, 'user_id' | 'name' | 'key_hash' | 'key_prefix'>
+  & Partial<Omit<ApiKeysTable, 'id' | 'user_id' | 'name' | 'key_hash' | 'key_prefix' | 'used_micros' | 'created_at' | 'updated_at' | 'last_used_at'>>;
+
+/** Fields an update may set; spend (used_micros) is metering's, and the owner and name are the key. */
+export type ApiKeyFields = Partial<Omit<ApiKeysTable, 'id' | 'user_id' | 'name' | 'used_micros' | 'created_at' | 'updated_at' | 'last_used_at'>>;
+
+export async function insertApiKey(db: Db, key: NewApiKeyInput, now = Date.now()): Promise<ApiKeyRow> {
+  return db.insertInto('api_keys').values({
+    group_name: 'default',
+    models_json: null,
+    quota_micros: null,
+    expires_at: null,
+    ip_allowlist_json: null,
+    status: 'active',
+    rpm_limit: null,
+    tpm_limit: null,
+    ...withoutUndefined(key),
+    used_micros: 0,
+    created_at: now,
+    updated_at: now,
+    last_used_at: null,
+  }).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Insert when (user_id, name) is absent (then key_hash and key_prefix are required), else update what differs. */
+export async function upsertApiKeyByUserAndName(db: Db, userId: number, name: string, fields: ApiKeyFields, now = Date.now()): Promise<UpsertResult<ApiKeyRow>> {
+  return upsertRow<ApiKeyRow>(db, { table: 'api_keys', key: { user_id: userId, name }, fields, idColumn: 'id', now });
+}
+
+/** Updates an existing key only; undefined when the user has no key of that name. */
+export async function updateApiKeyByUserAndName(db: Db, userId: number, name: string, fields: ApiKeyFields, now = Date.now()): Promise<ApiKeyRow | undefined> {
+  const existing = await db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).where('name', '=', name).executeTakeFirst();
+  if (!existing) return undefined;
+  return (await upsertApiKeyByUserAndName(db, userId, name, fields, now)).row;
+}
+
+export async function findApiKeyByHash(db: Db, keyHash: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+}
+
+export async function findApiKeyById(db: Db, id: number): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Every key, for preloading the in-memory key cache at start. */
+export async function listAllApiKeys(db: Db): Promise<ApiKeyRow[]> {
+  return db.selectFrom('api_keys').selectAll().orderBy('id').execute();
+}
+
+export async function listApiKeysByUser(db: Db, userId: number): Promise<ApiKeyRow[]> {
+  return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+}
+
+/** Returns whether the status changed. */
+export async function setApiKeyStatus(db: Db, id: number, status: ApiKeyRow['status'], now = Date.now()): Promise<boolean> {
+  const result = await db.updateTable('api_keys').set({ status, updated_at: now })
+    .where('id', '=', id).where('status', '!=', status).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+}

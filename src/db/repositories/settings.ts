@@ -1,0 +1,29 @@
+// Runtime settings edited from the dashboard: one JSON value per key.
+import type { Db } from './repository-helpers.ts';
+
+/** The parsed value, or undefined when the key was never set. */
+export async function getSetting<T = unknown>(db: Db, key: string): Promise<T | undefined> {
+  const row = await db.selectFrom('settings').select('value_json').where('key', '=', key).executeTakeFirst();
+  return row ? (JSON.parse(row.value_json) as T) : undefined;
+}
+
+export async function getAllSettings(db: Db): Promise<Record<string, unknown>> {
+  const rows = await db.selectFrom('settings').select(['key', 'value_json']).orderBy('key').execute();
+  return Object.fromEntries(rows.map((row) => [row.key, JSON.parse(row.value_json)]));
+}
+
+/** Writes the value (any JSON-serialisable value); one statement, so concurrent writers cannot collide. */
+export async function setSetting(db: Db, key: string, value: unknown, now = Date.now()): Promise<void> {
+  const valueJson = JSON.stringify(value);
+  if (valueJson === undefined) throw new Error(`Setting '${key}' has no JSON form (undefined or a function): use null to clear it`);
+  await db.insertInto('settings').values({ key, value_json: valueJson, updated_at: now })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet({ value_json: valueJson, updated_at: now })
+      // Unchanged values keep their updated_at.
+      .where('settings.value_json', '!=', valueJson))
+    .execute();
+}
+
+export async function deleteSetting(db: Db, key: string): Promise<boolean> {
+  const result = await db.deleteFrom('settings').where('key', '=', key).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

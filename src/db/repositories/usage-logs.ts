@@ -1,0 +1,123 @@
+// Usage logs: written in batches behind the hot path, read by the dashboard, trimmed by retention.
+import { CompiledQuery } from 'kysely';
+import { engineOf, type DatabaseEngine } from '../engine.ts';
+import type { NewUsageLog, UsageLogRow } from '../schema.ts';
+import { inTransaction, type Db } from './repository-helpers.ts';
+
+const COLUMNS = [
+  'created_at', 'request_id', 'user_id', 'key_id', 'key_name', 'model', 'upstream_model', 'channel_id',
+  'inbound_format', 'endpoint', 'stream', 'status', 'latency_ms', 'ttft_ms', 'input_tokens', 'cached_tokens',
+  'output_tokens', 'reasoning_tokens', 'cost_micros', 'error', 'attempts_json',
+] as const satisfies readonly (keyof NewUsageLog)[];
+
+/** Defaults for the columns the schema lets an insert leave out. */
+const DEFAULTS: Partial<Record<(typeof COLUMNS)[number], unknown>> = {
+  stream: 0, input_tokens: 0, cached_tokens: 0, output_tokens: 0, reasoning_tokens: 0, cost_micros: 0,
+};
+
+// Statements of 128, 64, …, 1 rows: a batch of n rows takes at most log2 statements beyond its full ones,
+// and there are only eight SQL texts per engine, so they stay prepared (node:sqlite statement cache, pg's
+// server-side plan cache) and skip Kysely's query compiler, which costs more than the insert at this size.
+const STATEMENT_SIZES = [128, 64, 32, 16, 8, 4, 2, 1] as const;
+const insertSqlCache = new Map<string, string>();
+
+function insertSql(engine: DatabaseEngine, rows: number): string {
+  const cacheKey = `${engine}:${rows}`;
+  let text = insertSqlCache.get(cacheKey);
+  if (!text) {
+    let parameter = 0;
+    const tuple = () => `(${COLUMNS.map(() => (engine === 'postgres' ? `$${++parameter}` : '?')).join(',')})`;
+    text = `insert into usage_logs (${COLUMNS.join(',')}) values ${Array.from({ length: rows }, tuple).join(',')}`;
+    insertSqlCache.set(cacheKey, text);
+  }
+  return text;
+}
+
+/** Inserts all rows in one transaction (all land or none do). Returns the number inserted. */
+export async function insertUsageLogBatch(db: Db, rows: readonly NewUsageLog[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const engine = engineOf(db);
+  await inTransaction(db, async (trx) => {
+    let start = 0;
+    while (start < rows.length) {
+      const size = STATEMENT_SIZES.find((candidate) => candidate <= rows.length - start)!;
+      const parameters: unknown[] = [];
+      for (const row of rows.slice(start, start + size)) {
+        for (const column of COLUMNS) parameters.push(row[column] ?? DEFAULTS[column] ?? null);
+      }
+      await trx.executeQuery(CompiledQuery.raw(insertSql(engine, size), parameters));
+      start += size;
+    }
+  });
+  return rows.length;
+}
+
+export interface UsageLogFilter {
+  userId?: number;
+  keyId?: number;
+  model?: string;
+  /** Inclusive lower bound on created_at (epoch ms). */
+  since?: number;
+  /** Exclusive upper bound on created_at (epoch ms). */
+  until?: number;
+  /** Only failed calls (status >= 400), or only successful ones. */
+  failed?: boolean;
+}
+
+/** Where the next page starts: the last row of the previous page. */
+export interface UsageLogCursor {
+  createdAt: number;
+  id: number;
+}
+
+export interface UsageLogPage {
+  rows: UsageLogRow[];
+  /** Pass back as `after` for the next page; null on the last page. */
+  next: UsageLogCursor | null;
+}
+
+export const MAX_USAGE_LOG_PAGE = 1000;
+
+/**
+ * Newest first. Keyset pagination on (created_at, id) rather than OFFSET: deep pages of a large log stay
+ * as cheap as the first, and rows arriving meanwhile do not shift the pages.
+ */
+export async function listUsageLogs(db: Db, filter: UsageLogFilter = {}, page: { limit?: number; after?: UsageLogCursor | null } = {}): Promise<UsageLogPage> {
+  const limit = Math.max(1, Math.min(page.limit ?? 50, MAX_USAGE_LOG_PAGE));
+  let query = db.selectFrom('usage_logs').selectAll();
+  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+  if (filter.keyId !== undefined) query = query.where('key_id', '=', filter.keyId);
+  if (filter.model !== undefined) query = query.where('model', '=', filter.model);
+  if (filter.since !== undefined) query = query.where('created_at', '>=', filter.since);
+  if (filter.until !== undefined) query = query.where('created_at', '<', filter.until);
+  if (filter.failed !== undefined) query = query.where('status', filter.failed ? '>=' : '<', 400);
+  const after = page.after;
+  if (after) {
+    query = query.where((eb) => eb.or([
+      eb('created_at', '<', after.createdAt),
+      eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+    ]));
+  }
+  // One extra row tells whether another page exists without a COUNT.
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  const more = rows.length > limit;
+  if (more) rows.length = limit;
+  const last = rows[rows.length - 1];
+  return { rows, next: more && last ? { createdAt: last.created_at, id: last.id } : null };
+}
+
+/**
+ * Deletes rows created before `cutoff` (epoch ms) in chunks, so a large purge never holds SQLite's single
+ * write lock (or long PostgreSQL row locks) for long and metering writes interleave. Returns rows deleted.
+ */
+export async function deleteUsageLogsOlderThan(db: Db, cutoff: number, chunkSize = 5000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const result = await db.deleteFrom('usage_logs')
+      .where('id', 'in', (eb) => eb.selectFrom('usage_logs').select('id').where('created_at', '<', cutoff).limit(chunkSize))
+      .executeTakeFirst();
+    const deleted = Number(result.numDeletedRows);
+    total += deleted;
+    if (deleted < chunkSize) return total;
+  }
+}

@@ -1,0 +1,121 @@
+// The wallet ledger: every balance movement is a row, and users.balance_micros is kept equal to the sum of
+// a user's rows by updating both in one transaction. A non-null reference is unique per kind, so a retried
+// charge or a replayed payment webhook is skipped rather than applied twice.
+import { sql } from 'kysely';
+import type { WalletLedgerRow, WalletLedgerTable } from '../schema.ts';
+import { chunks, inTransaction, type Db } from './repository-helpers.ts';
+
+export interface LedgerEntry {
+  user_id: number;
+  kind: WalletLedgerTable['kind'];
+  /** Signed: negative for charges, positive for top-ups, grants and refunds. */
+  amount_micros: number;
+  /** Request id, payment id…; null for movements that need no idempotency. */
+  reference: string | null;
+  note?: string | null;
+  created_at?: number;
+}
+
+export interface LedgerAppendResult {
+  /** Rows written, in (kind, reference) order. */
+  applied: WalletLedgerRow[];
+  /** Entries not applied because their (kind, reference) was already in the ledger or earlier in the batch. */
+  skipped: LedgerEntry[];
+  /** Balance change per user id from the applied rows. */
+  deltas: Map<number, number>;
+}
+
+const ROWS_PER_STATEMENT = 500;
+
+export async function appendLedgerBatch(db: Db, entries: readonly LedgerEntry[], now = Date.now()): Promise<LedgerAppendResult> {
+  const skipped: LedgerEntry[] = [];
+  const seen = new Set<string>();
+  const unique: LedgerEntry[] = [];
+  for (const entry of entries) {
+    if (!Number.isSafeInteger(entry.amount_micros)) throw new Error(`Ledger amount must be an integer number of micro-USD, got ${entry.amount_micros}`);
+    const id = entry.reference === null ? null : `${entry.kind}\u0000${entry.reference}`;
+    if (id !== null && seen.has(id)) {
+      skipped.push(entry);
+      continue;
+    }
+    if (id !== null) seen.add(id);
+    unique.push(entry);
+  }
+  // One global order for the unique-index entries and the user rows: concurrent batches on PostgreSQL then
+  // take their locks in the same order and cannot deadlock each other.
+  unique.sort((a, b) => compare(a.kind, b.kind) || compare(a.reference ?? '', b.reference ?? '') || a.user_id - b.user_id);
+  if (unique.length === 0) return { applied: [], skipped, deltas: new Map() };
+
+  return inTransaction(db, async (trx) => {
+    const applied: WalletLedgerRow[] = [];
+    for (const slice of chunks(unique, ROWS_PER_STATEMENT)) {
+      const rows = await trx.insertInto('wallet_ledger')
+        .values(slice.map((entry) => ({
+          user_id: entry.user_id,
+          created_at: entry.created_at ?? now,
+          kind: entry.kind,
+          amount_micros: entry.amount_micros,
+          reference: entry.reference,
+          note: entry.note ?? null,
+        })))
+        // The target names the partial unique index (its WHERE included), which both engines require to
+        // match it; rows that hit it are dropped and RETURNING lists only the rows actually written.
+        .onConflict((conflict) => conflict.columns(['kind', 'reference']).where('reference', 'is not', null).doNothing())
+        .returningAll()
+        .execute();
+      applied.push(...rows);
+    }
+    const written = new Set(applied.map((row) => `${row.kind}\u0000${row.reference}`));
+    for (const entry of unique) {
+      if (entry.reference !== null && !written.has(`${entry.kind}\u0000${entry.reference}`)) skipped.push(entry);
+    }
+    const deltas = new Map<number, number>();
+    for (const row of applied) deltas.set(row.user_id, (deltas.get(row.user_id) ?? 0) + row.amount_micros);
+    for (const [userId, delta] of [...deltas].sort(([a], [b]) => a - b)) {
+      if (delta === 0) continue;
+      // Relative update: correct whatever other transactions committed meanwhile.
+      await trx.updateTable('users').set((eb) => ({ balance_micros: eb('balance_micros', '+', delta) })).where('id', '=', userId).execute();
+    }
+    return { applied, skipped, deltas };
+  });
+}
+
+/** The sum of one user's ledger rows (0 when there are none). */
+export async function sumLedgerByUser(db: Db, userId: number): Promise<number> {
+  const row = await db.selectFrom('wallet_ledger')
+    // SUM(bigint) is NUMERIC on PostgreSQL (returned as a string): cast it back to bigint.
+    .select(sql<number>`cast(coalesce(sum(amount_micros), 0) as bigint)`.as('total'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export interface BalanceMismatch {
+  user_id: number;
+  balance_micros: number;
+  ledger_micros: number;
+}
+
+/** Users whose cached balance differs from their ledger's sum; empty when the books are consistent. */
+export async function findBalanceMismatches(db: Db): Promise<BalanceMismatch[]> {
+  const rows = await db.selectFrom('users')
+    .leftJoin('wallet_ledger', 'wallet_ledger.user_id', 'users.id')
+    .select(['users.id as user_id', 'users.balance_micros'])
+    .select(sql<number>`cast(coalesce(sum(wallet_ledger.amount_micros), 0) as bigint)`.as('ledger_micros'))
+    .groupBy(['users.id', 'users.balance_micros'])
+    .having(sql`cast(coalesce(sum(wallet_ledger.amount_micros), 0) as bigint)`, '!=', sql.ref('users.balance_micros'))
+    .orderBy('users.id')
+    .execute();
+  return rows.map((row) => ({ user_id: row.user_id, balance_micros: row.balance_micros, ledger_micros: Number(row.ledger_micros) }));
+}
+
+/** A user's movements, newest first. */
+export async function listLedgerByUser(db: Db, userId: number, options: { limit?: number; beforeId?: number } = {}): Promise<WalletLedgerRow[]> {
+  let query = db.selectFrom('wallet_ledger').selectAll().where('user_id', '=', userId);
+  if (options.beforeId !== undefined) query = query.where('id', '<', options.beforeId);
+  return query.orderBy('id', 'desc').limit(Math.min(options.limit ?? 100, 1000)).execute();
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
