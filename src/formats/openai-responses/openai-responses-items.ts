@@ -1,0 +1,91 @@
+// Output items and the Response envelope, shared by the whole response and the stream writer so both
+// produce the same objects (the stream's response.completed equals the non-streamed answer). Item ids are
+// derived from the response id and the output index: stable, unique within a response, and testable.
+import type { HubUsage } from '../../hub/hub-response.ts';
+import { REDACTED_PREFIX } from './openai-responses-input.ts';
+import type { ResponsesStatus } from './openai-responses-finish-reason.ts';
+import { hubUsageToOpenaiResponses } from './openai-responses-usage.ts';
+
+export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
+
+export function responsesId(hubId: string): string {
+  return hubId.startsWith('resp_') ? hubId : `resp_${hubId}`;
+}
+
+/** The part of a response id that item ids are built from: letters, digits and underscores only. */
+export function itemIdBase(responseId: string): string {
+  return responseId.replace(/^resp_/, '').replace(/[^A-Za-z0-9_]/g, '');
+}
+
+export const reasoningItemId = (base: string, outputIndex: number) => `rs_${base}_${outputIndex}`;
+export const messageItemId = (base: string, outputIndex: number) => `msg_${base}_${outputIndex}`;
+export const functionCallItemId = (base: string, outputIndex: number) => `fc_${base}_${outputIndex}`;
+
+export const outputTextPart = (text: string) => ({ type: 'output_text', annotations: [], logprobs: [], text });
+
+export function messageItem(id: string, text: string | null, status: ItemStatus): Record<string, unknown> {
+  return { id, type: 'message', status, role: 'assistant', content: text === null ? [] : [outputTextPart(text)] };
+}
+
+export interface ReasoningSeal {
+  signature?: string | undefined;
+  redactedData?: string | undefined;
+}
+
+/**
+ * A reasoning item: its text as one summary part. A thinking signature (or a redacted block) rides in
+ * encrypted_content, which clients send back unchanged with the item; the input reader restores it.
+ */
+export function reasoningItem(id: string, summaryText: string, seal: ReasoningSeal = {}): Record<string, unknown> {
+  const item: Record<string, unknown> = { id, type: 'reasoning', summary: summaryText === '' ? [] : [{ type: 'summary_text', text: summaryText }] };
+  if (seal.redactedData !== undefined) item.encrypted_content = `${REDACTED_PREFIX}${seal.redactedData}`;
+  else if (seal.signature) item.encrypted_content = seal.signature;
+  return item;
+}
+
+export function functionCallItem(id: string, callId: string, name: string, args: string, status: ItemStatus): Record<string, unknown> {
+  return { id, type: 'function_call', status, arguments: args, call_id: callId, name };
+}
+
+export interface EnvelopeInit {
+  id: string;
+  createdAt: number;
+  model: string;
+  status: 'in_progress' | ResponsesStatus['status'];
+  incompleteDetails: ResponsesStatus['incomplete_details'];
+  output: Record<string, unknown>[];
+  usage: HubUsage | null;
+}
+
+/**
+ * A whole Response object. The gateway answers from the hub, which does not keep the request's echo
+ * fields (tools, temperature, …), so those carry the API's defaults; store is false because nothing is kept.
+ */
+export function responseEnvelope(init: EnvelopeInit): Record<string, unknown> {
+  return {
+    id: init.id,
+    object: 'response',
+    created_at: init.createdAt,
+    status: init.status,
+    background: false,
+    completed_at: init.status === 'in_progress' ? null : init.createdAt,
+    error: null,
+    incomplete_details: init.incompleteDetails,
+    instructions: null,
+    max_output_tokens: null,
+    metadata: {},
+    model: init.model,
+    output: init.output,
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    reasoning: { effort: null, summary: null },
+    store: false,
+    temperature: null,
+    text: { format: { type: 'text' } },
+    tool_choice: 'auto',
+    tools: [],
+    top_p: null,
+    truncation: 'disabled',
+    usage: init.usage ? hubUsageToOpenaiResponses(init.usage) : null,
+  };
+}

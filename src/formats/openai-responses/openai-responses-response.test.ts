@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { readJsonFixture } from '../../../test/formats/sse-fixtures.ts';
+import { expectedResponse, hubAnswer } from './__fixtures__/responses-hub-answer.ts';
+import { hubToOpenaiResponsesResponse, openaiResponsesResponseToHub } from './openai-responses-response.ts';
+
+const fixture = (name: string) => readJsonFixture(new URL(`./__fixtures__/${name}`, import.meta.url));
+
+describe('openaiResponsesResponseToHub', () => {
+  it('reads reasoning summaries, text, parallel calls and usage; skips hosted-tool items', () => {
+    expect(openaiResponsesResponseToHub(fixture('responses-response-tools.json'))).toEqual({
+      id: 'resp_R1',
+      model: 'gpt-5-2025-08-07',
+      content: [
+        { type: 'reasoning', text: 'Two lookups.\n\nRun them in parallel.' },
+        { type: 'text', text: 'Checking both.' },
+        { type: 'tool-call', id: 'call_x', name: 'get_weather', argumentsJson: '{"city":"Paris"}' },
+        { type: 'tool-call', id: 'call_y', name: 'get_time', argumentsJson: '{"tz":"CET"}' },
+      ],
+      finishReason: { unified: 'tool-calls', raw: 'completed' },
+      usage: { inputTokens: 2048, cachedInputTokens: 1536, cacheWriteTokens: 0, outputTokens: 300, reasoningTokens: 256 },
+    });
+  });
+
+  it('reads an incomplete response as a length cut', () => {
+    const hub = openaiResponsesResponseToHub({
+      id: 'resp_2',
+      model: 'm',
+      status: 'incomplete',
+      incomplete_details: { reason: 'max_output_tokens' },
+      output: [{ type: 'message', role: 'assistant', status: 'incomplete', content: [{ type: 'output_text', text: 'Half', annotations: [] }] }],
+    });
+    expect(hub.finishReason).toEqual({ unified: 'length', raw: 'max_output_tokens' });
+    expect(hub.content).toEqual([{ type: 'text', text: 'Half' }]);
+    expect(hub.usage).toEqual({ inputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0 });
+  });
+
+  it('refuses a body without output as a 502', () => {
+    expect(() => openaiResponsesResponseToHub({ id: 'x', model: 'y' })).toThrowError(
+      expect.objectContaining({ status: 502, gatewayCode: 'GW_ERR_UPSTREAM_BAD_RESPONSE' }),
+    );
+  });
+});
+
+describe('hubToOpenaiResponsesResponse', () => {
+  it('writes a complete Response naming the requested model', () => {
+    expect(hubToOpenaiResponsesResponse(hubAnswer, { requestModel: 'alias', created: 9 })).toEqual(expectedResponse);
+  });
+
+  it('marks a length cut incomplete, the last message too, and carries redacted blocks and Gemini signatures', () => {
+    const out = hubToOpenaiResponsesResponse(
+      {
+        id: 'resp_G',
+        model: 'gemini',
+        content: [
+          { type: 'reasoning', text: '', redactedData: 'ENC' },
+          { type: 'tool-call', id: 'c1', name: 'f', argumentsJson: '{}', signature: 'ts' },
+          { type: 'text', text: 'Cut' },
+        ],
+        finishReason: { unified: 'length', raw: 'MAX_TOKENS' },
+        usage: { inputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 2, reasoningTokens: 0 },
+      },
+      { requestModel: 'g', created: 1 },
+    ) as Record<string, any>;
+    expect([out.id, out.status, out.incomplete_details]).toEqual(['resp_G', 'incomplete', { reason: 'max_output_tokens' }]);
+    expect(out.output).toEqual([
+      { id: 'rs_G_0', type: 'reasoning', summary: [], encrypted_content: 'gw-redacted:ENC' },
+      { id: 'fc_G_1', type: 'function_call', status: 'completed', arguments: '{}', call_id: `c1__ts_${Buffer.from('ts').toString('base64url')}`, name: 'f' },
+      { id: 'msg_G_2', type: 'message', status: 'incomplete', role: 'assistant', content: [{ type: 'output_text', annotations: [], logprobs: [], text: 'Cut' }] },
+    ]);
+  });
+
+  it('round-trips through the Responses reader', () => {
+    const back = openaiResponsesResponseToHub(hubToOpenaiResponsesResponse(hubAnswer, { requestModel: 'alias', created: 9 }));
+    expect(back.content).toEqual([
+      { type: 'reasoning', text: 'Weather and time, both.' },
+      { type: 'text', text: 'Checking both.' },
+      ...hubAnswer.content.slice(3),
+    ]);
+    expect(back.usage).toEqual(hubAnswer.usage);
+    expect(back.finishReason).toEqual({ unified: 'tool-calls', raw: 'completed' });
+  });
+});
