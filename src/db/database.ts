@@ -35,9 +35,26 @@ export async function openDatabase(url: string): Promise<Database> {
     // that would crash the process. The pool drops the client and the next query opens a fresh one.
     pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection error: ${error.message}`));
     const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-    return { db, engine: 'postgres', close: () => db.destroy() };
+    return { db, engine: 'postgres', close: () => closePostgres(db, pool) };
   }
   throw new Error(`DATABASE_URL has an unsupported scheme ${describeScheme(url)}: use sqlite:./path.db, sqlite::memory: or postgres://…`);
+}
+
+/**
+ * pool.end() resolves once every client has been *asked* to end, before the sockets are closed. Waiting
+ * for the pool's 'remove' events means that, once close() resolves, the server has no session of ours left
+ * (a DROP DATABASE or a failover right after then meets no half-closed connection). Bounded: a dead server
+ * must not hold up shutdown.
+ */
+async function closePostgres(db: Kysely<DatabaseSchema>, pool: pg.Pool): Promise<void> {
+  const open = pool.totalCount;
+  let removed = 0;
+  const allRemoved = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on('remove', () => ++removed >= open && resolve());
+  });
+  await db.destroy();
+  await Promise.race([allRemoved, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
 }
 
 /** Names the scheme only: the rest of a URL may hold a password. */
