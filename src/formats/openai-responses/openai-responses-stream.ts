@@ -1,0 +1,223 @@
+// OpenAI Responses streams ⇄ hub stream parts, as small state machines. Every event is a named SSE event
+// whose data repeats the type and carries an increasing sequence_number, as OpenAI sends them.
+import { upstreamStatusError } from '../../hub/hub-errors.ts';
+import type { HubFinishReason, HubUsage } from '../../hub/hub-response.ts';
+import {
+  defaultGenerateId,
+  machineToTransformStream,
+  parseEventJson,
+  type HubStreamPart,
+  type HubToStreamContext,
+  type SseEvent,
+  type StreamMachine,
+  type StreamToHubContext,
+} from '../../hub/hub-stream.ts';
+import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
+import { hubErrorToOpenaiResponsesStreamEvent } from './openai-responses-error.ts';
+import { hubFinishReasonToResponses, mapResponsesStatus } from './openai-responses-finish-reason.ts';
+import {
+  functionCallItem,
+  functionCallItemId,
+  itemIdBase,
+  messageItem,
+  messageItemId,
+  outputTextPart,
+  reasoningItem,
+  reasoningItemId,
+  responseEnvelope,
+  responsesId,
+  type ItemStatus,
+  type ReasoningSeal,
+} from './openai-responses-items.ts';
+import { responsesStreamEventSchema } from './openai-responses-schema.ts';
+import { openaiResponsesUsageToHub } from './openai-responses-usage.ts';
+
+// ---- hub → Responses events -------------------------------------------------------------------------------
+
+interface OpenText {
+  kind: 'message' | 'reasoning';
+  index: number;
+  itemId: string;
+  text: string;
+  /** Reasoning: whether the summary part was announced (only once there is text). */
+  partOpen: boolean;
+}
+
+interface OpenCall {
+  index: number;
+  itemId: string;
+  callId: string;
+  name: string;
+  args: string;
+}
+
+/**
+ * Writes the event sequence OpenAI's SDK accumulates: response.created and response.in_progress; per item
+ * output_item.added … output_item.done (a message with its content part and output_text deltas, a reasoning
+ * item with a summary part and summary text deltas, a function_call with argument deltas); then
+ * response.completed, or response.incomplete when the answer was cut, carrying the whole response and usage.
+ * One message or reasoning item is open at a time; function calls may interleave, keyed by the hub's index.
+ */
+export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext): StreamMachine<HubStreamPart, SseEvent> {
+  const created = ctx.created ?? Math.floor(Date.now() / 1000);
+  let seq = 0;
+  let id = '';
+  let base = '';
+  let started = false;
+  let ended = false;
+  const output: Record<string, unknown>[] = [];
+  let open: OpenText | null = null;
+  const calls = new Map<number, OpenCall>();
+
+  const emit = (out: SseEvent[], type: string, fields: Record<string, unknown>) => {
+    out.push({ event: type, data: JSON.stringify({ type, ...fields, sequence_number: seq++ }) });
+  };
+  const envelope = (status: 'in_progress' | 'completed' | 'incomplete', finish: ReturnType<typeof hubFinishReasonToResponses> | null, usage: HubUsage | null) =>
+    responseEnvelope({ id, createdAt: created, model: ctx.requestModel, status, incompleteDetails: finish?.incomplete_details ?? null, output, usage });
+
+  const start = (out: SseEvent[], partId: string) => {
+    started = true;
+    id = responsesId(partId);
+    base = itemIdBase(id);
+    emit(out, 'response.created', { response: envelope('in_progress', null, null) });
+    emit(out, 'response.in_progress', { response: envelope('in_progress', null, null) });
+  };
+
+  const addItem = (out: SseEvent[], item: Record<string, unknown>) => {
+    output.push(item);
+    emit(out, 'response.output_item.added', { output_index: output.length - 1, item });
+  };
+  const doneItem = (out: SseEvent[], index: number, item: Record<string, unknown>) => {
+    output[index] = item;
+    emit(out, 'response.output_item.done', { output_index: index, item });
+  };
+
+  const openText = (out: SseEvent[], kind: OpenText['kind']): OpenText => {
+    if (open?.kind === kind) return open;
+    closeText(out, 'completed', {});
+    const index = output.length;
+    const at = { index, text: '', partOpen: false };
+    if (kind === 'message') {
+      const itemId = messageItemId(base, index);
+      addItem(out, messageItem(itemId, null, 'in_progress'));
+      emit(out, 'response.content_part.added', { item_id: itemId, output_index: index, content_index: 0, part: outputTextPart('') });
+      open = { kind, itemId, ...at, partOpen: true };
+    } else {
+      const itemId = reasoningItemId(base, index);
+      addItem(out, reasoningItem(itemId, ''));
+      open = { kind, itemId, ...at };
+    }
+    return open;
+  };
+
+  const closeText = (out: SseEvent[], status: ItemStatus, seal: ReasoningSeal) => {
+    const item = open;
+    if (!item) return;
+    open = null;
+    const where = { item_id: item.itemId, output_index: item.index };
+    if (item.kind === 'message') {
+      emit(out, 'response.output_text.done', { ...where, content_index: 0, text: item.text, logprobs: [] });
+      emit(out, 'response.content_part.done', { ...where, content_index: 0, part: outputTextPart(item.text) });
+      doneItem(out, item.index, messageItem(item.itemId, item.text, status));
+      return;
+    }
+    if (item.partOpen) {
+      emit(out, 'response.reasoning_summary_text.done', { ...where, summary_index: 0, text: item.text });
+      emit(out, 'response.reasoning_summary_part.done', { ...where, summary_index: 0, part: { type: 'summary_text', text: item.text } });
+    }
+    doneItem(out, item.index, reasoningItem(item.itemId, item.text, seal));
+  };
+
+  const reasoningText = (out: SseEvent[], delta: string) => {
+    const item = openText(out, 'reasoning');
+    if (delta === '') return;
+    const where = { item_id: item.itemId, output_index: item.index, summary_index: 0 };
+    if (!item.partOpen) {
+      item.partOpen = true;
+      emit(out, 'response.reasoning_summary_part.added', { ...where, part: { type: 'summary_text', text: '' } });
+    }
+    item.text += delta;
+    emit(out, 'response.reasoning_summary_text.delta', { ...where, delta });
+  };
+
+  const closeCall = (out: SseEvent[], hubIndex: number, call: OpenCall) => {
+    calls.delete(hubIndex);
+    emit(out, 'response.function_call_arguments.done', { item_id: call.itemId, output_index: call.index, name: call.name, arguments: call.args });
+    doneItem(out, call.index, functionCallItem(call.itemId, call.callId, call.name, call.args, 'completed'));
+  };
+
+  const finish = (out: SseEvent[], reason: HubFinishReason, usage: HubUsage) => {
+    const result = hubFinishReasonToResponses(reason);
+    // A cut answer leaves its last item, if it is a message, incomplete (as hubToOpenaiResponsesResponse does).
+    const lastIsOpen = open !== null && open.index === output.length - 1;
+    closeText(out, result.status === 'incomplete' && lastIsOpen ? 'incomplete' : 'completed', {});
+    for (const [hubIndex, call] of [...calls]) closeCall(out, hubIndex, call);
+    emit(out, result.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: envelope(result.status, result, usage) });
+  };
+
+  return {
+    push(part) {
+      if (ended) return [];
+      const out: SseEvent[] = [];
+      if (part.type === 'start') {
+        if (!started) start(out, part.id);
+        return out;
+      }
+      if (!started && part.type !== 'error') start(out, defaultGenerateId('gw'));
+      switch (part.type) {
+        case 'text-delta': {
+          if (part.delta === '') break;
+          const item = openText(out, 'message');
+          item.text += part.delta;
+          emit(out, 'response.output_text.delta', { item_id: item.itemId, output_index: item.index, content_index: 0, delta: part.delta, logprobs: [] });
+          break;
+        }
+        case 'reasoning-delta':
+          if (part.redactedData !== undefined) {
+            // A redacted block is whole on its own: an item with no summary, its data sealed.
+            closeText(out, 'completed', {});
+            openText(out, 'reasoning');
+            closeText(out, 'completed', { redactedData: part.redactedData });
+          } else {
+            reasoningText(out, part.delta);
+            if (part.signature) closeText(out, 'completed', { signature: part.signature });
+          }
+          break;
+        case 'tool-call-start': {
+          closeText(out, 'completed', {});
+          const index = output.length;
+          const call: OpenCall = { index, itemId: functionCallItemId(base, index), callId: encodeToolCallId(part.id, part.signature), name: part.name, args: '' };
+          calls.set(part.index, call);
+          addItem(out, functionCallItem(call.itemId, call.callId, call.name, '', 'in_progress'));
+          break;
+        }
+        case 'tool-call-delta': {
+          const call = calls.get(part.index);
+          if (!call || part.argumentsDelta === '') break;
+          call.args += part.argumentsDelta;
+          emit(out, 'response.function_call_arguments.delta', { item_id: call.itemId, output_index: call.index, delta: part.argumentsDelta });
+          break;
+        }
+        case 'tool-call-end': {
+          const call = calls.get(part.index);
+          if (call) closeCall(out, part.index, call);
+          break;
+        }
+        case 'finish':
+          ended = true;
+          finish(out, part.finishReason, part.usage);
+          break;
+        case 'error':
+          ended = true;
+          out.push(hubErrorToOpenaiResponsesStreamEvent(part.error, seq++));
+          break;
+      }
+      return out;
+    },
+    end: () => [],
+  };
+}
+
+export function hubToOpenaiResponsesStream(ctx: HubToStreamContext): TransformStream<HubStreamPart, SseEvent> {
+  return machineToTransformStream(createHubToOpenaiResponsesStreamMachine(ctx));
+}
