@@ -159,6 +159,7 @@ export const responsesStreamEventSchema = z.looseObject({
   type: z.string(),
   sequence_number: nullish(z.number()),
   output_index: nullish(z.number()),
+  summary_index: nullish(z.number()),
   item_id: nullish(z.string()),
   delta: nullish(z.string()),
   arguments: nullish(z.string()),

@@ -32,6 +32,119 @@ import {
 import { responsesStreamEventSchema } from './openai-responses-schema.ts';
 import { openaiResponsesUsageToHub } from './openai-responses-usage.ts';
 
+// ---- Responses events → hub (for a Responses upstream) ----------------------------------------------------
+
+/** The HTTP status an `error` event without one stands for. */
+const statusForStreamError = (code: string | null | undefined) => (code === 'rate_limit_exceeded' ? 429 : code === 'invalid_prompt' ? 400 : 500);
+
+/**
+ * Reads an upstream Responses stream. Text, refusals, reasoning summaries (a new summary part is separated
+ * by a blank line, as the whole-response reader joins them) and function calls by output index; the finish
+ * comes from response.completed / response.incomplete, a response.failed or `error` event becomes an error.
+ */
+export function createOpenaiResponsesStreamToHubMachine(ctx: StreamToHubContext = {}): StreamMachine<SseEvent, HubStreamPart> {
+  let started = false;
+  let done = false;
+  // output_index → the hub's tool-call index, and whether its arguments arrived as deltas.
+  const tools = new Map<number, { index: number; streamed: boolean; ended: boolean }>();
+
+  return {
+    push(event) {
+      if (done) return [];
+      const json = parseEventJson(event, ctx.onWarning);
+      if (json === undefined) return [];
+      const parsed = responsesStreamEventSchema.safeParse(json);
+      if (!parsed.success) {
+        ctx.onWarning?.({ type: 'dropped', feature: event.event ?? 'event', detail: 'skipped an event that is not a Responses stream event.' });
+        return [];
+      }
+      const e = parsed.data;
+      const out: HubStreamPart[] = [];
+      if (!started && e.type !== 'error') {
+        started = true;
+        out.push({ type: 'start', id: e.response?.id ?? '', model: e.response?.model ?? '' });
+      }
+      const outputIndex = e.output_index ?? -1;
+      const item = e.item as Record<string, unknown> | null | undefined;
+      switch (e.type) {
+        case 'response.output_text.delta':
+        case 'response.refusal.delta':
+          if (e.delta) out.push({ type: 'text-delta', delta: e.delta });
+          break;
+        case 'response.reasoning_summary_text.delta':
+        case 'response.reasoning_text.delta':
+          if (e.delta) out.push({ type: 'reasoning-delta', delta: e.delta });
+          break;
+        case 'response.reasoning_summary_part.added':
+          if (e.summary_index) out.push({ type: 'reasoning-delta', delta: '\n\n' });
+          break;
+        case 'response.output_item.added':
+          if (item?.type === 'function_call') {
+            const index = tools.size;
+            tools.set(outputIndex, { index, streamed: false, ended: false });
+            out.push({ type: 'tool-call-start', index, id: String(item.call_id ?? `call_${index}`), name: String(item.name ?? '') });
+          }
+          break;
+        case 'response.function_call_arguments.delta': {
+          const tool = tools.get(outputIndex);
+          if (tool && e.delta) {
+            tool.streamed = true;
+            out.push({ type: 'tool-call-delta', index: tool.index, argumentsDelta: e.delta });
+          }
+          break;
+        }
+        case 'response.output_item.done': {
+          const tool = tools.get(outputIndex);
+          if (!tool || tool.ended || item?.type !== 'function_call') break;
+          tool.ended = true;
+          // Arguments that never came as deltas come whole with the item.
+          const args = typeof item.arguments === 'string' ? item.arguments : '';
+          if (!tool.streamed && args !== '') out.push({ type: 'tool-call-delta', index: tool.index, argumentsDelta: args });
+          out.push({ type: 'tool-call-end', index: tool.index });
+          break;
+        }
+        case 'response.completed':
+        case 'response.incomplete': {
+          done = true;
+          const response = e.response;
+          for (const tool of tools.values()) {
+            if (!tool.ended) out.push({ type: 'tool-call-end', index: tool.index });
+          }
+          const status = response?.status ?? (e.type === 'response.completed' ? 'completed' : 'incomplete');
+          out.push({
+            type: 'finish',
+            finishReason: mapResponsesStatus(status, response?.incomplete_details?.reason, tools.size > 0),
+            usage: openaiResponsesUsageToHub(response?.usage),
+          });
+          break;
+        }
+        case 'response.failed': {
+          done = true;
+          const error = e.response?.error;
+          out.push({
+            type: 'error',
+            error: upstreamStatusError(statusForStreamError(error?.code), { message: error?.message ?? 'The upstream response failed.', code: error?.code ?? null }),
+          });
+          break;
+        }
+        case 'error':
+          done = true;
+          out.push({
+            type: 'error',
+            error: upstreamStatusError(statusForStreamError(e.code), { message: e.message ?? 'The upstream stream failed.', code: e.code ?? null, param: e.param ?? null }),
+          });
+          break;
+      }
+      return out;
+    },
+    end: () => [],
+  };
+}
+
+export function openaiResponsesStreamToHub(ctx: StreamToHubContext = {}): TransformStream<SseEvent, HubStreamPart> {
+  return machineToTransformStream(createOpenaiResponsesStreamToHubMachine(ctx));
+}
+
 // ---- hub → Responses events -------------------------------------------------------------------------------
 
 interface OpenText {

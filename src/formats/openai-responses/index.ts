@@ -1,0 +1,41 @@
+// OpenAI /v1/responses: every converter to and from the hub. Inbound, a Responses client is served from
+// chat-type upstreams (Anthropic, Gemini, OpenAI chat); outbound, a Responses-only upstream can be used.
+import type { FormatConverters } from '../../hub/hub-format.ts';
+import { hubErrorToOpenaiResponses, hubErrorToOpenaiResponsesStreamEvent, openaiResponsesErrorToHub } from './openai-responses-error.ts';
+import { hubToOpenaiResponsesRequest, openaiResponsesRequestToHub } from './openai-responses-request.ts';
+import { hubToOpenaiResponsesResponse, openaiResponsesResponseToHub } from './openai-responses-response.ts';
+import {
+  createHubToOpenaiResponsesStreamMachine,
+  createOpenaiResponsesStreamToHubMachine,
+  hubToOpenaiResponsesStream,
+  openaiResponsesStreamToHub,
+} from './openai-responses-stream.ts';
+
+export { hubErrorToOpenaiResponses, hubErrorToOpenaiResponsesStreamEvent, openaiResponsesErrorToHub } from './openai-responses-error.ts';
+export { hubFinishReasonToResponses, mapResponsesStatus } from './openai-responses-finish-reason.ts';
+export { hubMessagesToResponsesInput, responsesInputToHub } from './openai-responses-input.ts';
+export { responseEnvelope } from './openai-responses-items.ts';
+export { hubToOpenaiResponsesRequest, openaiResponsesRequestToHub } from './openai-responses-request.ts';
+export { hubContentToResponsesOutput, hubToOpenaiResponsesResponse, openaiResponsesResponseToHub } from './openai-responses-response.ts';
+export {
+  createHubToOpenaiResponsesStreamMachine,
+  createOpenaiResponsesStreamToHubMachine,
+  hubToOpenaiResponsesStream,
+  openaiResponsesStreamToHub,
+} from './openai-responses-stream.ts';
+export { hubUsageToOpenaiResponses, openaiResponsesUsageToHub } from './openai-responses-usage.ts';
+
+export const openaiResponsesFormat: FormatConverters = {
+  name: 'openai-responses',
+  requestToHub: (body) => openaiResponsesRequestToHub(body),
+  hubToRequest: hubToOpenaiResponsesRequest,
+  responseToHub: (json) => openaiResponsesResponseToHub(json),
+  hubToResponse: hubToOpenaiResponsesResponse,
+  streamToHub: openaiResponsesStreamToHub,
+  hubToStream: hubToOpenaiResponsesStream,
+  streamToHubMachine: createOpenaiResponsesStreamToHubMachine,
+  hubToStreamMachine: createHubToOpenaiResponsesStreamMachine,
+  errorToHub: openaiResponsesErrorToHub,
+  hubToError: hubErrorToOpenaiResponses,
+  hubErrorToStreamEvent: (error) => hubErrorToOpenaiResponsesStreamEvent(error),
+};
