@@ -1,5 +1,6 @@
-// POST /v1/responses: OpenAI's Responses API, passed through to OpenAI-type channels. Streamed events go
-// through unchanged; usage is read from the final `response.completed` (or failed/incomplete) event.
+// POST /v1/responses: OpenAI's Responses API. Passed through to OpenAI-type channels (streamed events
+// unchanged, usage read from the final `response.completed` event); translated through the hub to chat-type
+// channels (Anthropic, Gemini), where what needs OpenAI's server-side state is refused with a clear 400.
 import type { EventSourceMessage } from 'eventsource-parser';
 import { z } from 'zod';
 import { emptyUsage, type Usage } from '../metering/usage.ts';
@@ -14,6 +15,9 @@ import { formatSseEvent } from '../relay/sse-pump.ts';
 import type { RelayCall } from '../relay/relay-types.ts';
 import type { GatewayError } from '../gateway-errors.ts';
 import type { PreparedCall } from '../relay/prepared-call.ts';
+import { translatedChatHop } from '../relay/hops/translated-chat-hop.ts';
+import { byChannelFormat } from '../relay/hops/by-channel-format.ts';
+import { openaiResponsesFormat } from '../formats/openai-responses/index.ts';
 
 const responsesSchema = z.looseObject({
   model: z.string().min(1),
@@ -50,11 +54,21 @@ export function prepareResponses(raw: unknown): PreparedCall {
     model: body.model,
     stream: body.stream === true,
     body,
-    relay: (deps, call) => relayEndpoint(deps, call, openAIJsonPassthroughHop(call, {
-      operation: 'responses',
-      usage: (text) => usageFromResponses(readUsageObjectFromTail(text)) ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(body) },
-      stream: () => responsesPassthroughStream(call),
-    }), { estimate: estimateChatUsage(call.rawBody.length, body.max_output_tokens ?? null) }),
+    relay: (deps, call) => {
+      const passthrough = openAIJsonPassthroughHop(call, {
+        operation: 'responses',
+        usage: (text) => usageFromResponses(readUsageObjectFromTail(text)) ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(body) },
+        stream: () => responsesPassthroughStream(call),
+      });
+      const translated = translatedChatHop({
+        call,
+        client: openaiResponsesFormat,
+        request: () => openaiResponsesFormat.requestToHub(body).request,
+        logger: deps.logger,
+        imageFetchAllowPrivate: deps.imageFetchAllowPrivate,
+      });
+      return relayEndpoint(deps, call, byChannelFormat(passthrough, translated), { estimate: estimateChatUsage(call.rawBody.length, body.max_output_tokens ?? null) });
+    },
   };
 }
 

@@ -164,6 +164,53 @@ describe.each(upstreams)('@google/genai → $name', ({ model, greeting }) => {
   });
 });
 
+describe.each(upstreams.filter((upstream) => upstream.model !== 'gpt-up'))('openai SDK Responses API → $name (translated)', ({ model, greeting }) => {
+  const client = () => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 });
+
+  it('creates a response without streaming', async () => {
+    const response = await client().responses.create({ model, instructions: 'Be brief.', input: 'Hello there', max_output_tokens: 100 });
+    expect(response.output_text).toBe(`${greeting}: you said "Hello there"`);
+    expect(response.status).toBe('completed');
+    expect(response.usage!.output_tokens).toBeGreaterThan(0);
+  });
+
+  it('streams response events ending with response.completed', async () => {
+    const stream = await client().responses.create({ model, input: 'Hello there', stream: true });
+    const types: string[] = [];
+    let text = '';
+    for await (const event of stream) {
+      types.push(event.type);
+      if (event.type === 'response.output_text.delta') text += event.delta;
+    }
+    expect(types[0]).toBe('response.created');
+    expect(types).toContain('response.output_text.delta');
+    expect(types.at(-1)).toBe('response.completed');
+    expect(text).toBe(`${greeting}: you said "Hello there"`);
+  });
+
+  it('makes a round trip with function calls', async () => {
+    const tools = [{ type: 'function' as const, name: weatherTool.name, description: weatherTool.description, parameters: weatherTool.parameters, strict: false }];
+    const first = await client().responses.create({ model, input: 'What is the weather in Paris and Tokyo?', tools });
+    const calls = first.output.filter((item) => item.type === 'function_call');
+    expect(calls.map((call) => call.type === 'function_call' && JSON.parse(call.arguments))).toEqual([{ city: 'Paris' }, { city: 'Tokyo' }]);
+    const second = await client().responses.create({
+      model,
+      tools,
+      input: [
+        { role: 'user', content: 'What is the weather in Paris and Tokyo?' },
+        ...calls,
+        ...calls.map((call) => ({ type: 'function_call_output' as const, call_id: call.type === 'function_call' ? call.call_id : '', output: `sunny in ${call.type === 'function_call' ? JSON.parse(call.arguments).city : ''}` })),
+      ] as OpenAI.Responses.ResponseInput,
+    });
+    expect(second.output_text).toContain('sunny in Paris');
+    expect(second.output_text).toContain('sunny in Tokyo');
+  });
+
+  it('refuses previous_response_id, which needs OpenAI’s stored state, with a 400 naming it', async () => {
+    await expect(client().responses.create({ model, input: 'x', previous_response_id: 'resp_123' })).rejects.toMatchObject({ status: 400, param: 'previous_response_id' });
+  });
+});
+
 describe('Gemini specifics', () => {
   it('takes the key as ?key= and answers errors in Google’s shape', async () => {
     const ok = await fetch(`${gateway.url}/v1beta/models/gemini-up:generateContent?key=${KEY}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }) });
