@@ -107,6 +107,7 @@ describe('openaiResponsesRequestToHub', () => {
     expect(invalid({ model: 'm', input: 'hi', tools: [{ type: 'file_search', vector_store_ids: ['vs'] }] }).param).toBe('tools[0].type');
     expect(invalid({ model: 'm', input: 'hi', tools: [{ type: 'computer_use_preview' }] }).param).toBe('tools[0].type');
     expect(invalid({ model: 'm', input: 'hi', tool_choice: { type: 'web_search_preview' } }).param).toBe('tool_choice.type');
+    expect(invalid({ model: 'm', input: 'hi', tool_choice: { type: 'function' } }).param).toBe('tool_choice.name');
   });
 
   it('names the field at fault in a 400', () => {

@@ -51,7 +51,10 @@ function toolsToHub(tools: ResponsesRequest['tools']): HubTool[] {
 function toolChoiceToHub(choice: ResponsesRequest['tool_choice'], tools: HubTool[]): { choice?: HubToolChoice; tools: HubTool[] } {
   if (choice === null || choice === undefined) return { tools };
   if (typeof choice === 'string') return { choice, tools };
-  if (choice.type === 'function' && typeof choice.name === 'string') return { choice: { type: 'tool', name: choice.name }, tools };
+  if (choice.type === 'function') {
+    if (typeof choice.name !== 'string' || choice.name === '') throw invalidRequest("Invalid value for 'tool_choice.name': name the function to call.", 'tool_choice.name');
+    return { choice: { type: 'tool', name: choice.name }, tools };
+  }
   if (choice.type === 'allowed_tools' && Array.isArray(choice.tools)) {
     const allowed = new Set(choice.tools.map((t) => (t as { name?: string }).name));
     return { choice: choice.mode as 'auto' | 'required', tools: tools.filter((t) => allowed.has(t.name)) };

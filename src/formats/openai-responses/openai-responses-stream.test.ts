@@ -202,6 +202,17 @@ describe('hubToOpenaiResponsesStream', () => {
     ]);
   });
 
+  it('opens no item for an empty reasoning delta', () => {
+    const machine = createHubToOpenaiResponsesStreamMachine({ requestModel: 'a', created: 1 });
+    machine.push({ type: 'start', id: 'r', model: 'm' });
+    expect(machine.push({ type: 'reasoning-delta', delta: '' })).toEqual([]);
+    expect(json(machine.push({ type: 'text-delta', delta: 'x' })).map((d) => [d.type, d.output_index])).toEqual([
+      ['response.output_item.added', 0],
+      ['response.content_part.added', 0],
+      ['response.output_text.delta', 0],
+    ]);
+  });
+
   it('ends a failed stream with an error event carrying the next sequence number', async () => {
     const events = await runStream(hubToOpenaiResponsesStream({ requestModel: 'alias', created: 9 }), [
       { type: 'start', id: 'a', model: 'm' },

@@ -291,7 +291,7 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
             closeText(out, 'completed', {});
             openText(out, 'reasoning');
             closeText(out, 'completed', { redactedData: part.redactedData });
-          } else {
+          } else if (part.delta !== '' || part.signature) {
             reasoningText(out, part.delta);
             if (part.signature) closeText(out, 'completed', { signature: part.signature });
           }
