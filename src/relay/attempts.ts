@@ -1,7 +1,6 @@
 // The attempt loop: channels in order, each model of the fallback chain in turn, with the retry
 // discipline of attempt-policy.ts. Until the first byte reaches the client every failure can still be
 // hidden by another route; a stream's headers are held until its first event for exactly that reason.
-import { Readable } from 'node:stream';
 import { GatewayError, upstreamTimeout, upstreamUnreachable } from '../gateway-errors.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { sendUpstream, type UpstreamResponse } from '../upstream/send-upstream.ts';
@@ -127,7 +126,7 @@ async function attemptOnce(context: AttemptContext, channel: RoutedChannel, mode
     note(response.statusCode, 'ok', null);
     const passBytes = hop.passBytes;
     const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
-    const body = Readable.from(bytesToClient(context, response, { channel, model, upstreamModel, usage: () => passBytes.usage() }), { objectMode: false });
+    const body = bytesToClient(context, response, { channel, model, upstreamModel, usage: () => passBytes.usage() });
     return { kind: 'success', result: { kind: 'stream', status: response.statusCode, headers: { 'content-type': contentType }, body } };
   }
   const isSse = String(response.headers['content-type'] ?? '').includes('text/event-stream');
@@ -164,7 +163,7 @@ async function attemptOnce(context: AttemptContext, channel: RoutedChannel, mode
   settled(model);
   note(200, 'ok', null);
   const ttftMs = performance.now() - call.startedAt;
-  const body = Readable.from(streamToClient(context, { channel, model, upstreamModel, converter, pump, first, ttftMs }), { objectMode: false });
+  const body = streamToClient(context, { channel, model, upstreamModel, converter, pump, first, ttftMs });
   return { kind: 'success', result: { kind: 'stream', status: 200, headers: SSE_HEADERS, body } };
 }
 

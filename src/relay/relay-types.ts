@@ -1,5 +1,4 @@
 // The relay's input and output, free of any HTTP framework: routes build a RelayCall and send a RelayResult.
-import type { Readable } from 'node:stream';
 import type { CachedKey } from '../accounts/key-index.ts';
 import type { WireFormat } from '../providers/provider-definition.ts';
 import type { Reservation } from '../metering/accounting.ts';
@@ -48,4 +47,5 @@ export const newCallMeter = (): CallMeter => ({ reservation: null, pricing: unde
 
 export type RelayResult =
   | { kind: 'buffer'; status: number; headers: Record<string, string>; body: Buffer | string }
-  | { kind: 'stream'; status: number; headers: Record<string, string>; body: Readable };
+  /** Written to the client chunk by chunk as the generator yields, with backpressure. */
+  | { kind: 'stream'; status: number; headers: Record<string, string>; body: AsyncGenerator<string | Buffer> };
