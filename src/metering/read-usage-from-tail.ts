@@ -5,8 +5,14 @@ export function readUsageObjectFromTail(json: string): unknown {
   if (at < 0) return null;
   const open = json.indexOf('{', at);
   if (open < 0) return null;
-  // Anything other than whitespace and a colon between the key and the brace means `"usage": null` or similar.
-  if (!/^"usage"\s*:\s*$/.test(json.slice(at, open))) return null;
+  // Anything other than whitespace and one colon between the key and the brace means `"usage": null` or similar.
+  let colons = 0;
+  for (let i = at + 7; i < open; i++) {
+    const ch = json.charCodeAt(i);
+    if (ch === 58 /* : */) colons++;
+    else if (ch !== 32 && ch !== 10 && ch !== 13 && ch !== 9) return null;
+  }
+  if (colons !== 1) return null;
   const close = matchingBrace(json, open);
   if (close < 0) return null;
   try {
