@@ -77,7 +77,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     await state.reload();
     await bus.publish(event);
   };
-  const recorder = createUsageRecorder({ db: database.db, engine: database.engine, logger, accounting, rateLimiter, flushIntervalMs: env.FLUSH_INTERVAL_MS });
+  const recorder = createUsageRecorder({ db: database.db, logger, accounting, rateLimiter, flushIntervalMs: env.FLUSH_INTERVAL_MS });
   const agents = createUpstreamAgents();
   const metrics = createMetrics();
   const breakers = createCircuitBreakers({ failureThreshold: env.BREAKER_FAILURES, windowMs: env.BREAKER_WINDOW_MS, cooldownMs: env.BREAKER_COOLDOWN_MS });

@@ -3,7 +3,6 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { DatabaseSchema } from '../db/schema.ts';
-import type { DatabaseEngine } from '../db/database.ts';
 import type { CachedKey } from '../accounts/key-index.ts';
 import { computeCostMicros, type ModelPricing } from './pricing.ts';
 import type { Usage } from './usage.ts';
@@ -42,7 +41,6 @@ export interface UsageRecorder {
 
 export interface UsageRecorderDeps {
   db: Kysely<DatabaseSchema>;
-  engine: DatabaseEngine;
   logger: Logger;
   accounting: Accounting;
   rateLimiter: RateLimiter;
@@ -53,7 +51,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
   const queue = createWriteBehindQueue<MeteringEntry>({
     intervalMs: deps.flushIntervalMs,
     maxBatch: 500,
-    write: (entries) => writeMeteringBatch(deps.db, deps.engine, entries),
+    write: (entries) => writeMeteringBatch(deps.db, entries),
     // A failed batch is kept and written again with the next flush; each failure is logged with its totals.
     onError: (error, entries) => deps.logger.error({ err: error, calls: entries.length, chargeMicros: entries.reduce((sum, e) => sum + e.chargeMicros, 0) }, 'metering batch could not be written; it will be retried'),
   });
