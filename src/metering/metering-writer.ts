@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { DatabaseSchema, NewUsageLog } from '../db/schema.ts';
 import { insertUsageLogBatch } from '../db/repositories/usage-logs.ts';
-import { appendLedgerBatch } from '../db/repositories/wallet-ledger.ts';
 import { upsertUsageStatsBatch, type UsageStatsRow } from '../db/repositories/usage-stats.ts';
 
 export interface MeteringEntry {
@@ -27,7 +26,7 @@ export async function writeMeteringBatch(db: Kysely<DatabaseSchema>, entries: Me
 /**
  * One ledger row per user per batch: the sum of that batch's calls, referencing the batch. Each call's own
  * cost is in its usage-log row (cost_micros, request_id), so the ledger stays exact while writing one row
- * per flush instead of one per call. The ledger repository moves the users' balances by the same amounts.
+ * per flush instead of one per call.
  */
 async function writeCharges(trx: Transaction<DatabaseSchema>, entries: MeteringEntry[]): Promise<void> {
   const charged = entries.filter((entry) => entry.chargeMicros > 0 && entry.log.user_id !== null);
@@ -35,14 +34,18 @@ async function writeCharges(trx: Transaction<DatabaseSchema>, entries: MeteringE
   const batch = randomUUID();
   const now = Date.now();
   const byUser = sumBy(charged, (entry) => entry.log.user_id!);
-  await appendLedgerBatch(trx, [...byUser].map(([userId, total]) => ({
+  // The batch reference is new, so no conflict is possible: a plain insert, then the balances by the same sums.
+  await trx.insertInto('wallet_ledger').values([...byUser].map(([userId, total]) => ({
     user_id: userId,
+    created_at: now,
     kind: 'charge' as const,
     amount_micros: -total,
     reference: `usage-batch:${batch}:${userId}`,
     note: `${charged.filter((entry) => entry.log.user_id === userId).length} calls`,
-    created_at: now,
-  })), now);
+  }))).execute();
+  for (const [userId, total] of byUser) {
+    await trx.updateTable('users').set((eb) => ({ balance_micros: eb('balance_micros', '-', total) })).where('id', '=', userId).execute();
+  }
   const byKey = sumBy(charged.filter((entry) => entry.log.key_id !== null), (entry) => entry.log.key_id!);
   for (const [keyId, total] of byKey) {
     await trx.updateTable('api_keys').set((eb) => ({ used_micros: eb('used_micros', '+', total), last_used_at: now })).where('id', '=', keyId).execute();
