@@ -173,3 +173,11 @@ export const modelUnavailable = (model: string) =>
     param: 'model',
     code: 'model_unavailable',
   });
+
+export const sharedStateUnavailable = (cause: unknown) =>
+  new GatewayError(503, 'overloaded_error', 'GW_ERR_SHARED_STATE_UNAVAILABLE', {
+    message: 'The gateway cannot reach its shared counters (quotas, wallets, rate limits) right now. Retry shortly.',
+    code: 'service_unavailable',
+    headers: { 'retry-after': '1' },
+    cause,
+  });

@@ -91,6 +91,10 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
     isReady: () => ready,
   });
+  const reloadTimer = env.SNAPSHOT_RELOAD_MS > 0
+    ? setInterval(() => state.reload().catch((error: unknown) => logger.error({ err: error }, 'periodic reload failed')), env.SNAPSHOT_RELOAD_MS)
+    : undefined;
+  reloadTimer?.unref();
   const stopRetention = scheduleRetention(database.db, logger, env.USAGE_LOG_RETENTION_DAYS);
   const stopRetests = scheduleRetests({ db: database.db, agents, state, announce, logger }, env.CHANNEL_RETEST_INTERVAL_MS);
   await app.listen({ port: env.PORT, host: env.HOST });
@@ -105,6 +109,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
       ready = false;
       stopRetests();
       stopRetention();
+      clearInterval(reloadTimer);
       await closeWithin(app, env.SHUTDOWN_GRACE_MS);
       await recorder.close();
       await stopSharingBreakers();
@@ -145,7 +150,7 @@ async function createSharedServices(env: Env, database: Database): Promise<Share
     const rateLimiter = createMemoryRateLimiter();
     return { accounting: createMemoryAccounting(store), rateLimiter, bus: createLocalInvalidationBus(), close: () => rateLimiter.close() };
   }
-  const redis = connectRedis(env.REDIS_URL, env.REDIS_PREFIX);
+  const redis = await connectRedis(env.REDIS_URL, env.REDIS_PREFIX);
   const bus = await createRedisInvalidationBus(env.REDIS_URL, env.REDIS_PREFIX);
   return {
     accounting: createRedisAccounting(redis, store),

@@ -43,7 +43,9 @@ export async function createRedisInvalidationBus(url: string, prefix: string): P
   return {
     // Every instance, this one included, hears its own message and reloads through the same path.
     async publish(event) {
-      await publisher.publish(channel, JSON.stringify(event));
+      // This instance has already applied the change; if Redis is away the others pick it up at their
+      // periodic reload (SNAPSHOT_RELOAD_MS), so a failed publish is reported, not thrown at the admin.
+      await publisher.publish(channel, JSON.stringify(event)).catch((error: unknown) => process.emitWarning(`Redis publish failed: ${(error as Error).message}`));
     },
     subscribe: (handler) => void handlers.push(handler),
     async close() {

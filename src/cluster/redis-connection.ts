@@ -12,10 +12,16 @@ export interface RedisContext {
 
 export interface LuaScript { name: string; source: string }
 
-export function connectRedis(url: string, prefix: string): RedisContext {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true, lazyConnect: false });
+/**
+ * Connects and waits until Redis is ready. Commands then fail fast while the connection is down (no
+ * offline queue) or when Redis does not answer within a second, so requests get a prompt 503 instead of
+ * waiting; ioredis keeps reconnecting in the background.
+ */
+export async function connectRedis(url: string, prefix: string): Promise<RedisContext> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableAutoPipelining: true, enableOfflineQueue: false, commandTimeout: 1000, lazyConnect: true });
   // ioredis reconnects by itself; the listener keeps a lost connection from being an unhandled error.
   redis.on('error', (error: Error) => process.emitWarning(`Redis: ${error.message}`));
+  await redis.connect();
   const defined = new Set<string>();
   return {
     redis,

@@ -1,6 +1,6 @@
 // Admission before any upstream call: the model must have a price (or be free), the key and its owner
 // must be under their rate limits, and the estimated cost must fit the key's quota and the wallet.
-import { insufficientQuota, modelPriceMissing, rateLimited } from '../gateway-errors.ts';
+import { GatewayError, insufficientQuota, modelPriceMissing, rateLimited, sharedStateUnavailable } from '../gateway-errors.ts';
 import type { CachedKey } from '../accounts/key-index.ts';
 import type { GatewaySnapshot } from '../gateway-state.ts';
 import type { Accounting, Reservation } from './accounting.ts';
@@ -42,7 +42,20 @@ export function rateLimitSubjects(key: CachedKey): RateLimitSubject[] {
   ];
 }
 
+/**
+ * Admits a call. When the shared counters cannot be reached (Redis away), the call is refused with 503
+ * rather than let through unmetered or failed as an internal error: the client may retry shortly.
+ */
 export async function admitCall(snapshot: GatewaySnapshot, accounting: Accounting, rateLimiter: RateLimiter, request: AdmissionRequest): Promise<Admission> {
+  try {
+    return await admitCallOrThrow(snapshot, accounting, rateLimiter, request);
+  } catch (error) {
+    if (error instanceof GatewayError) throw error;
+    throw sharedStateUnavailable(error);
+  }
+}
+
+async function admitCallOrThrow(snapshot: GatewaySnapshot, accounting: Accounting, rateLimiter: RateLimiter, request: AdmissionRequest): Promise<Admission> {
   const model = snapshot.models.get(request.model);
   const pricing = snapshot.pricing.get(request.model);
   const free = model?.free === 1;
