@@ -153,7 +153,7 @@ async function createSharedServices(env: Env, database: Database): Promise<Share
   const redis = await connectRedis(env.REDIS_URL, env.REDIS_PREFIX);
   const bus = await createRedisInvalidationBus(env.REDIS_URL, env.REDIS_PREFIX);
   return {
-    accounting: createRedisAccounting(redis, store),
+    accounting: createRedisAccounting(redis, store, env.RESERVATION_TTL_MS),
     rateLimiter: createRedisRateLimiter(redis),
     bus,
     async close() {

@@ -29,6 +29,8 @@ const envSchema = z.object({
   USAGE_LOG_RETENTION_DAYS: z.coerce.number().int().min(0).default(90),
   /** Lets the gateway fetch image URLs on private networks (for tests and closed deployments). */
   IMAGE_FETCH_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  /** With Redis: how long an unsettled reservation (its instance died mid-call) keeps holding money back. */
+  RESERVATION_TTL_MS: z.coerce.number().int().min(100).default(3_600_000),
   /** Every instance re-reads keys, channels and models this often anyway, in case a change notice was lost. */
   SNAPSHOT_RELOAD_MS: z.coerce.number().int().min(0).default(60_000),
   /** How long SIGTERM waits for requests in flight before closing, in milliseconds. */

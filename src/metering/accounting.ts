@@ -7,6 +7,8 @@ export interface Reservation {
   userId: number;
   keyId: number;
   amountMicros: number;
+  /** Set by accountings that track reservations one by one (Redis), so an unsettled one can expire. */
+  id?: string;
 }
 
 export interface AccountLimits {
