@@ -1,5 +1,5 @@
 // Gateway API keys: `sk-` + 48 random base62 characters. Stored only as SHA-256 plus a display prefix.
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_LENGTH = 48;
@@ -16,8 +16,9 @@ export function looksLikeGatewayKey(key: string): boolean {
   return GATEWAY_KEY_PATTERN.test(key);
 }
 
+/** One-shot hash: no Hash object per call, which matters as it runs on every request. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** What lists show: enough to recognise a key, far too little to use it. */

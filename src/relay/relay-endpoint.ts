@@ -48,7 +48,8 @@ function modelRoutes(deps: RelayDeps, call: RelayCall, hop: RelayHop): ModelRout
   const chain: string[] = [];
   const requested = call.body.models;
   if (Array.isArray(requested)) chain.push(...requested.filter((id): id is string => typeof id === 'string'));
-  chain.push(...(JSON.parse(snapshot.models.get(call.model)?.fallbacks_json ?? '[]') as string[]));
+  const fallbacks = snapshot.models.get(call.model)?.fallbacks_json;
+  if (fallbacks && fallbacks !== '[]') chain.push(...(JSON.parse(fallbacks) as string[]));
   const routes: ModelRoute[] = [{ model: call.model, channels: usable(call.model) }];
   if (routes[0]!.channels.length === 0) {
     throw new GatewayError(400, 'invalid_request_error', 'GW_ERR_UNSUPPORTED_ENDPOINT', { message: `The model '${call.model}' is not served by a channel that supports ${call.endpoint}.`, param: 'model', code: 'unsupported_endpoint' });
