@@ -142,7 +142,9 @@ async function attemptOnce(context: AttemptContext, channel: RoutedChannel, mode
     const answer = hop.whole(text, channel);
     settled(model);
     note(response.statusCode, 'ok', null);
-    recordCall(deps, call, { model, status: response.statusCode, usage: answer.usage, channelId: channel.id, upstreamModel, ttftMs: null, error: null });
+    // Recorded right after the answer is written (the write happens in this same turn of the event loop,
+    // setImmediate at its end): the charge is never skipped, and it no longer delays the client.
+    setImmediate(recordCall, deps, call, { model, status: response.statusCode, usage: answer.usage, channelId: channel.id, upstreamModel, ttftMs: null, error: null });
     return { kind: 'success', result: { kind: 'buffer', status: response.statusCode, headers: { 'content-type': answer.contentType }, body: answer.body } };
   }
 
