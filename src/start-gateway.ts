@@ -12,6 +12,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createGatewayState, type GatewayState } from './gateway-state.ts';
 import { createUsageRecorder, type UsageRecorder } from './metering/usage-recorder.ts';
+import { createMeteringBatchWriter } from './metering/metering-batch-writer.ts';
 import { createUpstreamAgents } from './upstream/upstream-agent.ts';
 import type { Accounting } from './metering/accounting.ts';
 import { createMemoryAccounting } from './metering/memory-accounting.ts';
@@ -77,7 +78,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     await state.reload();
     await bus.publish(event);
   };
-  const recorder = createUsageRecorder({ db: database.db, logger, accounting, rateLimiter, flushIntervalMs: env.FLUSH_INTERVAL_MS });
+  const recorder = createUsageRecorder({ writer: createMeteringBatchWriter(database.db, database.sqliteFile), logger, accounting, rateLimiter, flushIntervalMs: env.FLUSH_INTERVAL_MS });
   const agents = createUpstreamAgents();
   const metrics = createMetrics();
   const breakers = createCircuitBreakers({ failureThreshold: env.BREAKER_FAILURES, windowMs: env.BREAKER_WINDOW_MS, cooldownMs: env.BREAKER_COOLDOWN_MS });

@@ -10,6 +10,8 @@ export type { DatabaseEngine } from './engine.ts';
 export interface Database {
   db: Kysely<DatabaseSchema>;
   engine: DatabaseEngine;
+  /** The SQLite file (or ':memory:'), for a second connection; null on PostgreSQL. */
+  sqliteFile: string | null;
   close(): Promise<void>;
 }
 
@@ -27,7 +29,7 @@ export async function openDatabase(url: string): Promise<Database> {
     const file = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
     if (file === '') throw new Error('DATABASE_URL sqlite: names no file: use sqlite:./data/gateway.db or sqlite::memory:');
     const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: openSqliteDatabase(file) }) });
-    return { db, engine: 'sqlite', close: () => db.destroy() };
+    return { db, engine: 'sqlite', sqliteFile: file, close: () => db.destroy() };
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -35,7 +37,7 @@ export async function openDatabase(url: string): Promise<Database> {
     // that would crash the process. The pool drops the client and the next query opens a fresh one.
     pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection error: ${error.message}`));
     const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-    return { db, engine: 'postgres', close: () => closePostgres(db, pool) };
+    return { db, engine: 'postgres', sqliteFile: null, close: () => closePostgres(db, pool) };
   }
   throw new Error(`DATABASE_URL has an unsupported scheme ${describeScheme(url)}: use sqlite:./path.db, sqlite::memory: or postgres://…`);
 }

@@ -1,15 +1,14 @@
 // Settles a finished call: prices it, turns its reservation into the real charge, counts its tokens
 // against rate limits, and queues its usage-log row and charge to be written behind the response.
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DatabaseSchema } from '../db/schema.ts';
 import type { CachedKey } from '../accounts/key-index.ts';
 import { computeCostMicros, type ModelPricing } from './pricing.ts';
 import type { Usage } from './usage.ts';
 import type { Accounting, Reservation } from './accounting.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import { rateLimitSubjects } from './admission.ts';
-import { writeMeteringBatch, type MeteringEntry } from './metering-writer.ts';
+import type { MeteringEntry } from './metering-writer.ts';
+import type { MeteringBatchWriter } from './metering-batch-writer.ts';
 import { createWriteBehindQueue } from './write-behind-queue.ts';
 
 export interface CallRecord {
@@ -40,7 +39,7 @@ export interface UsageRecorder {
 }
 
 export interface UsageRecorderDeps {
-  db: Kysely<DatabaseSchema>;
+  writer: MeteringBatchWriter;
   logger: Logger;
   accounting: Accounting;
   rateLimiter: RateLimiter;
@@ -51,7 +50,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
   const queue = createWriteBehindQueue<MeteringEntry>({
     intervalMs: deps.flushIntervalMs,
     maxBatch: 500,
-    write: (entries) => writeMeteringBatch(deps.db, entries),
+    write: (entries) => deps.writer.write(entries),
     // A failed batch is kept and written again with the next flush; each failure is logged with its totals.
     onError: (error, entries) => deps.logger.error({ err: error, calls: entries.length, chargeMicros: entries.reduce((sum, e) => sum + e.chargeMicros, 0) }, 'metering batch could not be written; it will be retried'),
   });
@@ -97,6 +96,9 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
       return cost;
     },
     flush: () => queue.flush(),
-    close: () => queue.close(),
+    async close() {
+      await queue.close();
+      await deps.writer.close();
+    },
   };
 }
