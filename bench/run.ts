@@ -30,12 +30,14 @@ writeFileSync(chatFile, chatBody);
 writeFileSync(streamFile, streamBody);
 
 const upstream = await startServer([join(here, 'serve-upstream.ts')]);
-const gateway = await startServer([join(here, 'serve-gateway.ts'), upstream.url]);
+// BENCH_RELAY=bare measures the floor instead: a relay with none of the gateway's work (serve-bare-relay.ts).
+const relayScript = process.env.BENCH_RELAY === 'bare' ? 'serve-bare-relay.ts' : 'serve-gateway.ts';
+const gateway = await startServer([join(here, relayScript), upstream.url]);
 const targets = [
   { name: 'direct', url: `${upstream.url}/v1/chat/completions`, key: BENCH_UPSTREAM_KEY },
   { name: 'gateway', url: `${gateway.url}/v1/chat/completions`, key: BENCH_KEY },
 ];
-process.stdout.write(`request body: ${chatBody.length} bytes; ${SECONDS}s per run, ${ROUNDS} rounds\n`);
+process.stdout.write(`request body: ${chatBody.length} bytes; ${SECONDS}s per run, ${ROUNDS} rounds; relay: ${relayScript}\n`);
 
 try {
   const rps: Record<string, number[]> = { direct: [], gateway: [] };
