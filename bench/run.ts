@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BENCH_KEY, BENCH_UPSTREAM_KEY } from './bench-constants.ts';
+import { gatewayNodeFlags, SIMULATOR_NODE_FLAGS } from './node-flags.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -29,10 +30,10 @@ const streamFile = join(dir, 'stream.json');
 writeFileSync(chatFile, chatBody);
 writeFileSync(streamFile, streamBody);
 
-const upstream = await startServer([join(here, 'serve-upstream.ts')]);
+const upstream = await startServer([join(here, 'serve-upstream.ts')], SIMULATOR_NODE_FLAGS);
 // BENCH_RELAY=bare measures the floor instead: a relay with none of the gateway's work (serve-bare-relay.ts).
 const relayScript = process.env.BENCH_RELAY === 'bare' ? 'serve-bare-relay.ts' : 'serve-gateway.ts';
-const gateway = await startServer([join(here, relayScript), upstream.url]);
+const gateway = await startServer([join(here, relayScript), upstream.url], gatewayNodeFlags());
 const targets = [
   { name: 'direct', url: `${upstream.url}/v1/chat/completions`, key: BENCH_UPSTREAM_KEY },
   { name: 'gateway', url: `${gateway.url}/v1/chat/completions`, key: BENCH_KEY },
@@ -85,8 +86,8 @@ function ensureWrk(): void {
   }
 }
 
-function startServer(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn('taskset', ['-c', '0', process.execPath, '--max-semi-space-size=16', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+function startServer(args: string[], nodeFlags: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn('taskset', ['-c', '0', process.execPath, ...nodeFlags, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {

@@ -6,15 +6,16 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { BENCH_KEY, BENCH_UPSTREAM_KEY } from './bench-constants.ts';
+import { gatewayNodeFlags, SIMULATOR_NODE_FLAGS } from './node-flags.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const here = import.meta.dirname;
 // A long user text: the simulators echo it, one event per word (~120 events per stream).
 const words = 'the quick brown fox jumps over the lazy dog again and again '.repeat(10).trim();
 
-const openaiUp = await start([join(here, 'serve-upstream.ts')]);
-const anthropicUp = await start([join(here, 'serve-anthropic-upstream.ts')]);
-const gateway = await start([join(here, 'serve-gateway.ts'), openaiUp.url, anthropicUp.url]);
+const openaiUp = await start([join(here, 'serve-upstream.ts')], SIMULATOR_NODE_FLAGS);
+const anthropicUp = await start([join(here, 'serve-anthropic-upstream.ts')], SIMULATOR_NODE_FLAGS);
+const gateway = await start([join(here, 'serve-gateway.ts'), openaiUp.url, anthropicUp.url], gatewayNodeFlags());
 
 const openaiBody = (model: string) => JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: words }] });
 const anthropicBody = (model: string) => JSON.stringify({ model, stream: true, max_tokens: 1000, messages: [{ role: 'user', content: words }] });
@@ -57,8 +58,8 @@ try {
   for (const server of [gateway, anthropicUp, openaiUp]) server.child.kill('SIGTERM');
 }
 
-function start(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn('taskset', ['-c', '0', process.execPath, '--max-semi-space-size=16', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+function start(args: string[], nodeFlags: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn('taskset', ['-c', '0', process.execPath, ...nodeFlags, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (line.startsWith('READY ')) resolve({ url: line.slice(6).trim(), child });

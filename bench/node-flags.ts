@@ -1,0 +1,12 @@
+// The Node flags each benchmarked process runs with. The gateway gets exactly the flags of `npm start`
+// (read from package.json, so the benchmark measures what users run); the simulators keep a fixed set,
+// so the direct baseline does not move when the gateway's flags change.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const SIMULATOR_NODE_FLAGS = ['--max-semi-space-size=16'];
+
+export function gatewayNodeFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return manifest.scripts.start.split(/\s+/).filter((part) => part.startsWith('--'));
+}
