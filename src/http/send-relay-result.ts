@@ -1,21 +1,22 @@
-// Writes a RelayResult to the client. Streams are written straight to the socket as the relay yields them
-// (no Node stream pipeline in between: fewer ticks before the first byte), waiting for 'drain' when the
-// client reads slowly.
+// Writes a RelayResult to the client, straight to the socket. A whole answer goes out as headers and body
+// in one write (Fastify's send pipeline — content-type parsing, serializer checks, onSend hooks we do not
+// have — cost ~15 µs a call on the latency path). Streams are written as the relay yields them (no Node
+// stream pipeline in between: fewer ticks before the first byte), waiting for 'drain' when the client
+// reads slowly.
 import { once } from 'node:events';
 import type { FastifyReply } from 'fastify';
 import type { RelayResult } from '../relay/relay-types.ts';
 
 export async function sendRelayResult(reply: FastifyReply, result: RelayResult): Promise<FastifyReply> {
   reply.hijack();
+  const response = reply.raw;
+  const headers = { ...(reply.getHeaders() as Record<string, string>), ...result.headers };
   if (result.kind === 'buffer') {
-    // Written straight to the socket, headers and body in one write: Fastify's send pipeline (content-type
-    // parsing, serializer checks, onSend hooks we do not have) costs ~15 µs a call on the latency path.
-    reply.raw.writeHead(result.status, { ...(reply.getHeaders() as Record<string, string>), ...result.headers, 'content-length': String(Buffer.byteLength(result.body)) });
-    reply.raw.end(result.body);
+    response.writeHead(result.status, { ...headers, 'content-length': String(Buffer.byteLength(result.body)) });
+    response.end(result.body);
     return reply;
   }
-  const response = reply.raw;
-  response.writeHead(result.status, { ...(reply.getHeaders() as Record<string, string>), ...result.headers });
+  response.writeHead(result.status, headers);
   try {
     for await (const chunk of result.body) {
       if (response.destroyed) break;

@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { openSqliteDatabase } from '../db/sqlite-driver.ts';
-import { writeMeteringBatch, type MeteringEntry } from './metering-writer.ts';
+import { writeMeteringBatch } from './metering-writer.ts';
 import type { WorkerReply, WorkerRequest } from './sqlite-metering-protocol.ts';
 
 const { file } = workerData as { file: string };
@@ -25,16 +25,16 @@ try {
 }
 const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: openSqliteDatabase(file) }) });
 
-parentPort!.on('message', (request: WorkerRequest) => void handle(request));
+// One message at a time, in arrival order: a close never overtakes the write sent before it.
+let handled: Promise<void> = Promise.resolve();
+parentPort!.on('message', (request: WorkerRequest) => {
+  handled = handled.then(() => handle(request));
+});
 
 async function handle(request: WorkerRequest): Promise<void> {
-  if (request.kind === 'close') {
-    await db.destroy();
-    parentPort!.postMessage({ id: request.id, ok: true } satisfies WorkerReply);
-    return;
-  }
   try {
-    await writeMeteringBatch(db, request.entries as MeteringEntry[]);
+    if (request.kind === 'close') await db.destroy();
+    else await writeMeteringBatch(db, request.entries);
     parentPort!.postMessage({ id: request.id, ok: true } satisfies WorkerReply);
   } catch (error) {
     parentPort!.postMessage({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply);
