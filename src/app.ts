@@ -19,6 +19,7 @@ import { geminiGenerateRoutes } from './http/routes/gemini-generate-route.ts';
 import multipart from '@fastify/multipart';
 import websocket from '@fastify/websocket';
 import { chooseRealtimeProtocol, realtimeRoute } from './http/routes/realtime-route.ts';
+import { DEFAULT_WEB_DIST, webAppRoutes } from './http/web-app.ts';
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
@@ -35,6 +36,8 @@ export interface AppOptions {
   /** Proxies whose X-Forwarded-For is believed (addresses or CIDRs), or none. */
   trustProxy: string[] | undefined;
   isReady: () => boolean;
+  /** The built dashboard (web/dist by default). */
+  webDistDir?: string;
 }
 
 export interface AppDeps extends RelayDeps {
@@ -93,5 +96,6 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   billingRoutes(app, deps.state, deps.accounting);
   statsRoute(app, deps.state, deps.db);
   adminRoutes(app, deps);
+  void app.register(async (scope) => webAppRoutes(scope, { distDir: options.webDistDir ?? DEFAULT_WEB_DIST, warn: (message) => deps.logger.warn(message) }));
   return app;
 }
