@@ -42,6 +42,9 @@ export async function apiRequest<T>(method: Method, path: string, body?: unknown
   const text = await response.text();
   const data: unknown = text ? safeParse(text) : null;
   if (!response.ok) throw toApiError(response, data);
+  // A privilege change (password, two-factor) rotates the session and answers its new CSRF token.
+  const rotated = (data as { csrf_token?: unknown } | null)?.csrf_token;
+  if (typeof rotated === 'string') setCsrfToken(rotated);
   return data as T;
 }
 

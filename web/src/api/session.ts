@@ -10,13 +10,14 @@ export interface Me {
   name: string;
   role: 'user' | 'admin';
   email_verified: boolean;
-  totp_enabled: boolean;
-  settings: { sidebar?: SidebarLayout; notifications?: Record<string, unknown> };
+  two_factor_enabled: boolean;
+  balance_usd: number | null;
+  settings: { sidebar?: SidebarLayout | null; notifications?: { low_balance_usd?: number | null; key_expiry_days?: number | null } };
 }
 
 export const meQueryKey = ['me'] as const;
 
-/** Accepts {user, csrf_token} and a flat user with csrf_token alike, and remembers the token. */
+/** Reads {user, settings, csrf_token} (GET /api/me, sign-in) and remembers the CSRF token. */
 export function readMe(data: unknown): Me {
   const record = (data ?? {}) as Record<string, unknown>;
   const user = (record.user ?? record) as Record<string, unknown>;
@@ -27,8 +28,9 @@ export function readMe(data: unknown): Me {
     name: String(user.name ?? ''),
     role: user.role === 'admin' ? 'admin' : 'user',
     email_verified: user.email_verified !== false,
-    totp_enabled: Boolean(user.totp_enabled),
-    settings: (user.settings ?? record.settings ?? {}) as Me['settings'],
+    two_factor_enabled: Boolean(user.two_factor_enabled),
+    balance_usd: typeof user.balance_usd === 'number' ? user.balance_usd : null,
+    settings: (record.settings ?? user.settings ?? {}) as Me['settings'],
   };
 }
 

@@ -29,7 +29,7 @@ export const SIDEBAR_SECTIONS: readonly SidebarSection[] = [
 const ALWAYS_VISIBLE = new Set(['settings']);
 
 /** Every section the user may see, in the user's order; `hidden` ones flagged, not removed. */
-export function arrangeSections(layout: SidebarLayout | undefined, isAdmin: boolean): Array<SidebarSection & { hidden: boolean }> {
+export function arrangeSections(layout: SidebarLayout | null | undefined, isAdmin: boolean): Array<SidebarSection & { hidden: boolean }> {
   const available = SIDEBAR_SECTIONS.filter((section) => isAdmin || !section.adminOnly);
   const byId = new Map(available.map((section) => [section.id, section]));
   const ordered: SidebarSection[] = [];
@@ -42,12 +42,12 @@ export function arrangeSections(layout: SidebarLayout | undefined, isAdmin: bool
   return ordered.map((section) => ({ ...section, hidden: hidden.has(section.id) && !ALWAYS_VISIBLE.has(section.id) }));
 }
 
-export function visibleSections(layout: SidebarLayout | undefined, isAdmin: boolean): SidebarSection[] {
+export function visibleSections(layout: SidebarLayout | null | undefined, isAdmin: boolean): SidebarSection[] {
   return arrangeSections(layout, isAdmin).filter((section) => !section.hidden);
 }
 
 /** Moves one section up (-1) or down (+1) and returns the new layout. */
-export function moveSection(layout: SidebarLayout | undefined, isAdmin: boolean, id: string, direction: -1 | 1): SidebarLayout {
+export function moveSection(layout: SidebarLayout | null | undefined, isAdmin: boolean, id: string, direction: -1 | 1): SidebarLayout {
   const order = arrangeSections(layout, isAdmin).map((section) => section.id);
   const index = order.indexOf(id);
   const target = index + direction;
@@ -56,7 +56,7 @@ export function moveSection(layout: SidebarLayout | undefined, isAdmin: boolean,
   return { order, hidden: layout?.hidden ?? [] };
 }
 
-export function setSectionHidden(layout: SidebarLayout | undefined, isAdmin: boolean, id: string, hidden: boolean): SidebarLayout {
+export function setSectionHidden(layout: SidebarLayout | null | undefined, isAdmin: boolean, id: string, hidden: boolean): SidebarLayout {
   const order = arrangeSections(layout, isAdmin).map((section) => section.id);
   const current = new Set(layout?.hidden ?? []);
   if (hidden && !ALWAYS_VISIBLE.has(id)) current.add(id);
