@@ -26,6 +26,8 @@ export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
 
+export const currentCsrfToken = (): string | null => csrfToken;
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export async function apiRequest<T>(method: Method, path: string, body?: unknown): Promise<T> {
