@@ -23,7 +23,7 @@ export interface KeyChanges {
   quota_usd?: number | null;
   expires_at?: string | null;
   ip_allowlist?: string[] | null;
-  status?: 'active' | 'disabled';
+  enabled?: boolean;
 }
 
 const usd = (value: unknown, micros: unknown): number | null =>

@@ -23,7 +23,7 @@ export default function KeysPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['keys'] });
 
   const toggle = useMutation({
-    mutationFn: (key: ApiKey) => keysApi.update(key.id, { status: key.status === 'active' ? 'disabled' : 'active' }),
+    mutationFn: (key: ApiKey) => keysApi.update(key.id, { enabled: key.status !== 'active' }),
     onSuccess: (key) => {
       notifications.show({ color: 'green', message: `${key.name} is ${key.status === 'active' ? 'enabled' : 'disabled'}.` });
       return refresh();
