@@ -55,6 +55,38 @@ export async function fetchWallet(cursor: string | null): Promise<Wallet> {
   return readWallet(await api.get<Record<string, unknown>>(`/api/wallet${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`));
 }
 
+export interface Payment {
+  id: number;
+  amountUsd: number;
+  refundedUsd: number;
+  status: 'pending' | 'completed' | 'failed' | 'refunded';
+  receiptUrl: string | null;
+  createdAt: string;
+}
+
+const readPayment = (raw: Record<string, unknown>): Payment => ({
+  id: Number(raw.id),
+  amountUsd: Number(raw.amount_usd ?? 0),
+  refundedUsd: Number(raw.refunded_usd ?? 0),
+  status: String(raw.status) as Payment['status'],
+  receiptUrl: typeof raw.receipt_url === 'string' ? raw.receipt_url : null,
+  createdAt: String(raw.created_at ?? ''),
+});
+
+export async function fetchPayments(): Promise<Payment[]> {
+  const answer = await api.get<{ data?: Array<Record<string, unknown>> }>('/api/wallet/payments');
+  return (answer.data ?? []).map(readPayment);
+}
+
+export async function fetchPayment(id: string): Promise<Payment> {
+  return readPayment(await api.get<Record<string, unknown>>(`/api/wallet/payments/${encodeURIComponent(id)}`));
+}
+
+export async function fetchTopUpOptions(): Promise<Wallet['cardPayments']> {
+  const answer = await api.get<{ enabled?: boolean; min_usd?: number; max_usd?: number }>('/api/wallet/topup');
+  return { enabled: answer.enabled === true, minUsd: answer.min_usd ?? 1, maxUsd: answer.max_usd ?? 10_000 };
+}
+
 export const walletApi = {
   topUp: (amountUsd: number) => api.post<{ checkout_url: string }>('/api/wallet/topup', { amount_usd: amountUsd }),
   redeem: (code: string) => api.post<Record<string, unknown>>('/api/wallet/redeem', { code }),

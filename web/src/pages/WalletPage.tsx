@@ -7,7 +7,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { fetchWallet, topUpProblem, walletApi } from '../api/wallet-api.ts';
+import { fetchPayment, fetchPayments, fetchTopUpOptions, fetchWallet, topUpProblem, walletApi, type Payment } from '../api/wallet-api.ts';
 import { applyServerError } from '../api/form-errors.ts';
 import { StatCard } from '../components/StatCard.tsx';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
@@ -19,12 +19,18 @@ export default function WalletPage() {
   const cursor = cursors[cursors.length - 1] ?? null;
   const [params] = useSearchParams();
   const returning = params.get('payment');
-  const wallet = useQuery({
-    queryKey: ['wallet', cursor],
-    queryFn: () => fetchWallet(cursor),
-    // After checkout, poll a while so the credit appears as soon as the webhook has landed.
-    refetchInterval: returning === 'success' ? 3_000 : false,
+  const topupId = params.get('topup');
+  // Back from checkout: follow that payment until Stripe's confirmation has landed.
+  const pending = useQuery({
+    queryKey: ['payment', topupId],
+    queryFn: () => fetchPayment(topupId!),
+    enabled: returning === 'success' && topupId !== null,
+    refetchInterval: (query) => (query.state.data?.status === 'pending' || !query.state.data ? 2_000 : false),
   });
+  const settled = pending.data && pending.data.status !== 'pending';
+  const wallet = useQuery({ queryKey: ['wallet', cursor, settled], queryFn: () => fetchWallet(cursor) });
+  const payments = useQuery({ queryKey: ['payments', settled], queryFn: fetchPayments });
+  const options = useQuery({ queryKey: ['topup-options'], queryFn: fetchTopUpOptions });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['wallet'] });
 
   if (wallet.isError) return <ErrorNotice error={wallet.error} />;
@@ -32,7 +38,7 @@ export default function WalletPage() {
   return (
     <Stack>
       <Title order={1}>Wallet</Title>
-      {returning === 'success' ? <Alert color="green">Thank you. Your payment is being confirmed; the balance updates here as soon as it is.</Alert> : null}
+      {returning === 'success' ? <PaymentStatus payment={pending.data} /> : null}
       {returning === 'cancel' ? <Alert color="yellow">The payment was cancelled. Nothing was charged.</Alert> : null}
       <SimpleGrid cols={{ base: 1, xs: 3 }}>
         <StatCard label="Balance" value={formatUsd(data?.balanceUsd)} />
@@ -40,9 +46,10 @@ export default function WalletPage() {
         <StatCard label="Requests" value={formatCount(data?.requests)} />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <TopUp enabled={data?.cardPayments.enabled ?? false} maxUsd={data?.cardPayments.maxUsd ?? 10_000} />
+        <TopUp enabled={options.data?.enabled ?? false} maxUsd={options.data?.maxUsd ?? 10_000} />
         <Redeem onRedeemed={refresh} />
       </SimpleGrid>
+      <Payments payments={payments.data ?? []} />
       <Paper withBorder p="md">
         <Title order={2} size="h4" mb="sm">
           Ledger
@@ -91,6 +98,78 @@ export default function WalletPage() {
         </Group>
       </Paper>
     </Stack>
+  );
+}
+
+function PaymentStatus({ payment }: { payment: Payment | undefined }) {
+  if (!payment || payment.status === 'pending') {
+    return (
+      <Alert color="blue" role="status">
+        Thank you. Your payment is being confirmed; this page updates as soon as it is.
+      </Alert>
+    );
+  }
+  if (payment.status === 'failed') {
+    return (
+      <Alert color="red" role="status">
+        The payment did not go through. Nothing was added to your balance.
+      </Alert>
+    );
+  }
+  return (
+    <Alert color="green" role="status">
+      {formatUsd(payment.amountUsd)} was added to your balance.
+    </Alert>
+  );
+}
+
+const STATUS_LABELS: Record<Payment['status'], string> = { pending: 'Pending', completed: 'Paid', failed: 'Failed', refunded: 'Refunded' };
+
+function Payments({ payments }: { payments: Payment[] }) {
+  if (payments.length === 0) return null;
+  return (
+    <Paper withBorder p="md">
+      <Title order={2} size="h4" mb="sm">
+        Top-ups
+      </Title>
+      <Table.ScrollContainer minWidth={480}>
+        <Table striped aria-label="Top-ups">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Date</Table.Th>
+              <Table.Th>Amount</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Receipt</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {payments.map((payment) => (
+              <Table.Tr key={payment.id}>
+                <Table.Td>{formatDateTime(payment.createdAt)}</Table.Td>
+                <Table.Td>
+                  {formatUsd(payment.amountUsd)}
+                  {payment.refundedUsd > 0 ? ` (${formatUsd(payment.refundedUsd)} refunded)` : ''}
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light" color={payment.status === 'completed' ? 'green' : payment.status === 'failed' ? 'red' : 'gray'}>
+                    {STATUS_LABELS[payment.status] ?? payment.status}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  {payment.receiptUrl ? (
+                    <Anchor href={payment.receiptUrl} target="_blank" rel="noreferrer">
+                      Receipt
+                    </Anchor>
+                  ) : (
+                    '—'
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Paper>
   );
 }
 
