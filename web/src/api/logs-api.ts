@@ -57,7 +57,7 @@ export function logQuery(filters: LogFilters, cursor: string | null = null): str
   const params = new URLSearchParams();
   if (filters.from !== null) params.set('from', String(filters.from));
   if (filters.to !== null) params.set('to', String(filters.to));
-  if (filters.key) params.set('key', filters.key);
+  if (filters.key) params.set('key_id', filters.key);
   if (filters.model) params.set('model', filters.model);
   if (filters.outcome) params.set('outcome', filters.outcome);
   if (cursor) params.set('cursor', cursor);

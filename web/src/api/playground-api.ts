@@ -43,18 +43,17 @@ export async function streamPlaygroundChat(
   return { state: await readChatStream(response.body, onUpdate), requestId };
 }
 
-/** The logged cost of a call, once the usage log has it (written behind, within a second or so). */
-export async function loggedCostUsd(requestId: string, attempts = 10): Promise<number | null> {
+/** The logged cost of a call, found by its request id once the usage log has it (written behind). */
+export async function loggedCostUsd(requestId: string, attempts = 12): Promise<number | null> {
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     try {
-      const row = await apiRequest<Record<string, unknown>>('GET', `/api/logs/${encodeURIComponent(requestId)}`);
-      const data = (row.data ?? row) as Record<string, unknown>;
-      if (typeof data.cost_usd === 'number') return data.cost_usd;
-      if (typeof data.cost_micros === 'number') return data.cost_micros / 1_000_000;
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404)) return null;
+      const page = await apiRequest<{ data?: Array<{ request_id?: string; cost_usd?: number }> }>('GET', '/api/logs?limit=20');
+      const row = page.data?.find((entry) => entry.request_id === requestId);
+      if (row && typeof row.cost_usd === 'number') return row.cost_usd;
+    } catch {
+      return null;
     }
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return null;
 }

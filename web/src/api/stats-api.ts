@@ -60,14 +60,13 @@ export interface StatsQuery {
   from: number;
   to: number;
   bucket: Bucket;
-  model?: string | null;
   key?: string | null;
 }
 
 export async function fetchStats(query: StatsQuery): Promise<Stats> {
-  const params = new URLSearchParams({ scope: 'user', from: String(query.from), to: String(query.to), bucket: query.bucket });
-  if (query.model) params.set('model', query.model);
-  if (query.key) params.set('key', query.key);
+  const params = new URLSearchParams({ from: String(Math.round(query.from)), to: String(Math.round(query.to)), bucket: query.bucket });
+  if (query.key) params.set('key_id', query.key);
+  params.set('scope', query.key ? 'key' : 'user');
   return readStats(await api.get<Record<string, unknown>>(`/api/stats?${params}`));
 }
 
