@@ -6,7 +6,8 @@ export const geminiProvider: ProviderDefinition = {
   chatFormat: 'gemini-generate',
   defaultBaseUrl: 'https://generativelanguage.googleapis.com',
   path(operation, upstreamModel) {
-    const model = encodeURIComponent(upstreamModel);
+    // Each segment encoded, slashes kept: `google/gemini-x` is sent as @google/genai sends it.
+    const model = upstreamModel.split('/').map(encodeURIComponent).join('/');
     switch (operation) {
       case 'chat':
         return `/v1beta/models/${model}:generateContent`;
@@ -16,6 +17,8 @@ export const geminiProvider: ProviderDefinition = {
         return '/v1beta/models';
       case 'embeddings':
         return `/v1beta/models/${model}:batchEmbedContents`;
+      case 'count-tokens':
+        return `/v1beta/models/${model}:countTokens`;
       default:
         return null;
     }
