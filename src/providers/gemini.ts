@@ -7,7 +7,8 @@ export const geminiProvider: ProviderDefinition = {
   defaultBaseUrl: 'https://generativelanguage.googleapis.com',
   path(operation, upstreamModel) {
     // Each segment encoded, slashes kept: `google/gemini-x` is sent as @google/genai sends it.
-    const model = upstreamModel.split('/').map(encodeURIComponent).join('/');
+    // Dot segments are encoded too, so no mapped id can walk up the upstream's path.
+    const model = upstreamModel.split('/').map((segment) => (segment === '.' || segment === '..' ? segment.replaceAll('.', '%2E') : encodeURIComponent(segment))).join('/');
     switch (operation) {
       case 'chat':
         return `/v1beta/models/${model}:generateContent`;

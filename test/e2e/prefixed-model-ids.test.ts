@@ -139,6 +139,12 @@ describe('prefixed ids like plain ones', () => {
     await expect(google().models.get({ model: missing })).rejects.toMatchObject({ status: 404 });
   });
 
+  it('an unknown method on a prefixed model is a 404 in Google’s shape', async () => {
+    const unknown = await fetch(`${gateway.url}/v1beta/models/google/gemini-2.0-flash:predict`, { method: 'POST', headers: { 'x-goog-api-key': KEY, 'content-type': 'application/json' }, body: '{}' });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
+  });
+
   it('a model id with a colon (Ollama style) is looked up, not taken for a method', async () => {
     const response = await fetch(`${gateway.url}/v1/models/llama3:8b`, { headers: { authorization: `Bearer ${KEY}` } });
     expect(response.status).toBe(404);
