@@ -45,6 +45,7 @@ export function anthropicCountTokensRoute(app: FastifyInstance, deps: RelayDeps)
       estimate: () => estimateAnthropicPromptTokens(body),
     });
     reply.header('x-gateway-token-count', count.exact ? 'exact' : 'estimate');
+    if (reply.server.costHeader !== false) reply.header('x-gateway-cost', '0');
     return count.exact ? count.body : { input_tokens: count.tokens };
   });
 }

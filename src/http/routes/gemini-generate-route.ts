@@ -40,6 +40,8 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
     const body = request.body ?? parseJson(rawBody);
     if (action === 'countTokens') {
       const count = await geminiCountTokens(deps, key, model, body, abortSignalForClient(reply));
+      // Counting is free, as upstream: nothing is charged.
+      if (reply.server.costHeader !== false) reply.header('x-gateway-cost', '0');
       return reply.header('x-gateway-token-count', count.exact ? 'exact' : 'estimate').send(count.body);
     }
     const call: RelayCall = {
