@@ -47,8 +47,9 @@ export function installCors(app: FastifyInstance, origins: CorsOrigins | null): 
     if (origin) {
       reply.header('access-control-allow-origin', origin);
       reply.header('access-control-expose-headers', EXPOSED_HEADERS);
-      if (origin !== '*') reply.header('vary', 'Origin');
     }
+    // With a list of origins the answer depends on the Origin header: caches must keep them apart.
+    if (origins !== '*' && servesCors(request.url)) reply.header('vary', 'Origin');
     done();
   });
   const preflight = (request: FastifyRequest, reply: FastifyReply) => {
