@@ -83,6 +83,14 @@ describe.each(upstreams)('a prefixed id on the $name', ({ model, greeting }) => 
     expect(text).toBe(`${greeting}: you said "Hello there"`);
   });
 
+  it('both SDKs count its tokens (exact on a channel of their own format)', async () => {
+    const anthropicCount = await anthropic().messages.countTokens({ model, messages: [{ role: 'user', content: 'one two three' }] }).withResponse();
+    expect(anthropicCount.data.input_tokens).toBeGreaterThanOrEqual(3);
+    expect(anthropicCount.response.headers.get('x-gateway-token-count')).toBe(model.startsWith('anthropic/') ? 'exact' : 'estimate');
+    expect((await google().models.countTokens({ model, contents: 'one two three' })).totalTokens).toBeGreaterThanOrEqual(3);
+    if (model.startsWith('google/')) expect(geminiUpstream.requests.at(-1)!.path).toBe(`/v1beta/models/${model}:countTokens`);
+  });
+
   it('each SDK looks the model up', async () => {
     expect(await openai().models.retrieve(model)).toMatchObject({ id: model, object: 'model' });
     expect(await anthropic().models.retrieve(model)).toMatchObject({ id: model, type: 'model' });
