@@ -52,3 +52,16 @@ describe('Gemini upstream paths', () => {
     expect(geminiProvider.path('count-tokens', '../admin')).toBe('/v1beta/models/%2E%2E/admin:countTokens');
   });
 });
+
+describe('local token estimates', () => {
+  it('count every part of the prompt, and scale a tokenised sample on huge prompts', async () => {
+    const { estimateAnthropicPromptTokens, estimateGeminiPromptTokens } = await import('../../src/relay/count-tokens.ts');
+    const small = estimateAnthropicPromptTokens({ system: 'be brief', messages: [{ role: 'user', content: 'hello there' }], tools: [{ name: 'get_weather', description: 'weather' }] });
+    expect(small).toBeGreaterThanOrEqual(3 + 2 + 2 + 3);
+    const word = 'lorem ipsum dolor sit amet ';
+    const huge = word.repeat(400_000); // 10.8 MB
+    const estimate = estimateGeminiPromptTokens({ contents: [{ parts: [{ text: huge }] }] });
+    const exactPerRepeat = estimateGeminiPromptTokens({ contents: [{ parts: [{ text: word.repeat(1000) }] }] }) / 1000;
+    expect(estimate / 400_000).toBeCloseTo(exactPerRepeat, 0);
+  });
+});
