@@ -14,7 +14,10 @@ export function registerStateMetrics(metrics: GatewayMetrics, db: Kysely<Databas
   let channels: Promise<{ id: number; name: string; status: string }[]> | null = null;
   // Both gauges collect in the same scrape: read the channels once for the two of them.
   const readChannels = () => {
-    channels ??= db.selectFrom('channels').select(['id', 'name', 'status']).execute().finally(() => setTimeout(() => (channels = null), 0));
+    // A database that cannot answer leaves the gauges empty for this scrape rather than failing /metrics.
+    channels ??= db.selectFrom('channels').select(['id', 'name', 'status']).execute()
+      .catch(() => [])
+      .finally(() => setTimeout(() => (channels = null), 0));
     return channels;
   };
   new Gauge({
