@@ -143,5 +143,13 @@ describe('@google/genai embedContent', () => {
     const bad = await fetch(`${gateway.url}/v1beta/models/google/embed:batchEmbedContents`, { method: 'POST', headers: { 'x-goog-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ requests: [] }) });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT' } });
+    const before = openaiUpstream.requests.length;
+    const image = await fetch(`${gateway.url}/v1beta/models/openai/embed-small:embedContent`, {
+      method: 'POST', headers: { 'x-goog-api-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: { parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] } }),
+    });
+    expect(image.status).toBe(400);
+    expect((await image.json()).error.message).toContain('requests[0].content.parts[0] is not text');
+    expect(openaiUpstream.requests.length).toBe(before);
   });
 });
