@@ -181,3 +181,10 @@ export const sharedStateUnavailable = (cause: unknown) =>
     headers: { 'retry-after': '1' },
     cause,
   });
+
+// Issue 15 (forgiving addresses): an unknown URL that is a known one without its version prefix.
+export const routeNotFoundWithHint = (method: string, url: string, knownPath: string) =>
+  new GatewayError(404, 'invalid_request_error', 'GW_ERR_ROUTE_NOT_FOUND', {
+    message: `Unknown request URL: ${method} ${url}. Did you mean ${method} ${knownPath}? The base URL of your client probably lacks ${knownPath.slice(0, knownPath.length - url.length)}.`,
+    code: 'unknown_url',
+  });

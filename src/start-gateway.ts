@@ -7,6 +7,7 @@ import type { Env } from './config/env.ts';
 import { resolveGatewaySecret } from './config/gateway-secret.ts';
 import { loadConfigFile } from './config/load-config-file.ts';
 import { applyConfig } from './config/apply-config.ts';
+import { logStartupWarnings } from './config/startup-warnings.ts';
 import { createSecretBox } from './accounts/secret-box.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -24,6 +25,7 @@ import { connectRedis } from './cluster/redis-connection.ts';
 import { createLocalInvalidationBus, createRedisInvalidationBus, type InvalidationBus, type InvalidationEvent } from './cluster/invalidation-bus.ts';
 import { createMetrics } from './http/metrics.ts';
 import { buildApp } from './app.ts';
+import { parseCorsOrigins } from './http/cors.ts';
 import { createCircuitBreakers } from './routing/circuit-breaker.ts';
 import { shareCircuitBreakers } from './cluster/shared-circuit-breakers.ts';
 import { randomUUID } from 'node:crypto';
@@ -68,6 +70,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     throw error;
   }
   const state = await createGatewayState(database.db, secrets);
+  logStartupWarnings(logger, config, state.current);
   const shared = await createSharedServices(env, database);
   const { accounting, rateLimiter, bus } = shared;
   bus.subscribe((event) => {
@@ -91,6 +94,8 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     bodyLimit: env.BODY_LIMIT,
     trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
     isReady: () => ready,
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+    costHeader: env.COST_HEADER,
   });
   const reloadTimer = env.SNAPSHOT_RELOAD_MS > 0
     ? setInterval(() => state.reload().catch((error: unknown) => logger.error({ err: error }, 'periodic reload failed')), env.SNAPSHOT_RELOAD_MS)

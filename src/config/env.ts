@@ -35,6 +35,11 @@ const envSchema = z.object({
   SNAPSHOT_RELOAD_MS: z.coerce.number().int().min(0).default(60_000),
   /** How long SIGTERM waits for requests in flight before closing, in milliseconds. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+  // Browser clients and response metadata (issue 15).
+  /** Origins allowed to call /v1 and /v1beta from a browser: comma-separated, or `*`; unset: no CORS. */
+  CORS_ORIGINS: z.string().optional(),
+  /** Whether each answer carries its cost in micro-USD in an `x-gateway-cost` header (a trailer for streams). */
+  COST_HEADER: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
 });
 
 export type Env = z.infer<typeof envSchema>;
