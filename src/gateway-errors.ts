@@ -181,3 +181,11 @@ export const sharedStateUnavailable = (cause: unknown) =>
     headers: { 'retry-after': '1' },
     cause,
   });
+
+// Metering writes (docs/failure-modes.md, "Metering writes").
+export const meteringBacklogFull = (retryAfterSeconds: number) =>
+  new GatewayError(503, 'overloaded_error', 'GW_ERR_METERING_BACKLOG', {
+    message: `The gateway cannot record calls as fast as they finish right now (its database is slow or away), so it takes no new ones for the moment. Retry in ${retryAfterSeconds} s.`,
+    code: 'service_unavailable',
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });

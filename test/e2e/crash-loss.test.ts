@@ -1,0 +1,139 @@
+// kill -9 under load: a gateway process (the real `src/main.ts`) on a SQLite file, and one on PostgreSQL, is
+// loaded with concurrent paid calls and killed without warning. Every call answered 200 must have its
+// usage row and its charge in the database, except calls answered within the last flush interval or in the
+// batch being written when the process died (docs/failure-modes.md, "Metering writes").
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { openDatabase } from '../../src/db/database.ts';
+import { findBalanceMismatches } from '../../src/db/repositories/wallet-ledger.ts';
+import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
+import { testKey } from '../helpers/test-gateway.ts';
+import { createTestPostgres, type TestPostgres } from '../helpers/test-postgres.ts';
+
+const UPSTREAM_KEY = 'sk-upstream-crash';
+const FLUSH_INTERVAL_MS = 250;
+const CONCURRENCY = 32;
+/** Killed after this long under full load: many flushes, so a backlog that grows would show. */
+const LOAD_MS = 3_000;
+const MIN_ANSWERED = 300;
+
+let upstream: OpenAISimulator;
+let postgres: TestPostgres;
+beforeAll(async () => {
+  upstream = await startOpenAISimulator({ apiKey: UPSTREAM_KEY, recordRequests: false });
+  postgres = await createTestPostgres();
+});
+afterAll(async () => {
+  await upstream?.close();
+  await postgres?.drop();
+});
+
+interface Answered { requestId: string; at: number }
+
+async function startGatewayProcess(dir: string, databaseUrl: string, key: string): Promise<{ child: ChildProcess; url: string }> {
+  await writeFile(join(dir, 'gw.yaml'), stringify({
+    channels: [{ name: 'up', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, models: ['m'] }],
+    models: [{ id: 'm', input_per_mtok: 1, output_per_mtok: 2 }],
+    users: [{ name: 'crash', balance: 100 }],
+    keys: [{ name: 'k', key, user: 'crash' }],
+  }));
+  const child = spawn(process.execPath, [join(import.meta.dirname, '../../src/main.ts'), '--config', join(dir, 'gw.yaml')], {
+    env: { ...process.env, DATA_DIR: dir, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FLUSH_INTERVAL_MS: String(FLUSH_INTERVAL_MS) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`gateway exited with ${code} before listening`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const match = /gateway listening on (http:\/\/\S+?)"/.exec(line);
+      if (match) resolve(match[1]!);
+    });
+  });
+  return { child, url };
+}
+
+/** Loads the gateway for `LOAD_MS` (counted from its first answer), then kills it with SIGKILL. */
+async function loadAndKill(child: ChildProcess, url: string, key: string): Promise<{ answered: Answered[]; killedAt: number }> {
+  const answered: Answered[] = [];
+  let killedAt = 0;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const worker = async () => {
+    while (killedAt === 0) {
+      try {
+        const response = await fetch(`${url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'count me please' }] }),
+        });
+        await response.arrayBuffer();
+        if (response.status === 200) answered.push({ requestId: response.headers.get('x-request-id')!, at: performance.now() });
+        if (killedAt === 0 && answered.length > 0 && performance.now() - answered[0]!.at >= LOAD_MS) {
+          killedAt = performance.now();
+          child.kill('SIGKILL');
+        }
+      } catch {
+        if (killedAt === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await exited;
+  return { answered, killedAt };
+}
+
+async function measure(databaseUrl: string, dir: string) {
+  const key = testKey(`crash${Math.random().toString(36).slice(2)}`);
+  const { child, url } = await startGatewayProcess(dir, databaseUrl, key);
+  const { answered, killedAt } = await loadAndKill(child, url, key);
+  const database = await openDatabase(databaseUrl);
+  try {
+    const logs = await database.db.selectFrom('usage_logs').select(['request_id', 'cost_micros']).execute();
+    const charges = await database.db.selectFrom('wallet_ledger').select('amount_micros').where('kind', '=', 'charge').execute();
+    const logged = new Set(logs.map((row) => row.request_id));
+    const missing = answered.filter((call) => !logged.has(call.requestId));
+    const firstAnswer = answered[0]!.at;
+    const rate = answered.length / ((killedAt - firstAnswer) / 1000);
+    // The window the README allows: the last flush interval, plus the batch in flight (one more interval's
+    // worth of calls, since a batch is at most what one interval gathered).
+    const allowedSince = killedAt - 2 * FLUSH_INTERVAL_MS;
+    const allowed = answered.filter((call) => call.at >= allowedSince).length;
+    const oldestMissingMsBeforeKill = missing.length ? Math.round(killedAt - Math.min(...missing.map((call) => call.at))) : 0;
+    const report = { answered: answered.length, missing: missing.length, allowed, ratePerSecond: Math.round(rate), oldestMissingMsBeforeKill };
+    console.log(`kill -9 on ${databaseUrl.split(':')[0]}: ${JSON.stringify(report)}`);
+    return {
+      report,
+      loggedCost: logs.reduce((sum, row) => sum + row.cost_micros, 0),
+      charged: -charges.reduce((sum, row) => sum + row.amount_micros, 0),
+      mismatches: await findBalanceMismatches(database.db),
+    };
+  } finally {
+    await database.close();
+  }
+}
+
+describe('kill -9 under load loses at most the last flush interval', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gateway-crash-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['SQLite file', () => `sqlite:${join(dir, 'crash.db')}`],
+    ['PostgreSQL', () => postgres.url],
+  ])('on %s: every answered call older than one flush interval (plus the batch in flight) is logged and charged', async (_name, databaseUrl) => {
+    const result = await measure(databaseUrl(), dir);
+    expect(result.report.answered).toBeGreaterThanOrEqual(MIN_ANSWERED);
+    expect(result.report.missing).toBeLessThanOrEqual(result.report.allowed);
+    expect(result.report.oldestMissingMsBeforeKill).toBeLessThanOrEqual(2 * FLUSH_INTERVAL_MS);
+    // What was logged was charged, in the same transaction: the books agree.
+    expect(result.charged).toBe(result.loggedCost);
+    expect(result.mismatches).toEqual([]);
+  }, 60_000);
+});
