@@ -56,11 +56,11 @@ async function startGatewayProcess(dir: string, databaseUrl: string, key: string
   return { child, url };
 }
 
-/** Loads the gateway for `LOAD_MS` (counted from its first answer), then kills it with SIGKILL. */
-async function loadAndKill(child: ChildProcess, url: string, key: string): Promise<{ answered: Answered[]; killedAt: number }> {
+/** Loads the gateway for `loadMs` (counted from its first answer), then sends it `signal`. */
+async function loadAndKill(child: ChildProcess, url: string, key: string, signal: NodeJS.Signals = 'SIGKILL', loadMs = LOAD_MS): Promise<{ answered: Answered[]; killedAt: number; exitCode: number | null }> {
   const answered: Answered[] = [];
   let killedAt = 0;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const worker = async () => {
     while (killedAt === 0) {
       try {
@@ -71,9 +71,9 @@ async function loadAndKill(child: ChildProcess, url: string, key: string): Promi
         });
         await response.arrayBuffer();
         if (response.status === 200) answered.push({ requestId: response.headers.get('x-request-id')!, at: performance.now() });
-        if (killedAt === 0 && answered.length > 0 && performance.now() - answered[0]!.at >= LOAD_MS) {
+        if (killedAt === 0 && answered.length > 0 && performance.now() - answered[0]!.at >= loadMs) {
           killedAt = performance.now();
-          child.kill('SIGKILL');
+          child.kill(signal);
         }
       } catch {
         if (killedAt === 0) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -81,8 +81,7 @@ async function loadAndKill(child: ChildProcess, url: string, key: string): Promi
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  await exited;
-  return { answered, killedAt };
+  return { answered, killedAt, exitCode: await exited };
 }
 
 async function measure(databaseUrl: string, dir: string) {
@@ -135,5 +134,40 @@ describe('kill -9 under load loses at most the last flush interval', () => {
     // What was logged was charged, in the same transaction: the books agree.
     expect(result.charged).toBe(result.loggedCost);
     expect(result.mismatches).toEqual([]);
+  }, 60_000);
+});
+
+describe('SIGTERM under load exits only after every answered call is written', () => {
+  let dir: string;
+  let sigtermPostgres: TestPostgres;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gateway-sigterm-'));
+    sigtermPostgres = await createTestPostgres();
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await sigtermPostgres?.drop();
+  });
+
+  it.each([
+    ['SQLite file', () => `sqlite:${join(dir, 'term.db')}`],
+    ['PostgreSQL', () => sigtermPostgres.url],
+  ])('on %s', async (_name, databaseUrl) => {
+    const key = testKey(`term${Math.random().toString(36).slice(2)}`);
+    const { child, url } = await startGatewayProcess(dir, databaseUrl(), key);
+    const { answered, exitCode } = await loadAndKill(child, url, key, 'SIGTERM', 1_000);
+    expect(exitCode).toBe(0);
+    const database = await openDatabase(databaseUrl());
+    try {
+      const logs = await database.db.selectFrom('usage_logs').select(['request_id', 'cost_micros']).execute();
+      const logged = new Set(logs.map((row) => row.request_id));
+      expect(answered.length).toBeGreaterThan(50);
+      expect(answered.filter((call) => !logged.has(call.requestId))).toEqual([]);
+      const charges = await database.db.selectFrom('wallet_ledger').select('amount_micros').where('kind', '=', 'charge').execute();
+      expect(-charges.reduce((sum, row) => sum + row.amount_micros, 0)).toBe(logs.reduce((sum, row) => sum + row.cost_micros, 0));
+      expect(await findBalanceMismatches(database.db)).toEqual([]);
+    } finally {
+      await database.close();
+    }
   }, 60_000);
 });
