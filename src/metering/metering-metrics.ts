@@ -43,7 +43,7 @@ export function createMeteringMetrics(registry: Registry | undefined, pending: (
     writeSeconds: new Histogram({
       name: 'gateway_metering_write_seconds',
       help: 'Time to write one metering batch (one transaction, or more when refused rows are split out).',
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 2.5, 5],
       registers,
     }),
   };
