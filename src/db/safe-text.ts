@@ -5,7 +5,7 @@
 // such columns (an error echoing the request, a model name), so every value is made safe before writing.
 
 /** NUL or a UTF-16 surrogate (paired ones are fine; toWellFormed() keeps them). */
-const UNSAFE = /[\u0000\uD800-\uDFFF]/;
+export const UNSAFE = /[\u0000\uD800-\uDFFF]/;
 const REPLACEMENT = '\uFFFD';
 
 /**

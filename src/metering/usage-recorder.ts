@@ -11,7 +11,7 @@ import type { MeteringEntry } from './metering-writer.ts';
 import type { MeteringBatchWriter } from './metering-batch-writer.ts';
 import { createWriteBehindQueue } from './write-behind-queue.ts';
 import { MeteringWriteInterrupted } from './isolate-refused-rows.ts';
-import { safeMeteringEntry } from './safe-metering-entry.ts';
+import { boundedMeteringEntry } from './safe-metering-entry.ts';
 import { createMeteringMetrics } from './metering-metrics.ts';
 import type { Registry } from 'prom-client';
 
@@ -112,7 +112,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
         return cost;
       }
       dropping = false;
-      queue.enqueue(safeMeteringEntry({
+      queue.enqueue(boundedMeteringEntry({
         chargeMicros: cost,
         log: {
           created_at: Date.now(),
