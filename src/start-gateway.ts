@@ -89,7 +89,15 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     queueLimit: env.METERING_QUEUE_LIMIT,
     metricsRegistry: metrics.registry,
   });
-  await recorder.start();
+  // The metering worker is up, and its connection proven, before the first call can finish.
+  try {
+    await recorder.start();
+  } catch (error) {
+    await recorder.close().catch(() => {});
+    await shared.close();
+    await database.close();
+    throw error;
+  }
   const agents = createUpstreamAgents();
   const breakers = createCircuitBreakers({ failureThreshold: env.BREAKER_FAILURES, windowMs: env.BREAKER_WINDOW_MS, cooldownMs: env.BREAKER_COOLDOWN_MS });
   const stopSharingBreakers = env.REDIS_URL ? await shareCircuitBreakers(breakers, env.REDIS_URL, env.REDIS_PREFIX, randomUUID()) : async () => {};
