@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { openDatabase } from '../../src/db/database.ts';
@@ -195,3 +196,50 @@ describe('SIGTERM under load exits only after every answered call is written', (
     }
   }, 60_000);
 });
+
+it('SIGTERM while the database holds the writes back and drops the connection: the process retries, then writes everything and exits 0', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'gateway-sigterm-wait-'));
+  const database = await createTestPostgres();
+  const key = testKey(`wait${Math.random().toString(36).slice(2)}`);
+  const { child, url } = await startGatewayProcess(dir, database.url, key);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const blocker = new pg.Client({ connectionString: database.url });
+  try {
+    await blocker.connect();
+    await blocker.query('begin');
+    await blocker.query('lock table usage_logs in access exclusive mode');
+    const answered: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const response = await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'held back' }] }),
+      });
+      await response.arrayBuffer();
+      if (response.status === 200) answered.push(response.headers.get('x-request-id')!);
+    }
+    expect(answered).toHaveLength(10);
+    child.kill('SIGTERM');
+    // The final write waits on the lock; cut it off, so it fails and must be retried, not given up.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const cut = await blocker.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    expect(cut.rowCount).toBeGreaterThan(0);
+    const early = await Promise.race([exited.then(() => 'exited'), new Promise((resolve) => setTimeout(resolve, 1_500, 'still running'))]);
+    expect(early).toBe('still running');
+    await blocker.query('commit');
+    expect(await exited).toBe(0);
+    const reopened = await openDatabase(database.url);
+    try {
+      const logs = await reopened.db.selectFrom('usage_logs').select('request_id').execute();
+      expect(logs.map((row) => row.request_id).sort()).toEqual(answered.sort());
+      expect(await findBalanceMismatches(reopened.db)).toEqual([]);
+    } finally {
+      await reopened.close();
+    }
+  } finally {
+    await blocker.end().catch(() => {});
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await database.drop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 60_000);
