@@ -11,6 +11,7 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { insertMeteringDeadLetter } from '../db/repositories/metering-dead-letters.ts';
+import { findLoggedRequestIds } from '../db/repositories/usage-logs.ts';
 import { safeText } from '../db/safe-text.ts';
 import { writeCharges, writeMeteringBatch, type MeteringEntry } from './metering-writer.ts';
 import { safeMeteringEntry } from './safe-metering-entry.ts';
@@ -31,21 +32,40 @@ export class MeteringWriteInterrupted extends Error {
   }
 }
 
-export async function writeIsolatingRefusals(db: Kysely<DatabaseSchema>, batch: readonly MeteringEntry[]): Promise<BatchOutcome> {
-  const entries = batch.map(safeMeteringEntry);
+/**
+ * `retry`: these entries were in a write that failed, which may have committed anyway (the connection or
+ * the worker lost between COMMIT and its answer); entries already logged are skipped, not written and
+ * charged twice. Request ids are the gateway's own, one per call.
+ */
+export async function writeIsolatingRefusals(db: Kysely<DatabaseSchema>, batch: readonly MeteringEntry[], options: { retry?: boolean } = {}): Promise<BatchOutcome> {
+  const all = batch.map(safeMeteringEntry);
   const outcome: BatchOutcome = { written: 0, deadLettered: 0 };
-  if (entries.length === 0) return outcome;
-  // Halves are done left to right, so what is done is always a prefix of the batch.
+  if (all.length === 0) return outcome;
+  let entries = all;
+  if (options.retry) {
+    const logged = await alreadyLogged(db, all);
+    entries = all.filter((entry) => !logged.has(entry.log.request_id));
+    outcome.written += all.length - entries.length;
+  }
+  // Halves are done left to right, so what is done is always a prefix of `entries`; `doneInBatch` turns
+  // it into a prefix of the batch (skipped entries are done too).
+  const doneInBatch = () => {
+    const next = entries[processed];
+    return next === undefined ? all.length : all.indexOf(next);
+  };
+  let processed = 0;
   const attempt = async (slice: MeteringEntry[]): Promise<void> => {
     try {
       await writeMeteringBatch(db, slice);
       outcome.written += slice.length;
+      processed += slice.length;
       return;
     } catch (error) {
-      if (!isRowRefusal(error)) throw new MeteringWriteInterrupted(outcome.written + outcome.deadLettered, error);
+      if (!isRowRefusal(error)) throw new MeteringWriteInterrupted(doneInBatch(), error);
       if (slice.length === 1) {
-        await deadLetter(db, slice[0]!, error, outcome.written + outcome.deadLettered);
+        await deadLetter(db, slice[0]!, error, doneInBatch());
         outcome.deadLettered++;
+        processed++;
         return;
       }
     }
@@ -53,8 +73,21 @@ export async function writeIsolatingRefusals(db: Kysely<DatabaseSchema>, batch: 
     await attempt(slice.slice(0, middle));
     await attempt(slice.slice(middle));
   };
-  await attempt(entries);
+  try {
+    if (entries.length > 0) await attempt(entries);
+  } catch (error) {
+    throw error instanceof MeteringWriteInterrupted ? error : new MeteringWriteInterrupted(doneInBatch(), error);
+  }
   return outcome;
+}
+
+async function alreadyLogged(db: Kysely<DatabaseSchema>, entries: MeteringEntry[]): Promise<Set<string>> {
+  try {
+    const times = entries.map((entry) => entry.log.created_at);
+    return await findLoggedRequestIds(db, entries.map((entry) => entry.log.request_id), Math.min(...times), Math.max(...times));
+  } catch (error) {
+    throw new MeteringWriteInterrupted(0, error);
+  }
 }
 
 async function deadLetter(db: Kysely<DatabaseSchema>, entry: MeteringEntry, refusal: unknown, done: number): Promise<void> {

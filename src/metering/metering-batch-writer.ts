@@ -21,7 +21,7 @@ export interface MeteringBatchWriter {
    */
   start(): Promise<void>;
   /** Resolves with what was written and dead-lettered; rejects with MeteringWriteInterrupted. */
-  write(entries: MeteringEntry[]): Promise<BatchOutcome>;
+  write(entries: MeteringEntry[], options?: { retry?: boolean }): Promise<BatchOutcome>;
   close(): Promise<void>;
 }
 
@@ -30,9 +30,9 @@ export function createMeteringBatchWriter(db: Kysely<DatabaseSchema>, databaseUr
   if (databaseUrl === null || databaseUrl === 'sqlite::memory:') {
     return {
       start: async () => {},
-      write: async (entries) => {
+      write: async (entries, options = {}) => {
         try {
-          return await writeIsolatingRefusals(db, entries);
+          return await writeIsolatingRefusals(db, entries, options);
         } catch (error) {
           throw error instanceof MeteringWriteInterrupted ? error : new MeteringWriteInterrupted(0, error);
         }
@@ -90,10 +90,10 @@ function createWorkerWriter(databaseUrl: string): MeteringBatchWriter {
   return {
     // An empty write opens the connection (and, on PostgreSQL, asks the server once).
     start: async () => {
-      await send({ kind: 'write', entries: [] });
+      await send({ kind: 'write', entries: [], retry: false });
       started().unref();
     },
-    write: (entries) => send({ kind: 'write', entries }),
+    write: (entries, options = {}) => send({ kind: 'write', entries, retry: options.retry === true }),
     async close() {
       if (!worker) return;
       const closing = worker;

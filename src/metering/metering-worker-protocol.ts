@@ -2,7 +2,7 @@
 import type { MeteringEntry } from './metering-writer.ts';
 
 export type WorkerRequest =
-  | { kind: 'write'; id: number; entries: MeteringEntry[] }
+  | { kind: 'write'; id: number; entries: MeteringEntry[]; retry: boolean }
   | { kind: 'close'; id: number };
 
 /** A failed write says how many entries, from the start of the batch, were done before it failed. */

@@ -47,7 +47,7 @@ async function handle(request: WorkerRequest): Promise<void> {
     }
     // An empty write is the start-up probe: it proves the connection works.
     if (request.entries.length === 0) await sql`select 1`.execute(db);
-    const outcome = await writeIsolatingRefusals(db, request.entries);
+    const outcome = await writeIsolatingRefusals(db, request.entries, { retry: request.retry });
     parentPort!.postMessage({ id: request.id, ok: true, ...outcome } satisfies WorkerReply);
   } catch (error) {
     const done = error instanceof MeteringWriteInterrupted ? error.done : 0;

@@ -74,9 +74,9 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
   const queue = createWriteBehindQueue<MeteringEntry>({
     intervalMs: deps.flushIntervalMs,
     maxBatch: MAX_BATCH,
-    write: async (entries) => {
+    write: async (entries, retry) => {
       const stopTimer = metrics.writeSeconds.startTimer();
-      const outcome = await deps.writer.write(entries);
+      const outcome = await deps.writer.write(entries, { retry });
       stopTimer();
       if (outcome.deadLettered > 0) {
         metrics.deadLetters.inc(outcome.deadLettered);

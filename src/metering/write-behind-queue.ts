@@ -8,7 +8,8 @@
 // writes took longer than the interval the chain, and what a kill -9 loses, grew for as long as it lasted.)
 //
 // A batch whose write fails keeps the rows not done (`doneBeforeFailure`) at the front, in order, and
-// they are written with the next flush; a row is never written twice. close() retries until everything
+// they are written with the next flush, marked as a retry: the writer then skips rows a failed write had
+// committed after all, so a row is never written twice. close() retries until everything
 // is written, so a clean stop loses nothing.
 export interface WriteBehindQueue<T> {
   enqueue(row: T): void;
@@ -24,7 +25,8 @@ export interface WriteBehindOptions<T> {
   intervalMs: number;
   /** Most rows per write (one transaction). */
   maxBatch: number;
-  write(rows: T[]): Promise<void>;
+  /** `retry`: some of the rows were in a write that failed (and may have committed nonetheless). */
+  write(rows: T[], retry: boolean): Promise<void>;
   /** How many rows, from the start of a failed batch, were done anyway; 0 when not said. */
   doneBeforeFailure?(error: unknown): number;
   /** Told of each failed write, with the rows kept for the next one. */
@@ -40,14 +42,18 @@ export function createWriteBehindQueue<T>(options: WriteBehindOptions<T>): Write
   let enqueued = 0;
   let finished = 0;
   let failures = 0;
+  /** How many rows at the front of the buffer were kept from a failed write. */
+  let keptAtFront = 0;
 
   const startWrite = (): Promise<void> => {
     const batch = buffer.length <= options.maxBatch ? buffer : buffer.slice(0, options.maxBatch);
     buffer = batch === buffer ? [] : buffer.slice(batch.length);
     const failuresBefore = failures;
+    const retry = keptAtFront > 0;
+    keptAtFront = Math.max(0, keptAtFront - batch.length);
     current = (async () => {
       try {
-        await options.write(batch);
+        await options.write(batch, retry);
         finished += batch.length;
       } catch (error) {
         failures++;
@@ -55,6 +61,7 @@ export function createWriteBehindQueue<T>(options: WriteBehindOptions<T>): Write
         finished += done;
         const kept = batch.slice(done);
         buffer = kept.concat(buffer);
+        keptAtFront += kept.length;
         options.onError(error, kept);
       } finally {
         current = null;

@@ -102,6 +102,19 @@ describe.each([
     expect(before - after).toBe(600);
     expect(await findBalanceMismatches(database.db)).toEqual([]);
   });
+
+  it('skips, on a retry, the entries a failed write had committed after all: none is logged or charged twice', async () => {
+    const balance = async () => (await database.db.selectFrom('users').select('balance_micros').where('id', '=', userId).executeTakeFirstOrThrow()).balance_micros;
+    const start = await balance();
+    const first = [entry('retry-a', userId, 10), entry('retry-b', userId, 20)];
+    await writer.write(first);
+    // The gateway never heard back (say the connection dropped after COMMIT), so it sends them again.
+    expect(await writer.write([...first, entry('retry-c', userId, 40)], { retry: true })).toEqual({ written: 3, deadLettered: 0 });
+    const logged = await database.db.selectFrom('usage_logs').select('request_id').where('request_id', 'like', 'retry-%').orderBy('request_id').execute();
+    expect(logged.map((row) => row.request_id)).toEqual(['retry-a', 'retry-b', 'retry-c']);
+    expect(start - (await balance())).toBe(70);
+    expect(await findBalanceMismatches(database.db)).toEqual([]);
+  });
 });
 
 it('treats an unreachable database as an outage: nothing done, nothing dead-lettered', async () => {

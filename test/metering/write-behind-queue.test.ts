@@ -41,14 +41,16 @@ it('retries a failed batch in order, without losing or repeating rows', async ()
   expect(queue.pending).toBe(0);
 });
 
-it('keeps only the rows a failed write had not done', async () => {
+it('keeps only the rows a failed write had not done, and marks their next write as a retry', async () => {
   const batches: number[][] = [];
+  const retries: boolean[] = [];
   let fail = true;
   const queue = createWriteBehindQueue<number>({
     intervalMs: 60_000,
     maxBatch: 1000,
-    write: async (rows) => {
+    write: async (rows, retry) => {
       batches.push(rows);
+      retries.push(retry);
       if (fail) {
         fail = false;
         throw Object.assign(new Error('connection lost'), { done: 2 });
@@ -60,8 +62,13 @@ it('keeps only the rows a failed write had not done', async () => {
   for (const row of [1, 2, 3, 4]) queue.enqueue(row);
   await queue.flush();
   expect(queue.pending).toBe(2);
+  queue.enqueue(5);
   await queue.flush();
-  expect(batches).toEqual([[1, 2, 3, 4], [3, 4]]);
+  expect(batches).toEqual([[1, 2, 3, 4], [3, 4, 5]]);
+  expect(retries).toEqual([false, true]);
+  queue.enqueue(6);
+  await queue.flush();
+  expect(retries).toEqual([false, true, false]);
 });
 
 it('writes one batch at a time; what arrives meanwhile goes in one next batch as soon as the first ends', async () => {
