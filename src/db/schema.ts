@@ -199,7 +199,7 @@ export interface MeteringDeadLettersTable {
   user_id: number | null;
   key_id: number | null;
   charge_micros: number;
-  /** 1: the charge is in the ledger; 0: it could not be applied and waits here to be replayed. */
+  /** 1: the charge is in the ledger (or there was none); 0: it could not be applied and waits here to be replayed. */
   charge_applied: number;
   /** Why the database refused the entry. */
   error: string;
