@@ -14,6 +14,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createGatewayState, type GatewayState } from './gateway-state.ts';
 import { createUsageRecorder, type UsageRecorder } from './metering/usage-recorder.ts';
 import { createMeteringBatchWriter } from './metering/metering-batch-writer.ts';
+import { gateAdmissionOnMeteringBacklog } from './metering/metering-backpressure.ts';
 import { createUpstreamAgents } from './upstream/upstream-agent.ts';
 import type { Accounting } from './metering/accounting.ts';
 import { createMemoryAccounting } from './metering/memory-accounting.ts';
@@ -81,16 +82,35 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     await state.reload();
     await bus.publish(event);
   };
-  const recorder = createUsageRecorder({ writer: createMeteringBatchWriter(database.db, database.sqliteFile), logger, accounting, rateLimiter, flushIntervalMs: env.FLUSH_INTERVAL_MS });
-  const agents = createUpstreamAgents();
   const metrics = createMetrics();
+  const recorder = createUsageRecorder({
+    writer: createMeteringBatchWriter(database.db, env.DATABASE_URL),
+    logger,
+    accounting,
+    rateLimiter,
+    flushIntervalMs: env.FLUSH_INTERVAL_MS,
+    queueLimit: env.METERING_QUEUE_LIMIT,
+    metricsRegistry: metrics.registry,
+  });
+  // The metering worker is up, and its connection proven, before the first call can finish.
+  try {
+    await recorder.start();
+  } catch (error) {
+    await recorder.close().catch(() => {});
+    await shared.close();
+    await database.close();
+    throw error;
+  }
+  const agents = createUpstreamAgents();
   const breakers = createCircuitBreakers({ failureThreshold: env.BREAKER_FAILURES, windowMs: env.BREAKER_WINDOW_MS, cooldownMs: env.BREAKER_COOLDOWN_MS });
   const stopSharingBreakers = env.REDIS_URL ? await shareCircuitBreakers(breakers, env.REDIS_URL, env.REDIS_PREFIX, randomUUID()) : async () => {};
   const disableChannel = async (channel: RoutedChannel, reason: string) => {
     logger.error({ channel: channel.name, reason }, 'channel disabled: the upstream refused its credentials');
     await autoDisableChannel(database.db, announce, channel.id, reason);
   };
-  const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE }, {
+  // Admission refuses new calls while the metering backlog is at its bound (metering-backpressure.ts).
+  const admissionRateLimiter = gateAdmissionOnMeteringBacklog(rateLimiter, recorder);
+  const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter: admissionRateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE }, {
     bodyLimit: env.BODY_LIMIT,
     trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
     isReady: () => ready,
