@@ -6,6 +6,9 @@ import type { Logger } from 'pino';
 import type { RelayDeps } from './relay/relay-deps.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
+import { installCors, type CorsOrigins } from './http/cors.ts';
+import { installPathHints } from './http/path-hints.ts';
+import { registerStateMetrics } from './http/state-metrics.ts';
 import { chatCompletionsRoute } from './http/routes/chat-completions-route.ts';
 import { modelsRoute } from './http/routes/models-route.ts';
 import { healthRoutes } from './http/routes/health-route.ts';
@@ -38,6 +41,10 @@ export interface AppOptions {
   isReady: () => boolean;
   /** The built dashboard (web/dist by default). */
   webDistDir?: string;
+  /** Browser origins allowed on /v1 and /v1beta (CORS_ORIGINS); null or absent: no CORS. */
+  corsOrigins?: CorsOrigins | null;
+  /** Whether answers carry `x-gateway-cost` (COST_HEADER); default true. */
+  costHeader?: boolean;
 }
 
 export interface AppDeps extends RelayDeps {
@@ -63,6 +70,11 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   });
   installJsonBodyParser(app);
   installErrorHandling(app, options.bodyLimit);
+  // Issue 15: 404s naming the right path, CORS for browsers, the cost header, state gauges in /metrics.
+  installPathHints(app);
+  installCors(app, options.corsOrigins ?? null);
+  app.decorate('costHeader', options.costHeader ?? true);
+  registerStateMetrics(deps.metrics, deps.db, deps.breakers);
 
   // Callback-style hooks: an async hook costs a promise per request on the hot path.
   app.addHook('onRequest', (request, reply, done) => {

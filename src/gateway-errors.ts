@@ -181,3 +181,18 @@ export const sharedStateUnavailable = (cause: unknown) =>
     headers: { 'retry-after': '1' },
     cause,
   });
+
+// Issue 15 (forgiving addresses): an unknown URL that is a known one without its version prefix.
+export const routeNotFoundWithHint = (method: string, url: string, knownPath: string) =>
+  new GatewayError(404, 'invalid_request_error', 'GW_ERR_ROUTE_NOT_FOUND', {
+    message: `Unknown request URL: ${method} ${url}. Did you mean ${method} ${knownPath}? The base URL of your client probably lacks ${knownPath.slice(0, knownPath.length - url.length)}.`,
+    code: 'unknown_url',
+  });
+
+// Metering writes (docs/failure-modes.md, "Metering writes").
+export const meteringBacklogFull = (retryAfterSeconds: number) =>
+  new GatewayError(503, 'overloaded_error', 'GW_ERR_METERING_BACKLOG', {
+    message: `The gateway cannot record calls as fast as they finish right now (its database is slow or away), so it takes no new ones for the moment. Retry in ${retryAfterSeconds} s.`,
+    code: 'service_unavailable',
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });

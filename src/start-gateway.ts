@@ -7,12 +7,14 @@ import type { Env } from './config/env.ts';
 import { resolveGatewaySecret } from './config/gateway-secret.ts';
 import { loadConfigFile } from './config/load-config-file.ts';
 import { applyConfig } from './config/apply-config.ts';
+import { logStartupWarnings } from './config/startup-warnings.ts';
 import { createSecretBox } from './accounts/secret-box.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createGatewayState, type GatewayState } from './gateway-state.ts';
 import { createUsageRecorder, type UsageRecorder } from './metering/usage-recorder.ts';
 import { createMeteringBatchWriter } from './metering/metering-batch-writer.ts';
+import { gateAdmissionOnMeteringBacklog } from './metering/metering-backpressure.ts';
 import { createUpstreamAgents } from './upstream/upstream-agent.ts';
 import type { Accounting } from './metering/accounting.ts';
 import { createMemoryAccounting } from './metering/memory-accounting.ts';
@@ -24,6 +26,7 @@ import { connectRedis } from './cluster/redis-connection.ts';
 import { createLocalInvalidationBus, createRedisInvalidationBus, type InvalidationBus, type InvalidationEvent } from './cluster/invalidation-bus.ts';
 import { createMetrics } from './http/metrics.ts';
 import { buildApp } from './app.ts';
+import { parseCorsOrigins } from './http/cors.ts';
 import { createCircuitBreakers } from './routing/circuit-breaker.ts';
 import { shareCircuitBreakers } from './cluster/shared-circuit-breakers.ts';
 import { randomUUID } from 'node:crypto';
@@ -68,6 +71,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     throw error;
   }
   const state = await createGatewayState(database.db, secrets);
+  logStartupWarnings(logger, config, state.current);
   const shared = await createSharedServices(env, database);
   const { accounting, rateLimiter, bus } = shared;
   bus.subscribe((event) => {
@@ -78,19 +82,40 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     await state.reload();
     await bus.publish(event);
   };
-  const recorder = createUsageRecorder({ writer: createMeteringBatchWriter(database.db, database.sqliteFile), logger, accounting, rateLimiter, flushIntervalMs: env.FLUSH_INTERVAL_MS });
-  const agents = createUpstreamAgents();
   const metrics = createMetrics();
+  const recorder = createUsageRecorder({
+    writer: createMeteringBatchWriter(database.db, env.DATABASE_URL),
+    logger,
+    accounting,
+    rateLimiter,
+    flushIntervalMs: env.FLUSH_INTERVAL_MS,
+    queueLimit: env.METERING_QUEUE_LIMIT,
+    metricsRegistry: metrics.registry,
+  });
+  // The metering worker is up, and its connection proven, before the first call can finish.
+  try {
+    await recorder.start();
+  } catch (error) {
+    await recorder.close().catch(() => {});
+    await shared.close();
+    await database.close();
+    throw error;
+  }
+  const agents = createUpstreamAgents();
   const breakers = createCircuitBreakers({ failureThreshold: env.BREAKER_FAILURES, windowMs: env.BREAKER_WINDOW_MS, cooldownMs: env.BREAKER_COOLDOWN_MS });
   const stopSharingBreakers = env.REDIS_URL ? await shareCircuitBreakers(breakers, env.REDIS_URL, env.REDIS_PREFIX, randomUUID()) : async () => {};
   const disableChannel = async (channel: RoutedChannel, reason: string) => {
     logger.error({ channel: channel.name, reason }, 'channel disabled: the upstream refused its credentials');
     await autoDisableChannel(database.db, announce, channel.id, reason);
   };
-  const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE }, {
+  // Admission refuses new calls while the metering backlog is at its bound (metering-backpressure.ts).
+  const admissionRateLimiter = gateAdmissionOnMeteringBacklog(rateLimiter, recorder);
+  const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter: admissionRateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE }, {
     bodyLimit: env.BODY_LIMIT,
     trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
     isReady: () => ready,
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+    costHeader: env.COST_HEADER,
   });
   const reloadTimer = env.SNAPSHOT_RELOAD_MS > 0
     ? setInterval(() => state.reload().catch((error: unknown) => logger.error({ err: error }, 'periodic reload failed')), env.SNAPSHOT_RELOAD_MS)

@@ -19,6 +19,8 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   /** Milliseconds between write-behind flushes of usage logs and wallet movements. */
   FLUSH_INTERVAL_MS: z.coerce.number().int().min(10).max(5000).default(250),
+  /** Finished calls not yet written to the database at which new calls get 503 (docs/failure-modes.md). */
+  METERING_QUEUE_LIMIT: z.coerce.number().int().min(100).default(20_000),
   /** Circuit breaker: failures within the window that open a channel's circuit, and the cool-down before a probe. */
   BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
   BREAKER_WINDOW_MS: z.coerce.number().int().min(100).default(30_000),
@@ -35,6 +37,11 @@ const envSchema = z.object({
   SNAPSHOT_RELOAD_MS: z.coerce.number().int().min(0).default(60_000),
   /** How long SIGTERM waits for requests in flight before closing, in milliseconds. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+  // Browser clients and response metadata (issue 15).
+  /** Origins allowed to call /v1 and /v1beta from a browser: comma-separated, or `*`; unset: no CORS. */
+  CORS_ORIGINS: z.string().optional(),
+  /** Whether each answer carries its cost in micro-USD in an `x-gateway-cost` header (a trailer for streams). */
+  COST_HEADER: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
 });
 
 export type Env = z.infer<typeof envSchema>;

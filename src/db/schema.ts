@@ -191,6 +191,22 @@ export interface SettingsTable {
   updated_at: number;
 }
 
+/** A metering entry the database refused (src/metering/isolate-refused-rows.ts). */
+export interface MeteringDeadLettersTable {
+  id: Generated<number>;
+  created_at: number;
+  request_id: string;
+  user_id: number | null;
+  key_id: number | null;
+  charge_micros: number;
+  /** 1: the charge is in the ledger (or there was none); 0: it could not be applied and waits here to be replayed. */
+  charge_applied: number;
+  /** Why the database refused the entry. */
+  error: string;
+  /** The whole entry ({ log, chargeMicros }) as JSON. */
+  entry_json: string;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -204,6 +220,7 @@ export interface DatabaseSchema {
   usage_stats: UsageStatsTable;
   payments: PaymentsTable;
   settings: SettingsTable;
+  metering_dead_letters: MeteringDeadLettersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -218,3 +235,4 @@ export type NewApiKey = Insertable<ApiKeysTable>;
 export type UsageLogRow = Selectable<UsageLogsTable>;
 export type NewUsageLog = Insertable<UsageLogsTable>;
 export type WalletLedgerRow = Selectable<WalletLedgerTable>;
+export type MeteringDeadLetterRow = Selectable<MeteringDeadLettersTable>;

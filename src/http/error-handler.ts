@@ -1,6 +1,7 @@
 // Turns every failure into a clear answer in the caller's own error format; never a bare 500 for bad input.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GatewayError, bodyTooLarge, internalError, invalidJson, invalidRequest, routeNotFound } from '../gateway-errors.ts';
+import { GatewayError, bodyTooLarge, internalError, invalidJson, invalidRequest, routeNotFound, routeNotFoundWithHint } from '../gateway-errors.ts';
+import { pathHintFor } from './path-hints.ts';
 import { errorFormatOf, renderError } from './error-formats.ts';
 
 export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
@@ -11,7 +12,11 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
     }
     return sendError(request, reply, gatewayError);
   });
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, routeNotFound(request.method, request.url.split('?')[0] ?? '')));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const hint = pathHintFor(request, path);
+    return sendError(request, reply, hint ? routeNotFoundWithHint(request.method, path, hint) : routeNotFound(request.method, path));
+  });
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {

@@ -6,6 +6,11 @@ export interface GatewayMetrics {
   requests: Counter<'route' | 'model' | 'status'>;
   upstreamLatency: Histogram<'channel'>;
   tokens: Counter<'model' | 'direction'>;
+  // Cost, latency and routing outcomes (labels are served models, group and channel names from the
+  // operator's config only, so their sets stay bounded).
+  costMicros: Counter<'model' | 'group'>;
+  timeToFirstToken: Histogram<'model'>;
+  failovers: Counter<'model'>;
 }
 
 export function createMetrics(): GatewayMetrics {
@@ -30,6 +35,25 @@ export function createMetrics(): GatewayMetrics {
       name: 'gateway_tokens_total',
       help: 'Tokens metered, by model and direction (input or output).',
       labelNames: ['model', 'direction'],
+      registers: [registry],
+    }),
+    costMicros: new Counter({
+      name: 'gateway_cost_micro_usd_total',
+      help: 'Money charged for answered calls, in micro-USD, by model and the key\'s group.',
+      labelNames: ['model', 'group'],
+      registers: [registry],
+    }),
+    timeToFirstToken: new Histogram({
+      name: 'gateway_time_to_first_token_seconds',
+      help: 'Time from a streamed request arriving to its first event reaching the client, by model.',
+      labelNames: ['model'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 60],
+      registers: [registry],
+    }),
+    failovers: new Counter({
+      name: 'gateway_failovers_total',
+      help: 'Calls that moved from one channel to another before (or while) answering, by requested model.',
+      labelNames: ['model'],
       registers: [registry],
     }),
   };

@@ -14,6 +14,8 @@ export const anthropicProvider: ProviderDefinition = {
         return '/v1/messages';
       case 'models':
         return '/v1/models';
+      case 'count-tokens':
+        return '/v1/messages/count_tokens';
       default:
         return null;
     }

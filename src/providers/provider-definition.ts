@@ -5,7 +5,9 @@ export type WireFormat = 'openai-chat' | 'openai-responses' | 'anthropic-message
 export type Operation =
   | 'chat' | 'chat-stream' | 'models'
   | 'completions' | 'embeddings' | 'images-generations' | 'images-edits'
-  | 'audio-transcriptions' | 'audio-speech' | 'rerank' | 'responses' | 'realtime';
+  | 'audio-transcriptions' | 'audio-speech' | 'rerank' | 'responses' | 'realtime'
+  /** Exact prompt token counting (Anthropic's count_tokens, Gemini's countTokens); OpenAI has none. */
+  | 'count-tokens';
 
 export interface ProviderDefinition {
   type: string;

@@ -19,7 +19,7 @@ export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
   // A second record of the same call (a stream closing after an error was recorded) must not charge twice.
   if (call.meter.recorded) return;
   call.meter.recorded = true;
-  deps.recorder.record({
+  call.meter.costMicros = deps.recorder.record({
     requestId: call.requestId,
     key: call.key,
     model: outcome.model ?? call.model,
@@ -37,8 +37,18 @@ export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
     reservation: call.meter.reservation,
     pricing: call.meter.pricing,
   });
+  recordCallMetrics(deps, call, outcome);
   if (outcome.usage.inputTokens > 0) deps.metrics.tokens.inc({ model: outcome.model ?? call.model, direction: 'input' }, outcome.usage.inputTokens);
   if (outcome.usage.outputTokens > 0) deps.metrics.tokens.inc({ model: outcome.model ?? call.model, direction: 'output' }, outcome.usage.outputTokens);
+}
+
+/** Cost per model and group, time to first token, failovers (labels: served models and configured groups only). */
+function recordCallMetrics(deps: RelayDeps, call: RelayCall, outcome: CallOutcome): void {
+  const model = outcome.model ?? call.model;
+  if (call.meter.costMicros) deps.metrics.costMicros.inc({ model, group: call.key.groupName }, call.meter.costMicros);
+  if (outcome.ttftMs !== null && outcome.ttftMs > 0) deps.metrics.timeToFirstToken.observe({ model }, outcome.ttftMs / 1000);
+  const attempts = call.meter.attempts;
+  if (attempts.some((attempt, i) => i > 0 && attempt.channel !== attempts[i - 1]!.channel)) deps.metrics.failovers.inc({ model: call.model });
 }
 
 /** For calls that failed before any upstream answered: logged, reservation released, nothing charged. */

@@ -121,3 +121,15 @@ export async function deleteUsageLogsOlderThan(db: Db, cutoff: number, chunkSize
     if (deleted < chunkSize) return total;
   }
 }
+
+/**
+ * Which of these request ids are already logged: a batch retried after a failure whose commit may in fact
+ * have happened skips them. Bounded by the batch's created_at range, so the created_at index does the work.
+ */
+export async function findLoggedRequestIds(db: Db, requestIds: readonly string[], from: number, to: number): Promise<Set<string>> {
+  if (requestIds.length === 0) return new Set();
+  const rows = await db.selectFrom('usage_logs').select('request_id')
+    .where('created_at', '>=', from).where('created_at', '<=', to).where('request_id', 'in', [...requestIds])
+    .execute();
+  return new Set(rows.map((row) => row.request_id));
+}
