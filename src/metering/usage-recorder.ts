@@ -47,10 +47,15 @@ export interface UsageRecorderDeps {
 }
 
 export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
+  // Which reservation each queued entry settled, so accounting can tell which charges a batch makes durable.
+  const reservations = new WeakMap<MeteringEntry, Reservation>();
   const queue = createWriteBehindQueue<MeteringEntry>({
     intervalMs: deps.flushIntervalMs,
     maxBatch: 500,
-    write: (entries) => deps.writer.write(entries),
+    write: (entries) => deps.accounting.writeCharges(
+      entries.map((entry) => ({ userId: entry.log.user_id ?? null, keyId: entry.log.key_id ?? null, chargeMicros: entry.chargeMicros, reservation: reservations.get(entry) ?? null })),
+      () => deps.writer.write(entries),
+    ),
     // A failed batch is kept and written again with the next flush; each failure is logged with its totals.
     onError: (error, entries) => deps.logger.error({ err: error, calls: entries.length, chargeMicros: entries.reduce((sum, e) => sum + e.chargeMicros, 0) }, 'metering batch could not be written; it will be retried'),
   });
@@ -67,7 +72,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
       if (tokens > 0) {
         deps.rateLimiter.addTokens(rateLimitSubjects(call.key), tokens, Date.now()).catch((error: unknown) => deps.logger.warn({ err: error }, 'counting tokens for rate limits failed'));
       }
-      queue.enqueue({
+      const entry: MeteringEntry = {
         chargeMicros: cost,
         log: {
           created_at: Date.now(),
@@ -92,7 +97,9 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
           error: call.error,
           attempts_json: call.attempts ? JSON.stringify(call.attempts) : null,
         },
-      });
+      };
+      if (call.reservation) reservations.set(entry, call.reservation);
+      queue.enqueue(entry);
       return cost;
     },
     flush: () => queue.flush(),
