@@ -50,8 +50,12 @@ export async function createRedisAccounting(context: RedisContext, store: Accoun
       // Calls metered without a reservation of their own (realtime responses) get an id here.
       reservation.id ??= `${sync.instanceId}.${randomUUID()}`;
       const keys = [walletKey(reservation.userId), quotaKey(reservation.keyId), walletReservations(reservation.userId), keyReservations(reservation.keyId), sync.pendingKey];
-      const applied = context.run(settleScript, keys, [member(reservation), String(cost), String(-cost), `${reservation.userId} ${reservation.keyId} ${cost}`]).then(
-        () => true,
+      const record = `${reservation.userId} ${reservation.keyId} ${cost}`;
+      const applied = context.run(settleScript, keys, [member(reservation), String(cost), String(-cost), record]).then(
+        () => {
+          if (cost !== 0) sync.notePending(member(reservation), record);
+          return true;
+        },
         (error: unknown) => {
           // Redis did not answer: the reservation is released later, and the counters are rebuilt from the
           // database once the charge is written there (writeCharges), so the call is charged exactly once.
@@ -73,7 +77,10 @@ export async function createRedisAccounting(context: RedisContext, store: Accoun
         outcomes = await Promise.all(members.map((name) => settling.get(name) ?? Promise.resolve(true)));
       }, { forgetPending: members });
       const took = new Map(members.map((name, i) => [name, outcomes[i]]));
-      for (const name of members) settling.delete(name);
+      for (const name of members) {
+        settling.delete(name);
+        sync.notePending(name, null);
+      }
       // Charges Redis never took (settle failed, or no reservation): now in the database, so rebuild.
       const missed = charged.filter((charge) => !charge.reservation?.id || took.get(member(charge.reservation)) === false);
       for (const charge of missed) sync.repairLater(fieldsOf({ userId: charge.userId!, keyId: charge.keyId! }));

@@ -22,6 +22,8 @@ export interface WalletSync {
   reconcile(field: CounterField, onlyIfAbsent: boolean): Promise<number>;
   /** Runs a database write that moves these counters (see the file comment). */
   aroundWrite(fields: CounterField[], write: () => Promise<void>, after: { forgetPending?: string[]; credit?: Map<number, number> }): Promise<void>;
+  /** Notes (or, with null, forgets) a pending record this instance wrote, see the mirror below. */
+  notePending(member: string, record: string | null): void;
   /** A bookkeeping step failed: rebuild these counters once Redis answers, and let this reservation go. */
   repairLater(fields: CounterField[], release?: { userId: number; keyId: number; member: string }): void;
   /** Heartbeat, dead instances' counters, owed repairs; runs on a timer, callable at once (tests). */
@@ -46,9 +48,22 @@ export async function createWalletSync(context: RedisContext, store: AccountingS
   const releases: { userId: number; keyId: number; member: string }[] = [];
   const unfinished: { fields: CounterField[]; members: string[] }[] = [];
 
+  // This instance's pending records, mirrored here: if its heartbeat ever lapsed (a stall longer than the
+  // TTL), another instance may have taken it for dead and dropped its records; they are put back.
+  const mirror = new Map<string, string>();
+  let registered = false;
+
   const heartbeat = async () => {
-    await redis.set(aliveKey(instanceId), '1', 'PX', instanceTtlMs);
+    const lapsed = (await redis.set(aliveKey(instanceId), '1', 'PX', instanceTtlMs, 'GET')) === null;
     await redis.sadd(`${prefix}instances`, instanceId);
+    if (lapsed && registered && mirror.size > 0) {
+      await redis.hset(pendingKey, Object.fromEntries(mirror));
+      for (const record of mirror.values()) {
+        const [userId, keyId] = record.split(' ');
+        toReconcile.add(`w:${Number(userId)}`).add(`k:${Number(keyId)}`);
+      }
+    }
+    registered = true;
   };
 
   const reconcile = async (field: CounterField, onlyIfAbsent: boolean): Promise<number> => {
@@ -159,6 +174,10 @@ export async function createWalletSync(context: RedisContext, store: AccountingS
       }
     },
     repairLater,
+    notePending(member, record) {
+      if (record === null) mirror.delete(member);
+      else mirror.set(member, record);
+    },
     maintain,
     async close() {
       clearInterval(timer);
