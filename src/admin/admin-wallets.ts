@@ -5,6 +5,7 @@ import type { DatabaseSchema } from '../db/schema.ts';
 import type { Accounting } from '../metering/accounting.ts';
 import { boundedUsdToMicros, checkBalanceBound } from '../metering/money-bounds.ts';
 import { notFound } from './admin-keys.ts';
+import { sharedStateUnavailable } from '../gateway-errors.ts';
 
 /** Grants (or, negative, debits) `amountUsd`; 400 naming `amount_usd` when out of bounds. Returns the balance. */
 export async function grantToWallet(db: Kysely<DatabaseSchema>, accounting: Accounting, userId: number, amountUsd: number, note: string | null): Promise<number> {
@@ -20,5 +21,9 @@ export async function grantToWallet(db: Kysely<DatabaseSchema>, accounting: Acco
       await trx.insertInto('wallet_ledger').values({ user_id: userId, created_at: Date.now(), kind: 'grant', amount_micros: amountMicros, reference: null, note }).execute();
     });
   });
-  return accounting.balance(userId);
+  // The grant is written; if the live counters cannot be read right now (Redis away), say so with a 503
+  // rather than a 500: the balance catches up by itself once Redis answers.
+  return accounting.balance(userId).catch((error: unknown) => {
+    throw sharedStateUnavailable(error);
+  });
 }
