@@ -31,7 +31,8 @@ export interface Accounting {
   changeWallet(userId: number, amountMicros: number, write: () => Promise<void>): Promise<void>;
   /**
    * Runs `write`, the database write of a metering batch holding these settled charges, so the live counters
-   * know which charges the database now holds (several instances: docs/decisions/0004).
+   * know which charges the database now holds (several instances: docs/decisions/0004). A write that fails
+   * after writing only the first n charges says so with an error whose `done` is n.
    */
   writeCharges(charges: DurableCharge[], write: () => Promise<void>): Promise<void>;
   /** The wallet's balance, less nothing reserved: what the ledger will say once written. */

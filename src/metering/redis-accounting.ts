@@ -69,24 +69,36 @@ export async function createRedisAccounting(context: RedisContext, store: Accoun
     async writeCharges(charges: DurableCharge[], write) {
       const charged = charges.filter((charge) => charge.chargeMicros !== 0 && charge.userId !== null && charge.keyId !== null);
       const fields = [...new Set(charged.flatMap((charge) => fieldsOf({ userId: charge.userId!, keyId: charge.keyId! })))];
-      const members = charged.flatMap((charge) => (charge.reservation?.id ? [member(charge.reservation)] : []));
-      let outcomes: boolean[] = [];
+      let failure: unknown = null;
+      let durable = charged;
+      const took = new Map<string, boolean>();
       await sync.aroundWrite(fields, async () => {
-        await write();
-        // Every settle of this batch has run (or failed) before its pending records are forgotten.
-        outcomes = await Promise.all(members.map((name) => settling.get(name) ?? Promise.resolve(true)));
-      }, { forgetPending: members });
-      const took = new Map(members.map((name, i) => [name, outcomes[i]]));
-      for (const name of members) {
+        try {
+          await write();
+        } catch (error) {
+          // A write that stopped part-way names how many leading entries it did write (`done`): those are
+          // durable; the rest will come again with the next flush.
+          failure = error;
+          const done = typeof (error as { done?: unknown })?.done === 'number' ? (error as { done: number }).done : 0;
+          const durableCharges = new Set(charges.slice(0, done));
+          durable = charged.filter((charge) => durableCharges.has(charge));
+        }
+        // Every settle of these charges has run (or failed) before their pending records are forgotten.
+        const members = durable.flatMap((charge) => (charge.reservation?.id ? [member(charge.reservation)] : []));
+        const outcomes = await Promise.all(members.map((name) => settling.get(name) ?? Promise.resolve(true)));
+        members.forEach((name, i) => took.set(name, outcomes[i]!));
+      }, () => ({ forgetPending: [...took.keys()] }));
+      for (const name of took.keys()) {
         settling.delete(name);
         sync.notePending(name, null);
       }
       // Charges Redis never took (settle failed, or no reservation): now in the database, so rebuild.
-      const missed = charged.filter((charge) => !charge.reservation?.id || took.get(member(charge.reservation)) === false);
+      const missed = durable.filter((charge) => !charge.reservation?.id || took.get(member(charge.reservation)) === false);
       for (const charge of missed) sync.repairLater(fieldsOf({ userId: charge.userId!, keyId: charge.keyId! }));
+      if (failure !== null) throw failure;
     },
     async changeWallet(userId, amount, write) {
-      await sync.aroundWrite([`w:${userId}`], write, { credit: new Map([[userId, amount]]) });
+      await sync.aroundWrite([`w:${userId}`], write, () => ({ credit: new Map([[userId, amount]]) }));
     },
     balance: (userId) => read(walletKey(userId), `w:${userId}`),
     keyUsed: (keyId) => read(quotaKey(keyId), `k:${keyId}`),

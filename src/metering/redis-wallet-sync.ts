@@ -21,7 +21,8 @@ export interface WalletSync {
   /** Rebuilds a counter from the database; with onlyIfAbsent, returns the held value when Redis has one. */
   reconcile(field: CounterField, onlyIfAbsent: boolean): Promise<number>;
   /** Runs a database write that moves these counters (see the file comment). */
-  aroundWrite(fields: CounterField[], write: () => Promise<void>, after: { forgetPending?: string[]; credit?: Map<number, number> }): Promise<void>;
+  /** `after` is read once `write` has succeeded: the pending records it made durable, the wallets to credit. */
+  aroundWrite(fields: CounterField[], write: () => Promise<void>, after: () => { forgetPending?: string[]; credit?: Map<number, number> }): Promise<void>;
   /** Notes (or, with null, forgets) a pending record this instance wrote, see the mirror below. */
   notePending(member: string, record: string | null): void;
   /** A bookkeeping step failed: rebuild these counters once Redis answers, and let this reservation go. */
@@ -164,12 +165,13 @@ export async function createWalletSync(context: RedisContext, store: AccountingS
         if (begun) await endWrite(fields, [], new Map()).catch(() => unfinished.push({ fields, members: [] }));
         throw error;
       }
+      const { forgetPending = [], credit = new Map<number, number>() } = after();
       try {
-        await endWrite(begun ? fields : [], after.forgetPending ?? [], after.credit ?? new Map());
+        await endWrite(begun ? fields : [], forgetPending, credit);
         if (!begun) repairLater(fields);
       } catch {
         // Not known whether it ran: clear what this instance marked and rebuild the counters from the database.
-        if (begun) unfinished.push({ fields, members: after.forgetPending ?? [] });
+        if (begun) unfinished.push({ fields, members: forgetPending });
         repairLater(fields);
       }
     },
