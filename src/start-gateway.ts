@@ -178,12 +178,14 @@ async function createSharedServices(env: Env, database: Database): Promise<Share
   }
   const redis = await connectRedis(env.REDIS_URL, env.REDIS_PREFIX);
   const bus = await createRedisInvalidationBus(env.REDIS_URL, env.REDIS_PREFIX);
+  const accounting = await createRedisAccounting(redis, store, env.RESERVATION_TTL_MS, env.REDIS_INSTANCE_TTL_MS);
   return {
-    accounting: createRedisAccounting(redis, store, env.RESERVATION_TTL_MS),
+    accounting,
     rateLimiter: createRedisRateLimiter(redis),
     bus,
     async close() {
       await bus.close();
+      await accounting.close();
       await redis.close();
     },
   };

@@ -5,7 +5,7 @@ import type { DatabaseSchema } from '../db/schema.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from '../accounts/api-key-format.ts';
 import { GatewayError, invalidRequest } from '../gateway-errors.ts';
 import type { AnnounceChange } from '../cluster/invalidation-bus.ts';
-import { usdToMicros } from '../metering/pricing.ts';
+import { boundedUsdToMicros } from '../metering/money-bounds.ts';
 
 export interface KeyChanges {
   enabled?: boolean;
@@ -25,6 +25,8 @@ export interface NewKeyRequest extends KeyChanges {
 
 export const notFound = (what: string) => new GatewayError(404, 'not_found_error', 'GW_ERR_NOT_FOUND', { message: `${what} does not exist.`, code: 'not_found' });
 
+const quotaMicros = (usd: number) => boundedUsdToMicros(usd, 'quota_usd', { allowNegative: false, allowZero: true });
+
 export async function createKey(db: Kysely<DatabaseSchema>, announce: AnnounceChange, request: NewKeyRequest): Promise<{ id: number; key: string }> {
   const user = await db.selectFrom('users').select('id').where('name', '=', request.user).executeTakeFirst();
   if (!user) throw notFound(`User '${request.user}'`);
@@ -37,7 +39,7 @@ export async function createKey(db: Kysely<DatabaseSchema>, announce: AnnounceCh
     key_prefix: displayPrefix(secret),
     group_name: request.group ?? 'default',
     models_json: request.models ? JSON.stringify(request.models) : null,
-    quota_micros: request.quota_usd === undefined || request.quota_usd === null ? null : usdToMicros(request.quota_usd),
+    quota_micros: request.quota_usd === undefined || request.quota_usd === null ? null : quotaMicros(request.quota_usd),
     used_micros: 0,
     expires_at: request.expires_at ? Date.parse(request.expires_at) : null,
     ip_allowlist_json: request.ip_allowlist ? JSON.stringify(request.ip_allowlist) : null,
@@ -57,7 +59,7 @@ export async function updateKey(db: Kysely<DatabaseSchema>, announce: AnnounceCh
   if (changes.enabled !== undefined) set.status = changes.enabled ? 'active' : 'disabled';
   if (changes.group !== undefined) set.group_name = changes.group;
   if (changes.models !== undefined) set.models_json = changes.models === null ? null : JSON.stringify(changes.models);
-  if (changes.quota_usd !== undefined) set.quota_micros = changes.quota_usd === null ? null : usdToMicros(changes.quota_usd);
+  if (changes.quota_usd !== undefined) set.quota_micros = changes.quota_usd === null ? null : quotaMicros(changes.quota_usd);
   if (changes.expires_at !== undefined) {
     const parsed = changes.expires_at === null ? null : Date.parse(changes.expires_at);
     if (parsed !== null && Number.isNaN(parsed)) throw invalidRequest("Invalid value for 'expires_at': expected an ISO 8601 date-time.", 'expires_at');

@@ -3,9 +3,12 @@
 import { z } from 'zod';
 import { isValidCidr } from '../accounts/ip-allowlist.ts';
 import { providerTypes } from '../providers/registry.ts';
+import { MAX_AMOUNT_USD } from '../metering/money-bounds.ts';
 
 const name = z.string().trim().min(1).max(128);
 const usd = z.number().finite().nonnegative();
+/** Balances and quotas: bounded so they stay exact integers of micro-USD (src/metering/money-bounds.ts). */
+const usdAmount = usd.max(MAX_AMOUNT_USD, `must be at most ${MAX_AMOUNT_USD} USD`);
 const cidr = z.string().refine(isValidCidr, { message: 'not an IPv4 or IPv6 address or CIDR (e.g. 10.0.0.0/8, ::1/128)' });
 
 const groupSchema = z.object({
@@ -68,7 +71,7 @@ const userSchema = z.object({
   password: z.string().min(8).optional(),
   role: z.enum(['user', 'admin']).default('user'),
   /** USD; on first creation only, so restarts do not reset a balance that has since moved. */
-  balance: usd.default(0),
+  balance: usdAmount.default(0),
   enabled: z.boolean().default(true),
   rpm_limit: z.number().int().positive().optional(),
   tpm_limit: z.number().int().positive().optional(),
@@ -80,7 +83,7 @@ const keySchema = z.object({
   user: name,
   group: name.default('default'),
   models: z.array(z.string().min(1)).optional(),
-  quota: usd.optional(),
+  quota: usdAmount.optional(),
   expires_at: z.union([z.iso.datetime({ offset: true }), z.date()]).optional(),
   ip_allowlist: z.array(cidr).optional(),
   enabled: z.boolean().default(true),

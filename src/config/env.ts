@@ -33,6 +33,11 @@ const envSchema = z.object({
   IMAGE_FETCH_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   /** With Redis: how long an unsettled reservation (its instance died mid-call) keeps holding money back. */
   RESERVATION_TTL_MS: z.coerce.number().int().min(100).default(3_600_000),
+  /**
+   * With Redis: an instance whose heartbeat is older than this counts as gone; its charges not yet written are
+   * dropped from Redis's wallets, which are rebuilt from the database (docs/decisions/0004).
+   */
+  REDIS_INSTANCE_TTL_MS: z.coerce.number().int().min(300).default(15_000),
   /** Every instance re-reads keys, channels and models this often anyway, in case a change notice was lost. */
   SNAPSHOT_RELOAD_MS: z.coerce.number().int().min(0).default(60_000),
   /** How long SIGTERM waits for requests in flight before closing, in milliseconds. */

@@ -71,12 +71,20 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
   const limit = deps.queueLimit ?? DEFAULT_METERING_QUEUE_LIMIT;
   const metrics = createMeteringMetrics(deps.metricsRegistry, () => queue.pending);
   let dropping = false;
+  // Which reservation each queued entry settled, so accounting can tell which charges a batch makes durable.
+  const reservations = new WeakMap<MeteringEntry, Reservation>();
   const queue = createWriteBehindQueue<MeteringEntry>({
     intervalMs: deps.flushIntervalMs,
     maxBatch: MAX_BATCH,
     write: async (entries, retry) => {
       const stopTimer = metrics.writeSeconds.startTimer();
-      const outcome = await deps.writer.write(entries, { retry });
+      let outcome = { written: 0, deadLettered: 0 };
+      await deps.accounting.writeCharges(
+        entries.map((entry) => ({ userId: entry.log.user_id ?? null, keyId: entry.log.key_id ?? null, chargeMicros: entry.chargeMicros, reservation: reservations.get(entry) ?? null })),
+        async () => {
+          outcome = await deps.writer.write(entries, { retry });
+        },
+      );
       stopTimer();
       if (outcome.deadLettered > 0) {
         metrics.deadLetters.inc(outcome.deadLettered);
@@ -112,7 +120,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
         return cost;
       }
       dropping = false;
-      queue.enqueue(boundedMeteringEntry({
+      const entry = boundedMeteringEntry({
         chargeMicros: cost,
         log: {
           created_at: Date.now(),
@@ -137,7 +145,9 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
           error: call.error,
           attempts_json: call.attempts ? JSON.stringify(call.attempts) : null,
         },
-      }));
+      });
+      if (call.reservation) reservations.set(entry, call.reservation);
+      queue.enqueue(entry);
       return cost;
     },
     get backlogFull() {

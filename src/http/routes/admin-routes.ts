@@ -13,7 +13,6 @@ import { listChannels, setChannelEnabled } from '../../admin/admin-channels.ts';
 import { testChannel } from '../../routing/channel-tester.ts';
 import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
 import { notFound } from '../../admin/admin-keys.ts';
-import { usdToMicros } from '../../metering/pricing.ts';
 import { requireAdmin } from '../admin-auth.ts';
 import { parseBody } from '../../validate-request.ts';
 
@@ -89,7 +88,7 @@ export function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
     requireAdmin(deps.state, request);
     const { id } = parseBody(idParam, request.params);
     const { amount_usd, note } = parseBody(grantSchema, request.body);
-    const balance = await grantToWallet(deps.db, deps.accounting, id, usdToMicros(amount_usd), note ?? null);
+    const balance = await grantToWallet(deps.db, deps.accounting, id, amount_usd, note ?? null);
     return { user_id: id, balance_usd: balance / 1_000_000 };
   });
 }
