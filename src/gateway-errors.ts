@@ -119,11 +119,13 @@ export const routeNotFound = (method: string, url: string) =>
   });
 
 export const upstreamUnreachable = (channel: string, cause: unknown) =>
-  new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_UNREACHABLE', {
-    message: `The upstream channel '${channel}' could not be reached.`,
-    code: 'upstream_unreachable',
-    cause,
-  });
+  (cause as { code?: unknown } | null)?.code === 'GW_UPSTREAM_BODY_TOO_LARGE'
+    ? upstreamResponseTooLarge(channel, cause)
+    : new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_UNREACHABLE', {
+      message: `The upstream channel '${channel}' could not be reached.`,
+      code: 'upstream_unreachable',
+      cause,
+    });
 
 export const upstreamTimeout = (channel: string, phase: string) =>
   new GatewayError(504, 'timeout_error', 'GW_ERR_UPSTREAM_TIMEOUT', {
@@ -179,5 +181,13 @@ export const sharedStateUnavailable = (cause: unknown) =>
     message: 'The gateway cannot reach its shared counters (quotas, wallets, rate limits) right now. Retry shortly.',
     code: 'service_unavailable',
     headers: { 'retry-after': '1' },
+    cause,
+  });
+
+/** A non-streamed upstream answer over UPSTREAM_BODY_LIMIT: refused rather than buffered without bound. */
+export const upstreamResponseTooLarge = (channel: string, cause: unknown) =>
+  new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_RESPONSE_TOO_LARGE', {
+    message: `The upstream channel '${channel}' sent an answer larger than the gateway accepts (${(cause as Error).message.replace(/^the upstream answer is /, '')}). Ask for less (fewer inputs, a stream), or raise UPSTREAM_BODY_LIMIT.`,
+    code: 'upstream_response_too_large',
     cause,
   });
