@@ -47,6 +47,12 @@ export class GatewayError extends Error {
   }
 }
 
+/** A client's value quoted in an error message, cut to a readable length: a 15 MB model name must not
+ * come back as a 15 MB error. */
+export function quoteInput(value: string, max = 200): string {
+  return value.length <= max ? value : `${value.slice(0, max)}… (${value.length} characters)`;
+}
+
 export const invalidRequest = (message: string, param: string | null = null, code: string | null = null) =>
   new GatewayError(400, 'invalid_request_error', 'GW_ERR_INVALID_REQUEST', { message, param, code });
 
@@ -100,21 +106,21 @@ export const ipNotAllowed = (ip: string) =>
 
 export const modelNotAllowed = (model: string) =>
   new GatewayError(403, 'permission_error', 'GW_ERR_MODEL_NOT_ALLOWED', {
-    message: `This API key is not allowed to use the model '${model}'.`,
+    message: `This API key is not allowed to use the model '${quoteInput(model)}'.`,
     param: 'model',
     code: 'model_not_allowed',
   });
 
 export const modelNotFound = (model: string) =>
   new GatewayError(404, 'invalid_request_error', 'GW_ERR_MODEL_NOT_FOUND', {
-    message: `The model '${model}' does not exist or no channel serves it.`,
+    message: `The model '${quoteInput(model)}' does not exist or no channel serves it.`,
     param: 'model',
     code: 'model_not_found',
   });
 
 export const routeNotFound = (method: string, url: string) =>
   new GatewayError(404, 'invalid_request_error', 'GW_ERR_ROUTE_NOT_FOUND', {
-    message: `Unknown request URL: ${method} ${url}.`,
+    message: `Unknown request URL: ${quoteInput(method, 20)} ${quoteInput(url)}.`,
     code: 'unknown_url',
   });
 
@@ -148,7 +154,7 @@ export const internalError = (cause: unknown) =>
 
 export const modelPriceMissing = (model: string) =>
   new GatewayError(403, 'permission_error', 'GW_ERR_MODEL_PRICE_MISSING', {
-    message: `The model '${model}' has no price configured, so it cannot be billed. An operator must set its price or mark it free.`,
+    message: `The model '${quoteInput(model)}' has no price configured, so it cannot be billed. An operator must set its price or mark it free.`,
     param: 'model',
     code: 'model_price_missing',
   });
@@ -171,7 +177,7 @@ export const rateLimited = (limit: 'rpm' | 'tpm', subject: string, retryAfterSec
 
 export const modelUnavailable = (model: string) =>
   new GatewayError(503, 'overloaded_error', 'GW_ERR_MODEL_UNAVAILABLE', {
-    message: `Every channel serving '${model}' is disabled right now. An administrator has been told; try again later.`,
+    message: `Every channel serving '${quoteInput(model)}' is disabled right now. An administrator has been told; try again later.`,
     param: 'model',
     code: 'model_unavailable',
   });

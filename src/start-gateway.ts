@@ -79,7 +79,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     await bus.publish(event);
   };
   const recorder = createUsageRecorder({ writer: createMeteringBatchWriter(database.db, database.sqliteFile), logger, accounting, rateLimiter, flushIntervalMs: env.FLUSH_INTERVAL_MS });
-  const agents = createUpstreamAgents();
+  const agents = createUpstreamAgents(undefined, env.UPSTREAM_BODY_LIMIT);
   const metrics = createMetrics();
   const breakers = createCircuitBreakers({ failureThreshold: env.BREAKER_FAILURES, windowMs: env.BREAKER_WINDOW_MS, cooldownMs: env.BREAKER_COOLDOWN_MS });
   const stopSharingBreakers = env.REDIS_URL ? await shareCircuitBreakers(breakers, env.REDIS_URL, env.REDIS_PREFIX, randomUUID()) : async () => {};
@@ -87,10 +87,20 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     logger.error({ channel: channel.name, reason }, 'channel disabled: the upstream refused its credentials');
     await autoDisableChannel(database.db, announce, channel.id, reason);
   };
+  const trustProxy = env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean);
   const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE }, {
     bodyLimit: env.BODY_LIMIT,
-    trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
+    trustProxy,
     isReady: () => ready,
+    connectionLimits: {
+      headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+      bodyIdleTimeoutMs: env.BODY_IDLE_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
+      maxConnectionsPerIp: env.MAX_CONNECTIONS_PER_IP,
+      maxConnections: env.MAX_CONNECTIONS,
+      exemptAddresses: trustProxy ?? [],
+    },
   });
   const reloadTimer = env.SNAPSHOT_RELOAD_MS > 0
     ? setInterval(() => state.reload().catch((error: unknown) => logger.error({ err: error }, 'periodic reload failed')), env.SNAPSHOT_RELOAD_MS)

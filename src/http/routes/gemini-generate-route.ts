@@ -1,11 +1,11 @@
 // Gemini's generateContent and streamGenerateContent (?alt=sse), to any channel: the model is in the path,
 // the key in `?key=` or `x-goog-api-key`. The documented request is a POST with a JSON body; a GET
 // carrying a body is accepted the same way. GET /v1beta/models lists models in Gemini's shape.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { relayChat } from '../../relay/relay-chat.ts';
 import { newCallMeter } from '../../relay/relay-types.ts';
-import { invalidJson, invalidRequest, modelNotFound, routeNotFound } from '../../gateway-errors.ts';
+import { bodyTooLarge, invalidJson, invalidRequest, modelNotFound, routeNotFound } from '../../gateway-errors.ts';
 import { geminiGenerateFormat } from '../../formats/gemini-generate/index.ts';
 import { authenticateRequest } from '../authenticate.ts';
 import { abortSignalForClient } from '../client-abort.ts';
@@ -18,7 +18,7 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
     const startedAt = performance.now();
     const { modelAction } = request.params as { modelAction: string };
     const split = modelAction.lastIndexOf(':');
-    const model = split > 0 ? decodeURIComponent(modelAction.slice(0, split)) : '';
+    const model = split > 0 ? decodeModelId(modelAction.slice(0, split)) : '';
     const action = split > 0 ? modelAction.slice(split + 1) : '';
     if (!ACTIONS.has(action)) throw routeNotFound(request.method, request.url.split('?')[0] ?? '');
     const key = authenticateRequest(deps.state, request);
@@ -26,7 +26,7 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
     if (stream && (request.query as { alt?: string }).alt !== 'sse') {
       throw invalidRequest('streamGenerateContent is served as Server-Sent Events: add ?alt=sse (the @google/genai SDK does).', 'alt', 'unsupported_stream_format');
     }
-    const rawBody = request.rawBody ?? await readBodyOfGet(request);
+    const rawBody = request.rawBody ?? await readBodyOfGet(request, request.routeOptions.bodyLimit);
     const body = request.body ?? parseJson(rawBody);
     const { request: hubRequest } = geminiGenerateFormat.requestToHub(body, { model, stream });
     request.metricsModel = model;
@@ -47,11 +47,13 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
     return sendRelayResult(reply, result);
   };
   for (const prefix of ['/v1beta', '/v1']) {
-    app.post(`${prefix}/models/:modelAction`, { config: { errorFormat: 'gemini' } }, handler);
-    app.get(`${prefix}/models/:modelAction`, { config: { errorFormat: 'gemini' } }, async (request, reply) => {
+    // Under /v1 the path decides: `{model}:generateContent` is Gemini's, `/v1/models/{id}` OpenAI's (errorFormatOf).
+    const config: FastifyContextConfig = prefix === '/v1beta' ? { errorFormat: 'gemini' } : {};
+    app.post(`${prefix}/models/:modelAction`, { config }, handler);
+    app.get(`${prefix}/models/:modelAction`, { config }, async (request, reply) => {
       const { modelAction } = request.params as { modelAction: string };
       // Without an action it is a model lookup: GET /v1/models/{id} (OpenAI, Anthropic), /v1beta/models/{id} (Gemini).
-      if (!modelAction.includes(':')) return reply.send(retrieveModel(deps, request, decodeURIComponent(modelAction), prefix));
+      if (!modelAction.includes(':')) return reply.send(retrieveModel(deps, request, modelAction, prefix));
       return handler(request, reply);
     });
   }
@@ -74,6 +76,7 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
 /** One model the key may use, in the caller's shape; 404 model_not_found otherwise. */
 function retrieveModel(deps: RelayDeps, request: FastifyRequest, id: string, prefix: string): object {
   request.errorFormat = prefix === '/v1beta' ? 'gemini' : request.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
+  id = decodeModelId(id);
   const key = authenticateRequest(deps.state, request);
   const model = deps.state.current.routing.modelsForGroup(key.groupName).find((candidate) => candidate.id === id && (!key.models || key.models.has(id)));
   if (!model) throw modelNotFound(id);
@@ -83,10 +86,26 @@ function retrieveModel(deps: RelayDeps, request: FastifyRequest, id: string, pre
 }
 
 /** Fastify does not read bodies of GET requests; Gemini clients may send one anyway. */
-async function readBodyOfGet(request: FastifyRequest): Promise<Buffer> {
+async function readBodyOfGet(request: FastifyRequest, limit: number): Promise<Buffer> {
+  // Fastify's body limit does not cover a body it does not read: the same limit, enforced here.
+  if (Number(request.headers['content-length'] ?? 0) > limit) throw bodyTooLarge(limit);
   const chunks: Buffer[] = [];
-  for await (const chunk of request.raw) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of request.raw) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw bodyTooLarge(limit);
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks);
+}
+
+/** The router has already decoded the path once; a second decoding (for `%2F` in ids) must not throw. */
+function decodeModelId(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw invalidRequest('The model id in the URL has a malformed %-escape.', 'model', 'invalid_url');
+  }
 }
 
 function parseJson(bytes: Buffer): unknown {
