@@ -16,6 +16,7 @@ import { notFound } from '../../admin/admin-keys.ts';
 import { usdToMicros } from '../../metering/pricing.ts';
 import { requireAdmin } from '../admin-auth.ts';
 import { parseBody } from '../../validate-request.ts';
+import { GatewayError } from '../../gateway-errors.ts';
 
 // Bounds checked here, at the HTTP edge: a NUL character is refused by PostgreSQL (a 500 before), and
 // amounts past these would overflow micro-USD integers (BIGINT on PostgreSQL, safe integers in JS).
@@ -40,6 +41,12 @@ const channelChangesSchema = z.object({ enabled: z.boolean() }).strict();
 const channelTestSchema = z.object({ model: text().min(1).max(256).optional(), reenable: z.boolean().optional() }).strict();
 const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
+/** A unique index refused the row (SQLite's and PostgreSQL's wording): the client's duplicate, not our fault. */
+function isUniqueViolation(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === '23505' || (typeof message === 'string' && message.includes('UNIQUE constraint failed'));
+}
+
 export interface AdminRouteDeps {
   state: GatewayState;
   db: Kysely<DatabaseSchema>;
@@ -56,7 +63,9 @@ export function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
   });
   app.post('/api/admin/keys', { config }, async (request, reply) => {
     requireAdmin(deps.state, request);
-    const created = await createKey(deps.db, deps.announce, parseBody(newKeySchema, request.body));
+    const created = await createKey(deps.db, deps.announce, parseBody(newKeySchema, request.body)).catch((error: unknown) => {
+      throw isUniqueViolation(error) ? new GatewayError(409, 'invalid_request_error', 'GW_ERR_CONFLICT', { message: 'This user already has a key with that name.', param: 'name', code: 'conflict' }) : error;
+    });
     return reply.code(201).send(created);
   });
   app.patch('/api/admin/keys/:id', { config }, async (request) => {
