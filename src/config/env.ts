@@ -42,8 +42,8 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
   /** Longest silence while a request body is arriving; the connection is closed after it. */
   BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
-  /** How long an idle keep-alive connection is kept open between requests. */
-  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** How long an idle keep-alive connection is kept open between requests (above a load balancer's 60 s idle timeout). */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
   /** Open connections one client address may hold (0: no limit); TRUST_PROXY addresses are exempt. */
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).default(256),
   /** Open connections in all (0: no limit); keep it below the process's open-file limit. */

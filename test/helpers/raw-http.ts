@@ -36,6 +36,8 @@ export function rawRequest(url: string, request: string | Buffer, timeoutMs = 5_
 }
 
 function parseAnswer(text: string): RawAnswer {
+  // Interim answers (100 Continue) precede the real one.
+  while (/^HTTP\/1\.1 1\d\d /.test(text) && text.includes('\r\n\r\n')) text = text.slice(text.indexOf('\r\n\r\n') + 4);
   if (text.length === 0) return { status: 0, headers: {}, body: '', dropped: true };
   const split = text.indexOf('\r\n\r\n');
   const head = split < 0 ? text : text.slice(0, split);
