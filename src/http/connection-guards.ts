@@ -57,7 +57,8 @@ export function installConnectionGuards(app: FastifyInstance, limits: Connection
     const raw = request.raw;
     // Only while a body is arriving: the answer may legitimately take minutes of silence (a long
     // non-streamed completion), and keep-alive idleness has its own timeout.
-    if (raw.headers['content-length'] !== undefined && raw.headers['content-length'] !== '0' || raw.headers['transfer-encoding'] !== undefined) {
+    const hasBody = (raw.headers['content-length'] !== undefined && raw.headers['content-length'] !== '0') || raw.headers['transfer-encoding'] !== undefined;
+    if (hasBody) {
       const socket = raw.socket;
       socket.setTimeout(limits.bodyIdleTimeoutMs);
       raw.once('end', () => {
@@ -72,6 +73,8 @@ export function installConnectionGuards(app: FastifyInstance, limits: Connection
 export function handleClientError(cause: Error, socket: Socket): void {
   const error = cause as NodeJS.ErrnoException & { rawPacket?: Buffer };
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // An answer already under way on this socket (sent before the request was complete): nothing can follow it.
+  if ((socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) return void socket.destroy();
   const gatewayError = clientErrorFor(error);
   // The request line, when it could be read, tells which format the caller speaks.
   const firstLine = error.rawPacket?.subarray(0, 2048).toString('latin1').split('\r\n', 1)[0] ?? '';
