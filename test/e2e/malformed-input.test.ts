@@ -136,6 +136,24 @@ describe.each([['sqlite'], ['postgres']] as const)('malformed input on %s', (eng
     await gateway?.dispose();
   });
 
+  it('refuses, at the edge, the inputs the database cannot store (they were 500s on PostgreSQL)', async () => {
+    const cases: [string, string, object | null][] = [
+      ['POST', '/api/admin/keys', { user: 'fu\u0000zz', name: 'k' }],
+      ['POST', '/api/admin/keys', { user: 'fuzz', name: 'n\u0000ul' }],
+      ['POST', '/api/admin/keys', { user: 'fuzz', name: 'huge', quota_usd: 1e300 }],
+      ['POST', '/api/admin/users/1/grant', { amount_usd: 1e20 }],
+      ['POST', '/api/admin/users/1/grant', { amount_usd: 5, note: 'x\u0000' }],
+      ['PATCH', '/api/admin/keys/1', { tpm_limit: 1e12 }],
+      ['GET', '/api/stats?bucket=constructor', null],
+    ];
+    for (const [method, path, body] of cases) {
+      const response = await request(`${gateway.url}${path}`, { method: method as 'GET', headers: { authorization: `Bearer ${keys.admin}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const text = await response.body.text();
+      expect(response.statusCode, `${method} ${path}: ${text}`).toBe(400);
+      expect(envelopeProblem('openai', 400, text)).toBeNull();
+    }
+  });
+
   it(`answers ${COUNT[engine]} generated bad requests without a 5xx, each 4xx in its envelope, with bounded memory`, async () => {
     // Warm-up (JIT, pools, lazily built state), then the measured run with another seed.
     const warmUp = await runAll(gateway, malformedRequests(SEED + 1, 300, keys));
