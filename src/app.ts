@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { RelayDeps } from './relay/relay-deps.ts';
-import { installErrorHandling } from './http/error-handler.ts';
+import { installErrorHandling, handleFrameworkError } from './http/error-handler.ts';
+import { handleClientError, installConnectionGuards, type ConnectionLimits } from './http/connection-guards.ts';
+import { boundedMetricsModel } from './http/metrics.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
 import { installCors, type CorsOrigins } from './http/cors.ts';
 import { installPathHints } from './http/path-hints.ts';
@@ -42,6 +44,8 @@ export interface AppOptions {
   corsOrigins?: CorsOrigins | null;
   /** Whether answers carry `x-gateway-cost` (COST_HEADER); default true. */
   costHeader?: boolean;
+  /** Timeouts and connection caps against slow or abusive clients (src/http/connection-guards.ts). */
+  connectionLimits?: ConnectionLimits;
 }
 
 export interface AppDeps extends RelayDeps {
@@ -64,7 +68,12 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
     requestIdHeader: false,
     return503OnClosing: true,
+    // Node's and Fastify's own refusals (malformed HTTP, a bad URL, an over-long path parameter) in the
+    // caller's error envelope rather than their bare defaults.
+    clientErrorHandler: handleClientError,
+    frameworkErrors: handleFrameworkError,
   });
+  if (options.connectionLimits) installConnectionGuards(app, options.connectionLimits);
   installJsonBodyParser(app);
   installErrorHandling(app, options.bodyLimit);
   // Issue 15: 404s naming the right path, CORS for browsers, the cost header, state gauges in /metrics.
@@ -81,7 +90,8 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   app.addHook('onResponse', (request, reply, done) => {
     deps.metrics.requests.inc({
       route: request.routeOptions.url ?? 'unmatched',
-      model: request.metricsModel ?? '',
+      // Only known model ids (else "other"): a label per unknown string would grow memory without bound.
+      model: boundedMetricsModel(deps.state.current, request.metricsModel),
       status: String(reply.statusCode),
     });
     done();

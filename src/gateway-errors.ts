@@ -47,6 +47,12 @@ export class GatewayError extends Error {
   }
 }
 
+/** A client's value quoted in an error message, cut to a readable length: a 15 MB model name must not
+ * come back as a 15 MB error. */
+export function quoteInput(value: string, max = 200): string {
+  return value.length <= max ? value : `${value.slice(0, max)}… (${value.length} characters)`;
+}
+
 export const invalidRequest = (message: string, param: string | null = null, code: string | null = null) =>
   new GatewayError(400, 'invalid_request_error', 'GW_ERR_INVALID_REQUEST', { message, param, code });
 
@@ -100,30 +106,32 @@ export const ipNotAllowed = (ip: string) =>
 
 export const modelNotAllowed = (model: string) =>
   new GatewayError(403, 'permission_error', 'GW_ERR_MODEL_NOT_ALLOWED', {
-    message: `This API key is not allowed to use the model '${model}'.`,
+    message: `This API key is not allowed to use the model '${quoteInput(model)}'.`,
     param: 'model',
     code: 'model_not_allowed',
   });
 
 export const modelNotFound = (model: string) =>
   new GatewayError(404, 'invalid_request_error', 'GW_ERR_MODEL_NOT_FOUND', {
-    message: `The model '${model}' does not exist or no channel serves it.`,
+    message: `The model '${quoteInput(model)}' does not exist or no channel serves it.`,
     param: 'model',
     code: 'model_not_found',
   });
 
 export const routeNotFound = (method: string, url: string) =>
   new GatewayError(404, 'invalid_request_error', 'GW_ERR_ROUTE_NOT_FOUND', {
-    message: `Unknown request URL: ${method} ${url}.`,
+    message: `Unknown request URL: ${quoteInput(method, 20)} ${quoteInput(url)}.`,
     code: 'unknown_url',
   });
 
 export const upstreamUnreachable = (channel: string, cause: unknown) =>
-  new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_UNREACHABLE', {
-    message: `The upstream channel '${channel}' could not be reached.`,
-    code: 'upstream_unreachable',
-    cause,
-  });
+  (cause as { code?: unknown } | null)?.code === 'GW_UPSTREAM_BODY_TOO_LARGE'
+    ? upstreamResponseTooLarge(channel, cause)
+    : new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_UNREACHABLE', {
+      message: `The upstream channel '${channel}' could not be reached.`,
+      code: 'upstream_unreachable',
+      cause,
+    });
 
 export const upstreamTimeout = (channel: string, phase: string) =>
   new GatewayError(504, 'timeout_error', 'GW_ERR_UPSTREAM_TIMEOUT', {
@@ -146,7 +154,7 @@ export const internalError = (cause: unknown) =>
 
 export const modelPriceMissing = (model: string) =>
   new GatewayError(403, 'permission_error', 'GW_ERR_MODEL_PRICE_MISSING', {
-    message: `The model '${model}' has no price configured, so it cannot be billed. An operator must set its price or mark it free.`,
+    message: `The model '${quoteInput(model)}' has no price configured, so it cannot be billed. An operator must set its price or mark it free.`,
     param: 'model',
     code: 'model_price_missing',
   });
@@ -169,7 +177,7 @@ export const rateLimited = (limit: 'rpm' | 'tpm', subject: string, retryAfterSec
 
 export const modelUnavailable = (model: string) =>
   new GatewayError(503, 'overloaded_error', 'GW_ERR_MODEL_UNAVAILABLE', {
-    message: `Every channel serving '${model}' is disabled right now. An administrator has been told; try again later.`,
+    message: `Every channel serving '${quoteInput(model)}' is disabled right now. An administrator has been told; try again later.`,
     param: 'model',
     code: 'model_unavailable',
   });
@@ -195,4 +203,12 @@ export const meteringBacklogFull = (retryAfterSeconds: number) =>
     message: `The gateway cannot record calls as fast as they finish right now (its database is slow or away), so it takes no new ones for the moment. Retry in ${retryAfterSeconds} s.`,
     code: 'service_unavailable',
     headers: { 'retry-after': String(retryAfterSeconds) },
+  });
+
+/** A non-streamed upstream answer over UPSTREAM_BODY_LIMIT: refused rather than buffered without bound. */
+export const upstreamResponseTooLarge = (channel: string, cause: unknown) =>
+  new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_RESPONSE_TOO_LARGE', {
+    message: `The upstream channel '${channel}' sent an answer larger than the gateway accepts (${(cause as Error).message.replace(/^the upstream answer is /, '')}). Ask for less (fewer inputs, a stream), or raise UPSTREAM_BODY_LIMIT.`,
+    code: 'upstream_response_too_large',
+    cause,
   });

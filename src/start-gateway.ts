@@ -101,7 +101,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     await database.close();
     throw error;
   }
-  const agents = createUpstreamAgents();
+  const agents = createUpstreamAgents(undefined, env.UPSTREAM_BODY_LIMIT);
   const breakers = createCircuitBreakers({ failureThreshold: env.BREAKER_FAILURES, windowMs: env.BREAKER_WINDOW_MS, cooldownMs: env.BREAKER_COOLDOWN_MS });
   const stopSharingBreakers = env.REDIS_URL ? await shareCircuitBreakers(breakers, env.REDIS_URL, env.REDIS_PREFIX, randomUUID()) : async () => {};
   const disableChannel = async (channel: RoutedChannel, reason: string) => {
@@ -110,12 +110,22 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   };
   // Admission refuses new calls while the metering backlog is at its bound (metering-backpressure.ts).
   const admissionRateLimiter = gateAdmissionOnMeteringBacklog(rateLimiter, recorder);
+  const trustProxy = env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean);
   const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter: admissionRateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE }, {
     bodyLimit: env.BODY_LIMIT,
-    trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
+    trustProxy,
     isReady: () => ready,
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     costHeader: env.COST_HEADER,
+    connectionLimits: {
+      headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+      bodyIdleTimeoutMs: env.BODY_IDLE_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
+      maxConnectionsPerIp: env.MAX_CONNECTIONS_PER_IP,
+      maxConnections: env.MAX_CONNECTIONS,
+      exemptAddresses: trustProxy ?? [],
+    },
   });
   const reloadTimer = env.SNAPSHOT_RELOAD_MS > 0
     ? setInterval(() => state.reload().catch((error: unknown) => logger.error({ err: error }, 'periodic reload failed')), env.SNAPSHOT_RELOAD_MS)

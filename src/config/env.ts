@@ -47,6 +47,21 @@ const envSchema = z.object({
   CORS_ORIGINS: z.string().optional(),
   /** Whether each answer carries its cost in micro-USD in an `x-gateway-cost` header (a trailer for streams). */
   COST_HEADER: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  // Slow clients and big answers (docs/failure-modes.md, "Bad input and slow clients").
+  /** Longest time to receive a request's headers; slower clients get 408 and are disconnected. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  /** Longest time to receive a whole request, headers and body (not the answer); 408 after it. */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  /** Longest silence while a request body is arriving; the connection is closed after it. */
+  BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  /** How long an idle keep-alive connection is kept open between requests (above a load balancer's 60 s idle timeout). */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
+  /** Open connections one client address may hold (0: no limit); TRUST_PROXY addresses are exempt. */
+  MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).default(256),
+  /** Open connections in all (0: no limit); keep it below the process's open-file limit. */
+  MAX_CONNECTIONS: z.coerce.number().int().min(0).default(0),
+  /** Largest non-streamed upstream answer the gateway reads into memory, in bytes; larger ones get 502. */
+  UPSTREAM_BODY_LIMIT: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof envSchema>;

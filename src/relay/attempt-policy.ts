@@ -45,6 +45,8 @@ export function classifyUpstreamStatus(status: number, error: GatewayError): Fai
 }
 
 export function classifyTransportError(error: unknown): FailureKind {
+  // An answer over UPSTREAM_BODY_LIMIT: asking again would only buffer the same huge body again.
+  if ((error as { code?: unknown } | null)?.code === 'GW_UPSTREAM_BODY_TOO_LARGE') return 'final';
   if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) return 'silent';
   return 'transient';
 }

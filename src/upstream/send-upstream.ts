@@ -8,6 +8,15 @@ import type { RoutedChannel } from '../routing/routing-table.ts';
 /** Chunks queued for a slow client before the upstream socket is paused (backpressure). */
 const HIGH_WATER_CHUNKS = 64;
 
+/** A whole (non-streamed) upstream body larger than the agents' limit: the call fails instead of growing memory. */
+export class UpstreamBodyTooLargeError extends Error {
+  readonly code = 'GW_UPSTREAM_BODY_TOO_LARGE';
+  constructor(limitBytes: number) {
+    super(`the upstream answer is larger than the gateway's limit of ${limitBytes} bytes (UPSTREAM_BODY_LIMIT)`);
+    this.name = 'UpstreamBodyTooLargeError';
+  }
+}
+
 export interface UpstreamRequest {
   channel: RoutedChannel;
   /** Path below the channel's base URL, with query. */
@@ -36,7 +45,7 @@ export function sendUpstream(agents: UpstreamAgents, request: UpstreamRequest): 
   const { channel } = request;
   return new Promise((resolve, reject) => {
     if (request.signal.aborted) return reject(request.signal.reason);
-    const handler = new UpstreamHandler(resolve, reject, request.signal);
+    const handler = new UpstreamHandler(resolve, reject, request.signal, agents.maxWholeBodyBytes);
     agents.forConnectTimeout(channel.timeouts.connectMs).dispatch({
       origin: channel.origin,
       path: channel.basePath + request.path,
@@ -53,6 +62,11 @@ export function sendUpstream(agents: UpstreamAgents, request: UpstreamRequest): 
 class UpstreamHandler implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | null = null;
   private readonly received: Buffer[] = [];
+  /** Bytes queued in `received`, to bound what text() buffers. */
+  private receivedBytes = 0;
+  /** Set by text(): the whole body is wanted, so reading must never pause for a consumer that will not come. */
+  private readingWhole = false;
+  private readonly maxWholeBodyBytes: number;
   private ended = false;
   private failure: Error | null = null;
   /** Wakes a waiting consumer (text() or the chunk iterator). */
@@ -62,7 +76,8 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
   private readonly signal: AbortSignal;
   private readonly onAbort = () => this.abort(this.signal.reason as Error);
 
-  constructor(resolve: (response: UpstreamResponse) => void, reject: (error: unknown) => void, signal: AbortSignal) {
+  constructor(resolve: (response: UpstreamResponse) => void, reject: (error: unknown) => void, signal: AbortSignal, maxWholeBodyBytes: number) {
+    this.maxWholeBodyBytes = maxWholeBodyBytes;
     this.resolve = resolve;
     this.reject = reject;
     this.signal = signal;
@@ -87,7 +102,12 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.received.push(chunk);
-    if (this.received.length >= HIGH_WATER_CHUNKS) controller.pause();
+    this.receivedBytes += chunk.length;
+    if (this.readingWhole) {
+      if (this.receivedBytes > this.maxWholeBodyBytes) this.failWhole(controller);
+    } else if (this.received.length >= HIGH_WATER_CHUNKS) {
+      controller.pause();
+    }
     this.notify();
   }
 
@@ -122,9 +142,23 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
   }
 
   private async text(): Promise<string> {
+    // The whole body is read into memory, up to a bound. Before this fix the socket stayed paused at
+    // HIGH_WATER_CHUNKS (about 4 MiB) and nothing ever resumed it: every larger answer hung.
+    this.readingWhole = true;
+    if (this.receivedBytes > this.maxWholeBodyBytes && this.controller) this.failWhole(this.controller);
+    if (this.controller?.paused) this.controller.resume();
     while (!this.ended && !this.failure) await new Promise<void>((resume) => (this.wake = resume));
     if (this.failure) throw this.failure;
     return Buffer.concat(this.received).toString('utf8');
+  }
+
+  private failWhole(controller: Dispatcher.DispatchController): void {
+    if (this.failure) return;
+    this.failure = new UpstreamBodyTooLargeError(this.maxWholeBodyBytes);
+    this.received.length = 0;
+    this.receivedBytes = 0;
+    this.cleanup();
+    if (!controller.aborted) controller.abort(this.failure);
   }
 
   private async *iterate(): AsyncGenerator<Buffer> {
@@ -132,6 +166,7 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
       for (;;) {
         if (this.received.length > 0) {
           const chunk = this.received.shift()!;
+          this.receivedBytes -= chunk.length;
           if (this.received.length === 0 && this.controller?.paused) this.controller.resume();
           yield chunk;
           continue;

@@ -15,22 +15,36 @@ import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
 import { notFound } from '../../admin/admin-keys.ts';
 import { requireAdmin } from '../admin-auth.ts';
 import { parseBody } from '../../validate-request.ts';
+import { GatewayError } from '../../gateway-errors.ts';
+
+// Bounds checked here, at the HTTP edge: a NUL character is refused by PostgreSQL (a 500 before), and
+// amounts past these would overflow micro-USD integers (BIGINT on PostgreSQL, safe integers in JS).
+const MAX_USD = 1_000_000_000;
+const MAX_RATE_LIMIT = 2_147_483_647;
+const text = () => z.string().refine((value) => !value.includes('\u0000'), 'must not contain a NUL character');
+const usd = () => z.number().finite().min(-MAX_USD).max(MAX_USD);
 
 const keyChangesSchema = z.object({
   enabled: z.boolean().optional(),
-  group: z.string().min(1).optional(),
-  models: z.array(z.string().min(1)).nullable().optional(),
-  quota_usd: z.number().nonnegative().nullable().optional(),
+  group: text().min(1).max(128).optional(),
+  models: z.array(text().min(1).max(256)).max(1_000).nullable().optional(),
+  quota_usd: usd().nonnegative().nullable().optional(),
   expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
-  ip_allowlist: z.array(z.string().refine(isValidCidr, 'not an IP address or CIDR')).nullable().optional(),
-  rpm_limit: z.number().int().positive().nullable().optional(),
-  tpm_limit: z.number().int().positive().nullable().optional(),
+  ip_allowlist: z.array(z.string().max(64).refine(isValidCidr, 'not an IP address or CIDR')).max(1_000).nullable().optional(),
+  rpm_limit: z.number().int().positive().max(MAX_RATE_LIMIT).nullable().optional(),
+  tpm_limit: z.number().int().positive().max(MAX_RATE_LIMIT).nullable().optional(),
 }).strict();
-const newKeySchema = keyChangesSchema.extend({ user: z.string().min(1), name: z.string().min(1).max(128) }).strict();
-const grantSchema = z.object({ amount_usd: z.number().finite().refine((n) => n !== 0, 'must not be zero'), note: z.string().max(500).optional() }).strict();
+const newKeySchema = keyChangesSchema.extend({ user: text().min(1).max(256), name: text().min(1).max(128) }).strict();
+const grantSchema = z.object({ amount_usd: usd().refine((n) => n !== 0, 'must not be zero'), note: text().max(500).optional() }).strict();
 const channelChangesSchema = z.object({ enabled: z.boolean() }).strict();
-const channelTestSchema = z.object({ model: z.string().min(1).optional(), reenable: z.boolean().optional() }).strict();
-const idParam = z.object({ id: z.coerce.number().int().positive() });
+const channelTestSchema = z.object({ model: text().min(1).max(256).optional(), reenable: z.boolean().optional() }).strict();
+const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+/** A unique index refused the row (SQLite's and PostgreSQL's wording): the client's duplicate, not our fault. */
+function isUniqueViolation(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === '23505' || (typeof message === 'string' && message.includes('UNIQUE constraint failed'));
+}
 
 export interface AdminRouteDeps {
   state: GatewayState;
@@ -48,7 +62,9 @@ export function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
   });
   app.post('/api/admin/keys', { config }, async (request, reply) => {
     requireAdmin(deps.state, request);
-    const created = await createKey(deps.db, deps.announce, parseBody(newKeySchema, request.body));
+    const created = await createKey(deps.db, deps.announce, parseBody(newKeySchema, request.body)).catch((error: unknown) => {
+      throw isUniqueViolation(error) ? new GatewayError(409, 'invalid_request_error', 'GW_ERR_CONFLICT', { message: 'This user already has a key with that name.', param: 'name', code: 'conflict' }) : error;
+    });
     return reply.code(201).send(created);
   });
   app.patch('/api/admin/keys/:id', { config }, async (request) => {

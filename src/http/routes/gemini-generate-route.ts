@@ -88,6 +88,8 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
 /** Fastify does not read bodies of GET requests; Gemini clients may send one anyway (bounded like any body). */
 async function readBodyOfGet(request: FastifyRequest): Promise<Buffer> {
   const limit = request.server.initialConfig.bodyLimit ?? 1_048_576;
+  // Fastify's body limit does not cover a body it does not read: the same limit, enforced here.
+  if (Number(request.headers['content-length'] ?? 0) > limit) throw bodyTooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request.raw) {

@@ -14,8 +14,9 @@ export function statsRoute(app: FastifyInstance, state: GatewayState, db: Kysely
   app.get('/api/stats', { config: { errorFormat: 'openai' } }, async (request) => {
     const key = authenticateRequest(state, request);
     const query = request.query as Record<string, string | undefined>;
+    // Own keys only: `in` also finds 'constructor' and friends on the prototype (a 500 on PostgreSQL).
     const bucket = (query.bucket ?? 'hour') as StatBucket;
-    if (!(bucket in STAT_BUCKETS)) throw invalidRequest(`Invalid value for 'bucket': expected minute, hour or day.`, 'bucket');
+    if (!Object.hasOwn(STAT_BUCKETS, bucket)) throw invalidRequest(`Invalid value for 'bucket': expected minute, hour or day.`, 'bucket');
     const now = Date.now();
     const to = query.to === undefined ? now : Number(query.to);
     const from = query.from === undefined ? to - 86_400_000 : Number(query.from);
