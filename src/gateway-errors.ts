@@ -212,3 +212,7 @@ export const upstreamResponseTooLarge = (channel: string, cause: unknown) =>
     code: 'upstream_response_too_large',
     cause,
   });
+
+/** A path segment (or a model id in the path) longer than the gateway accepts. */
+export const urlPartTooLong = (limit: number) =>
+  new GatewayError(414, 'invalid_request_error', 'GW_ERR_URL_TOO_LONG', { message: `A part of the request URL is longer than the gateway accepts (${limit} characters).`, code: 'uri_too_long' });

@@ -1,6 +1,6 @@
 // Turns every failure into a clear answer in the caller's own error format; never a bare 500 for bad input.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GatewayError, quoteInput, bodyTooLarge, internalError, invalidJson, invalidRequest, routeNotFound, routeNotFoundWithHint } from '../gateway-errors.ts';
+import { GatewayError, urlPartTooLong, quoteInput, bodyTooLarge, internalError, invalidJson, invalidRequest, routeNotFound, routeNotFoundWithHint } from '../gateway-errors.ts';
 import { pathHintFor } from './path-hints.ts';
 import { errorFormatOf, renderError } from './error-formats.ts';
 import { lingerBeforeClose } from './connection-guards.ts';
@@ -36,7 +36,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: G
 /** Fastify's router refusals (a malformed %-escape in the path, an over-long path parameter). */
 export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const gatewayError = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-    ? new GatewayError(414, 'invalid_request_error', 'GW_ERR_URL_TOO_LONG', { message: 'A part of the request URL is longer than the gateway accepts (100 characters per path segment).', code: 'uri_too_long' })
+    ? urlPartTooLong(100)
     : error.code === 'FST_ERR_BAD_URL'
       ? invalidRequest('The request URL is not valid: it has a malformed %-escape.', null, 'invalid_url')
       : toGatewayError(error, 0);

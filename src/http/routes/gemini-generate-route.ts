@@ -4,11 +4,11 @@
 // carry them encoded (`google%2Fgemini-2.0-flash`): the route takes the rest of the path after /models/
 // and splits the method off at the last colon, so ids with colons (`llama3:8b`) still look up as models.
 // The documented requests are POSTs with a JSON body; a GET carrying a body is accepted the same way.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { relayChat } from '../../relay/relay-chat.ts';
 import { newCallMeter, type RelayCall } from '../../relay/relay-types.ts';
-import { bodyTooLarge, invalidJson, invalidRequest, routeNotFound } from '../../gateway-errors.ts';
+import { bodyTooLarge, invalidJson, invalidRequest, routeNotFound, urlPartTooLong } from '../../gateway-errors.ts';
 import { geminiGenerateFormat } from '../../formats/gemini-generate/index.ts';
 import { prepareGeminiEmbed } from '../../endpoints/gemini-embed-content.ts';
 import { authenticateRequest } from '../authenticate.ts';
@@ -17,11 +17,14 @@ import { sendRelayResult } from '../send-relay-result.ts';
 import { retrieveModel } from './models-route.ts';
 import { geminiCountTokens } from './count-tokens-routes.ts';
 
+const MAX_MODEL_PATH_CHARS = 256;
 type Action = 'generateContent' | 'streamGenerateContent' | 'countTokens' | 'embedContent' | 'batchEmbedContents';
 const ACTIONS: ReadonlySet<string> = new Set<Action>(['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents']);
 
 /** `google/gemini-2.0-flash:generateContent` → model and method; no method when the suffix is not one. */
 export function splitModelPath(path: string): { model: string; action: Action | null } {
+  // The wildcard route has no per-segment length limit of its own; model ids are short.
+  if (path.length > MAX_MODEL_PATH_CHARS) throw urlPartTooLong(MAX_MODEL_PATH_CHARS);
   const split = path.lastIndexOf(':');
   const suffix = split > 0 ? path.slice(split + 1) : '';
   let model = ACTIONS.has(suffix) ? path.slice(0, split) : path;
@@ -72,11 +75,14 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
   };
   for (const prefix of ['/v1beta', '/v1']) {
     const gemini = prefix === '/v1beta';
-    app.post(`${prefix}/models/*`, { config: { errorFormat: 'gemini' } }, (request, reply) => {
+    // Under /v1 the path decides the error shape: `{model}:generateContent` is Gemini's, `/v1/models/{id}`
+    // OpenAI's or Anthropic's (errorFormatForUrl).
+    const config: FastifyContextConfig = gemini ? { errorFormat: 'gemini' } : {};
+    app.post(`${prefix}/models/*`, { config }, (request, reply) => {
       const { model, action } = splitModelPath((request.params as { '*': string })['*']);
       return act(request, reply, model, action);
     });
-    app.get(`${prefix}/models/*`, { config: { errorFormat: 'gemini' } }, async (request, reply) => {
+    app.get(`${prefix}/models/*`, { config }, async (request, reply) => {
       const { model, action } = splitModelPath((request.params as { '*': string })['*']);
       // Without a method it is a model lookup: GET /v1/models/{id} (OpenAI, Anthropic), /v1beta/models/{id} (Gemini).
       if (action === null) return reply.send(retrieveModel(deps.state, request, model, gemini));
