@@ -2,6 +2,7 @@
 // answer, an outage the circuit breaker must cut short (also across instances, over Redis), and a slow
 // first byte that a per-model hedge hides. The client is the official OpenAI SDK.
 import { createServer, type AddressInfo } from 'node:net';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,9 +38,11 @@ function faultConfig() {
       channel('down', `http://127.0.0.1:${closedPort}`, ['outage']),
       channel('blackout', blackout.url, ['blackout']),
       channel('slow', main.url, ['hedged']),
+      channel('cutter', main.url, ['mended'], 1),
+      channel('restarter', spare.url, ['mended']),
     ],
     models: [
-      priced('hangup'), priced('alone'), priced('outage-spare'), priced('blackout-spare'), priced('hedged-spare'),
+      priced('hangup'), priced('alone'), priced('mended'), priced('outage-spare'), priced('blackout-spare'), priced('hedged-spare'),
       priced('outage', { fallbacks: ['outage-spare'] }),
       priced('blackout', { fallbacks: ['blackout-spare'] }),
       priced('hedged', { fallbacks: ['hedged-spare'], hedge_after_ms: 200 }),
@@ -185,6 +188,35 @@ describe('one instance', () => {
     expect((await ask(gateway, 'hedged')).model).toBe('hedged');
     await sleep(300);
     expect(countOn(spare, 'hedged-spare')).toBe(sparesBefore);
+  });
+});
+
+describe('a stream cut midway, read by an Anthropic client through translation', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway(faultConfig());
+  });
+  afterAll(async () => {
+    await gateway?.dispose();
+    main.reset();
+    spare.reset();
+  });
+
+  it('restarts on a channel without prefill support and the client reads one whole message', async () => {
+    main.script({ cutStreamAfterChunks: 4, chunkDelayMs: 30 });
+    const client = new Anthropic({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 });
+    const stream = client.messages.stream({ model: 'mended', max_tokens: 100, messages: [{ role: 'user', content: 'fault mended' }] });
+    let text = '';
+    stream.on('text', (delta) => (text += delta));
+    const message = await stream.finalMessage();
+    expect(text).toBe('Hello from the OpenAI simulator: you said "fault mended"');
+    expect(message.content).toEqual([expect.objectContaining({ type: 'text', text: 'Hello from the OpenAI simulator: you said "fault mended"' })]);
+    expect(message.stop_reason).toBe('end_turn');
+    const restarted = requestsFor(spare, 'mended').at(-1)!.body as { messages: { role: string }[] };
+    expect(restarted.messages.at(-1)?.role).toBe('user'); // no prefill
+    const log = await lastLog(gateway);
+    expect(log.error).toBeNull();
+    expect(attemptsOf(log)).toEqual(['cutter:ok', 'restarter:restarted']);
   });
 });
 
