@@ -33,6 +33,12 @@ export interface AttemptOrder {
   failed(candidate: Candidate, failure: FailureKind, retryAfterMs: number | null): void;
   /** No more attempts (a final error). */
   stop(): void;
+  /**
+   * An attempt on this channel ended. Without a verdict on its health (`reported` false), a probe this
+   * call holds is handed back for the next request (never someone else's probe); with one, the breaker
+   * already moved on and the claim is simply dropped.
+   */
+  releaseProbe(channelId: number, reported?: boolean): void;
 }
 
 /**
@@ -55,11 +61,18 @@ export function createAttemptOrder(routes: ModelRoute[], breakers: CircuitBreake
   let stopped = false;
   /** Candidates already retried once on the same channel: never a third time. */
   const retried = new Set<number>();
+  /** Channels whose half-open probe this call holds. */
+  const probes = new Set<number>();
 
   const usable = (candidate: Candidate, admit: boolean): boolean => {
-    if (dead.has(candidate.channel.id) || candidate.model === skipModel) return false;
+    const id = candidate.channel.id;
+    if (dead.has(id) || candidate.model === skipModel) return false;
     if (everyCircuitOpen) return true;
-    return admit ? breakers.admit(candidate.channel.id) : !breakers.isOpen(candidate.channel.id);
+    if (!admit) return !breakers.isOpen(id);
+    const wasOpen = breakers.state(id) === 'open';
+    if (!breakers.admit(id)) return false;
+    if (wasOpen) probes.add(id);
+    return true;
   };
   const hasAnotherRoute = (after: number) => candidates.some((candidate) => candidate.index > after && usable(candidate, false));
 
@@ -112,6 +125,9 @@ export function createAttemptOrder(routes: ModelRoute[], breakers: CircuitBreake
     },
     stop() {
       stopped = true;
+    },
+    releaseProbe(channelId, reported = false) {
+      if (probes.delete(channelId) && !reported) breakers.release(channelId);
     },
   };
 }

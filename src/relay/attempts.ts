@@ -69,21 +69,23 @@ export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHo
       running.delete(event.run);
       const { channel } = event.run.candidate;
       if ('thrown' in event) {
-        deps.breakers.release(channel.id);
+        order.releaseProbe(channel.id);
         throw event.thrown;
       }
       const { outcome } = event;
       if (outcome.kind === 'ready') {
         deps.breakers.recordSuccess(channel.id);
+        order.releaseProbe(channel.id, true);
         return outcome.commit();
       }
       if (outcome.kind === 'cancelled') {
-        deps.breakers.release(channel.id);
+        order.releaseProbe(channel.id);
         continue;
       }
       lastError = outcome.error;
-      if (outcome.failure === 'final' || outcome.failure === 'context-length') deps.breakers.release(channel.id);
-      else deps.breakers.recordFailure(channel.id);
+      const says = outcome.failure !== 'final' && outcome.failure !== 'context-length';
+      if (says) deps.breakers.recordFailure(channel.id);
+      order.releaseProbe(channel.id, says);
       if (outcome.failure === 'credentials') await deps.disableChannel(channel, outcome.error.message);
       if (outcome.failure === 'final') {
         // The request itself was refused: nothing new is tried, but a hedge already running may still answer.
@@ -99,7 +101,7 @@ export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHo
       void run.settled.then((settled) => {
         if ('outcome' in settled && settled.outcome.kind === 'ready') return settled.outcome.discard();
         return undefined;
-      }).catch(() => {}).finally(() => deps.breakers.release(run.candidate.channel.id));
+      }).catch(() => {}).finally(() => order.releaseProbe(run.candidate.channel.id));
     }
   }
   throw finalError ?? lastError ?? new GatewayError(503, 'overloaded_error', 'GW_ERR_NO_ROUTE', { message: 'Every channel for this model is unavailable right now; try again shortly.', code: 'no_available_channel' });
