@@ -111,7 +111,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   // Admission refuses new calls while the metering backlog is at its bound (metering-backpressure.ts).
   const admissionRateLimiter = gateAdmissionOnMeteringBacklog(rateLimiter, recorder);
   const trustProxy = env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean);
-  const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter: admissionRateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE }, {
+  const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter: admissionRateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE, hedgeAfterMs: env.HEDGE_AFTER_MS }, {
     bodyLimit: env.BODY_LIMIT,
     trustProxy,
     isReady: () => ready,

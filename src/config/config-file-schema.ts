@@ -61,6 +61,8 @@ const modelSchema = z.object({
   max_prompt_chars: z.number().int().positive().optional(),
   free: z.boolean().default(false),
   fallbacks: z.array(z.string().min(1)).default([]),
+  /** Hedge: with no first byte after this long, the next route starts too and the first to answer wins; 0 turns it off. */
+  hedge_after_ms: z.number().int().min(0).optional(),
   context_window: z.number().int().positive().optional(),
   max_output_tokens: z.number().int().positive().optional(),
 }).strict();

@@ -25,6 +25,8 @@ const envSchema = z.object({
   BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
   BREAKER_WINDOW_MS: z.coerce.number().int().min(100).default(30_000),
   BREAKER_COOLDOWN_MS: z.coerce.number().int().min(50).default(5_000),
+  /** Hedge: after this long without a first byte, the next route is started too (models may set their own); 0 is off. */
+  HEDGE_AFTER_MS: z.coerce.number().int().min(0).default(0),
   /** How often automatically disabled channels are re-tested and re-enabled if they answer; 0 turns it off. */
   CHANNEL_RETEST_INTERVAL_MS: z.coerce.number().int().min(0).default(300_000),
   /** Days usage-log rows are kept (statistics aggregates are kept separately); 0 keeps them forever. */

@@ -22,4 +22,6 @@ export interface RelayDeps {
   disableChannel(channel: RoutedChannel, reason: string): Promise<void>;
   /** Whether image URLs on private networks may be fetched for targets that need the bytes. */
   imageFetchAllowPrivate: boolean;
+  /** HEDGE_AFTER_MS: the hedge delay of models without their own `hedge_after_ms`; 0 or absent: no hedge. */
+  hedgeAfterMs?: number;
 }

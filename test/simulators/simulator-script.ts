@@ -17,6 +17,8 @@
 //   omitUsage                  leave usage out: OpenAI `usage`; Anthropic `usage` of the message, of
 //                              message_start and of message_delta; Gemini `usageMetadata`
 //   reply                      the exact assistant text, instead of the derived one (no tool calls)
+//   hangUp                     read the request, then close the connection without any answer (after
+//                              delayMs, if given): the client sees the socket closed, no status
 // An "event" is one SSE event as the provider sends it (an OpenAI chunk, an Anthropic typed event, a
 // Gemini GenerateContentResponse); the terminator (`data: [DONE]`) is not counted.
 
@@ -33,6 +35,7 @@ export interface ScriptStep {
   omitTerminator?: boolean;
   omitUsage?: boolean;
   reply?: string;
+  hangUp?: boolean;
 }
 
 /** The step of a request with no script: shared and frozen, so the default path allocates nothing. */
