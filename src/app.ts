@@ -22,6 +22,7 @@ import { chooseRealtimeProtocol, realtimeRoute } from './http/routes/realtime-ro
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
+import type { MetricsAccess } from './http/metrics-access.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,6 +36,8 @@ export interface AppOptions {
   /** Proxies whose X-Forwarded-For is believed (addresses or CIDRs), or none. */
   trustProxy: string[] | undefined;
   isReady: () => boolean;
+  /** Token for /metrics, or null when /metrics listens on its own port (METRICS_PORT) instead of this one. */
+  metricsAccess?: MetricsAccess | null;
 }
 
 export interface AppDeps extends RelayDeps {
@@ -75,7 +78,7 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     done();
   });
 
-  healthRoutes(app, deps.metrics, options.isReady);
+  healthRoutes(app, deps.metrics, options.isReady, options.metricsAccess);
   modelsRoute(app, deps.state);
   chatCompletionsRoute(app, deps);
   anthropicMessagesRoute(app, deps);

@@ -8,6 +8,7 @@ import type { Accounting } from '../metering/accounting.ts';
 import type { RateLimiter } from '../metering/rate-limiter.ts';
 import type { CircuitBreakers } from '../routing/circuit-breaker.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
+import type { ResponseOwners } from '../responses/response-owners.ts';
 
 export interface RelayDeps {
   agents: UpstreamAgents;
@@ -22,4 +23,6 @@ export interface RelayDeps {
   disableChannel(channel: RoutedChannel, reason: string): Promise<void>;
   /** Whether image URLs on private networks may be fetched for targets that need the bytes. */
   imageFetchAllowPrivate: boolean;
+  /** Who owns each Responses API id relayed, so nobody continues or reads another user's conversation. */
+  responseOwners: ResponseOwners;
 }

@@ -1,5 +1,6 @@
 // The OpenAI simulator's endpoints for images, speech and responses, in OpenAI's shapes (checked by
 // pointing the official openai SDK at them in the end-to-end tests).
+import { randomBytes } from 'node:crypto';
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
 import { countWords, splitIntoPieces } from './simulator-answers.ts';
@@ -28,7 +29,8 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
   const body = exchange.recorded.body as Body;
   const input = typeof body.input === 'string' ? body.input : JSON.stringify(body.input ?? '');
   const text = exchange.step.reply ?? `Hello from the OpenAI simulator: you said "${input}"`;
-  const id = `resp_sim${Date.now().toString(36)}`;
+  // Unique like OpenAI's: two responses in the same millisecond must not share an id.
+  const id = `resp_sim${randomBytes(12).toString('hex')}`;
   const messageId = `msg_sim${Date.now().toString(36)}`;
   const createdAt = Math.floor(Date.now() / 1000);
   const usage = { input_tokens: countWords(input), input_tokens_details: { cached_tokens: 0 }, output_tokens: countWords(text), output_tokens_details: { reasoning_tokens: 0 }, total_tokens: countWords(input) + countWords(text) };

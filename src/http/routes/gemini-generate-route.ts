@@ -10,6 +10,7 @@ import { geminiGenerateFormat } from '../../formats/gemini-generate/index.ts';
 import { authenticateRequest } from '../authenticate.ts';
 import { abortSignalForClient } from '../client-abort.ts';
 import { sendRelayResult } from '../send-relay-result.ts';
+import { recordRefusedCall } from '../../relay/record-refusal.ts';
 
 const ACTIONS = new Set(['generateContent', 'streamGenerateContent']);
 
@@ -23,28 +24,34 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
     if (!ACTIONS.has(action)) throw routeNotFound(request.method, request.url.split('?')[0] ?? '');
     const key = authenticateRequest(deps.state, request);
     const stream = action === 'streamGenerateContent';
-    if (stream && (request.query as { alt?: string }).alt !== 'sse') {
-      throw invalidRequest('streamGenerateContent is served as Server-Sent Events: add ?alt=sse (the @google/genai SDK does).', 'alt', 'unsupported_stream_format');
+    const meter = newCallMeter();
+    try {
+      if (stream && (request.query as { alt?: string }).alt !== 'sse') {
+        throw invalidRequest('streamGenerateContent is served as Server-Sent Events: add ?alt=sse (the @google/genai SDK does).', 'alt', 'unsupported_stream_format');
+      }
+      const rawBody = request.rawBody ?? await readBodyOfGet(request);
+      const body = request.body ?? parseJson(rawBody);
+      const { request: hubRequest } = geminiGenerateFormat.requestToHub(body, { model, stream });
+      request.metricsModel = model;
+      const result = await relayChat(deps, {
+        requestId: request.id,
+        key,
+        endpoint: `/v1beta/models/{model}:${action}`,
+        inboundFormat: 'gemini-generate',
+        model,
+        stream,
+        body: (body ?? {}) as Record<string, unknown>,
+        rawBody,
+        signal: abortSignalForClient(reply),
+        startedAt,
+        forwardHeaders: {},
+        meter,
+      }, { hubRequest: () => hubRequest, maxOutputTokens: hubRequest.maxOutputTokens ?? null });
+      return sendRelayResult(reply, result);
+    } catch (error) {
+      recordRefusedCall(deps, { requestId: request.id, key, endpoint: `/v1beta/models/{model}:${action}`, inboundFormat: 'gemini-generate', model, stream, startedAt, alreadyRecorded: meter.recorded }, error);
+      throw error;
     }
-    const rawBody = request.rawBody ?? await readBodyOfGet(request);
-    const body = request.body ?? parseJson(rawBody);
-    const { request: hubRequest } = geminiGenerateFormat.requestToHub(body, { model, stream });
-    request.metricsModel = model;
-    const result = await relayChat(deps, {
-      requestId: request.id,
-      key,
-      endpoint: `/v1beta/models/{model}:${action}`,
-      inboundFormat: 'gemini-generate',
-      model,
-      stream,
-      body: (body ?? {}) as Record<string, unknown>,
-      rawBody,
-      signal: abortSignalForClient(reply),
-      startedAt,
-      forwardHeaders: {},
-      meter: newCallMeter(),
-    }, { hubRequest: () => hubRequest, maxOutputTokens: hubRequest.maxOutputTokens ?? null });
-    return sendRelayResult(reply, result);
   };
   for (const prefix of ['/v1beta', '/v1']) {
     app.post(`${prefix}/models/:modelAction`, { config: { errorFormat: 'gemini' } }, handler);
