@@ -14,6 +14,7 @@ import { statsRoute } from './http/routes/stats-route.ts';
 import { adminRoutes } from './http/routes/admin-routes.ts';
 import { openAIEndpointRoutes } from './http/routes/openai-endpoint-routes.ts';
 import { uploadRoutes } from './http/routes/upload-routes.ts';
+import { storedResponsesRoutes } from './http/routes/stored-responses-route.ts';
 import { anthropicMessagesRoute } from './http/routes/anthropic-messages-route.ts';
 import { geminiGenerateRoutes } from './http/routes/gemini-generate-route.ts';
 import multipart from '@fastify/multipart';
@@ -84,6 +85,7 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   anthropicMessagesRoute(app, deps);
   geminiGenerateRoutes(app, deps);
   openAIEndpointRoutes(app, deps);
+  storedResponsesRoutes(app, deps);
   void app.register(async (scope) => {
     // Multipart parsing only where uploads are expected; everything else stays JSON.
     await scope.register(multipart, { throwFileSizeLimit: true });

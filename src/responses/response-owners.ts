@@ -28,7 +28,10 @@ export interface ResponseOwners {
   remember(response: RelayedResponse): void;
   /** The owner of an id, or null when the gateway never relayed it (or it expired or was deleted). */
   lookup(id: string): Promise<ResponseOwner | null>;
-  /** After a successful DELETE: the id is unknown from now on, here and (through the database) everywhere. */
+  /**
+   * After a successful DELETE: the id is unknown from now on here, in Redis and in the database. Another
+   * instance that has it in memory still lets its owner (only) reach the upstream, which answers 404.
+   */
   forget(id: string): Promise<void>;
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -115,6 +118,8 @@ export function createResponseOwners(options: ResponseOwnersOptions): ResponseOw
       // The row may still be queued: write it first, so the deletion mark lands on it.
       await queue.flush();
       await options.db.updateTable('responses').set({ deleted_at: Date.now() }).where('id', '=', id).execute();
+      // A lookup that ran meanwhile may have cached it again from the not-yet-marked row.
+      recent.delete(id);
     },
     flush: () => queue.flush(),
     async close() {

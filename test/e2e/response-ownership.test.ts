@@ -125,6 +125,30 @@ describe('previous_response_id on one instance', () => {
       .rejects.toMatchObject({ status: 400, param: 'previous_response_id' });
   });
 
+  it('retrieves, lists input items of and deletes a response for its owner only', async () => {
+    const alice = clientFor(gateway, keys.alice);
+    const bob = clientFor(gateway, keys.bob);
+    const first = await alice.responses.create({ model: 'gpt-4o-mini', input: 'keep this' });
+    const upstreamCalls = upstream.requests.length;
+    await expect(bob.responses.retrieve(first.id)).rejects.toMatchObject({ status: 404, code: 'response_not_found' });
+    await expect(bob.responses.inputItems.list(first.id)).rejects.toMatchObject({ status: 404, code: 'response_not_found' });
+    await expect(bob.responses.delete(first.id)).rejects.toMatchObject({ status: 404, code: 'response_not_found' });
+    await expect(bob.responses.cancel(first.id)).rejects.toMatchObject({ status: 404, code: 'response_not_found' });
+    await expect(bob.responses.retrieve('resp_never_issued')).rejects.toMatchObject({ status: 404, code: 'response_not_found' });
+    expect(upstream.requests.length).toBe(upstreamCalls);
+
+    const retrieved = await clientFor(gateway, keys.aliceOther).responses.retrieve(first.id);
+    expect(retrieved.id).toBe(first.id);
+    expect(retrieved.output_text).toBe(first.output_text);
+    const items = await alice.responses.inputItems.list(first.id);
+    expect(items.data.map((item) => (item as { content: { text: string }[] }).content[0]!.text)).toEqual(['keep this']);
+    await alice.responses.delete(first.id);
+    await expect(alice.responses.retrieve(first.id)).rejects.toMatchObject({ status: 404, code: 'response_not_found' });
+    await expect(alice.responses.create({ model: 'gpt-4o-mini', input: 'x', previous_response_id: first.id })).rejects.toMatchObject({ status: 404 });
+    const row = await gateway.database.db.selectFrom('responses').select('deleted_at').where('id', '=', first.id).executeTakeFirstOrThrow();
+    expect(row.deleted_at).not.toBeNull();
+  });
+
   it('remembers owners across a restart (from the database)', async () => {
     const first = await clientFor(gateway, keys.alice).responses.create({ model: 'gpt-4o-mini', input: 'before restart' });
     await gateway.stop();

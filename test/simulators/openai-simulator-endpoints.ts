@@ -42,6 +42,8 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
     temperature: 1, text: { format: { type: 'text' } }, tool_choice: 'auto', tools: [], top_p: 1, truncation: 'disabled',
     usage: withUsage && !exchange.step.omitUsage ? usage : null, user: null, metadata: {},
   });
+  const inputItems = [{ id: `msg_in${randomBytes(6).toString('hex')}`, type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: input }] }];
+  storedResponses.set(id, { response: response('completed', [message(text, 'completed')], true), inputItems });
   if (!body.stream) return sendJson(exchange.response, 200, response('completed', [message(text, 'completed')], true));
   let sequence = 0;
   const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`;
@@ -57,6 +59,26 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
     event('response.completed', { response: response('completed', [message(text, 'completed')], true) }),
   ];
   return sendEventStream(exchange.response, exchange.step, events, { terminator: null, malformed: 'event: response.output_text.delta\ndata: {"broken": \n\n' });
+}
+
+/** Responses kept as OpenAI keeps stored ones, for GET/DELETE /v1/responses/{id} and its input_items. */
+const storedResponses = new Map<string, { response: Record<string, unknown>; inputItems: object[] }>();
+
+/** GET /v1/responses/{id}, DELETE /v1/responses/{id}, GET /v1/responses/{id}/input_items, POST /v1/responses/{id}/cancel. */
+export function storedResponse(exchange: SimulatorExchange): void {
+  const { method, path } = exchange.recorded;
+  const [, , , rawId, action] = path.split('/');
+  const id = decodeURIComponent(rawId ?? '');
+  const stored = storedResponses.get(id);
+  if (!stored) return sendJson(exchange.response, 404, { error: { message: `Response with id '${id}' not found.`, type: 'invalid_request_error', param: null, code: null } });
+  if (method === 'GET' && action === undefined) return sendJson(exchange.response, 200, stored.response);
+  if (method === 'DELETE' && action === undefined) {
+    storedResponses.delete(id);
+    return sendJson(exchange.response, 200, { id, object: 'response.deleted', deleted: true });
+  }
+  if (method === 'GET' && action === 'input_items') return sendJson(exchange.response, 200, { object: 'list', data: stored.inputItems, first_id: (stored.inputItems[0] as { id: string }).id, last_id: (stored.inputItems.at(-1) as { id: string }).id, has_more: false });
+  if (method === 'POST' && action === 'cancel') return sendJson(exchange.response, 400, { error: { message: 'Only responses created with background set to true can be cancelled.', type: 'invalid_request_error', param: null, code: null } });
+  return sendJson(exchange.response, 404, { error: { message: `Invalid URL (${method} ${path})`, type: 'invalid_request_error', param: null, code: null } });
 }
 
 /** Multipart bodies arrive as text here; tests upload ASCII-only files so the text is the exact bytes. */
