@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
+import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
@@ -146,15 +147,19 @@ describe('calls refused before the upstream', () => {
     ];
     const before = await gateway.database.db.selectFrom('usage_logs').select('id').orderBy('id', 'desc').executeTakeFirst();
     for (const [call, status] of refusals) await expect(call(), `expected ${status}`).rejects.toMatchObject({ status });
+    // A realtime upgrade refused before the upgrade, too.
+    const socket = new WebSocket(`${gateway.url.replace('http', 'ws')}/v1/realtime?model=no-such-model`, { headers: { authorization: `Bearer ${keys.user}` } });
+    socket.on('error', () => {});
+    expect(await new Promise<number>((resolve) => socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0)))).toBe(404);
     await gateway.recorder.flush();
     const rows = await gateway.database.db.selectFrom('usage_logs').selectAll().where('id', '>', before?.id ?? 0).orderBy('id').execute();
-    expect(rows.map((row) => [row.key_name, row.status])).toEqual([['narrow', 403], ['main', 404], ['main', 404], ['poor', 429], ['main', 400], ['main', 400]]);
+    expect(rows.map((row) => [row.key_name, row.status])).toEqual([['narrow', 403], ['main', 404], ['main', 404], ['poor', 429], ['main', 400], ['main', 400], ['main', 404]]);
     expect(rows.every((row) => row.cost_micros === 0 && row.error !== null && row.error.length > 0)).toBe(true);
     expect(rows[0]!.model).toBe('text-embedding-3-small');
     expect(rows[2]!.model.length).toBeLessThanOrEqual(128);
     expect(rows[2]!.error!.length).toBeLessThanOrEqual(1000);
     expect(rows[3]!.error).toMatch(/balance is too low/);
-    expect(rows.map((row) => row.endpoint)).toEqual(['/v1/chat/completions', '/v1/chat/completions', '/v1/chat/completions', '/v1/chat/completions', '/v1/chat/completions', '/v1/embeddings']);
+    expect(rows.map((row) => row.endpoint)).toEqual(['/v1/chat/completions', '/v1/chat/completions', '/v1/chat/completions', '/v1/chat/completions', '/v1/chat/completions', '/v1/embeddings', '/v1/realtime']);
   });
 });
 
