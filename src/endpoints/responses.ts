@@ -13,7 +13,7 @@ import { openAIJsonPassthroughHop } from '../relay/hops/openai-json-passthrough-
 import { MalformedEventError, type StreamConverter } from '../relay/relay-hop.ts';
 import { formatSseEvent } from '../relay/sse-pump.ts';
 import type { RelayCall } from '../relay/relay-types.ts';
-import { previousResponseNotFound, type GatewayError } from '../gateway-errors.ts';
+import { invalidRequest, previousResponseNotFound, type GatewayError } from '../gateway-errors.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import type { PreparedCall } from '../relay/prepared-call.ts';
 import { translatedChatHop } from '../relay/hops/translated-chat-hop.ts';
@@ -51,6 +51,7 @@ export function usageFromResponses(wire: unknown): Usage | null {
 
 export function prepareResponses(raw: unknown): PreparedCall {
   const body = parseBody(responsesSchema, raw);
+  refuseUnattributedState(body);
   return {
     model: body.model,
     stream: body.stream === true,
@@ -87,6 +88,24 @@ export function prepareResponses(raw: unknown): PreparedCall {
       return relayEndpoint(deps, call, hop, { estimate: estimateChatUsage(call.rawBody.length, body.max_output_tokens ?? null) });
     },
   };
+}
+
+/**
+ * Upstream state the gateway cannot attribute to a user: a stored conversation (`conversation`) and stored
+ * items fetched by id (`item_reference`). All users reach the upstream with the same channel credentials,
+ * so relaying these would let anyone who learns an id read another user's conversation. Refused with a 400
+ * naming the field; previous_response_id, whose owners the gateway records, is the supported way to chain.
+ */
+function refuseUnattributedState(body: { conversation?: unknown; input?: unknown }): void {
+  if (body.conversation !== undefined && body.conversation !== null) {
+    throw invalidRequest("'conversation' is not supported through this gateway: it cannot tell whose stored conversations are whose. Chain turns with previous_response_id, or send the whole conversation in 'input'.", 'conversation', 'unsupported_parameter');
+  }
+  if (!Array.isArray(body.input)) return;
+  body.input.forEach((item, i) => {
+    if (item && typeof item === 'object' && (item as { type?: unknown }).type === 'item_reference') {
+      throw invalidRequest(`Input items of type 'item_reference' are not supported through this gateway: it cannot tell whose stored items are whose. Send the item itself, or chain turns with previous_response_id.`, `input[${i}]`, 'unsupported_parameter');
+    }
+  });
 }
 
 const FINAL_EVENTS = new Set(['response.completed', 'response.failed', 'response.incomplete']);

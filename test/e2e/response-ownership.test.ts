@@ -149,6 +149,16 @@ describe('previous_response_id on one instance', () => {
     expect(row.deleted_at).not.toBeNull();
   });
 
+  it('refuses stored state it cannot attribute: conversation ids and item references', async () => {
+    const bob = clientFor(gateway, keys.bob);
+    const upstreamCalls = upstream.requests.length;
+    await expect(bob.responses.create({ model: 'gpt-4o-mini', input: 'x', conversation: 'conv_of_alice' }))
+      .rejects.toMatchObject({ status: 400, param: 'conversation', code: 'unsupported_parameter' });
+    await expect(bob.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: 'x' }, { type: 'item_reference', id: 'msg_of_alice' }] }))
+      .rejects.toMatchObject({ status: 400, param: 'input[1]', code: 'unsupported_parameter' });
+    expect(upstream.requests.length).toBe(upstreamCalls);
+  });
+
   it('remembers owners across a restart (from the database)', async () => {
     const first = await clientFor(gateway, keys.alice).responses.create({ model: 'gpt-4o-mini', input: 'before restart' });
     await gateway.stop();
