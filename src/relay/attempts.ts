@@ -12,6 +12,7 @@ import type { RelayDeps } from './relay-deps.ts';
 import type { RelayCall, RelayResult } from './relay-types.ts';
 import { upstreamModelFor } from './resolve-candidates.ts';
 import { createSsePump, type SsePump } from './sse-pump.ts';
+import { redactSecrets } from './redact-credentials.ts';
 
 export interface ModelRoute {
   model: string;
@@ -301,7 +302,7 @@ async function openContinuation(context: AttemptContext, hop: RelayHop, channel:
     });
     if (response.statusCode >= 400 || !String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
       const text = await response.text().catch(() => '');
-      note('continuation refused', response.statusCode, text.slice(0, 300));
+      note('continuation refused', response.statusCode, redactSecrets(text.slice(0, 300), channel.apiKeys));
       return null;
     }
     const converter = hop.stream!(channel);
