@@ -28,6 +28,14 @@ export const notFound = (what: string) => new GatewayError(404, 'not_found_error
 export async function createKey(db: Kysely<DatabaseSchema>, announce: AnnounceChange, request: NewKeyRequest): Promise<{ id: number; key: string }> {
   const user = await db.selectFrom('users').select('id').where('name', '=', request.user).executeTakeFirst();
   if (!user) throw notFound(`User '${request.user}'`);
+  const existing = await db.selectFrom('api_keys').select('status').where('user_id', '=', user.id).where('name', '=', request.name).executeTakeFirst();
+  if (existing) {
+    throw new GatewayError(409, 'invalid_request_error', 'GW_ERR_KEY_NAME_TAKEN', {
+      message: `User '${request.user}' already has a key named '${request.name}'${existing.status === 'revoked' ? ' (deleted keys keep their names)' : ''}: choose another name.`,
+      param: 'name',
+      code: 'key_name_taken',
+    });
+  }
   const secret = generateApiKey();
   const now = Date.now();
   const inserted = await db.insertInto('api_keys').values({

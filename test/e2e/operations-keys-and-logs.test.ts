@@ -101,6 +101,10 @@ describe('a deleted key', () => {
     await expect(openai(secret).models.list()).rejects.toMatchObject({ status: 401 });
     const listed = (await admin('GET', '/api/admin/keys')).body.data as { id: number; status: string }[];
     expect(listed.find((key) => key.id === id)!.status).toBe('revoked');
+    // Its name stays taken: a clear 409, not a database error.
+    const again = await admin('POST', '/api/admin/keys', { user: 'uma', name: 'temporary' });
+    expect(again.status).toBe(409);
+    expect((again.body.error as { code: string }).code).toBe('key_name_taken');
   });
 
   it('stays deleted when the config file still declares it, and its secret cannot be declared again', async () => {
