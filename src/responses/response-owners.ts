@@ -8,7 +8,8 @@
 // id looks it up: memory, then Redis, then the database.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DatabaseSchema, NewResponseRow } from '../db/schema.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
+import { insertResponseOwnerBatch, type ResponseOwnerRow } from '../db/repositories/responses.ts';
 import type { RedisContext } from '../cluster/redis-connection.ts';
 import { createWriteBehindQueue } from '../metering/write-behind-queue.ts';
 
@@ -55,16 +56,13 @@ export const MAX_RESPONSE_ID_LENGTH = 256;
 export function createResponseOwners(options: ResponseOwnersOptions): ResponseOwners {
   const retentionMs = options.retentionMs ?? RESPONSE_RETENTION_MS;
   const memoryEntries = options.memoryEntries ?? 50_000;
-  const recent = new Map<string, ResponseOwner>();
+  const recent = createRecentIds(memoryEntries);
   const redisKey = (id: string) => `${options.redis!.prefix}resp:${id}`;
 
-  const queue = createWriteBehindQueue<NewResponseRow>({
+  const queue = createWriteBehindQueue<ResponseOwnerRow>({
     intervalMs: options.flushIntervalMs,
     maxBatch: 500,
-    write: async (rows) => {
-      // Ids are unique upstream; a repeat (a retried batch) changes nothing.
-      await options.db.insertInto('responses').values(rows).onConflict((conflict) => conflict.column('id').doNothing()).execute();
-    },
+    write: (rows) => insertResponseOwnerBatch(options.db, rows),
     onError: (error, rows) => options.logger.error({ err: error, responses: rows.length }, 'response ids could not be written; they will be retried'),
   });
 
@@ -72,9 +70,7 @@ export function createResponseOwners(options: ResponseOwnersOptions): ResponseOw
     // Ids are unique upstream; should one repeat, the first owner keeps it (as the database row does).
     const earlier = recent.get(id);
     if (earlier && earlier.userId !== owner.userId) return;
-    recent.delete(id);
     recent.set(id, owner);
-    if (recent.size > memoryEntries) recent.delete(recent.keys().next().value!);
   };
 
   const sweep = setInterval(() => {
@@ -89,7 +85,7 @@ export function createResponseOwners(options: ResponseOwnersOptions): ResponseOw
       const owner = { userId: response.userId, channelId: response.channelId };
       remember(response.id, owner);
       const now = Date.now();
-      queue.enqueue({ id: response.id, user_id: response.userId, key_id: response.keyId, channel_id: response.channelId, model: response.model.slice(0, 256), state_kept_by: 'upstream', response_json: null, input_json: null, created_at: now, expires_at: now + retentionMs, deleted_at: null });
+      queue.enqueue({ id: response.id, user_id: response.userId, key_id: response.keyId, channel_id: response.channelId, model: response.model.slice(0, 256), created_at: now, expires_at: now + retentionMs });
       options.redis?.redis.set(redisKey(response.id), `${owner.userId}:${owner.channelId ?? ''}`, 'PX', retentionMs)
         .catch((error: unknown) => options.logger.warn({ err: error }, 'sharing a response id over Redis failed; other instances will read it from the database'));
     },
@@ -125,6 +121,37 @@ export function createResponseOwners(options: ResponseOwnersOptions): ResponseOw
     async close() {
       clearInterval(sweep);
       await queue.close();
+    },
+  };
+}
+
+interface RecentIds {
+  get(id: string): ResponseOwner | undefined;
+  set(id: string, owner: ResponseOwner): void;
+  delete(id: string): void;
+}
+
+/**
+ * The most recent ids, at most `capacity`, in two generations: when the young one is half full it becomes
+ * the old one and the previous old one is dropped. O(1) per call; evicting one key at a time from a Map
+ * (`keys().next()` after many deletes) walks the deleted slots and cost ~50 µs a call at 50,000 entries.
+ */
+function createRecentIds(capacity: number): RecentIds {
+  const half = Math.max(1, Math.floor(capacity / 2));
+  let young = new Map<string, ResponseOwner>();
+  let old = new Map<string, ResponseOwner>();
+  return {
+    get: (id) => young.get(id) ?? old.get(id),
+    set(id, owner) {
+      if (young.size >= half) {
+        old = young;
+        young = new Map();
+      }
+      young.set(id, owner);
+    },
+    delete(id) {
+      young.delete(id);
+      old.delete(id);
     },
   };
 }
