@@ -10,7 +10,8 @@ const DUPLICATE_DATABASE = '42P04';
 const INSUFFICIENT_PRIVILEGE = '42501';
 
 export async function ensurePostgresDatabase(url: string): Promise<void> {
-  const probe = new pg.Client({ connectionString: url });
+  // Bounded, so a server that accepts connections but never answers stops start-up with a sentence.
+  const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   try {
     await probe.connect();
     return;
@@ -23,7 +24,7 @@ export async function ensurePostgresDatabase(url: string): Promise<void> {
   const name = decodeURIComponent(target.pathname.slice(1));
   const maintenance = new URL(url);
   maintenance.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: maintenance.toString() });
+  const admin = new pg.Client({ connectionString: maintenance.toString(), connectionTimeoutMillis: 10_000 });
   try {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${quoteIdentifier(name)}`);
