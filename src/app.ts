@@ -19,6 +19,7 @@ import { statsRoute } from './http/routes/stats-route.ts';
 import { adminRoutes } from './http/routes/admin-routes.ts';
 import { openAIEndpointRoutes } from './http/routes/openai-endpoint-routes.ts';
 import { uploadRoutes } from './http/routes/upload-routes.ts';
+import { storedResponsesRoutes } from './http/routes/stored-responses-route.ts';
 import { anthropicMessagesRoute } from './http/routes/anthropic-messages-route.ts';
 import { geminiGenerateRoutes } from './http/routes/gemini-generate-route.ts';
 import multipart from '@fastify/multipart';
@@ -27,6 +28,7 @@ import { chooseRealtimeProtocol, realtimeRoute } from './http/routes/realtime-ro
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
+import type { MetricsAccess } from './http/metrics-access.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -46,6 +48,8 @@ export interface AppOptions {
   costHeader?: boolean;
   /** Timeouts and connection caps against slow or abusive clients (src/http/connection-guards.ts). */
   connectionLimits?: ConnectionLimits;
+  /** Token for /metrics, or null when /metrics listens on its own port (METRICS_PORT) instead of this one. */
+  metricsAccess?: MetricsAccess | null;
 }
 
 export interface AppDeps extends RelayDeps {
@@ -97,12 +101,13 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     done();
   });
 
-  healthRoutes(app, deps.metrics, options.isReady);
+  healthRoutes(app, deps.metrics, options.isReady, options.metricsAccess);
   modelsRoute(app, deps.state);
   chatCompletionsRoute(app, deps);
   anthropicMessagesRoute(app, deps);
   geminiGenerateRoutes(app, deps);
   openAIEndpointRoutes(app, deps);
+  storedResponsesRoutes(app, deps);
   void app.register(async (scope) => {
     // Multipart parsing only where uploads are expected; everything else stays JSON.
     await scope.register(multipart, { throwFileSizeLimit: true });

@@ -216,3 +216,24 @@ export const upstreamResponseTooLarge = (channel: string, cause: unknown) =>
 /** A path segment (or a model id in the path) longer than the gateway accepts. */
 export const urlPartTooLong = (limit: number) =>
   new GatewayError(414, 'invalid_request_error', 'GW_ERR_URL_TOO_LONG', { message: `A part of the request URL is longer than the gateway accepts (${limit} characters).`, code: 'uri_too_long' });
+
+// Responses API ids: another user's id gets exactly what an unknown id gets, so ids cannot be probed.
+export const previousResponseNotFound = (id: string) =>
+  new GatewayError(404, 'invalid_request_error', 'GW_ERR_PREVIOUS_RESPONSE_NOT_FOUND', {
+    message: `Previous response with id '${id.slice(0, 256)}' not found.`,
+    param: 'previous_response_id',
+    code: 'previous_response_not_found',
+  });
+
+export const responseNotFound = (id: string) =>
+  new GatewayError(404, 'invalid_request_error', 'GW_ERR_RESPONSE_NOT_FOUND', {
+    message: `No response found with id '${id.slice(0, 256)}'.`,
+    code: 'response_not_found',
+  });
+
+// An upstream refused the channel's own credentials: the client learns that, and nothing of the credential.
+export const upstreamCredentialsRefused = (channel: string, status: number, upstreamCode: string | null) =>
+  new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_CREDENTIALS', {
+    message: `The upstream channel '${channel}' refused the gateway's credentials (${status}${upstreamCode ? ` ${upstreamCode}` : ''}). The channel has been taken out of rotation and an administrator can see why; this is not a problem with your API key.`,
+    code: 'upstream_credentials_refused',
+  });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { isValidCidr } from '../accounts/ip-allowlist.ts';
 import { providerTypes } from '../providers/registry.ts';
 import { MAX_AMOUNT_USD } from '../metering/money-bounds.ts';
+import { looksLikeGatewayKey } from '../accounts/api-key-format.ts';
 
 const name = z.string().trim().min(1).max(128);
 const usd = z.number().finite().nonnegative();
@@ -81,7 +82,8 @@ const userSchema = z.object({
 
 const keySchema = z.object({
   name,
-  key: z.string().optional(),
+  /** A key that could never authenticate (the gateway only accepts its own key shape) is a mistake, not a key. */
+  key: z.string().refine(looksLikeGatewayKey, { message: 'can never authenticate: a gateway key is sk- followed by 40 to 128 letters or digits (omit key: to have one generated)' }).optional(),
   user: name,
   group: name.default('default'),
   models: z.array(z.string().min(1)).optional(),

@@ -1,10 +1,12 @@
 // Environment variables, validated once at start. Everything else comes from the config file or the database.
+import { join } from 'node:path';
 import { z } from 'zod';
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
-  DATABASE_URL: z.string().min(1).default('sqlite:./data/gateway.db'),
+  /** Defaults to `sqlite:$DATA_DIR/gateway.db` (see readEnv), so DATA_DIR alone moves the database. */
+  DATABASE_URL: z.string().min(1).optional(),
   REDIS_URL: z.string().min(1).optional(),
   /** Prefix of every Redis key and channel, so several deployments (or test runs) can share one Redis. */
   REDIS_PREFIX: z.string().min(1).default('gw:'),
@@ -64,9 +66,15 @@ const envSchema = z.object({
   MAX_CONNECTIONS: z.coerce.number().int().min(0).default(0),
   /** Largest non-streamed upstream answer the gateway reads into memory, in bytes; larger ones get 502. */
   UPSTREAM_BODY_LIMIT: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+  // Operations: who may read /metrics, and where it listens.
+  /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  /** When set, /metrics is served on this port (and METRICS_HOST) only, not on the API port. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
-export type Env = z.infer<typeof envSchema>;
+export type Env = Omit<z.infer<typeof envSchema>, 'DATABASE_URL'> & { DATABASE_URL: string };
 
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = envSchema.safeParse(source);
@@ -74,5 +82,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
-  return parsed.data;
+  const { DATABASE_URL, ...rest } = parsed.data;
+  return { ...rest, DATABASE_URL: DATABASE_URL ?? `sqlite:${join(rest.DATA_DIR, 'gateway.db')}` };
 }

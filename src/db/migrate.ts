@@ -7,12 +7,14 @@ import type { DatabaseSchema } from './schema.ts';
 import { initialSchema } from './migrations/0001-initial-schema.ts';
 import { modelLimits } from './migrations/0002-model-limits.ts';
 import { meteringDeadLetters } from './migrations/0003-metering-dead-letters.ts';
+import { responsesTable } from './migrations/0004-responses.ts';
 
 function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
   return {
     '0001-initial-schema': initialSchema(engine),
     '0002-model-limits': modelLimits,
     '0003-metering-dead-letters': meteringDeadLetters(engine),
+    '0004-responses': responsesTable,
   };
 }
 

@@ -112,7 +112,8 @@ export interface ApiKeysTable {
   expires_at: number | null;
   /** JSON array of CIDRs, or null for any address. */
   ip_allowlist_json: string | null;
-  status: 'active' | 'disabled';
+  /** 'revoked': deleted by an administrator; final, never re-enabled (neither by the admin API nor the config file). */
+  status: 'active' | 'disabled' | 'revoked';
   rpm_limit: number | null;
   tpm_limit: number | null;
   created_at: number;
@@ -207,6 +208,26 @@ export interface MeteringDeadLettersTable {
   entry_json: string;
 }
 
+/** Responses API ids the gateway relayed, with their owner (see migrations/0004-responses.ts). */
+export interface ResponsesTable {
+  /** The response id clients see (`resp_…`). */
+  id: string;
+  user_id: number;
+  key_id: number | null;
+  /** The channel holding the response upstream; null when the gateway keeps it. */
+  channel_id: number | null;
+  model: string;
+  /** 'upstream': the channel keeps the conversation; 'gateway': response_json/input_json do. */
+  state_kept_by: 'upstream' | 'gateway';
+  response_json: string | null;
+  input_json: string | null;
+  created_at: number;
+  /** After this the id is forgotten (rows are swept); null: kept. */
+  expires_at: number | null;
+  /** Set by DELETE /v1/responses/{id}: the id then answers 404 to everyone. */
+  deleted_at: number | null;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -221,6 +242,7 @@ export interface DatabaseSchema {
   payments: PaymentsTable;
   settings: SettingsTable;
   metering_dead_letters: MeteringDeadLettersTable;
+  responses: ResponsesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -236,3 +258,4 @@ export type UsageLogRow = Selectable<UsageLogsTable>;
 export type NewUsageLog = Insertable<UsageLogsTable>;
 export type WalletLedgerRow = Selectable<WalletLedgerTable>;
 export type MeteringDeadLetterRow = Selectable<MeteringDeadLettersTable>;
+export type NewResponseRow = Insertable<ResponsesTable>;

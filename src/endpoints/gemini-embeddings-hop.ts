@@ -57,6 +57,6 @@ export function geminiEmbeddingsHop(body: EmbeddingsRequest): RelayHop {
         usage: { ...emptyUsage(), inputTokens: tokens },
       };
     },
-    error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
+    error: (channel, status, text) => gatewayErrorFromUpstream(channel, status, text),
   };
 }

@@ -13,7 +13,8 @@ import { openAIJsonPassthroughHop } from '../relay/hops/openai-json-passthrough-
 import { MalformedEventError, type StreamConverter } from '../relay/relay-hop.ts';
 import { formatSseEvent } from '../relay/sse-pump.ts';
 import type { RelayCall } from '../relay/relay-types.ts';
-import type { GatewayError } from '../gateway-errors.ts';
+import { invalidRequest, previousResponseNotFound, type GatewayError } from '../gateway-errors.ts';
+import type { RoutedChannel } from '../routing/routing-table.ts';
 import type { PreparedCall } from '../relay/prepared-call.ts';
 import { translatedChatHop } from '../relay/hops/translated-chat-hop.ts';
 import { byChannelFormat } from '../relay/hops/by-channel-format.ts';
@@ -50,15 +51,30 @@ export function usageFromResponses(wire: unknown): Usage | null {
 
 export function prepareResponses(raw: unknown): PreparedCall {
   const body = parseBody(responsesSchema, raw);
+  refuseUnattributedState(body);
   return {
     model: body.model,
     stream: body.stream === true,
     body,
-    relay: (deps, call) => {
+    relay: async (deps, call) => {
+      // A previous response belongs to one user: anyone else's id, or one never relayed, is unknown here.
+      const previous = body.previous_response_id ?? null;
+      const owner = previous === null ? null : await deps.responseOwners.lookup(previous);
+      if (previous !== null && (!owner || owner.userId !== call.key.userId)) throw previousResponseNotFound(previous);
+      // The conversation lives on the channel that answered it: continue it there while that channel serves.
+      const homeChannel = owner?.channelId != null ? deps.state.current.routing.channel(owner.channelId) : undefined;
+      const home = homeChannel?.models.has(call.model) ? homeChannel.id : null;
+      const remember = (id: unknown, channel: RoutedChannel) => {
+        if (typeof id === 'string') deps.responseOwners.remember({ id, userId: call.key.userId, keyId: call.key.id, channelId: channel.id, model: call.model });
+      };
       const passthrough = openAIJsonPassthroughHop(call, {
         operation: 'responses',
         usage: (text) => usageFromResponses(readUsageObjectFromTail(text)) ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(body) },
-        stream: () => responsesPassthroughStream(call),
+        transform: (text, channel) => {
+          remember(responseIdOf(text), channel);
+          return text;
+        },
+        stream: (channel) => responsesPassthroughStream(call, (id) => remember(id, channel)),
       });
       const translated = translatedChatHop({
         call,
@@ -67,20 +83,55 @@ export function prepareResponses(raw: unknown): PreparedCall {
         logger: deps.logger,
         imageFetchAllowPrivate: deps.imageFetchAllowPrivate,
       });
-      return relayEndpoint(deps, call, byChannelFormat(passthrough, translated), { estimate: estimateChatUsage(call.rawBody.length, body.max_output_tokens ?? null) });
+      const either = byChannelFormat(passthrough, translated);
+      const hop = home === null ? either : { ...either, supports: (channel: RoutedChannel) => channel.id === home && either.supports(channel) };
+      return relayEndpoint(deps, call, hop, { estimate: estimateChatUsage(call.rawBody.length, body.max_output_tokens ?? null) });
     },
   };
 }
 
+/**
+ * Upstream state the gateway cannot attribute to a user: a stored conversation (`conversation`) and stored
+ * items fetched by id (`item_reference`). All users reach the upstream with the same channel credentials,
+ * so relaying these would let anyone who learns an id read another user's conversation. Refused with a 400
+ * naming the field; previous_response_id, whose owners the gateway records, is the supported way to chain.
+ */
+function refuseUnattributedState(body: { conversation?: unknown; input?: unknown }): void {
+  if (body.conversation !== undefined && body.conversation !== null) {
+    throw invalidRequest("'conversation' is not supported through this gateway: it cannot tell whose stored conversations are whose. Chain turns with previous_response_id, or send the whole conversation in 'input'.", 'conversation', 'unsupported_parameter');
+  }
+  if (!Array.isArray(body.input)) return;
+  body.input.forEach((item, i) => {
+    if (item && typeof item === 'object' && (item as { type?: unknown }).type === 'item_reference') {
+      throw invalidRequest(`Input items of type 'item_reference' are not supported through this gateway: it cannot tell whose stored items are whose. Send the item itself, or chain turns with previous_response_id.`, `input[${i}]`, 'unsupported_parameter');
+    }
+  });
+}
+
 const FINAL_EVENTS = new Set(['response.completed', 'response.failed', 'response.incomplete']);
 
-function responsesPassthroughStream(call: RelayCall): StreamConverter {
+/**
+ * The id of a whole Responses answer. `id` comes first in OpenAI's object, so the head usually has it;
+ * otherwise the body is parsed (answers are bounded by the relay's body limit).
+ */
+export function responseIdOf(text: string): string | null {
+  const head = /^\s*\{\s*"id"\s*:\s*"([^"\\]{1,256})"/.exec(text.slice(0, 400));
+  if (head) return head[1]!;
+  try {
+    const parsed = JSON.parse(text) as { id?: unknown };
+    return typeof parsed.id === 'string' ? parsed.id : null;
+  } catch {
+    return null;
+  }
+}
+
+function responsesPassthroughStream(call: RelayCall, onResponseId: (id: unknown) => void): StreamConverter {
   let usage: Usage | null = null;
   let finished = false;
   let deliveredText = '';
   return {
     event(event: EventSourceMessage) {
-      let parsed: { type?: string; delta?: unknown; response?: { usage?: unknown } };
+      let parsed: { type?: string; delta?: unknown; response?: { id?: unknown; usage?: unknown } };
       try {
         parsed = JSON.parse(event.data) as typeof parsed;
       } catch {
@@ -88,6 +139,7 @@ function responsesPassthroughStream(call: RelayCall): StreamConverter {
       }
       const type = parsed.type ?? event.event ?? '';
       if (type === 'response.output_text.delta' && typeof parsed.delta === 'string') deliveredText += parsed.delta;
+      if (type === 'response.created') onResponseId(parsed.response?.id);
       if (FINAL_EVENTS.has(type)) {
         finished = true;
         usage = usageFromResponses(parsed.response?.usage) ?? usage;

@@ -21,6 +21,6 @@ export function uploadPassthroughHop(upload: MultipartUpload, operation: Operati
       };
     },
     whole: (text) => ({ body: text, contentType: contentTypeOf(text), usage: usage(text) }),
-    error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
+    error: (channel, status, text) => gatewayErrorFromUpstream(channel, status, text),
   };
 }

@@ -38,7 +38,7 @@ export type FailureKind = 'transient' | 'silent' | 'hung-up' | 'rate-limited' | 
 
 export function classifyUpstreamStatus(status: number, error: GatewayError): FailureKind {
   const code = error.code ?? '';
-  if (status === 401 || status === 403 || status === 402) return 'credentials';
+  if (status === 401 || status === 403 || status === 402 || code === 'upstream_credentials_refused') return 'credentials';
   if (status === 429 && /insufficient_quota|billing/i.test(code + error.message)) return 'credentials';
   if (status === 429) return 'rate-limited';
   if (status === 408 || status === 504) return 'silent';

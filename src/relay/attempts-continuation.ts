@@ -11,6 +11,7 @@ import { createSsePump } from './sse-pump.ts';
 import { firstOutput, type AttemptContext } from './attempts-first-byte.ts';
 import { deliveredThrough, type CommittedStream } from './attempts-stream.ts';
 import { createReplayFilter } from './attempts-replay.ts';
+import { redactSecrets } from './redact-credentials.ts';
 
 /**
  * Mends a broken stream on another route: the same model's other channels first, then the fallback
@@ -59,7 +60,7 @@ async function openSegment(context: AttemptContext, hop: RelayHop, channel: Rout
     });
     if (response.statusCode >= 400 || !String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
       const text = await response.text().catch(() => '');
-      note(`${what} refused`, response.statusCode, text.slice(0, 300));
+      note(`${what} refused`, response.statusCode, redactSecrets(text.slice(0, 300), channel.apiKeys));
       return null;
     }
     const converter = hop.stream!(channel);

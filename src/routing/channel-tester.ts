@@ -5,6 +5,7 @@ import type { RoutedChannel } from './routing-table.ts';
 import { nextUpstreamKey } from './choose-channel.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import { operationPath } from '../providers/operation-path.ts';
+import { redactSecrets } from '../relay/redact-credentials.ts';
 
 export interface ChannelTestResult {
   ok: boolean;
@@ -44,7 +45,7 @@ export async function testChannel(agents: UpstreamAgents, channel: RoutedChannel
     const text = await response.text();
     const latencyMs = Math.round(performance.now() - started);
     const ok = response.statusCode >= 200 && response.statusCode < 300;
-    return { ok, status: response.statusCode, latencyMs, error: ok ? null : text.slice(0, 500) };
+    return { ok, status: response.statusCode, latencyMs, error: ok ? null : redactSecrets(text.slice(0, 500), channel.apiKeys) };
   } catch (error) {
     return { ok: false, status: null, latencyMs: Math.round(performance.now() - started), error: (error as Error).message };
   }

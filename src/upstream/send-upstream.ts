@@ -21,7 +21,7 @@ export interface UpstreamRequest {
   channel: RoutedChannel;
   /** Path below the channel's base URL, with query. */
   path: string;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   headers: Record<string, string>;
   body?: string | Buffer | (() => AsyncIterable<Uint8Array>);
   signal: AbortSignal;

@@ -7,7 +7,7 @@ import type { GatewayState } from '../../gateway-state.ts';
 import type { Accounting } from '../../metering/accounting.ts';
 import type { AnnounceChange } from '../../cluster/invalidation-bus.ts';
 import { isValidCidr } from '../../accounts/ip-allowlist.ts';
-import { createKey, listKeys, updateKey } from '../../admin/admin-keys.ts';
+import { createKey, listKeys, revokeKey, updateKey } from '../../admin/admin-keys.ts';
 import { grantToWallet } from '../../admin/admin-wallets.ts';
 import { listChannels, setChannelEnabled } from '../../admin/admin-channels.ts';
 import { testChannel } from '../../routing/channel-tester.ts';
@@ -76,7 +76,7 @@ export function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
   app.delete('/api/admin/keys/:id', { config }, async (request) => {
     requireAdmin(deps.state, request);
     const { id } = parseBody(idParam, request.params);
-    await updateKey(deps.db, deps.announce, id, { enabled: false });
+    await revokeKey(deps.db, deps.announce, id);
     return { id, revoked: true };
   });
   app.get('/api/admin/channels', { config }, async (request) => {

@@ -16,6 +16,7 @@ import { abortSignalForClient } from '../client-abort.ts';
 import { sendRelayResult } from '../send-relay-result.ts';
 import { retrieveModel } from './models-route.ts';
 import { geminiCountTokens } from './count-tokens-routes.ts';
+import { recordRefusedCall } from '../../relay/record-refusal.ts';
 
 const MAX_MODEL_PATH_CHARS = 256;
 type Action = 'generateContent' | 'streamGenerateContent' | 'countTokens' | 'embedContent' | 'batchEmbedContents';
@@ -39,39 +40,47 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
     if (action === null || model === '') throw routeNotFound(request.method, request.url.split('?')[0] ?? '');
     const key = authenticateRequest(deps.state, request);
     request.metricsModel = model;
-    const rawBody = request.rawBody ?? await readBodyOfGet(request);
-    const body = request.body ?? parseJson(rawBody);
-    if (action === 'countTokens') {
-      const count = await geminiCountTokens(deps, key, model, body, abortSignalForClient(reply));
-      // Counting is free, as upstream: nothing is charged.
-      if (reply.server.costHeader !== false) reply.header('x-gateway-cost', '0');
-      return reply.header('x-gateway-token-count', count.exact ? 'exact' : 'estimate').send(count.body);
+    const stream = action === 'streamGenerateContent';
+    const meter = newCallMeter();
+    try {
+      const rawBody = request.rawBody ?? await readBodyOfGet(request);
+      const body = request.body ?? parseJson(rawBody);
+      if (action === 'countTokens') {
+        const count = await geminiCountTokens(deps, key, model, body, abortSignalForClient(reply));
+        // Counting is free, as upstream: nothing is charged.
+        if (reply.server.costHeader !== false) reply.header('x-gateway-cost', '0');
+        return reply.header('x-gateway-token-count', count.exact ? 'exact' : 'estimate').send(count.body);
+      }
+      const call: RelayCall = {
+        requestId: request.id,
+        key,
+        endpoint: `/v1beta/models/{model}:${action}`,
+        inboundFormat: 'gemini-generate',
+        model,
+        stream,
+        body: (body ?? {}) as Record<string, unknown>,
+        rawBody,
+        signal: abortSignalForClient(reply),
+        startedAt,
+        forwardHeaders: {},
+        meter,
+      };
+      if (action === 'embedContent' || action === 'batchEmbedContents') {
+        const prepared = prepareGeminiEmbed(body, model, action === 'batchEmbedContents');
+        call.body = prepared.body;
+        return sendRelayResult(reply, await prepared.relay(deps, call));
+      }
+      if (stream && (request.query as { alt?: string }).alt !== 'sse') {
+        throw invalidRequest('streamGenerateContent is served as Server-Sent Events: add ?alt=sse (the @google/genai SDK does).', 'alt', 'unsupported_stream_format');
+      }
+      const { request: hubRequest } = geminiGenerateFormat.requestToHub(body, { model, stream });
+      const result = await relayChat(deps, call, { hubRequest: () => hubRequest, maxOutputTokens: hubRequest.maxOutputTokens ?? null });
+      return sendRelayResult(reply, result);
+    } catch (error) {
+      // Refused with the key known: logged like any refused call (README: every call is logged).
+      recordRefusedCall(deps, { requestId: request.id, key, endpoint: `/v1beta/models/{model}:${action}`, inboundFormat: 'gemini-generate', model, stream, startedAt, alreadyRecorded: meter.recorded }, error);
+      throw error;
     }
-    const call: RelayCall = {
-      requestId: request.id,
-      key,
-      endpoint: `/v1beta/models/{model}:${action}`,
-      inboundFormat: 'gemini-generate',
-      model,
-      stream: action === 'streamGenerateContent',
-      body: (body ?? {}) as Record<string, unknown>,
-      rawBody,
-      signal: abortSignalForClient(reply),
-      startedAt,
-      forwardHeaders: {},
-      meter: newCallMeter(),
-    };
-    if (action === 'embedContent' || action === 'batchEmbedContents') {
-      const prepared = prepareGeminiEmbed(body, model, action === 'batchEmbedContents');
-      call.body = prepared.body;
-      return sendRelayResult(reply, await prepared.relay(deps, call));
-    }
-    if (call.stream && (request.query as { alt?: string }).alt !== 'sse') {
-      throw invalidRequest('streamGenerateContent is served as Server-Sent Events: add ?alt=sse (the @google/genai SDK does).', 'alt', 'unsupported_stream_format');
-    }
-    const { request: hubRequest } = geminiGenerateFormat.requestToHub(body, { model, stream: call.stream });
-    const result = await relayChat(deps, call, { hubRequest: () => hubRequest, maxOutputTokens: hubRequest.maxOutputTokens ?? null });
-    return sendRelayResult(reply, result);
   };
   for (const prefix of ['/v1beta', '/v1']) {
     const gemini = prefix === '/v1beta';

@@ -8,6 +8,7 @@ import { authenticateKey } from '../../accounts/authenticate-key.ts';
 import { GatewayError, invalidRequest } from '../../gateway-errors.ts';
 import { admitRealtime, relayRealtime, type RealtimeSession } from '../../realtime/realtime-relay.ts';
 import { presentedKey } from '../authenticate.ts';
+import { recordRefusedCall } from '../../relay/record-refusal.ts';
 import type { RoutedChannel } from '../../routing/routing-table.ts';
 
 const KEY_PROTOCOL_PREFIX = 'openai-insecure-api-key.';
@@ -39,13 +40,20 @@ export function realtimeRoute(app: FastifyInstance, deps: RelayDeps): void {
     preValidation: async (request) => {
       // A plain GET (no WebSocket upgrade) is told what to do, before any key or money is looked at.
       if (String(request.headers.upgrade ?? '').toLowerCase() !== 'websocket') throw upgradeRequired();
+      const startedAt = performance.now();
       const key = authenticateKey(deps.state.current.keys, presentedKey(request) ?? keyFromProtocols(request), request.ip, Date.now());
       const model = (request.query as { model?: unknown }).model;
-      if (typeof model !== 'string' || model.length === 0) throw invalidRequest("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
-      const beta = request.headers['openai-beta'];
-      const session: RealtimeSession = { requestId: request.id, key, model, forwardHeaders: typeof beta === 'string' ? { 'openai-beta': beta } : {} };
-      request.realtime = { session, channel: await admitRealtime(deps, session) };
-      request.metricsModel = model;
+      try {
+        if (typeof model !== 'string' || model.length === 0) throw invalidRequest("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
+        const beta = request.headers['openai-beta'];
+        const session: RealtimeSession = { requestId: request.id, key, model, forwardHeaders: typeof beta === 'string' ? { 'openai-beta': beta } : {} };
+        request.realtime = { session, channel: await admitRealtime(deps, session) };
+        request.metricsModel = model;
+      } catch (error) {
+        // Refused before the upgrade, with the key known: logged like any refused call.
+        recordRefusedCall(deps, { requestId: request.id, key, endpoint: '/v1/realtime', inboundFormat: 'openai-chat', model, stream: true, startedAt, alreadyRecorded: false }, error);
+        throw error;
+      }
     },
     // Never reached: preValidation refuses every request that is not an upgrade.
     handler: async () => {

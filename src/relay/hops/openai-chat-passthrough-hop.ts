@@ -29,7 +29,7 @@ export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null
       const usage = usageFromOpenAI(readUsageObjectFromTail(text)) ?? estimateWholeUsage(call, text);
       return { body: text, contentType: 'application/json', usage };
     },
-    error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
+    error: (channel, status, text) => gatewayErrorFromUpstream(channel, status, text),
     stream: () => passthroughStream(call, clientWantsUsage, prefill !== null),
     ...(operation === 'chat' ? { continuation: (deliveredText: string) => openAIChatPassthroughHop(call, (prefill ?? '') + deliveredText) } : {}),
   };

@@ -36,7 +36,7 @@ export function openAIJsonPassthroughHop(call: RelayCall, spec: JsonPassthroughS
     whole(text, channel) {
       return { body: spec.transform ? spec.transform(text, channel) : text, contentType: 'application/json', usage: spec.usage(text) };
     },
-    error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
+    error: (channel, status, text) => gatewayErrorFromUpstream(channel, status, text),
     ...(spec.stream ? { stream: spec.stream } : {}),
   };
 }

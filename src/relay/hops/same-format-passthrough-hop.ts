@@ -44,7 +44,7 @@ export function sameFormatPassthroughHop(options: SameFormatOptions): RelayHop {
       }
       return { body: text, contentType: 'application/json', usage };
     },
-    error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
+    error: (channel, status, text) => gatewayErrorFromUpstream(channel, status, text),
     stream: () => watchingConverter(call, format, options.logger),
   };
 }

@@ -10,7 +10,8 @@ import { nextUpstreamKey } from '../../routing/choose-channel.ts';
 import type { RoutedChannel } from '../../routing/routing-table.ts';
 import type { RelayCall } from '../relay-types.ts';
 import type { RelayHop } from '../relay-hop.ts';
-import { gatewayErrorFromUpstream } from '../upstream-error.ts';
+import { gatewayErrorFromUpstream, redactUpstreamError } from '../upstream-error.ts';
+import { refusesCredential } from '../redact-credentials.ts';
 import { hubStreamConverter } from './hub-stream-converter.ts';
 import { relayFormat } from '../../formats/index.ts';
 import { collectImageUrls, inlineImages } from '../../hub/hub-images.ts';
@@ -63,14 +64,14 @@ export function translatedChatHop(options: TranslatedHopOptions): RelayHop {
     },
     error(channel, status, text) {
       // A refusal of the channel's own credentials is the gateway's problem, not the client's key.
-      if (status === 401 || status === 403) return gatewayErrorFromUpstream(channel.name, status, text);
+      if (status === 401 || status === 403 || refusesCredential(text)) return gatewayErrorFromUpstream(channel, status, text);
       let body: unknown = text;
       try {
         body = JSON.parse(text);
       } catch {
         // not JSON: the converter falls back to the text
       }
-      return target(channel).errorToHub(status, body);
+      return redactUpstreamError(target(channel).errorToHub(status, body), channel.apiKeys);
     },
     stream(channel) {
       const converter = hubStreamConverter({
