@@ -31,7 +31,8 @@ export async function startGatewayProcess(dir: string, config: object, env: Reco
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    // Logs are JSON lines on stderr (stdout carries only generated key secrets).
+    createInterface({ input: child.stderr! }).on('line', (line) => {
       const match = /gateway listening on (http:\/\/\S+?)"/.exec(line);
       if (match) resolve(match[1]!);
     });
