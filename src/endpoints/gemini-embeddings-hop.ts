@@ -54,7 +54,7 @@ export function geminiEmbeddingsHop(body: EmbeddingsRequest): RelayHop {
       return {
         body: JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } }),
         contentType: 'application/json',
-        usage: { ...emptyUsage(), inputTokens: tokens },
+        usage: { ...emptyUsage(), inputTokens: tokens, tokensCounted: true },
       };
     },
     error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),

@@ -3,7 +3,7 @@
 import type { GatewayError } from '../gateway-errors.ts';
 import type { RenderedFormatError } from './hub-errors.ts';
 import type { FormatName, HubRequest } from './hub-request.ts';
-import type { HubResponse } from './hub-response.ts';
+import type { HubResponse, HubUsage } from './hub-response.ts';
 import type { HubStreamPart, HubToStreamContext, SseEvent, StreamMachine, StreamToHubContext } from './hub-stream.ts';
 import type { HubWarning } from './hub-warnings.ts';
 
@@ -33,6 +33,11 @@ export interface FormatConverters {
   hubToRequest(request: HubRequest, upstreamModel: string): { body: Record<string, unknown>; warnings: HubWarning[] };
   responseToHub(json: unknown, ctx?: ResponseToHubContext): HubResponse;
   hubToResponse(response: HubResponse, ctx: HubToResponseContext): Record<string, unknown>;
+  /**
+   * The format's one usage reader: its wire `usage` object (whatever the answer or event carried, null when
+   * none) → the hub's usage, with what it leaves out unknown. Passthrough and translated paths both use it.
+   */
+  usageToHub(wire: unknown): HubUsage;
   streamToHub(ctx?: StreamToHubContext): TransformStream<SseEvent, HubStreamPart>;
   hubToStream(ctx: HubToStreamContext): TransformStream<HubStreamPart, SseEvent>;
   /** The same converters as synchronous machines, for a relay that handles one event at a time. */

@@ -5,7 +5,8 @@ import { GatewayError, upstreamTimeout, upstreamUnreachable } from '../gateway-e
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { sendUpstream, type UpstreamResponse } from '../upstream/send-upstream.ts';
 import type { RelayHop, StreamConverter, UpstreamCallShape } from './relay-hop.ts';
-import { emptyUsage, type Usage } from '../metering/usage.ts';
+import type { Usage } from '../metering/usage.ts';
+import { addUsages } from '../metering/resolve-usage.ts';
 import { classifyTransportError, classifyUpstreamStatus, DEFAULT_TIMEOUTS, jitteredBackoff, retryAfterMs, RETRY_POLICY, type FailureKind } from './attempt-policy.ts';
 import { recordCall } from './record-call.ts';
 import type { RelayDeps } from './relay-deps.ts';
@@ -321,16 +322,6 @@ async function openContinuation(context: AttemptContext, hop: RelayHop, channel:
     note('continuation failed', null, (error as Error).message);
     return null;
   }
-}
-
-function addUsages(usages: Usage[]): Usage {
-  return usages.reduce((sum, usage) => ({
-    inputTokens: sum.inputTokens + usage.inputTokens,
-    cachedInputTokens: sum.cachedInputTokens + usage.cachedInputTokens,
-    cacheWriteTokens: sum.cacheWriteTokens + usage.cacheWriteTokens,
-    outputTokens: sum.outputTokens + usage.outputTokens,
-    reasoningTokens: sum.reasoningTokens + usage.reasoningTokens,
-  }), emptyUsage());
 }
 
 /** Binary answers (audio): bytes pass through as they arrive; a cut ends the response early. */

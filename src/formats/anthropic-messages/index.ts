@@ -1,5 +1,6 @@
 // Anthropic /v1/messages: every converter to and from the hub.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { anthropicUsageToHub } from './anthropic-messages-usage.ts';
 import { anthropicErrorToHub, hubErrorToAnthropicMessages, hubErrorToAnthropicStreamEvent } from './anthropic-messages-error.ts';
 import { anthropicMessagesRequestToHub, hubToAnthropicMessagesRequest } from './anthropic-messages-request.ts';
 import { anthropicMessagesResponseToHub, hubToAnthropicMessagesResponse } from './anthropic-messages-response.ts';
@@ -39,6 +40,7 @@ export const anthropicMessagesFormat: FormatConverters = {
   hubToRequest: hubToAnthropicMessagesRequest,
   responseToHub: (json) => anthropicMessagesResponseToHub(json),
   hubToResponse: hubToAnthropicMessagesResponse,
+  usageToHub: anthropicUsageToHub,
   streamToHub: anthropicMessagesStreamToHub,
   hubToStream: hubToAnthropicMessagesStream,
   streamToHubMachine: createAnthropicMessagesStreamToHubMachine,

@@ -1,5 +1,6 @@
 // Gemini generateContent / streamGenerateContent: every converter to and from the hub.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { geminiUsageToHub } from './gemini-generate-usage.ts';
 import { geminiErrorToHub, hubErrorToGeminiGenerate, hubErrorToGeminiStreamEvent } from './gemini-generate-error.ts';
 import { geminiGenerateRequestToHub, hubToGeminiGenerateRequest } from './gemini-generate-request.ts';
 import { geminiGenerateResponseToHub, hubToGeminiGenerateResponse } from './gemini-generate-response.ts';
@@ -29,6 +30,7 @@ export const geminiGenerateFormat: FormatConverters = {
   hubToRequest: hubToGeminiGenerateRequest,
   responseToHub: geminiGenerateResponseToHub,
   hubToResponse: hubToGeminiGenerateResponse,
+  usageToHub: geminiUsageToHub,
   streamToHub: geminiGenerateStreamToHub,
   hubToStream: hubToGeminiGenerateStream,
   streamToHubMachine: createGeminiGenerateStreamToHubMachine,

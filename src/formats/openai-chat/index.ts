@@ -1,5 +1,6 @@
 // OpenAI /v1/chat/completions: every converter to and from the hub.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { openaiUsageToHub } from './openai-chat-usage.ts';
 import { hubErrorToOpenaiChat, hubErrorToOpenaiStreamEvent, openaiErrorToHub } from './openai-chat-error.ts';
 import { hubToOpenaiChatRequest, openaiChatRequestToHub } from './openai-chat-request.ts';
 import { hubToOpenaiChatResponse, openaiChatResponseToHub } from './openai-chat-response.ts';
@@ -28,6 +29,7 @@ export const openaiChatFormat: FormatConverters = {
   hubToRequest: hubToOpenaiChatRequest,
   responseToHub: (json) => openaiChatResponseToHub(json),
   hubToResponse: hubToOpenaiChatResponse,
+  usageToHub: openaiUsageToHub,
   streamToHub: openaiChatStreamToHub,
   hubToStream: hubToOpenaiChatStream,
   streamToHubMachine: createOpenaiChatStreamToHubMachine,

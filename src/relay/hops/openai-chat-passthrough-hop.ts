@@ -2,9 +2,12 @@
 // the client's bytes go upstream (model id mapped, usage requested in streams) and the answer comes back
 // as it is, with usage captured on the way.
 import type { EventSourceMessage } from 'eventsource-parser';
-import { emptyUsage, usageFromOpenAI, type Usage } from '../../metering/usage.ts';
+import type { Usage } from '../../metering/usage.ts';
+import type { HubUsage } from '../../hub/hub-response.ts';
 import { readUsageObjectFromTail } from '../../metering/read-usage-from-tail.ts';
 import { estimatePromptTokens, estimateTextTokens } from '../../metering/estimate-tokens.ts';
+import { resolveUsage } from '../../metering/resolve-usage.ts';
+import { openaiUsageToHub } from '../../formats/openai-chat/openai-chat-usage.ts';
 import type { GatewayError } from '../../gateway-errors.ts';
 import { nextUpstreamKey } from '../../routing/choose-channel.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
@@ -26,7 +29,8 @@ export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null
       };
     },
     whole(text) {
-      const usage = usageFromOpenAI(readUsageObjectFromTail(text)) ?? estimateWholeUsage(call, text);
+      // The format's own usage reader; what it leaves unknown is counted from the request and the answer.
+      const usage = resolveUsage(openaiUsageToHub(readUsageObjectFromTail(text)), { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(wholeAnswerText(text)) });
       return { body: text, contentType: 'application/json', usage };
     },
     error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
@@ -73,7 +77,7 @@ type ChunkShape = { usage?: unknown; choices?: { text?: unknown; delta?: { conte
  * usage reported, or a continuation), so the common path costs a string check per event.
  */
 function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuing: boolean): StreamConverter {
-  let usage: Usage | null = null;
+  let usage: HubUsage | null = null;
   let sawDone = false;
   let first = true;
   const kept: string[] = [];
@@ -97,7 +101,7 @@ function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuin
           throw new MalformedEventError(`not JSON: ${data.slice(0, 80)}`);
         }
         if (chunk.usage) {
-          usage = usageFromOpenAI(chunk.usage) ?? usage;
+          usage = openaiUsageToHub(chunk.usage);
           // The usage-only chunk exists because the gateway asked for it; a client that did not ask never sees it.
           if (!clientWantsUsage && Array.isArray(chunk.choices) && chunk.choices.length === 0) return '';
         }
@@ -110,7 +114,7 @@ function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuin
     // A stream that ends without its terminator is finalised, so clients do not wait forever.
     end: () => (sawDone ? '' : formatSseEvent('[DONE]')),
     failure: (error: GatewayError) => formatSseEvent(JSON.stringify({ error: { message: error.message, type: error.kind, code: error.code, param: null } })),
-    usage: () => usage ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(read().text) },
+    usage: (): Usage => resolveUsage(usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(read().text) }),
     delivered: read,
   };
 }
@@ -145,13 +149,21 @@ function isRoleOnlyChunk(chunk: ChunkShape): boolean {
   return delta !== undefined && typeof delta.role === 'string' && !delta.content && !delta.tool_calls;
 }
 
-function estimateWholeUsage(call: RelayCall, text: string): Usage {
-  let content = '';
+/** Everything a whole chat or completions answer delivered: text, reasoning, tool names and arguments. */
+function wholeAnswerText(text: string): string {
+  type Choice = { text?: unknown; message?: { content?: unknown; reasoning_content?: unknown; tool_calls?: { function?: { name?: unknown; arguments?: unknown } }[] } };
+  let delivered = '';
   try {
-    const answer = JSON.parse(text) as { choices?: { text?: unknown; message?: { content?: unknown } }[] };
-    content = answer.choices?.map((choice) => String(choice.message?.content ?? choice.text ?? '')).join('') ?? '';
+    const answer = JSON.parse(text) as { choices?: Choice[] };
+    for (const choice of answer.choices ?? []) {
+      if (typeof choice.text === 'string') delivered += choice.text;
+      const message = choice.message;
+      if (typeof message?.content === 'string') delivered += message.content;
+      if (typeof message?.reasoning_content === 'string') delivered += message.reasoning_content;
+      for (const call of message?.tool_calls ?? []) delivered += String(call.function?.name ?? '') + String(call.function?.arguments ?? '');
+    }
   } catch {
-    content = '';
+    // not JSON: nothing readable was delivered
   }
-  return { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(content) };
+  return delivered;
 }

@@ -4,8 +4,10 @@
 import type { Logger } from 'pino';
 import type { FormatConverters } from '../../hub/hub-format.ts';
 import type { HubUsage } from '../../hub/hub-response.ts';
-import { estimatePromptTokens, estimateTextTokens } from '../../metering/estimate-tokens.ts';
-import { emptyUsage } from '../../metering/usage.ts';
+import { estimateHubResponseTokens, estimatePromptTokens, estimateTextTokens } from '../../metering/estimate-tokens.ts';
+import { resolveUsage, type UsageCounts } from '../../metering/resolve-usage.ts';
+import type { Usage } from '../../metering/usage.ts';
+import { deliveredOutput } from './delivered-output.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
 import { nextUpstreamKey } from '../../routing/choose-channel.ts';
 import type { RelayCall } from '../relay-types.ts';
@@ -36,11 +38,13 @@ export function sameFormatPassthroughHop(options: SameFormatOptions): RelayHop {
       };
     },
     whole(text) {
-      let usage: HubUsage = emptyUsage();
+      const prompt = () => estimatePromptTokens(call.body);
+      let usage: Usage;
       try {
-        usage = format.responseToHub(JSON.parse(text)).usage;
+        const hub = format.responseToHub(JSON.parse(text));
+        usage = resolveUsage(hub.usage, { prompt, output: () => estimateHubResponseTokens(hub) });
       } catch {
-        usage = { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(text) };
+        usage = resolveUsage(null, { prompt, output: () => estimateTextTokens(text) });
       }
       return { body: text, contentType: 'application/json', usage };
     },
@@ -51,22 +55,21 @@ export function sameFormatPassthroughHop(options: SameFormatOptions): RelayHop {
 
 function watchingConverter(call: RelayCall, format: FormatConverters, logger: Logger): StreamConverter {
   const watcher = format.streamToHubMachine({ onWarning: (warning) => logger.warn({ requestId: call.requestId, detail: warning.detail }, 'skipped an upstream event') });
-  let usage: HubUsage | null = null;
-  let delivered = '';
-  let toolCalls = false;
+  let reported: HubUsage | null = null;
   let sawFinish = false;
+  const output = deliveredOutput();
   const observe = (parts: ReturnType<typeof watcher.push>) => {
     for (const part of parts) {
+      output.observe(part);
       if (part.type === 'finish') {
-        usage = part.usage;
+        reported = part.usage;
         sawFinish = true;
       }
-      if (part.type === 'text-delta') delivered += part.delta;
-      if (part.type === 'tool-call-start') toolCalls = true;
     }
   };
   const closer = format.name === 'anthropic-messages' ? anthropicStreamCloser() : null;
-  const currentUsage = () => usage ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(delivered) };
+  const counts: UsageCounts = { prompt: () => estimatePromptTokens(call.body), output: () => output.tokens() };
+  const currentUsage = () => resolveUsage(reported, counts);
   return {
     event(event) {
       // A broken event is skipped (and logged by the pump); the rest of the stream goes on.
@@ -85,6 +88,6 @@ function watchingConverter(call: RelayCall, format: FormatConverters, logger: Lo
       return formatSseEvent(event.data, event.event);
     },
     usage: currentUsage,
-    delivered: () => ({ text: delivered, toolCalls: toolCalls || sawFinish }),
+    delivered: () => ({ text: output.text, toolCalls: output.toolCalls || sawFinish }),
   };
 }

@@ -15,6 +15,8 @@ import { hubStreamConverter } from './hub-stream-converter.ts';
 import { relayFormat } from '../../formats/index.ts';
 import { collectImageUrls, inlineImages } from '../../hub/hub-images.ts';
 import { fetchImages } from '../../upstream/fetch-images.ts';
+import { estimateHubResponseTokens, estimatePromptTokens } from '../../metering/estimate-tokens.ts';
+import { resolveUsage } from '../../metering/resolve-usage.ts';
 
 /** Formats that take images only as inline bytes, so URLs are fetched first. */
 const NEEDS_INLINE_IMAGES = new Set(['gemini-generate']);
@@ -59,7 +61,9 @@ export function translatedChatHop(options: TranslatedHopOptions): RelayHop {
     },
     whole(text, channel) {
       const hub = target(channel).responseToHub(JSON.parse(text));
-      return { body: JSON.stringify(client.hubToResponse(hub, { requestModel: call.model })), contentType: 'application/json', usage: hub.usage };
+      // What the upstream left unreported is counted, and the client is shown the usage it is billed by.
+      const usage = resolveUsage(hub.usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateHubResponseTokens(hub) });
+      return { body: JSON.stringify(client.hubToResponse({ ...hub, usage }, { requestModel: call.model })), contentType: 'application/json', usage };
     },
     error(channel, status, text) {
       // A refusal of the channel's own credentials is the gateway's problem, not the client's key.
