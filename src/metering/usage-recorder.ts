@@ -10,6 +10,7 @@ import { rateLimitSubjects } from './admission.ts';
 import type { MeteringEntry } from './metering-writer.ts';
 import type { MeteringBatchWriter } from './metering-batch-writer.ts';
 import { createWriteBehindQueue } from './write-behind-queue.ts';
+import { billedQuantities } from './log-cost.ts';
 
 export interface CallRecord {
   requestId: string;
@@ -25,6 +26,8 @@ export interface CallRecord {
   ttftMs: number | null;
   usage: Usage;
   error: string | null;
+  /** The gateway error code (GW_ERR_…) of a failed call, when one is known. */
+  errorCode?: string | null;
   attempts: unknown[] | null;
   /** Taken at admission; settled here. Null for free models. */
   reservation: Reservation | null;
@@ -58,7 +61,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
     record(call) {
       // Only successful calls cost anything; failed attempts are logged, not billed.
       const ok = call.status >= 200 && call.status < 300;
-      const cost = ok && call.pricing ? computeCostMicros(call.pricing, call.usage, call.key.groupRatioPpm) : 0;
+      const cost = ok && call.pricing ? computeCostMicros(call.pricing, { ...call.usage, requests: 1 }, call.key.groupRatioPpm) : 0;
       // Settling must never throw into the response path; a failure (Redis away) is logged with the amounts.
       if (call.reservation) {
         deps.accounting.settle(call.reservation, cost).catch((error: unknown) => deps.logger.error({ err: error, requestId: call.requestId, costMicros: cost, reservedMicros: call.reservation?.amountMicros }, 'settling a call failed'));
@@ -90,6 +93,8 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
           reasoning_tokens: call.usage.reasoningTokens,
           cost_micros: cost,
           error: call.error,
+          ...billedQuantities(call.usage, ok, call.key.groupRatioPpm),
+          error_code: call.errorCode ?? null,
           attempts_json: call.attempts ? JSON.stringify(call.attempts) : null,
         },
       });

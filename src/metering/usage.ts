@@ -12,6 +12,8 @@ export interface Usage {
   audioMs?: number;
   characters?: number;
   searches?: number;
+  /** Requests billed at the per-request price: 1 for a billed call (the default), 0 for one that is not. */
+  requests?: number;
   /** True when the gateway counted input or output tokens itself because the upstream did not report them. */
   tokensCounted?: boolean;
 }

@@ -79,12 +79,12 @@ async function attemptOnce(context: AttemptContext, channel: RoutedChannel, mode
   const { deps, call, hop } = context;
   const started = performance.now();
   const upstreamModel = upstreamModelFor(channel, model);
-  const note = (status: number | null, outcome: string, error: string | null) =>
-    call.meter.attempts.push({ model, channel: channel.name, status, outcome, error, ms: Math.round(performance.now() - started) });
+  const note = (status: number | null, outcome: string, error: string | null, code?: string) =>
+    call.meter.attempts.push({ model, channel: channel.name, status, outcome, error, ...(code ? { code } : {}), ms: Math.round(performance.now() - started) });
   const fail = (failure: FailureKind, error: GatewayError, status: number | null, retryAfter: number | null = null): AttemptOutcome => {
-    note(status, failure, error.message);
+    note(status, failure, error.message, error.gatewayCode);
     if (failure !== 'final' && failure !== 'context-length') deps.breakers.recordFailure(channel.id);
-    deps.logger.warn({ requestId: call.requestId, channel: channel.name, model, failure, status, err: error.message }, 'upstream attempt failed');
+    deps.logger.warn({ requestId: call.requestId, channel: channel.name, model, failure, status, code: error.gatewayCode, err: error.message }, 'upstream attempt failed');
     return { kind: 'failure', failure, error, retryAfterMs: retryAfter };
   };
 
@@ -209,6 +209,7 @@ async function* streamToClient(context: AttemptContext, committed: CommittedStre
   const usages: Usage[] = [];
   let segmentCounted = false;
   let error: string | null = null;
+  let errorCode: string | null = null;
   let finished = false;
   try {
     let pending: { text: string; done: boolean } | null = segment.first;
@@ -243,6 +244,7 @@ async function* streamToClient(context: AttemptContext, committed: CommittedStre
         }
         // No route can: the client gets an error event in its own format, never a normal finish.
         error = failure.message;
+        errorCode = failure.gatewayCode;
         yield segment.converter.failure(failure);
         finished = true;
         break;
@@ -252,10 +254,11 @@ async function* streamToClient(context: AttemptContext, committed: CommittedStre
     if (!finished) {
       await segment.pump.stop();
       error ??= 'client disconnected before the stream ended';
+      errorCode ??= 'GW_ERR_CLIENT_GONE';
     }
     if (!segmentCounted) usages.push(segment.converter.usage());
     // Only what was delivered is charged: reported usage, or a count of the delivered text, per segment.
-    recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error });
+    recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error, errorCode });
   }
 }
 
