@@ -3,7 +3,8 @@
 // streamed or not × the upstream reporting usage (with cached and cache-write tokens) or omitting it.
 // In every cell the usage-log row holds the tokens that were delivered and the wallet is charged the
 // row's cost: reported counts are kept (cache reads and writes priced apart), and an upstream that says
-// nothing is counted from what was sent and delivered, never billed as zero.
+// nothing is counted from what was sent and delivered, never billed as zero. Legacy completions and
+// embeddings, reported or not, are checked the same way.
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { GoogleGenAI } from '@google/genai';
@@ -49,11 +50,11 @@ beforeAll(async () => {
   geminiUpstream = await startGeminiSimulator({ apiKey: 'up-gemini-key' });
   gateway = await startTestGateway({
     channels: [
-      { name: 'openai', type: 'openai', base_url: openaiUpstream.url, api_key: 'sk-up-openai', models: ['m-openai'] },
+      { name: 'openai', type: 'openai', base_url: openaiUpstream.url, api_key: 'sk-up-openai', models: ['m-openai', 'm-instruct', 'm-embed'] },
       { name: 'anthropic', type: 'anthropic', base_url: anthropicUpstream.url, api_key: 'sk-up-anthropic', models: ['m-anthropic'], model_mapping: { 'm-anthropic': 'claude-sonnet-4-6' } },
       { name: 'gemini', type: 'gemini', base_url: geminiUpstream.url, api_key: 'up-gemini-key', models: ['m-gemini'], model_mapping: { 'm-gemini': 'gemini-2.5-flash' } },
     ],
-    models: channels.map((channel) => ({ id: channel.model, ...PRICES })),
+    models: [...channels.map((channel) => ({ id: channel.model, ...PRICES })), { id: 'm-instruct', ...PRICES }, { id: 'm-embed', ...PRICES }],
     users: [{ name: 'ursula', balance: 100 }],
     keys: [{ name: 'usage', key: KEY, user: 'ursula' }],
   });
@@ -210,5 +211,38 @@ describe('usage matrix', () => {
     expect(row.cost_micros).toBe(expectedCost);
     expect(charged).toBe(expectedCost);
     expect(charged).toBeGreaterThan(0);
+  });
+});
+
+describe('legacy completions and embeddings', () => {
+  const client = () => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 });
+
+  it.each([false, true].flatMap((stream) => [true, false].map((reports) => ({ stream, reports }))))('completions, streamed $stream, upstream reports usage $reports', async ({ stream, reports }) => {
+    if (!reports) openaiUpstream.script({ omitUsage: true });
+    const before = await balance();
+    let text = '';
+    if (stream) {
+      for await (const chunk of await client().completions.create({ model: 'm-instruct', prompt: PROMPT, max_tokens: 100, stream: true })) text += chunk.choices[0]?.text ?? '';
+    } else {
+      text = (await client().completions.create({ model: 'm-instruct', prompt: PROMPT, max_tokens: 100 })).choices[0]!.text;
+    }
+    const row = await lastRow();
+    expect(text.length).toBeGreaterThan(0);
+    expect(row.tokens_counted).toBe(reports ? 0 : 1);
+    expect(row.output_tokens).toBe(reports ? countWords(text) : countTokens(text));
+    expect(row.input_tokens).toBeGreaterThan(0);
+    expect(before - (await balance())).toBe(row.input_tokens * PRICES.input_per_mtok + row.output_tokens * PRICES.output_per_mtok);
+  });
+
+  it.each([true, false])('embeddings, upstream reports usage %s', async (reports) => {
+    if (!reports) openaiUpstream.script({ omitUsage: true });
+    const before = await balance();
+    const answer = await client().embeddings.create({ model: 'm-embed', input: [PROMPT, 'and a second line'] });
+    const row = await lastRow();
+    expect(answer.data).toHaveLength(2);
+    expect(row.tokens_counted).toBe(reports ? 0 : 1);
+    expect(row.input_tokens).toBe(reports ? countWords(PROMPT) + countWords('and a second line') : countTokens(PROMPT) + countTokens('and a second line'));
+    expect(row.output_tokens).toBe(0);
+    expect(before - (await balance())).toBe(row.input_tokens * PRICES.input_per_mtok);
   });
 });

@@ -2,7 +2,7 @@
 // inputTokens is the whole prompt, so the three are added going in and subtracted going out.
 import type { HubUsage } from '../../hub/hub-response.ts';
 import type { AnthropicUsage } from './anthropic-messages-schema.ts';
-import { asObject, countField, withoutUnknown } from '../shared/usage-fields.ts';
+import { asObject, countField, knownCounts } from '../shared/usage-fields.ts';
 
 /** Reads Anthropic's `usage`; a count it leaves out is unknown (absent), not zero. */
 export function anthropicUsageToHub(wire: unknown): HubUsage {
@@ -11,7 +11,7 @@ export function anthropicUsageToHub(wire: unknown): HubUsage {
   const cacheRead = countField(usage.cache_read_input_tokens);
   const cacheWrite = countField(usage.cache_creation_input_tokens);
   const input = countField(usage.input_tokens);
-  return withoutUnknown({
+  return knownCounts<HubUsage>({
     inputTokens: input === undefined ? undefined : input + (cacheRead ?? 0) + (cacheWrite ?? 0),
     cachedInputTokens: cacheRead,
     cacheWriteTokens: cacheWrite,

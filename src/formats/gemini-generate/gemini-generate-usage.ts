@@ -3,13 +3,13 @@
 // Google leaves zero counts out of the JSON, and its stream chunks before the last carry the prompt count
 // only: an absent count is unknown here, and the relay counts what was delivered instead.
 import type { HubUsage } from '../../hub/hub-response.ts';
-import { asObject, countField, sumKnown, withoutUnknown } from '../shared/usage-fields.ts';
+import { asObject, countField, sumKnown, knownCounts } from '../shared/usage-fields.ts';
 
 export function geminiUsageToHub(wire: unknown): HubUsage {
   const usage = asObject(wire);
   if (!usage) return {};
   const thoughts = countField(usage.thoughtsTokenCount);
-  return withoutUnknown({
+  return knownCounts<HubUsage>({
     inputTokens: countField(usage.promptTokenCount),
     cachedInputTokens: countField(usage.cachedContentTokenCount),
     outputTokens: sumKnown(countField(usage.candidatesTokenCount), thoughts),

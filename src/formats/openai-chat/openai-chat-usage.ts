@@ -2,7 +2,7 @@
 // completion_tokens includes reasoning tokens, so only the names change. The reader is the one the relay
 // uses for every OpenAI-format answer (chat, completions, embeddings), passed through or translated.
 import type { HubUsage } from '../../hub/hub-response.ts';
-import { asObject, countField, withoutUnknown } from '../shared/usage-fields.ts';
+import { asObject, countField, knownCounts } from '../shared/usage-fields.ts';
 
 /** Reads OpenAI's `usage` object; a count it leaves out is unknown (absent), not zero. */
 export function openaiUsageToHub(wire: unknown): HubUsage {
@@ -10,7 +10,7 @@ export function openaiUsageToHub(wire: unknown): HubUsage {
   if (!usage) return {};
   const prompt = asObject(usage.prompt_tokens_details);
   const completion = asObject(usage.completion_tokens_details);
-  return withoutUnknown({
+  return knownCounts<HubUsage>({
     inputTokens: countField(usage.prompt_tokens),
     cachedInputTokens: countField(prompt?.cached_tokens),
     cacheWriteTokens: countField(prompt?.cache_write_tokens),

@@ -1,7 +1,7 @@
 // Responses usage ⇄ hub usage. The conventions are the hub's (input_tokens includes cached tokens,
 // output_tokens includes reasoning tokens), so only the names change. Used for passthrough and translation.
 import type { HubUsage } from '../../hub/hub-response.ts';
-import { asObject, countField, withoutUnknown } from '../shared/usage-fields.ts';
+import { asObject, countField, knownCounts } from '../shared/usage-fields.ts';
 
 /** Reads the Responses `usage` object; a count it leaves out is unknown (absent), not zero. */
 export function openaiResponsesUsageToHub(wire: unknown): HubUsage {
@@ -9,7 +9,7 @@ export function openaiResponsesUsageToHub(wire: unknown): HubUsage {
   if (!usage) return {};
   const input = asObject(usage.input_tokens_details);
   const output = asObject(usage.output_tokens_details);
-  return withoutUnknown({
+  return knownCounts<HubUsage>({
     inputTokens: countField(usage.input_tokens),
     cachedInputTokens: countField(input?.cached_tokens),
     cacheWriteTokens: countField(input?.cache_write_tokens),
