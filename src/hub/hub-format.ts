@@ -27,8 +27,26 @@ export interface HubToResponseContext {
   created?: number;
 }
 
+/** Watches a stream passed through unchanged and finishes it when the upstream left off its terminator. */
+export interface StreamCloser {
+  observe(event: SseEvent): void;
+  /** The events that finish the stream properly (none when it already finished). */
+  close(outputTokens: number): SseEvent[];
+}
+
+/**
+ * Everything the relay, the routes and the metering need to know about one wire format: converters both
+ * ways, the usage reader, and capabilities declared as data, so that nothing outside src/formats/ compares
+ * a format's name.
+ */
 export interface FormatConverters {
   name: FormatName;
+  /** Where a request names its model: in the body's `model`, or only in the URL path (Gemini). */
+  modelIn: 'body' | 'path';
+  /** Whether this format takes images only as inline bytes, so image URLs are fetched before sending. */
+  needsInlineImages: boolean;
+  /** For formats whose streams end with a terminator a cut upstream stream may lack, one that adds it. */
+  streamCloser?(): StreamCloser;
   requestToHub(body: unknown, ctx?: RequestToHubContext): { request: HubRequest; warnings: HubWarning[] };
   hubToRequest(request: HubRequest, upstreamModel: string): { body: Record<string, unknown>; warnings: HubWarning[] };
   responseToHub(json: unknown, ctx?: ResponseToHubContext): HubResponse;

@@ -1,5 +1,8 @@
 // An upstream described as data: its wire format, where it lives, how to call it and how to authenticate.
-export type WireFormat = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini-generate';
+import type { FormatName } from '../formats/index.ts';
+
+/** A wire format: one of the registered formats (src/formats/index.ts). */
+export type WireFormat = FormatName;
 
 /** Operations a channel may serve; each provider lists the ones it has. */
 export type Operation =

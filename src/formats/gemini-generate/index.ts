@@ -26,6 +26,8 @@ export { geminiUsageToHub, hubUsageToGemini } from './gemini-generate-usage.ts';
 
 export const geminiGenerateFormat: FormatConverters = {
   name: 'gemini-generate',
+  modelIn: 'path',
+  needsInlineImages: true,
   requestToHub: geminiGenerateRequestToHub,
   hubToRequest: hubToGeminiGenerateRequest,
   responseToHub: geminiGenerateResponseToHub,

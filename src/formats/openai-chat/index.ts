@@ -25,6 +25,8 @@ export { hubUsageToOpenai, openaiUsageToHub } from './openai-chat-usage.ts';
 
 export const openaiChatFormat: FormatConverters = {
   name: 'openai-chat',
+  modelIn: 'body',
+  needsInlineImages: false,
   requestToHub: (body) => openaiChatRequestToHub(body),
   hubToRequest: hubToOpenaiChatRequest,
   responseToHub: (json) => openaiChatResponseToHub(json),

@@ -28,6 +28,8 @@ export { hubUsageToOpenaiResponses, openaiResponsesUsageToHub } from './openai-r
 
 export const openaiResponsesFormat: FormatConverters = {
   name: 'openai-responses',
+  modelIn: 'body',
+  needsInlineImages: false,
   requestToHub: (body) => openaiResponsesRequestToHub(body),
   hubToRequest: hubToOpenaiResponsesRequest,
   responseToHub: (json) => openaiResponsesResponseToHub(json),

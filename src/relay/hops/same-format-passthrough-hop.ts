@@ -12,7 +12,6 @@ import { operationPath, supportsOperation } from '../../providers/operation-path
 import { nextUpstreamKey } from '../../routing/choose-channel.ts';
 import type { RelayCall } from '../relay-types.ts';
 import { MalformedEventError, type RelayHop, type StreamConverter } from '../relay-hop.ts';
-import { anthropicStreamCloser } from './anthropic-stream-closer.ts';
 import { formatSseEvent } from '../sse-pump.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 import { withModel } from './openai-json-passthrough-hop.ts';
@@ -21,8 +20,6 @@ export interface SameFormatOptions {
   call: RelayCall;
   format: FormatConverters;
   logger: Logger;
-  /** Where the model id lives: in the body (Anthropic) or only in the path (Gemini). */
-  modelInBody: boolean;
 }
 
 export function sameFormatPassthroughHop(options: SameFormatOptions): RelayHop {
@@ -34,7 +31,7 @@ export function sameFormatPassthroughHop(options: SameFormatOptions): RelayHop {
         path: operationPath(channel, call.stream ? 'chat-stream' : 'chat', upstreamModel),
         // The client's own version and beta headers win over the gateway's defaults on a same-format hop.
         headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)), ...call.forwardHeaders },
-        body: options.modelInBody ? withModel(call, upstreamModel) : call.rawBody,
+        body: format.modelIn === 'body' ? withModel(call, upstreamModel) : call.rawBody,
       };
     },
     whole(text) {
@@ -67,7 +64,7 @@ function watchingConverter(call: RelayCall, format: FormatConverters, logger: Lo
       }
     }
   };
-  const closer = format.name === 'anthropic-messages' ? anthropicStreamCloser() : null;
+  const closer = format.streamCloser?.() ?? null;
   const counts: UsageCounts = { prompt: () => estimatePromptTokens(call.body), output: () => output.tokens() };
   const currentUsage = () => resolveUsage(reported, counts);
   return {
@@ -75,13 +72,15 @@ function watchingConverter(call: RelayCall, format: FormatConverters, logger: Lo
       // A broken event is skipped (and logged by the pump); the rest of the stream goes on.
       if (event.data.charCodeAt(0) !== 123 || event.data.charCodeAt(event.data.length - 1) !== 125) throw new MalformedEventError(`not JSON: ${event.data.slice(0, 80)}`);
       observe(watcher.push(event.event ? { event: event.event, data: event.data } : { data: event.data }));
-      closer?.observe(event.event, event.data);
+      closer?.observe(event.event ? { event: event.event, data: event.data } : { data: event.data });
       return formatSseEvent(event.data, event.event);
     },
     end() {
       observe(watcher.end());
       // A stream cut short of its terminator is finished here, with the usage counted so far.
-      return closer?.close(currentUsage().outputTokens) ?? '';
+      let out = '';
+      for (const event of closer?.close(currentUsage().outputTokens) ?? []) out += formatSseEvent(event.data, event.event);
+      return out;
     },
     failure: (error) => {
       const event = format.hubErrorToStreamEvent(error);

@@ -18,9 +18,6 @@ import { fetchImages } from '../../upstream/fetch-images.ts';
 import { estimateHubResponseTokens, estimatePromptTokens } from '../../metering/estimate-tokens.ts';
 import { resolveUsage } from '../../metering/resolve-usage.ts';
 
-/** Formats that take images only as inline bytes, so URLs are fetched first. */
-const NEEDS_INLINE_IMAGES = new Set(['gemini-generate']);
-
 export interface TranslatedHopOptions {
   call: RelayCall;
   client: FormatConverters;
@@ -50,7 +47,7 @@ export function translatedChatHop(options: TranslatedHopOptions): RelayHop {
   return {
     supports: (channel) => channel.provider.chatFormat !== client.name && relayFormat(channel.provider.chatFormat) !== undefined && supportsOperation(channel, 'chat'),
     async request(channel, upstreamModel) {
-      const source = NEEDS_INLINE_IMAGES.has(channel.provider.chatFormat) ? await withInlineImages() : hubRequest();
+      const source = target(channel).needsInlineImages ? await withInlineImages() : hubRequest();
       const { body, warnings } = target(channel).hubToRequest({ ...source, stream: call.stream }, upstreamModel);
       warn(channel, warnings);
       return {
