@@ -61,7 +61,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
     record(call) {
       // Only successful calls cost anything; failed attempts are logged, not billed.
       const ok = call.status >= 200 && call.status < 300;
-      const cost = ok && call.pricing ? computeCostMicros(call.pricing, { ...call.usage, requests: 1 }, call.key.groupRatioPpm) : 0;
+      const cost = ok && call.pricing ? computeCostMicros(call.pricing, call.usage, call.key.groupRatioPpm) : 0;
       // Settling must never throw into the response path; a failure (Redis away) is logged with the amounts.
       if (call.reservation) {
         deps.accounting.settle(call.reservation, cost).catch((error: unknown) => deps.logger.error({ err: error, requestId: call.requestId, costMicros: cost, reservedMicros: call.reservation?.amountMicros }, 'settling a call failed'));
