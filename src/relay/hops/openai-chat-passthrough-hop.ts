@@ -9,7 +9,6 @@ import { estimatePromptTokens, estimateTextTokens } from '../../metering/estimat
 import { resolveUsage } from '../../metering/resolve-usage.ts';
 import { openaiUsageToHub } from '../../formats/openai-chat/openai-chat-usage.ts';
 import type { GatewayError } from '../../gateway-errors.ts';
-import { nextUpstreamKey } from '../../routing/choose-channel.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
 import type { RelayCall } from '../relay-types.ts';
 import { MalformedEventError, type RelayHop, type StreamConverter } from '../relay-hop.ts';
@@ -24,7 +23,7 @@ export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null
     request(channel, upstreamModel) {
       return {
         path: operationPath(channel, operation === 'chat' && call.stream ? 'chat-stream' : operation, upstreamModel),
-        headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+        headers: { 'content-type': 'application/json' },
         body: prefill === null ? upstreamBody(call, upstreamModel, clientWantsUsage) : continuationBody(call, upstreamModel, prefill),
       };
     },

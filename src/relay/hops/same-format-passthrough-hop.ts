@@ -9,7 +9,6 @@ import { resolveUsage, type UsageCounts } from '../../metering/resolve-usage.ts'
 import type { Usage } from '../../metering/usage.ts';
 import { deliveredOutput } from './delivered-output.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
-import { nextUpstreamKey } from '../../routing/choose-channel.ts';
 import type { RelayCall } from '../relay-types.ts';
 import { MalformedEventError, type RelayHop, type StreamConverter } from '../relay-hop.ts';
 import { formatSseEvent } from '../sse-pump.ts';
@@ -30,7 +29,7 @@ export function sameFormatPassthroughHop(options: SameFormatOptions): RelayHop {
       return {
         path: operationPath(channel, call.stream ? 'chat-stream' : 'chat', upstreamModel),
         // The client's own version and beta headers win over the gateway's defaults on a same-format hop.
-        headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)), ...call.forwardHeaders },
+        headers: { 'content-type': 'application/json', ...call.forwardHeaders },
         body: format.modelIn === 'body' ? withModel(call, upstreamModel) : call.rawBody,
       };
     },

@@ -6,7 +6,6 @@ import type { FormatConverters } from '../../hub/hub-format.ts';
 import type { HubRequest } from '../../hub/hub-request.ts';
 import type { HubStreamPart, SseEvent, StreamMachine } from '../../hub/hub-stream.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
-import { nextUpstreamKey } from '../../routing/choose-channel.ts';
 import type { RoutedChannel } from '../../routing/routing-table.ts';
 import type { RelayCall } from '../relay-types.ts';
 import type { RelayHop } from '../relay-hop.ts';
@@ -52,7 +51,7 @@ export function translatedChatHop(options: TranslatedHopOptions): RelayHop {
       warn(channel, warnings);
       return {
         path: operationPath(channel, call.stream ? 'chat-stream' : 'chat', upstreamModel),
-        headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       };
     },
