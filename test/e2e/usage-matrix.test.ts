@@ -203,7 +203,9 @@ describe('usage matrix', () => {
       expect(row.cache_write_tokens).toBe(0);
     }
     expect(row.input_tokens).toBeGreaterThan(row.cached_tokens + row.cache_write_tokens);
-    // Whatever usage the client was shown is the usage it was billed by.
+    // Whatever usage the client was shown is the usage it was billed by. An OpenAI chat client that asked
+    // for the usage chunk always gets one, counted when the upstream sent none.
+    if (client.name === 'openai chat' && stream) expect(delivered.usage).not.toBeNull();
     if (delivered.usage) expect(delivered.usage).toEqual({ input: row.input_tokens, output: row.output_tokens });
     const plainInput = row.input_tokens - row.cached_tokens - row.cache_write_tokens;
     const expectedCost = plainInput * PRICES.input_per_mtok + row.cached_tokens * PRICES.cached_input_per_mtok

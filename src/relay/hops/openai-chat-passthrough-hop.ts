@@ -7,7 +7,7 @@ import type { HubUsage } from '../../hub/hub-response.ts';
 import { readUsageObjectFromTail } from '../../metering/read-usage-from-tail.ts';
 import { estimatePromptTokens, estimateTextTokens } from '../../metering/estimate-tokens.ts';
 import { resolveUsage } from '../../metering/resolve-usage.ts';
-import { openaiUsageToHub } from '../../formats/openai-chat/openai-chat-usage.ts';
+import { hubUsageToOpenai, openaiUsageToHub } from '../../formats/openai-chat/openai-chat-usage.ts';
 import type { GatewayError } from '../../gateway-errors.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
 import type { RelayCall } from '../relay-types.ts';
@@ -81,12 +81,29 @@ function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuin
   let first = true;
   const kept: string[] = [];
   const read = () => readDelivered(kept);
+  let counted: Usage | null = null;
+  const currentUsage = (): Usage => counted ?? resolveUsage(usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(read().text) });
+  /**
+   * A client that asked for the usage chunk gets one even from an upstream that sent none (a server that
+   * ignores stream_options): the counted usage it is billed by, just before [DONE].
+   */
+  const countedUsageChunk = (): string => {
+    if (usage !== null || !clientWantsUsage || continuing || kept.length === 0) return '';
+    counted = currentUsage();
+    let head: { id?: unknown; object?: unknown; created?: unknown; model?: unknown } = {};
+    try {
+      head = JSON.parse(kept[0]!) as typeof head;
+    } catch {
+      // the chunk was forwarded as it came; the usage chunk is written without its names
+    }
+    return formatSseEvent(JSON.stringify({ id: head.id, object: head.object, created: head.created, model: head.model, choices: [], usage: hubUsageToOpenai(counted) }));
+  };
   return {
     event(event: EventSourceMessage) {
       const data = event.data;
       if (data === '[DONE]') {
         sawDone = true;
-        return formatSseEvent(data);
+        return countedUsageChunk() + formatSseEvent(data);
       }
       // A cheap shape check catches truncated or garbled events without parsing every one.
       if (data.charCodeAt(0) !== 123 || data.charCodeAt(data.length - 1) !== 125) throw new MalformedEventError(`not JSON: ${data.slice(0, 80)}`);
@@ -111,9 +128,9 @@ function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuin
       return formatSseEvent(data, event.event);
     },
     // A stream that ends without its terminator is finalised, so clients do not wait forever.
-    end: () => (sawDone ? '' : formatSseEvent('[DONE]')),
+    end: () => (sawDone ? '' : countedUsageChunk() + formatSseEvent('[DONE]')),
     failure: (error: GatewayError) => formatSseEvent(JSON.stringify({ error: { message: error.message, type: error.kind, code: error.code, param: null } })),
-    usage: (): Usage => resolveUsage(usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(read().text) }),
+    usage: currentUsage,
     delivered: read,
   };
 }
