@@ -1,5 +1,7 @@
 // Every error the gateway raises itself: one stable code, an HTTP status and a message a user can act on.
 // Each wire format renders these in its own error shape (src/formats/<format>/*-error.ts; src/http for OpenAI).
+// Every code is declared once, with its status and kind, in src/gateway-error-codes.ts.
+import type { GatewayErrorCode } from './gateway-error-codes.ts';
 
 /** The kind of problem, named after OpenAI's error `type` values, which the other formats map from. */
 export type GatewayErrorKind =
@@ -29,13 +31,13 @@ export interface GatewayErrorInit {
 export class GatewayError extends Error {
   readonly status: number;
   readonly kind: GatewayErrorKind;
-  /** Stable and greppable: GW_ERR_…; logged, never parsed by clients. */
-  readonly gatewayCode: string;
+  /** Stable and greppable: GW_ERR_…, declared in gateway-error-codes.ts; logged and stored, never parsed by clients. */
+  readonly gatewayCode: GatewayErrorCode;
   readonly param: string | null;
   readonly code: string | null;
   readonly headers: Record<string, string>;
 
-  constructor(status: number, kind: GatewayErrorKind, gatewayCode: string, init: GatewayErrorInit) {
+  constructor(status: number, kind: GatewayErrorKind, gatewayCode: GatewayErrorCode, init: GatewayErrorInit) {
     super(init.message, { cause: init.cause });
     this.name = 'GatewayError';
     this.status = status;

@@ -8,6 +8,7 @@ import { initialSchema } from './migrations/0001-initial-schema.ts';
 import { modelLimits } from './migrations/0002-model-limits.ts';
 import { meteringDeadLetters } from './migrations/0003-metering-dead-letters.ts';
 import { responsesTable } from './migrations/0004-responses.ts';
+import { usageLogQuantities } from './migrations/0006-usage-log-quantities.ts';
 
 function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
   return {
@@ -15,6 +16,7 @@ function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
     '0002-model-limits': modelLimits,
     '0003-metering-dead-letters': meteringDeadLetters(engine),
     '0004-responses': responsesTable,
+    '0006-usage-log-quantities': usageLogQuantities,
   };
 }
 

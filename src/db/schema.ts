@@ -146,6 +146,22 @@ export interface UsageLogsTable {
   error: string | null;
   /** JSON array of attempts: channel, status, error, latency. */
   attempts_json: string | null;
+  // Migration 0006: every quantity the cost came from, so a row's cost can be recomputed (metering/log-cost.ts).
+  cache_write_tokens: Generated<number>;
+  image_count: Generated<number>;
+  image_size: string | null;
+  image_quality: string | null;
+  audio_ms: Generated<number>;
+  characters: Generated<number>;
+  searches: Generated<number>;
+  /** 1 when the call was billed (per-request price included), 0 when it was not (a failed call). */
+  requests: Generated<number>;
+  /** The group ratio in force, in parts per million. */
+  ratio_ppm: Generated<number>;
+  /** 1 when the gateway counted input or output tokens itself because the upstream reported none. */
+  tokens_counted: Generated<number>;
+  /** The gateway error code (GW_ERR_…) of a failed call. */
+  error_code: string | null;
 }
 
 export interface WalletLedgerTable {

@@ -3,9 +3,11 @@
 // channels (Anthropic, Gemini), where what needs OpenAI's server-side state is refused with a clear 400.
 import type { EventSourceMessage } from 'eventsource-parser';
 import { z } from 'zod';
-import { emptyUsage, type Usage } from '../metering/usage.ts';
+import type { Usage } from '../metering/usage.ts';
+import type { HubUsage } from '../hub/hub-response.ts';
 import { estimateChatUsage } from '../metering/admission.ts';
-import { estimatePromptTokens, estimateTextTokens } from '../metering/estimate-tokens.ts';
+import { estimateHubResponseTokens, estimatePromptTokens, estimateTextTokens } from '../metering/estimate-tokens.ts';
+import { resolveUsage } from '../metering/resolve-usage.ts';
 import { readUsageObjectFromTail } from '../metering/read-usage-from-tail.ts';
 import { parseBody } from '../validate-request.ts';
 import { relayEndpoint } from '../relay/relay-endpoint.ts';
@@ -30,25 +32,6 @@ const responsesSchema = z.looseObject({
   previous_response_id: z.string().nullish(),
 });
 
-interface ResponsesUsageWire {
-  input_tokens?: number;
-  output_tokens?: number;
-  input_tokens_details?: { cached_tokens?: number };
-  output_tokens_details?: { reasoning_tokens?: number };
-}
-
-export function usageFromResponses(wire: unknown): Usage | null {
-  if (!wire || typeof wire !== 'object') return null;
-  const usage = wire as ResponsesUsageWire;
-  return {
-    ...emptyUsage(),
-    inputTokens: usage.input_tokens ?? 0,
-    cachedInputTokens: usage.input_tokens_details?.cached_tokens ?? 0,
-    outputTokens: usage.output_tokens ?? 0,
-    reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
-  };
-}
-
 export function prepareResponses(raw: unknown): PreparedCall {
   const body = parseBody(responsesSchema, raw);
   refuseUnattributedState(body);
@@ -69,7 +52,7 @@ export function prepareResponses(raw: unknown): PreparedCall {
       };
       const passthrough = openAIJsonPassthroughHop(call, {
         operation: 'responses',
-        usage: (text) => usageFromResponses(readUsageObjectFromTail(text)) ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(body) },
+        usage: (text) => resolveUsage(openaiResponsesFormat.usageToHub(readUsageObjectFromTail(text)), { prompt: () => estimatePromptTokens(body), output: () => wholeOutputTokens(text) }),
         transform: (text, channel) => {
           remember(responseIdOf(text), channel);
           return text;
@@ -125,10 +108,23 @@ export function responseIdOf(text: string): string | null {
   }
 }
 
+/** Output tokens of a whole Responses answer (text, reasoning, function calls), read through the format. */
+function wholeOutputTokens(text: string): number {
+  try {
+    return estimateHubResponseTokens(openaiResponsesFormat.responseToHub(JSON.parse(text)));
+  } catch {
+    return 0;
+  }
+}
+
+/** Deltas that are output: the answer text, reasoning (full or summarised) and function-call arguments. */
+const OUTPUT_DELTAS = new Set(['response.output_text.delta', 'response.reasoning_text.delta', 'response.reasoning_summary_text.delta', 'response.function_call_arguments.delta', 'response.refusal.delta']);
+
 function responsesPassthroughStream(call: RelayCall, onResponseId: (id: unknown) => void): StreamConverter {
-  let usage: Usage | null = null;
-  let finished = false;
+  let usage: HubUsage | null = null;
   let deliveredText = '';
+  let otherOutput = '';
+  let toolCalls = false;
   return {
     event(event: EventSourceMessage) {
       let parsed: { type?: string; delta?: unknown; response?: { id?: unknown; usage?: unknown } };
@@ -138,18 +134,19 @@ function responsesPassthroughStream(call: RelayCall, onResponseId: (id: unknown)
         throw new MalformedEventError(`not JSON: ${event.data.slice(0, 80)}`);
       }
       const type = parsed.type ?? event.event ?? '';
-      if (type === 'response.output_text.delta' && typeof parsed.delta === 'string') deliveredText += parsed.delta;
-      if (type === 'response.created') onResponseId(parsed.response?.id);
-      if (FINAL_EVENTS.has(type)) {
-        finished = true;
-        usage = usageFromResponses(parsed.response?.usage) ?? usage;
+      if (OUTPUT_DELTAS.has(type) && typeof parsed.delta === 'string') {
+        if (type === 'response.output_text.delta') deliveredText += parsed.delta;
+        else otherOutput += parsed.delta;
+        if (type === 'response.function_call_arguments.delta') toolCalls = true;
       }
+      if (type === 'response.created') onResponseId(parsed.response?.id);
+      if (FINAL_EVENTS.has(type)) usage = openaiResponsesFormat.usageToHub(parsed.response?.usage);
       return formatSseEvent(event.data, event.event);
     },
     // The Responses API has no [DONE]; a stream without its final event is closed as it is, and metered.
     end: () => '',
     failure: (error: GatewayError) => formatSseEvent(JSON.stringify({ type: 'error', code: error.code, message: error.message, param: null, sequence_number: 0 }), 'error'),
-    usage: () => usage ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(deliveredText) },
-    delivered: () => ({ text: deliveredText, toolCalls: false }),
+    usage: (): Usage => resolveUsage(usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(deliveredText + otherOutput) }),
+    delivered: () => ({ text: deliveredText, toolCalls }),
   };
 }

@@ -14,6 +14,7 @@ import { MeteringWriteInterrupted } from './isolate-refused-rows.ts';
 import { boundedMeteringEntry } from './safe-metering-entry.ts';
 import { createMeteringMetrics } from './metering-metrics.ts';
 import type { Registry } from 'prom-client';
+import { billedQuantities } from './log-cost.ts';
 
 export interface CallRecord {
   requestId: string;
@@ -29,6 +30,8 @@ export interface CallRecord {
   ttftMs: number | null;
   usage: Usage;
   error: string | null;
+  /** The gateway error code (GW_ERR_…) of a failed call, when one is known. */
+  errorCode?: string | null;
   attempts: unknown[] | null;
   /** Taken at admission; settled here. Null for free models. */
   reservation: Reservation | null;
@@ -143,6 +146,8 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
           reasoning_tokens: call.usage.reasoningTokens,
           cost_micros: cost,
           error: call.error,
+          ...billedQuantities(call.usage, ok, call.key.groupRatioPpm),
+          error_code: call.errorCode ?? null,
           attempts_json: call.attempts ? JSON.stringify(call.attempts) : null,
         },
       });

@@ -38,11 +38,11 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
   const { deps, call, hop } = context;
   const started = performance.now();
   const upstreamModel = upstreamModelFor(channel, model);
-  const note = (status: number | null, outcome: string, error: string | null) =>
-    call.meter.attempts.push({ model, channel: channel.name, status, outcome, error, ms: Math.round(performance.now() - started) });
+  const note = (status: number | null, outcome: string, error: string | null, code?: string) =>
+    call.meter.attempts.push({ model, channel: channel.name, status, outcome, error, ...(code ? { code } : {}), ms: Math.round(performance.now() - started) });
   const fail = (failure: FailureKind, error: GatewayError, status: number | null, retryAfter: number | null = null): AttemptOutcome => {
-    note(status, failure, error.message);
-    deps.logger.warn({ requestId: call.requestId, channel: channel.name, model, failure, status, err: error.message }, 'upstream attempt failed');
+    note(status, failure, error.message, error.gatewayCode);
+    deps.logger.warn({ requestId: call.requestId, channel: channel.name, model, failure, status, code: error.gatewayCode, err: error.message }, 'upstream attempt failed');
     return { kind: 'failure', failure, error, retryAfterMs: retryAfter };
   };
   const stopped = (error: unknown): AttemptOutcome => {

@@ -6,6 +6,7 @@ import type { RoutedChannel } from '../routing/routing-table.ts';
 import type { UpstreamResponse } from '../upstream/send-upstream.ts';
 import type { StreamConverter } from './relay-hop.ts';
 import { emptyUsage, type Usage } from '../metering/usage.ts';
+import { addUsages } from '../metering/resolve-usage.ts';
 import { classifyTransportError } from './attempt-policy.ts';
 import { recordCall } from './record-call.ts';
 import type { SsePump } from './sse-pump.ts';
@@ -41,6 +42,7 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
   const usages: Usage[] = [];
   let segmentCounted = false;
   let error: string | null = null;
+  let errorCode: string | null = null;
   let finished = false;
   /** The failure that broke the answer, reported if nothing can mend it. */
   let broken: { failure: GatewayError; converter: StreamConverter } | null = null;
@@ -70,6 +72,7 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
           deps.logger.warn({ requestId: call.requestId, channel: segment.channel.name }, 'the restarted answer differed from what the client already had');
           call.meter.attempts.push({ model: segment.model, channel: segment.channel.name, status: 200, outcome: 'restart diverged', error: null, ms: 0 });
           error = `${broken!.failure.message} (the answer restarted on '${segment.channel.name}' differed from what had been sent)`;
+          errorCode = broken!.failure.gatewayCode;
           yield broken!.converter.failure(broken!.failure);
           finished = true;
           break;
@@ -95,6 +98,7 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
         }
         // No route can: the client gets an error event in its own format, never a normal finish.
         error = broken.failure.message;
+        errorCode = broken.failure.gatewayCode;
         yield broken.converter.failure(broken.failure);
         finished = true;
         break;
@@ -104,10 +108,11 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
     if (!finished) {
       await segment.pump.stop();
       error ??= 'client disconnected before the stream ended';
+      errorCode ??= 'GW_ERR_CLIENT_GONE';
     }
     if (!segmentCounted) usages.push(segmentUsage(segment));
     // Only what was delivered is charged: reported usage, or a count of the delivered text, per segment.
-    recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error });
+    recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error, errorCode });
   }
 }
 
@@ -127,16 +132,6 @@ function streamFailure(channel: RoutedChannel, cause: unknown): GatewayError {
   return classifyTransportError(cause) === 'silent'
     ? upstreamTimeout(channel.name, 'idle stream')
     : new GatewayError(502, 'upstream_error', 'GW_ERR_STREAM_CUT', { message: `The upstream channel '${channel.name}' stream failed midway: ${(cause as Error).message}`, code: 'upstream_stream_failed' });
-}
-
-export function addUsages(usages: Usage[]): Usage {
-  return usages.reduce((sum, usage) => ({
-    inputTokens: sum.inputTokens + usage.inputTokens,
-    cachedInputTokens: sum.cachedInputTokens + usage.cachedInputTokens,
-    cacheWriteTokens: sum.cacheWriteTokens + usage.cacheWriteTokens,
-    outputTokens: sum.outputTokens + usage.outputTokens,
-    reasoningTokens: sum.reasoningTokens + usage.reasoningTokens,
-  }), emptyUsage());
 }
 
 /** Binary answers (audio): bytes pass through as they arrive; a cut ends the response early. */

@@ -1,5 +1,6 @@
 // An upstream's error answer, rendered in the OpenAI envelope with a status the client can act on.
-import { GatewayError, upstreamCredentialsRefused, type GatewayErrorKind } from '../gateway-errors.ts';
+import { GatewayError, upstreamCredentialsRefused } from '../gateway-errors.ts';
+import { kindForStatus } from '../gateway-error-codes.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { redactSecrets, refusesCredential } from './redact-credentials.ts';
 
@@ -11,15 +12,6 @@ export function upstreamStatusForClient(status: number): number {
   if (status === 401 || status === 403) return 502;
   if (status < 400 || status > 599) return 502;
   return status;
-}
-
-function kindForStatus(status: number): GatewayErrorKind {
-  if (status === 400 || status === 404 || status === 422) return 'invalid_request_error';
-  if (status === 413) return 'request_too_large';
-  if (status === 429) return 'rate_limit_error';
-  if (status === 408 || status === 504) return 'timeout_error';
-  if (status === 529 || status === 503) return 'overloaded_error';
-  return 'upstream_error';
 }
 
 /**

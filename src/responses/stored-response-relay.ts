@@ -7,7 +7,6 @@ import type { RelayDeps } from '../relay/relay-deps.ts';
 import type { RelayResult } from '../relay/relay-types.ts';
 import { gatewayErrorFromUpstream } from '../relay/upstream-error.ts';
 import { classifyTransportError, DEFAULT_TIMEOUTS } from '../relay/attempt-policy.ts';
-import { nextUpstreamKey } from '../routing/choose-channel.ts';
 import { operationPath, supportsOperation } from '../providers/operation-path.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
 
@@ -44,7 +43,7 @@ export async function relayStoredResponse(deps: RelayDeps, request: StoredRespon
       channel,
       path,
       method: shape.method,
-      headers: { ...(shape.method === 'POST' ? { 'content-type': 'application/json' } : {}), ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+      headers: shape.method === 'POST' ? { 'content-type': 'application/json' } : {},
       ...(shape.method === 'POST' ? { body: '{}' } : {}),
       signal: request.signal,
       headersTimeoutMs: channel.timeouts.headersMs ?? DEFAULT_TIMEOUTS.streamHeadersMs,

@@ -2,7 +2,6 @@
 // whether it answered and how fast. Used by the admin "test channel" endpoint and the re-test schedule.
 import type { UpstreamAgents } from '../upstream/upstream-agent.ts';
 import type { RoutedChannel } from './routing-table.ts';
-import { nextUpstreamKey } from './choose-channel.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import { operationPath } from '../providers/operation-path.ts';
 import { redactSecrets } from '../relay/redact-credentials.ts';
@@ -36,7 +35,7 @@ export async function testChannel(agents: UpstreamAgents, channel: RoutedChannel
     const response = await sendUpstream(agents, {
       channel,
       path: operationPath(channel, 'chat', upstreamModel),
-      headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify(probeBody(channel, upstreamModel)),
       signal,
       headersTimeoutMs: TEST_TIMEOUT_MS,

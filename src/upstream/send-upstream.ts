@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { UpstreamAgents } from './upstream-agent.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RoutedChannel } from '../routing/routing-table.ts';
+import { authenticatedHeaders } from './upstream-auth.ts';
 
 /** Chunks queued for a slow client before the upstream socket is paused (backpressure). */
 const HIGH_WATER_CHUNKS = 64;
@@ -22,6 +23,7 @@ export interface UpstreamRequest {
   /** Path below the channel's base URL, with query. */
   path: string;
   method?: 'GET' | 'POST' | 'DELETE';
+  /** The request's own headers; the provider's defaults and authentication are added when it is sent. */
   headers: Record<string, string>;
   body?: string | Buffer | (() => AsyncIterable<Uint8Array>);
   signal: AbortSignal;
@@ -41,7 +43,15 @@ export interface UpstreamResponse {
   abort(reason?: Error): void;
 }
 
+/** Sends one request; the headers are finished (defaults, authentication) by upstream-auth.ts on the way. */
 export function sendUpstream(agents: UpstreamAgents, request: UpstreamRequest): Promise<UpstreamResponse> {
+  const method = request.method ?? 'POST';
+  const body = typeof request.body === 'function' ? null : request.body ?? null;
+  const headers = authenticatedHeaders(request.channel, method, request.path, request.headers, body);
+  return headers instanceof Promise ? headers.then((signed) => dispatchUpstream(agents, request, signed)) : dispatchUpstream(agents, request, headers);
+}
+
+function dispatchUpstream(agents: UpstreamAgents, request: UpstreamRequest, headers: Record<string, string>): Promise<UpstreamResponse> {
   const { channel } = request;
   return new Promise((resolve, reject) => {
     if (request.signal.aborted) return reject(request.signal.reason);
@@ -50,7 +60,7 @@ export function sendUpstream(agents: UpstreamAgents, request: UpstreamRequest): 
       origin: channel.origin,
       path: channel.basePath + request.path,
       method: request.method ?? 'POST',
-      headers: request.headers,
+      headers,
       body: typeof request.body === 'function' ? request.body() as never : request.body ?? null,
       headersTimeout: request.headersTimeoutMs,
       // Between body chunks: a stalled stream fails instead of hanging the client forever.

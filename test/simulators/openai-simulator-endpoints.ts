@@ -33,7 +33,7 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
   const id = `resp_sim${randomBytes(12).toString('hex')}`;
   const messageId = `msg_sim${Date.now().toString(36)}`;
   const createdAt = Math.floor(Date.now() / 1000);
-  const usage = { input_tokens: countWords(input), input_tokens_details: { cached_tokens: 0 }, output_tokens: countWords(text), output_tokens_details: { reasoning_tokens: 0 }, total_tokens: countWords(input) + countWords(text) };
+  const usage = { input_tokens: countWords(input), input_tokens_details: { cached_tokens: exchange.step.cachedTokens ?? 0, ...(exchange.step.cacheWriteTokens ? { cache_write_tokens: exchange.step.cacheWriteTokens } : {}) }, output_tokens: countWords(text), output_tokens_details: { reasoning_tokens: 0 }, total_tokens: countWords(input) + countWords(text) };
   const message = (content: string, status: string) => ({ type: 'message', id: messageId, status, role: 'assistant', content: [{ type: 'output_text', text: content, annotations: [], logprobs: [] }] });
   const response = (status: string, output: unknown[], withUsage: boolean) => ({
     id, object: 'response', created_at: createdAt, status, error: null, incomplete_details: null, instructions: null,
