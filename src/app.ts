@@ -22,6 +22,7 @@ import { chooseRealtimeProtocol, realtimeRoute } from './http/routes/realtime-ro
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
+import { installAccountsApi, type AccountsOptions } from './http/routes/api-routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,6 +42,8 @@ export interface AppDeps extends RelayDeps {
   logger: Logger;
   db: Kysely<DatabaseSchema>;
   announce: AnnounceChange;
+  /** Accounts and the self-service /api (issue 12); absent: not installed. */
+  accounts?: AccountsOptions;
 }
 
 export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
@@ -93,5 +96,6 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   billingRoutes(app, deps.state, deps.accounting);
   statsRoute(app, deps.state, deps.db);
   adminRoutes(app, deps);
+  if (deps.accounts) installAccountsApi(app, deps, deps.accounts);
   return app;
 }

@@ -35,6 +35,14 @@ const envSchema = z.object({
   SNAPSHOT_RELOAD_MS: z.coerce.number().int().min(0).default(60_000),
   /** How long SIGTERM waits for requests in flight before closing, in milliseconds. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+  // ── Accounts and mail (issue 12) ──
+  /** Where users reach the gateway; links in mails start with it. Default http://localhost:$PORT. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** smtp://user:pass@host:587 or smtps://…:465; without it mails are written to DATA_DIR/mail as .eml files. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).default('Model gateway <gateway@localhost>'),
+  /** How often queued mail is looked at again (retries), in milliseconds. */
+  MAIL_POLL_MS: z.coerce.number().int().min(50).default(2000),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -6,11 +6,13 @@ import { engineOf, type DatabaseEngine } from './engine.ts';
 import type { DatabaseSchema } from './schema.ts';
 import { initialSchema } from './migrations/0001-initial-schema.ts';
 import { modelLimits } from './migrations/0002-model-limits.ts';
+import { accountsSchema } from './migrations/0005-accounts.ts';
 
 function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
   return {
     '0001-initial-schema': initialSchema(engine),
     '0002-model-limits': modelLimits,
+    '0005-accounts': accountsSchema(engine),
   };
 }
 

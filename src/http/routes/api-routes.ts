@@ -1,0 +1,53 @@
+// Everything under /api built on accounts: the mail outbox, the route declarations and the OpenAPI
+// document. app.ts calls installAccountsApi once.
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { DatabaseSchema } from '../../db/schema.ts';
+import type { GatewayState } from '../../gateway-state.ts';
+import type { SecretBox } from '../../accounts/secret-box.ts';
+import type { AnnounceChange } from '../../cluster/invalidation-bus.ts';
+import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
+import { createMailTransport } from '../../accounts/mail/mail-transport.ts';
+import { createMailOutbox } from '../../accounts/mail/mail-outbox.ts';
+import { createApiRouter, type ApiRouter } from '../api-route.ts';
+import { apiDocsRoutes } from './api-docs-routes.ts';
+import { apiAuthRoutes } from './api-auth-routes.ts';
+import { apiMeRoutes } from './api-me-routes.ts';
+
+export interface AccountsOptions {
+  /** PUBLIC_URL; default http://localhost:<listening port>. */
+  publicUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  dataDir: string;
+  secrets: SecretBox;
+  /** How often the mail outbox looks for due mail (retries), in ms. */
+  mailPollMs?: number;
+}
+
+export interface AccountsApiDeps {
+  db: Kysely<DatabaseSchema>;
+  state: GatewayState;
+  logger: Logger;
+  announce: AnnounceChange;
+}
+
+export interface AccountsApi {
+  router: ApiRouter;
+  accounts: AccountsDeps;
+}
+
+export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, options: AccountsOptions): AccountsApi {
+  const publicUrl = () => (options.publicUrl ?? `http://localhost:${(app.server.address() as AddressInfo | null)?.port ?? 3000}`).replace(/\/+$/, '');
+  const transport = createMailTransport({ smtpUrl: options.smtpUrl, from: options.mailFrom, dataDir: options.dataDir });
+  const outbox = createMailOutbox(deps.db, transport, deps.logger, options.mailPollMs);
+  app.addHook('onClose', async () => outbox.close());
+  const accounts: AccountsDeps = { db: deps.db, secrets: options.secrets, outbox, logger: deps.logger, announce: deps.announce, publicUrl };
+  const router = createApiRouter(app, { db: deps.db, state: deps.state });
+  apiAuthRoutes(router, accounts);
+  apiMeRoutes(router, accounts);
+  apiDocsRoutes(app, router, publicUrl);
+  return { router, accounts };
+}
