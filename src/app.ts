@@ -10,7 +10,6 @@ import { chatCompletionsRoute } from './http/routes/chat-completions-route.ts';
 import { modelsRoute } from './http/routes/models-route.ts';
 import { healthRoutes } from './http/routes/health-route.ts';
 import { billingRoutes } from './http/routes/billing-route.ts';
-import { statsRoute } from './http/routes/stats-route.ts';
 import { adminRoutes } from './http/routes/admin-routes.ts';
 import { openAIEndpointRoutes } from './http/routes/openai-endpoint-routes.ts';
 import { uploadRoutes } from './http/routes/upload-routes.ts';
@@ -94,7 +93,6 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     realtimeRoute(scope, deps);
   });
   billingRoutes(app, deps.state, deps.accounting);
-  statsRoute(app, deps.state, deps.db);
   adminRoutes(app, deps);
   if (deps.accounts) installAccountsApi(app, deps, deps.accounts);
   return app;

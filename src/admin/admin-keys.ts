@@ -66,7 +66,8 @@ export async function updateKey(db: Kysely<DatabaseSchema>, announce: AnnounceCh
   if (changes.ip_allowlist !== undefined) set.ip_allowlist_json = changes.ip_allowlist === null ? null : JSON.stringify(changes.ip_allowlist);
   if (changes.rpm_limit !== undefined) set.rpm_limit = changes.rpm_limit;
   if (changes.tpm_limit !== undefined) set.tpm_limit = changes.tpm_limit;
-  const result = await db.updateTable('api_keys').set(set).where('id', '=', id).executeTakeFirst();
+  // A deleted key stays deleted: it is not found, for anyone.
+  const result = await db.updateTable('api_keys').set(set).where('id', '=', id).where('status', '!=', 'deleted').executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw notFound(`API key ${id}`);
   await announce({ reason: 'key changed', keyIds: [id] });
 }

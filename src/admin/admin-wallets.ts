@@ -6,6 +6,9 @@ import type { Accounting } from '../metering/accounting.ts';
 import { notFound } from './admin-keys.ts';
 
 export async function grantToWallet(db: Kysely<DatabaseSchema>, accounting: Accounting, userId: number, amountMicros: number, note: string | null): Promise<number> {
+  // Load the live wallet first: a wallet loaded only after the database row moved would already include
+  // the grant, and the credit below would count it twice.
+  await accounting.balance(userId);
   await db.transaction().execute(async (trx) => {
     const result = await trx.updateTable('users').set((eb) => ({ balance_micros: eb('balance_micros', '+', amountMicros), updated_at: Date.now() })).where('id', '=', userId).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw notFound(`User ${userId}`);

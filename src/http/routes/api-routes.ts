@@ -15,6 +15,9 @@ import { createApiRouter, type ApiRouter } from '../api-route.ts';
 import { apiDocsRoutes } from './api-docs-routes.ts';
 import { apiAuthRoutes } from './api-auth-routes.ts';
 import { apiMeRoutes } from './api-me-routes.ts';
+import { apiKeysRoutes } from './api-keys-routes.ts';
+import { apiUsageRoutes } from './api-usage-routes.ts';
+import type { Accounting } from '../../metering/accounting.ts';
 
 export interface AccountsOptions {
   /** PUBLIC_URL; default http://localhost:<listening port>. */
@@ -32,6 +35,7 @@ export interface AccountsApiDeps {
   state: GatewayState;
   logger: Logger;
   announce: AnnounceChange;
+  accounting: Accounting;
 }
 
 export interface AccountsApi {
@@ -48,6 +52,8 @@ export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, 
   const router = createApiRouter(app, { db: deps.db, state: deps.state });
   apiAuthRoutes(router, accounts);
   apiMeRoutes(router, accounts);
+  apiKeysRoutes(router, accounts, deps.state);
+  apiUsageRoutes(router, accounts, deps.accounting);
   apiDocsRoutes(app, router, publicUrl);
   return { router, accounts };
 }
