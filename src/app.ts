@@ -10,7 +10,6 @@ import { chatCompletionsRoute } from './http/routes/chat-completions-route.ts';
 import { modelsRoute } from './http/routes/models-route.ts';
 import { healthRoutes } from './http/routes/health-route.ts';
 import { billingRoutes } from './http/routes/billing-route.ts';
-import { adminRoutes } from './http/routes/admin-routes.ts';
 import { openAIEndpointRoutes } from './http/routes/openai-endpoint-routes.ts';
 import { uploadRoutes } from './http/routes/upload-routes.ts';
 import { anthropicMessagesRoute } from './http/routes/anthropic-messages-route.ts';
@@ -41,8 +40,8 @@ export interface AppDeps extends RelayDeps {
   logger: Logger;
   db: Kysely<DatabaseSchema>;
   announce: AnnounceChange;
-  /** Accounts and the self-service /api (issue 12); absent: not installed. */
-  accounts?: AccountsOptions;
+  /** Accounts, the self-service /api and /api/admin (issue 12). */
+  accounts: AccountsOptions;
 }
 
 export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
@@ -93,7 +92,6 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     realtimeRoute(scope, deps);
   });
   billingRoutes(app, deps.state, deps.accounting);
-  adminRoutes(app, deps);
-  if (deps.accounts) installAccountsApi(app, deps, deps.accounts);
+  installAccountsApi(app, deps, deps.accounts);
   return app;
 }

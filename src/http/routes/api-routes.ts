@@ -18,6 +18,9 @@ import { apiMeRoutes } from './api-me-routes.ts';
 import { apiKeysRoutes } from './api-keys-routes.ts';
 import { apiUsageRoutes } from './api-usage-routes.ts';
 import type { Accounting } from '../../metering/accounting.ts';
+import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
+import { adminRoutes } from './admin-routes.ts';
+import { adminCatalogRoutes } from './admin-catalog-routes.ts';
 
 export interface AccountsOptions {
   /** PUBLIC_URL; default http://localhost:<listening port>. */
@@ -36,6 +39,7 @@ export interface AccountsApiDeps {
   logger: Logger;
   announce: AnnounceChange;
   accounting: Accounting;
+  agents: UpstreamAgents;
 }
 
 export interface AccountsApi {
@@ -54,6 +58,8 @@ export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, 
   apiMeRoutes(router, accounts);
   apiKeysRoutes(router, accounts, deps.state);
   apiUsageRoutes(router, accounts, deps.accounting);
+  adminRoutes(router, deps, accounts);
+  adminCatalogRoutes(router, deps, accounts);
   apiDocsRoutes(app, router, publicUrl);
   return { router, accounts };
 }
