@@ -113,3 +113,26 @@ describe('runtime administration', () => {
     expect((await admin.get('/api/admin/settings')).body.mail.transport).toBe('smtp');
   });
 });
+
+describe('npm run admin -- create', () => {
+  it('prints a one-time link that sets the password of a new administrator', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { join } = await import('node:path');
+    const run = spawnSync(process.execPath, [join(import.meta.dirname, '../../src/admin-cli.ts'), 'create', '--email', 'Chief@Example.com'], {
+      env: { ...process.env, DATABASE_URL: `sqlite:${join(gateway.dir, 'gateway.db')}`, PUBLIC_URL: gateway.url, DATA_DIR: gateway.dir },
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(0);
+    const link = /https?:\/\/\S+\/reset-password\?token=\S+/.exec(run.stdout)![0];
+    const chief = new ApiClient(gateway.url);
+    const token = new URL(link).searchParams.get('token');
+    expect((await chief.post('/api/auth/password-reset/confirm', { token, password: 'chief password 1' })).status).toBe(200);
+    expect((await chief.post('/api/auth/password-reset/confirm', { token, password: 'chief password 2' })).status).toBe(400);
+    const login = await chief.post('/api/auth/login', { email: 'chief@example.com', password: 'chief password 1' });
+    expect(login.body.user).toMatchObject({ role: 'admin', email_verified: true });
+    expect((await chief.get('/api/admin/users')).status).toBe(200);
+    const bad = spawnSync(process.execPath, [join(import.meta.dirname, '../../src/admin-cli.ts'), 'create'], { env: process.env, encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/Usage/);
+  });
+});
