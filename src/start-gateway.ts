@@ -54,7 +54,7 @@ export interface StartOptions {
 export async function startGateway({ env, configFile, logger: givenLogger }: StartOptions): Promise<RunningGateway> {
   const logger = givenLogger ?? pino({
     level: env.LOG_LEVEL,
-    redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-goog-api-key"]', '*.apiKey', '*.api_key'],
+    redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-goog-api-key"]', '*.apiKey', '*.api_key', 'req.headers.cookie', 'req.headers["x-csrf-token"]', '*.password'],
   });
   const config = configFile ? await loadConfigFile(configFile) : null;
   const secrets = createSecretBox(await resolveGatewaySecret(env.GATEWAY_SECRET, env.DATA_DIR));
@@ -88,7 +88,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     await autoDisableChannel(database.db, announce, channel.id, reason);
   };
   const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE,
-    accounts: { publicUrl: env.PUBLIC_URL, smtpUrl: env.SMTP_URL, mailFrom: env.MAIL_FROM, dataDir: env.DATA_DIR, secrets, mailPollMs: env.MAIL_POLL_MS } }, {
+    accounts: { publicUrl: env.PUBLIC_URL, smtpUrl: env.SMTP_URL, mailFrom: env.MAIL_FROM, dataDir: env.DATA_DIR, secrets, mailPollMs: env.MAIL_POLL_MS, notifyIntervalMs: env.NOTIFY_INTERVAL_MS } }, {
     bodyLimit: env.BODY_LIMIT,
     trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
     isReady: () => ready,

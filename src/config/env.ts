@@ -43,6 +43,8 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Model gateway <gateway@localhost>'),
   /** How often queued mail is looked at again (retries), in milliseconds. */
   MAIL_POLL_MS: z.coerce.number().int().min(50).default(2000),
+  /** How often low-balance and key-expiry notification mails are checked for, in milliseconds; 0 turns them off. */
+  NOTIFY_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -21,6 +21,7 @@ import type { Accounting } from '../../metering/accounting.ts';
 import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
 import { adminRoutes } from './admin-routes.ts';
 import { adminCatalogRoutes } from './admin-catalog-routes.ts';
+import { scheduleNotifications } from '../../accounts/notifications.ts';
 
 export interface AccountsOptions {
   /** PUBLIC_URL; default http://localhost:<listening port>. */
@@ -31,6 +32,8 @@ export interface AccountsOptions {
   secrets: SecretBox;
   /** How often the mail outbox looks for due mail (retries), in ms. */
   mailPollMs?: number;
+  /** How often low-balance and key-expiry notifications are checked, in ms (0: never). */
+  notifyIntervalMs?: number;
 }
 
 export interface AccountsApiDeps {
@@ -51,8 +54,12 @@ export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, 
   const publicUrl = () => (options.publicUrl ?? `http://localhost:${(app.server.address() as AddressInfo | null)?.port ?? 3000}`).replace(/\/+$/, '');
   const transport = createMailTransport({ smtpUrl: options.smtpUrl, from: options.mailFrom, dataDir: options.dataDir });
   const outbox = createMailOutbox(deps.db, transport, deps.logger, options.mailPollMs);
-  app.addHook('onClose', async () => outbox.close());
   const accounts: AccountsDeps = { db: deps.db, secrets: options.secrets, outbox, logger: deps.logger, announce: deps.announce, publicUrl };
+  const stopNotifications = scheduleNotifications(accounts, (userId) => deps.accounting.balance(userId), deps.logger, options.notifyIntervalMs ?? 60_000);
+  app.addHook('onClose', async () => {
+    stopNotifications();
+    await outbox.close();
+  });
   const router = createApiRouter(app, { db: deps.db, state: deps.state });
   apiAuthRoutes(router, accounts);
   apiMeRoutes(router, accounts);
