@@ -1,10 +1,7 @@
 // The wallet page: balance, total usage and requests, and the ledger (top-ups, grants and refunds one by
 // one, charges summed per day), newest first, paginated with a cursor.
-import { sql } from 'kysely';
 import type { Db } from '../db/repositories/repository-helpers.ts';
 import { invalidRequest } from '../gateway-errors.ts';
-
-const DAY = 86_400_000;
 
 export interface LedgerEntryView {
   kind: string;
@@ -12,7 +9,7 @@ export interface LedgerEntryView {
   at: string;
   note: string | null;
   reference: string | null;
-  /** For charges: how many charge rows the day's sum covers. */
+  /** For charges: how many calls the day's sum covers. */
   count?: number;
 }
 
@@ -37,15 +34,16 @@ export async function readLedgerPage(db: Db, userId: number, limit: number, befo
   const movements = await db.selectFrom('wallet_ledger').select(['kind', 'amount_micros', 'created_at', 'note', 'reference'])
     .where('user_id', '=', userId).where('kind', '!=', 'charge').where('created_at', '<', until)
     .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-  const dayStart = sql<number>`created_at - (created_at % ${DAY})`;
-  // Charges per day: the cursor is a day boundary or a movement's time; a day is listed once, at its start.
-  const charges = await db.selectFrom('wallet_ledger')
-    .select((eb) => [dayStart.as('day'), eb.fn.sum<number>('amount_micros').as('amount'), eb.fn.countAll<number>().as('n')])
-    .where('user_id', '=', userId).where('kind', '=', 'charge').where(dayStart, '<', until)
-    .groupBy(dayStart).orderBy(dayStart, 'desc').limit(limit).execute();
+  // Charges per day come from the day aggregates (written in the same transaction as the charge rows, so
+  // the sums are equal), read through the (user_id, bucket, bucket_start) index: summing the raw charge
+  // rows took 400-800 ms for a user with 500,000 calls. A day is listed once, at its start.
+  const charges = await db.selectFrom('usage_stats')
+    .select((eb) => ['bucket_start as day', eb.fn.sum<number>('cost_micros').as('amount'), eb.fn.sum<number>('requests').as('n')])
+    .where('user_id', '=', userId).where('bucket', '=', 'day').where('bucket_start', '<', until)
+    .groupBy('bucket_start').having((eb) => eb.fn.sum('cost_micros'), '>', 0).orderBy('bucket_start', 'desc').limit(limit).execute();
   const entries: (LedgerEntryView & { ms: number })[] = [
     ...movements.map((row) => ({ kind: row.kind, amount_usd: row.amount_micros / 1_000_000, at: new Date(row.created_at).toISOString(), note: row.note, reference: row.reference, ms: row.created_at })),
-    ...charges.map((row) => ({ kind: 'charges', amount_usd: Number(row.amount) / 1_000_000, at: new Date(Number(row.day)).toISOString(), note: null, reference: null, count: Number(row.n), ms: Number(row.day) })),
+    ...charges.map((row) => ({ kind: 'charges', amount_usd: -Number(row.amount) / 1_000_000, at: new Date(Number(row.day)).toISOString(), note: null, reference: null, count: Number(row.n), ms: Number(row.day) })),
   ].sort((a, b) => b.ms - a.ms);
   const page = entries.slice(0, limit);
   const more = entries.length > limit || movements.length === limit || charges.length === limit;

@@ -165,3 +165,13 @@ describe('every /api route', () => {
     }
   });
 });
+
+describe('cross-site forms', () => {
+  it('cannot sign anyone in with a text/plain body that parses as JSON', async () => {
+    const body = `{"email":"bob@example.com","password":"bob secret=password"}`;
+    const response = await fetch(`${gateway.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as any).error.code).toBe('unsupported_media_type');
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+});
