@@ -3,10 +3,12 @@
 // /api/logs/:id, /api/stats and /api/wallet (the service functions the routes call, without HTTP).
 // Half the rows belong to one heavy user, the worst case for a user's own pages. Not a test: run by hand;
 // figures go to docs/performance.md. PostgreSQL: TEST_POSTGRES_URL or postgres://postgres@127.0.0.1:5432.
+// BENCH_DATABASE_URL=…: measure an already seeded database again (no seeding, nothing dropped).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { insertUsageLogBatch } from '../src/db/repositories/usage-logs.ts';
@@ -29,7 +31,10 @@ const HEAVY = 1;
 let dir: string | undefined;
 let drop: (() => Promise<void>) | undefined;
 let database: Database;
-if (engine === 'postgres') {
+const reuse = process.env.BENCH_DATABASE_URL;
+if (reuse) {
+  database = await openDatabase(reuse);
+} else if (engine === 'postgres') {
   const pg = await createTestPostgres();
   drop = pg.drop;
   database = await openDatabase(pg.url);
@@ -40,6 +45,8 @@ if (engine === 'postgres') {
 const db = database.db;
 await migrateToLatest(db, database.engine);
 
+if (!reuse) await seed();
+async function seed(): Promise<void> {
 // Users and one key each (the heavy user has 20 keys).
 const now = Date.now();
 await db.insertInto('users').values(Array.from({ length: USERS }, (_, i) => ({ name: `u${i + 1}`, email: `u${i + 1}@bench.test`, password_hash: null, role: 'user' as const, status: 'active' as const, email_verified_at: now, totp_secret_encrypted: null, totp_pending_encrypted: null, totp_last_step: null, balance_micros: 0, rpm_limit: null, tpm_limit: null, settings_json: '{}', created_at: now, updated_at: now }))).execute();
@@ -89,9 +96,9 @@ if (batch.length) await insertUsageLogBatch(db, batch);
 if (ledger.length) await db.insertInto('wallet_ledger').values(ledger).execute();
 const statRows = [...stats.values()];
 for (let i = 0; i < statRows.length; i += 20_000) await upsertUsageStatsBatch(db, statRows.slice(i, i + 20_000));
-if (engine === 'postgres') await db.executeQuery({ sql: 'analyze', parameters: [], query: { kind: 'RawNode' } } as never).catch(() => {});
-else await db.executeQuery({ sql: 'analyze', parameters: [], query: { kind: 'RawNode' } } as never).catch(() => {});
+await sql`analyze`.execute(db);
 console.log(`seeded in ${((performance.now() - seedStart) / 1000).toFixed(0)} s: ${statRows.length.toLocaleString()} aggregate rows`);
+}
 
 const heavyPage2 = (await readLogPage(db, {}, HEAVY, 50, undefined)).next_cursor!;
 const someId = (await readLogPage(db, {}, HEAVY, 1, undefined)).data[0]!.id;
