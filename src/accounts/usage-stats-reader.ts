@@ -5,19 +5,19 @@ import { readStats, type StatBucket, type StatScope } from '../metering/statisti
 import { STAT_BUCKETS } from '../metering/metering-writer.ts';
 
 export async function readStatsReport(db: Db, scope: StatScope, bucket: StatBucket, from: number, to: number) {
-  const report = await readStats(db, scope, bucket, from, to);
   let byKey = db.selectFrom('usage_stats')
     .where('bucket', '=', bucket).where('bucket_start', '>=', from - (from % STAT_BUCKETS[bucket])).where('bucket_start', '<', to);
   if (scope.kind === 'key') byKey = byKey.where('key_id', '=', scope.keyId);
   if (scope.kind === 'user') byKey = byKey.where('user_id', '=', scope.userId);
-  const keyRows = await byKey.select((eb) => [
+  // Independent reads: on PostgreSQL they run on separate pooled connections at the same time.
+  const [report, keyRows] = await Promise.all([readStats(db, scope, bucket, from, to), byKey.select((eb) => [
     'key_id',
     eb.fn.sum<number>('requests').as('requests'),
     eb.fn.sum<number>('errors').as('errors'),
     eb.fn.sum<number>('input_tokens').as('input_tokens'),
     eb.fn.sum<number>('output_tokens').as('output_tokens'),
     eb.fn.sum<number>('cost_micros').as('cost_micros'),
-  ]).groupBy('key_id').orderBy('key_id').execute();
+  ]).groupBy('key_id').orderBy('key_id').execute()]);
   const ids = keyRows.map((row) => row.key_id);
   const names = ids.length === 0 ? new Map<number, string>() : new Map((await db.selectFrom('api_keys').select(['id', 'name']).where('id', 'in', ids).execute()).map((row) => [row.id, row.name]));
   const usd = (micros: number) => micros / 1_000_000;

@@ -116,3 +116,19 @@ describe('mail through an SMTP server that is down for a while', () => {
     expect(count(/expires soon/)).toBe(1);
   });
 });
+
+describe('behind https', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway({ users: [{ name: 'sec', email: 'sec@example.com', password: 'secure password 1' }] }, { env: { PUBLIC_URL: 'https://gw.example.com/' } });
+  });
+  afterAll(async () => gateway?.dispose());
+
+  it('marks the session cookie Secure when PUBLIC_URL is https, and links use PUBLIC_URL', async () => {
+    const response = await fetch(`${gateway.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'sec@example.com', password: 'secure password 1' }) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('set-cookie')).toMatch(/; Secure/);
+    const doc = await (await fetch(`${gateway.url}/api/openapi.json`)).json() as { servers: { url: string }[] };
+    expect(doc.servers[0]!.url).toBe('https://gw.example.com');
+  });
+});
