@@ -132,3 +132,28 @@ describe('behind https', () => {
     expect(doc.servers[0]!.url).toBe('https://gw.example.com');
   });
 });
+
+describe('inbox flooding', () => {
+  let smtp: TestSmtp;
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    gateway = await startTestGateway({ users: [{ name: 'victim', email: 'victim@example.com', password: 'victim password 1' }] }, { env: { SMTP_URL: smtp.url, MAIL_POLL_MS: '100' } });
+  });
+  afterAll(async () => {
+    await gateway?.dispose();
+    await smtp?.close();
+  });
+
+  it('sends at most 10 mails an hour to one address, whatever the public forms are asked', async () => {
+    const client = new ApiClient(gateway.url);
+    for (let i = 0; i < 15; i++) expect((await client.post('/api/auth/password-reset', { email: 'victim@example.com' })).status).toBe(202);
+    await smtp.waitFor('victim@example.com', /Reset/);
+    for (let i = 0; i < 100; i++) {
+      const pending = await gateway.database.db.selectFrom('mail_outbox').select('id').where('status', '=', 'pending').execute();
+      if (pending.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(smtp.mails.filter((m) => m.to.includes('victim@example.com'))).toHaveLength(10);
+  });
+});

@@ -64,6 +64,7 @@ export function accountsSchema(engine: DatabaseEngine): Migration {
         .addColumn('sent_at', 'bigint')
         .execute();
       await db.schema.createIndex('mail_outbox_due').on('mail_outbox').columns(['status', 'next_attempt_at']).execute();
+      await db.schema.createIndex('mail_outbox_recipient').on('mail_outbox').columns(['to_address', 'created_at']).execute();
 
       await db.schema.createTable('audit_log')
         .addColumn('id', id.type, id.build)
