@@ -2,8 +2,7 @@
 // (the same zod schemas validate both), so what an admin sends is what the file would say. Upstream keys
 // are write-only: views never carry them, not even masked. Every change is announced, so every instance
 // routes with it on its next request.
-import type { z } from 'zod';
-import type { ZodArray, ZodDefault, ZodObject } from 'zod';
+import { z, type ZodArray, type ZodDefault, type ZodObject } from 'zod';
 import { configFileSchema } from '../config/config-file-schema.ts';
 import { channelRowFromConfig, groupRowFromConfig, modelRowFromConfig } from '../config/config-to-rows.ts';
 import type { ChannelRow, GroupRow, ModelRow } from '../db/schema.ts';
@@ -20,6 +19,13 @@ export const modelConfigSchema = element(configFileSchema.shape.models);
 export const groupConfigSchema = element(configFileSchema.shape.groups);
 /** Creating a channel needs an upstream key; editing keeps the stored ones unless new ones are given. */
 export const channelEditSchema = channelConfigSchema.partial({ api_key: true });
+
+/**
+ * The body of a PATCH: every field optional and no defaults. (A zod default inside .partial() still fills
+ * in absent fields, which would reset the groups, weight or status a PATCH did not mention.)
+ */
+export const channelPatchSchema = z.object(Object.fromEntries(Object.entries(channelConfigSchema.shape)
+  .map(([name, field]) => [name, (field instanceof z.ZodDefault ? field.unwrap() as z.ZodType : field as z.ZodType).optional()]))).strict() as unknown as z.ZodType<Partial<z.infer<typeof channelEditSchema>>>;
 
 type ChannelInput = z.infer<typeof channelEditSchema>;
 type ModelInput = z.infer<typeof modelConfigSchema>;

@@ -79,6 +79,17 @@ describe('runtime administration', () => {
     expect(audit.text).not.toContain(UPSTREAM_KEY);
   });
 
+  it('a PATCH changes only the fields it names, and leaves an automatically disabled channel disabled', async () => {
+    const created = await admin.post('/api/admin/channels', { name: 'partial', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, models: ['fresh-model'], groups: ['default', 'vip'], weight: 3, model_mapping: { 'fresh-model': 'up-model' } });
+    const id = created.body.id as number;
+    await gateway.database.db.updateTable('channels').set({ status: 'auto_disabled', status_reason: 'upstream refused the key' }).where('id', '=', id).execute();
+    const patched = await admin.patch(`/api/admin/channels/${id}`, { priority: 2 });
+    expect(patched.body).toMatchObject({ priority: 2, weight: 3, groups: ['default', 'vip'], model_mapping: { 'fresh-model': 'up-model' }, enabled: false, status: 'auto_disabled', status_reason: 'upstream refused the key' });
+    const rekeyed = await admin.patch(`/api/admin/channels/${id}`, { api_key: 'sk-another-upstream-key-1234' });
+    expect(rekeyed.text).not.toContain('sk-another-upstream-key-1234');
+    await admin.delete(`/api/admin/channels/${id}`);
+  });
+
   it('creates users with a set-password link, disables them (sessions and keys stop), grants and debits', async () => {
     const since = smtp.mails.length;
     const created = await admin.post('/api/admin/users', { email: 'new@example.com', name: 'Newbie' });

@@ -8,7 +8,7 @@ import type { ApiRouter } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
 import type { ApiCaller } from '../api-caller.ts';
 import { recordAudit } from '../../admin/audit-log.ts';
-import { channelConfigSchema, channelEditSchema, channelView, createChannel, deleteChannel, deleteGroup, deleteModel, editChannel, groupConfigSchema, groupView, modelConfigSchema, modelView, putGroup, putModel } from '../../admin/admin-catalog.ts';
+import { channelConfigSchema, channelPatchSchema, channelView, createChannel, deleteChannel, deleteGroup, deleteModel, editChannel, groupConfigSchema, groupView, modelConfigSchema, modelView, putGroup, putModel } from '../../admin/admin-catalog.ts';
 import { setChannelEnabled } from '../../admin/admin-channels.ts';
 import { testChannel } from '../../routing/channel-tester.ts';
 import { apiNotFound } from '../../gateway-errors.ts';
@@ -50,7 +50,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     },
   });
   api.route({
-    ...admin, method: 'PATCH', url: '/api/admin/channels/:id', params: idParams, body: channelEditSchema.partial(), summary: 'Edit any field; api_key replaces the upstream keys (never shown back).',
+    ...admin, method: 'PATCH', url: '/api/admin/channels/:id', params: idParams, body: channelPatchSchema, summary: 'Edit any field; api_key replaces the upstream keys (never shown back).',
     handler: async ({ caller, params, body }) => {
       const { before, after } = await editChannel(db, accounts.secrets, params.id, body);
       await changed(caller, 'channel.update', `channel:${params.id}`, channelView(before), { ...channelView(after), ...(body.api_key !== undefined ? { api_key: 'changed' } : {}) });
