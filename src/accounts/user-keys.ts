@@ -6,6 +6,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format.ts';
 import type { ApiKeyRow } from '../db/schema.ts';
 import { apiNotFound, conflict, invalidRequest } from '../gateway-errors.ts';
 import { usdToMicros } from '../metering/pricing.ts';
+import { getSetting } from '../db/repositories/settings.ts';
 
 export const MAX_KEYS_PER_USER = 200;
 
@@ -48,9 +49,17 @@ export async function ownKey(deps: Pick<AccountsDeps, 'db'>, userId: number, id:
   return row;
 }
 
+/** Groups users may pick for their own keys (an admin setting; default: only 'default'). Others are the admins' to assign. */
+export const SELF_SERVICE_GROUPS_SETTING = 'self_service_groups';
+
+export async function selfServiceGroups(deps: Pick<AccountsDeps, 'db'>): Promise<string[]> {
+  return (await getSetting<string[]>(deps.db, SELF_SERVICE_GROUPS_SETTING)) ?? ['default'];
+}
+
 async function checkGroup(deps: Pick<AccountsDeps, 'db'>, group: string): Promise<void> {
   const row = await deps.db.selectFrom('groups').select('id').where('name', '=', group).executeTakeFirst();
-  if (!row) throw invalidRequest(`There is no group '${group}'. GET /api/groups lists them.`, 'group', 'group_not_found');
+  // An unknown group and one reserved for administrators get the same answer.
+  if (!row || !(await selfServiceGroups(deps)).includes(group)) throw invalidRequest(`The group '${group}' is not one you can use. GET /api/groups lists them.`, 'group', 'group_not_available');
 }
 
 function toColumns(settings: KeySettings): Partial<ApiKeyRow> {

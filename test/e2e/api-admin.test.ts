@@ -18,6 +18,7 @@ beforeAll(async () => {
   upstream = await startOpenAISimulator({ apiKey: UPSTREAM_KEY, models: ['fresh-model'] });
   smtp = await startTestSmtp();
   gateway = await startTestGateway({
+    groups: [{ name: 'vip', ratio: 0.5 }],
     users: [
       { name: 'boss', email: 'boss@example.com', password: 'boss password 123', role: 'admin' },
       { name: 'user', email: 'user@example.com', password: 'user password 123', balance: 2 },
@@ -112,6 +113,19 @@ describe('runtime administration', () => {
     expect((await newbie.post('/api/auth/login', { email: 'new@example.com', password: 'newbie password 1' })).status).toBe(403);
     const users = await admin.get('/api/admin/users');
     expect(users.text).not.toMatch(/password_hash|scrypt\$|totp_secret/);
+  });
+
+  it('decides which groups users may pick for their own keys', async () => {
+    const user = new ApiClient(gateway.url);
+    await user.post('/api/auth/login', { email: 'user@example.com', password: 'user password 123' });
+    expect((await user.get('/api/groups')).body.data.map((g: { name: string }) => g.name)).toEqual(['default']);
+    const refused = await user.post('/api/keys', { name: 'cheap', group: 'vip' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ param: 'group', code: 'group_not_available' });
+    expect((await admin.put('/api/admin/settings', { self_service_groups: ['default', 'vip'] })).body.self_service_groups).toEqual(['default', 'vip']);
+    expect((await user.get('/api/groups')).body.data.map((g: { name: string }) => g.name)).toEqual(['default', 'vip']);
+    expect((await user.post('/api/keys', { name: 'cheap', group: 'vip' })).status).toBe(201);
+    await admin.put('/api/admin/settings', { self_service_groups: ['default'] });
   });
 
   it('changes registration and sends a test mail', async () => {

@@ -15,6 +15,7 @@ import { apiNotFound } from '../../gateway-errors.ts';
 import { REGISTRATION_SETTING, registrationSetting } from '../../accounts/registration.ts';
 import { setSetting } from '../../db/repositories/settings.ts';
 import { testMail } from '../../accounts/mail/mail-templates.ts';
+import { SELF_SERVICE_GROUPS_SETTING, selfServiceGroups } from '../../accounts/user-keys.ts';
 import { actorOf } from './admin-routes.ts';
 import { emailField } from './api-auth-routes.ts';
 
@@ -127,19 +128,25 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     ...admin, method: 'GET', url: '/api/admin/settings', summary: 'Registration and mail settings.',
     handler: async () => ({
       registration: await registrationSetting(accounts),
+      self_service_groups: await selfServiceGroups(accounts),
       mail: { transport: accounts.outbox.transport.kind, public_url: accounts.publicUrl() },
     }),
   });
   api.route({
-    ...admin, method: 'PUT', url: '/api/admin/settings', summary: 'Change registration: open, closed, or open to listed e-mail domains.',
-    body: z.object({ registration: registrationSchema.optional() }).strict(),
+    ...admin, method: 'PUT', url: '/api/admin/settings', summary: 'Change registration (open, closed, or open to listed e-mail domains) and the groups users may pick for their own keys.',
+    body: z.object({ registration: registrationSchema.optional(), self_service_groups: z.array(z.string().min(1).max(128)).max(200).optional() }).strict(),
     handler: async ({ caller, body }) => {
       if (body.registration) {
         const before = await registrationSetting(accounts);
         await setSetting(db, REGISTRATION_SETTING, body.registration);
         await recordAudit(db, actorOf(caller), 'settings.registration', 'settings:registration', before, body.registration);
       }
-      return { registration: await registrationSetting(accounts) };
+      if (body.self_service_groups) {
+        const before = await selfServiceGroups(accounts);
+        await setSetting(db, SELF_SERVICE_GROUPS_SETTING, body.self_service_groups);
+        await recordAudit(db, actorOf(caller), 'settings.self_service_groups', 'settings:self_service_groups', before, body.self_service_groups);
+      }
+      return { registration: await registrationSetting(accounts), self_service_groups: await selfServiceGroups(accounts) };
     },
   });
   api.route({

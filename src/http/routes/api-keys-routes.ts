@@ -5,7 +5,7 @@ import { idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import type { GatewayState } from '../../gateway-state.ts';
 import { isValidCidr } from '../../accounts/ip-allowlist.ts';
-import { createUserKey, deleteUserKey, listUserKeys, rotateUserKey, updateUserKey } from '../../accounts/user-keys.ts';
+import { createUserKey, deleteUserKey, listUserKeys, rotateUserKey, selfServiceGroups, updateUserKey } from '../../accounts/user-keys.ts';
 
 const keyFields = {
   group: z.string().trim().min(1).max(128).optional(),
@@ -50,9 +50,10 @@ export function apiKeysRoutes(api: ApiRouter, deps: AccountsDeps, state: Gateway
     },
   });
   api.route({
-    method: 'GET', url: '/api/groups', tag, access: 'verified', allowKeys: true, summary: 'Groups a key can use, with their price ratio and models.',
+    method: 'GET', url: '/api/groups', tag, access: 'verified', allowKeys: true, summary: 'Groups I can pick for my keys (set by an admin), with their price ratio and models.',
     handler: async () => {
-      const groups = await deps.db.selectFrom('groups').select(['name', 'description', 'ratio_ppm']).orderBy('name').execute();
+      const allowed = await selfServiceGroups(deps);
+      const groups = allowed.length === 0 ? [] : await deps.db.selectFrom('groups').select(['name', 'description', 'ratio_ppm']).where('name', 'in', allowed).orderBy('name').execute();
       return {
         data: groups.map((group) => ({
           name: group.name,
