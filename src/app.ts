@@ -15,8 +15,6 @@ import { chatCompletionsRoute } from './http/routes/chat-completions-route.ts';
 import { modelsRoute } from './http/routes/models-route.ts';
 import { healthRoutes } from './http/routes/health-route.ts';
 import { billingRoutes } from './http/routes/billing-route.ts';
-import { statsRoute } from './http/routes/stats-route.ts';
-import { adminRoutes } from './http/routes/admin-routes.ts';
 import { openAIEndpointRoutes } from './http/routes/openai-endpoint-routes.ts';
 import { uploadRoutes } from './http/routes/upload-routes.ts';
 import { storedResponsesRoutes } from './http/routes/stored-responses-route.ts';
@@ -29,6 +27,7 @@ import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
 import type { MetricsAccess } from './http/metrics-access.ts';
+import { installAccountsApi, type AccountsOptions } from './http/routes/api-routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -56,6 +55,8 @@ export interface AppDeps extends RelayDeps {
   logger: Logger;
   db: Kysely<DatabaseSchema>;
   announce: AnnounceChange;
+  /** Accounts, the self-service /api and /api/admin (issue 12). */
+  accounts: AccountsOptions;
 }
 
 export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
@@ -118,7 +119,6 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     realtimeRoute(scope, deps);
   });
   billingRoutes(app, deps.state, deps.accounting);
-  statsRoute(app, deps.state, deps.db);
-  adminRoutes(app, deps);
+  installAccountsApi(app, deps, deps.accounts);
   return app;
 }

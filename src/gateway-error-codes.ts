@@ -18,7 +18,7 @@ export interface DeclaredError {
 export const GATEWAY_ERRORS = {
   GW_ERR_INVALID_REQUEST: {
     status: 400, kind: 'invalid_request_error',
-    clientCodes: ['missing_required_parameter', 'invalid_value', 'missing_header', 'unsupported_media_type', 'invalid_content_type', 'invalid_file_format', 'file_too_large', 'string_above_max_length', 'unsupported_for_model', 'unsupported_stream_format', 'invalid_image_url', 'image_url_forbidden', 'image_fetch_failed', 'image_too_large', 'unsupported_parameter', 'invalid_multipart', 'invalid_url', 'malformed_http', 'nesting_too_deep'],
+    clientCodes: ['missing_required_parameter', 'invalid_value', 'missing_header', 'unsupported_media_type', 'invalid_content_type', 'invalid_file_format', 'file_too_large', 'string_above_max_length', 'unsupported_for_model', 'unsupported_stream_format', 'invalid_image_url', 'image_url_forbidden', 'image_fetch_failed', 'image_too_large', 'unsupported_parameter', 'invalid_multipart', 'invalid_url', 'malformed_http', 'nesting_too_deep', 'group_not_available', 'invalid_code', 'invalid_password', 'invalid_token', 'too_many_keys', 'two_factor_already_enabled', 'two_factor_not_enabled', 'two_factor_not_set_up'],
     meaning: 'A missing or ill-typed field (named in `param`), or a feature the target format cannot express.',
   },
   GW_ERR_INVALID_JSON: { status: 400, kind: 'invalid_request_error', clientCodes: ['invalid_json'], meaning: 'The body is not valid JSON.' },
@@ -65,7 +65,14 @@ export const GATEWAY_ERRORS = {
   GW_ERR_UPSTREAM_CREDENTIALS: { status: 502, kind: 'upstream_error', clientCodes: ['upstream_credentials_refused'], meaning: "An upstream refused the channel's own credentials; the channel is disabled, nothing of the key is shown." },
   GW_ERR_KEY_DELETED: { status: 404, kind: 'not_found_error', clientCodes: ['not_found'], meaning: 'A change to a deleted key, which can never be enabled again.' },
   GW_ERR_KEY_NAME_TAKEN: { status: 409, kind: 'invalid_request_error', clientCodes: ['key_name_taken'], meaning: 'A key name its user already has.' },
-  GW_ERR_CONFLICT: { status: 409, kind: 'invalid_request_error', clientCodes: ['conflict'], meaning: 'A change that conflicts with what exists.' },
+  GW_ERR_CONFLICT: { status: 409, kind: 'invalid_request_error', clientCodes: ['conflict', 'email_in_use', 'group_in_use', 'group_required', 'key_name_taken', 'name_taken'], meaning: 'A change that conflicts with what exists (an address or a name in use, a group keys still use).' },
+  // Accounts and the /api surface (issue 12).
+  GW_ERR_NOT_SIGNED_IN: { status: 401, kind: 'authentication_error', clientCodes: ['not_signed_in'], meaning: 'No session (or an expired one) and no API key.' },
+  GW_ERR_INVALID_CREDENTIALS: { status: 401, kind: 'authentication_error', clientCodes: ['invalid_credentials', 'invalid_code'], meaning: 'A wrong e-mail address or password, or a wrong two-factor code.' },
+  GW_ERR_TOTP_REQUIRED: { status: 401, kind: 'authentication_error', clientCodes: ['totp_required'], meaning: 'The password was right; the account needs its two-factor code (POST /api/auth/login/totp).' },
+  GW_ERR_CSRF: { status: 403, kind: 'permission_error', clientCodes: ['csrf_token_invalid'], meaning: 'A state-changing request with the session cookie but without the X-CSRF-Token it needs.' },
+  GW_ERR_FORBIDDEN: { status: 403, kind: 'permission_error', clientCodes: ['forbidden', 'account_disabled', 'admin_only', 'email_not_verified', 'registration_closed', 'registration_domain_not_allowed'], meaning: 'Not allowed for this account (disabled, unverified, not an admin, registration closed).' },
+  GW_ERR_TOO_MANY_ATTEMPTS: { status: 429, kind: 'rate_limit_error', clientCodes: ['too_many_attempts'], meaning: 'Too many failed sign-ins for the address or the account (`Retry-After`).' },
   GW_ERR_CLIENT_GONE: { status: 499, kind: 'invalid_request_error', clientCodes: [], meaning: 'The client went away before the answer (logged only; nobody is left to answer).' },
 } as const satisfies Record<string, DeclaredError>;
 

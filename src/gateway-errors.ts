@@ -239,3 +239,36 @@ export const upstreamCredentialsRefused = (channel: string, status: number, upst
     message: `The upstream channel '${channel}' refused the gateway's credentials (${status}${upstreamCode ? ` ${upstreamCode}` : ''}). The channel has been taken out of rotation and an administrator can see why; this is not a problem with your API key.`,
     code: 'upstream_credentials_refused',
   });
+
+// ── Accounts and the /api surface (issue 12) ──
+
+export const notSignedIn = () =>
+  new GatewayError(401, 'authentication_error', 'GW_ERR_NOT_SIGNED_IN', {
+    message: 'You are not signed in. Sign in, or send an API key as `Authorization: Bearer sk-…`.',
+    code: 'not_signed_in',
+  });
+
+export const csrfTokenMissing = () =>
+  new GatewayError(403, 'permission_error', 'GW_ERR_CSRF', {
+    message: 'This request changes something, so it must carry the X-CSRF-Token header returned by sign-in and GET /api/me.',
+    code: 'csrf_token_invalid',
+  });
+
+export const forbidden = (message: string, code = 'forbidden') =>
+  new GatewayError(403, 'permission_error', 'GW_ERR_FORBIDDEN', { message, code });
+
+export const apiNotFound = (what: string) =>
+  new GatewayError(404, 'not_found_error', 'GW_ERR_NOT_FOUND', { message: `${what} does not exist.`, code: 'not_found' });
+
+export const conflict = (message: string, param: string | null = null, code = 'conflict') =>
+  new GatewayError(409, 'invalid_request_error', 'GW_ERR_CONFLICT', { message, param, code });
+
+export const invalidCredentials = (message = 'The e-mail address or the password is wrong.', code = 'invalid_credentials') =>
+  new GatewayError(401, 'authentication_error', 'GW_ERR_INVALID_CREDENTIALS', { message, code });
+
+export const tooManyAttempts = (retryAfterSeconds: number) =>
+  new GatewayError(429, 'rate_limit_error', 'GW_ERR_TOO_MANY_ATTEMPTS', {
+    message: `Too many failed attempts. Try again in ${retryAfterSeconds} s, or reset your password.`,
+    code: 'too_many_attempts',
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });

@@ -64,7 +64,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   // (generated key secrets), so shipping the logs never ships a secret.
   const logger = givenLogger ?? pino({
     level: env.LOG_LEVEL,
-    redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-goog-api-key"]', '*.apiKey', '*.api_key'],
+    redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-goog-api-key"]', '*.apiKey', '*.api_key', 'req.headers.cookie', 'req.headers["x-csrf-token"]', '*.password'],
   }, pino.destination(2));
   const config = configFile ? await loadConfigFile(configFile) : null;
   const gatewaySecret = await resolveGatewaySecret(env.GATEWAY_SECRET, env.DATA_DIR);
@@ -141,7 +141,8 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   // Admission refuses new calls while the metering backlog is at its bound (metering-backpressure.ts).
   const admissionRateLimiter = gateAdmissionOnMeteringBacklog(rateLimiter, recorder);
   const trustProxy = env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean);
-  const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter: admissionRateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE, hedgeAfterMs: env.HEDGE_AFTER_MS, responseOwners }, {
+  const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter: admissionRateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE, hedgeAfterMs: env.HEDGE_AFTER_MS, responseOwners,
+    accounts: { publicUrl: env.PUBLIC_URL, smtpUrl: env.SMTP_URL, mailFrom: env.MAIL_FROM, dataDir: env.DATA_DIR, secrets, mailPollMs: env.MAIL_POLL_MS, notifyIntervalMs: env.NOTIFY_INTERVAL_MS } }, {
     bodyLimit: env.BODY_LIMIT,
     metricsAccess: env.METRICS_PORT === undefined ? { token: env.METRICS_TOKEN } : null,
     trustProxy,

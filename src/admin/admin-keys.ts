@@ -33,7 +33,7 @@ export async function createKey(db: Kysely<DatabaseSchema>, announce: AnnounceCh
   const existing = await db.selectFrom('api_keys').select('status').where('user_id', '=', user.id).where('name', '=', request.name).executeTakeFirst();
   if (existing) {
     throw new GatewayError(409, 'invalid_request_error', 'GW_ERR_KEY_NAME_TAKEN', {
-      message: `User '${request.user}' already has a key named '${request.name}'${existing.status === 'revoked' ? ' (deleted keys keep their names)' : ''}: choose another name.`,
+      message: `User '${request.user}' already has a key named '${request.name}'${existing.status === 'deleted' ? ' (deleted keys keep their names)' : ''}: choose another name.`,
       param: 'name',
       code: 'key_name_taken',
     });
@@ -77,21 +77,21 @@ export async function updateKey(db: Kysely<DatabaseSchema>, announce: AnnounceCh
   if (changes.rpm_limit !== undefined) set.rpm_limit = changes.rpm_limit;
   if (changes.tpm_limit !== undefined) set.tpm_limit = changes.tpm_limit;
   // A deleted (revoked) key is final: no change may bring it back.
-  const result = await db.updateTable('api_keys').set(set).where('id', '=', id).where('status', '!=', 'revoked').executeTakeFirst();
+  const result = await db.updateTable('api_keys').set(set).where('id', '=', id).where('status', '!=', 'deleted').executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw await missingOrDeleted(db, id);
   await announce({ reason: 'key changed', keyIds: [id] });
 }
 
 /** DELETE: the key stops working at once and for good; its row stays for the usage history. */
 export async function revokeKey(db: Kysely<DatabaseSchema>, announce: AnnounceChange, id: number): Promise<void> {
-  const result = await db.updateTable('api_keys').set({ status: 'revoked', updated_at: Date.now() }).where('id', '=', id).executeTakeFirst();
+  const result = await db.updateTable('api_keys').set({ status: 'deleted', updated_at: Date.now() }).where('id', '=', id).executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw notFound(`API key ${id}`);
   await announce({ reason: 'key revoked', keyIds: [id] });
 }
 
 async function missingOrDeleted(db: Kysely<DatabaseSchema>, id: number): Promise<GatewayError> {
   const row = await db.selectFrom('api_keys').select('status').where('id', '=', id).executeTakeFirst();
-  if (row?.status === 'revoked') return new GatewayError(404, 'not_found_error', 'GW_ERR_KEY_DELETED', { message: `API key ${id} was deleted; a deleted key can never be changed or enabled again. Create a new key.`, code: 'not_found' });
+  if (row?.status === 'deleted') return new GatewayError(404, 'not_found_error', 'GW_ERR_KEY_DELETED', { message: `API key ${id} was deleted; a deleted key can never be changed or enabled again. Create a new key.`, code: 'not_found' });
   return notFound(`API key ${id}`);
 }
 

@@ -83,14 +83,14 @@ export async function applyConfig(db: Db, config: ConfigFile, secrets: SecretBox
  */
 async function keyStaysDeleted(trx: Kysely<DatabaseSchema>, index: number, userId: number, key: ConfigFile['keys'][number], logger: Logger): Promise<boolean> {
   const existing = await trx.selectFrom('api_keys').select('status').where('user_id', '=', userId).where('name', '=', key.name).executeTakeFirst();
-  if (existing?.status === 'revoked') {
+  if (existing?.status === 'deleted') {
     logger.warn({ key: key.name, user: key.user }, `config keys[${index}]: this key was deleted by an administrator and stays deleted; remove the entry or give it another name`);
     return true;
   }
   if (key.key) {
     const holder = await trx.selectFrom('api_keys').select(['status', 'user_id', 'name']).where('key_hash', '=', hashApiKey(key.key)).executeTakeFirst();
     if (holder && (holder.user_id !== userId || holder.name !== key.name)) {
-      const why = holder.status === 'revoked' ? 'belonged to a deleted key and can never be used again' : 'is already the secret of another key';
+      const why = holder.status === 'deleted' ? 'belonged to a deleted key and can never be used again' : 'is already the secret of another key';
       throw new StartupError(`Config keys[${index}].key (key '${key.name}' of user '${key.user}') ${why}: declare another secret, or none to have one generated.`);
     }
   }

@@ -72,6 +72,16 @@ const envSchema = z.object({
   /** When set, /metrics is served on this port (and METRICS_HOST) only, not on the API port. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  // ── Accounts and mail (issue 12) ──
+  /** Where users reach the gateway; links in mails start with it. Default http://localhost:$PORT. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** smtp://user:pass@host:587 or smtps://…:465; without it mails are written to DATA_DIR/mail as .eml files. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).default('Model gateway <gateway@localhost>'),
+  /** How often queued mail is looked at again (retries), in milliseconds. */
+  MAIL_POLL_MS: z.coerce.number().int().min(50).default(2000),
+  /** How often low-balance and key-expiry notification mails are checked for, in milliseconds; 0 turns them off. */
+  NOTIFY_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, 'DATABASE_URL'> & { DATABASE_URL: string };

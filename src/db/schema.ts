@@ -16,6 +16,10 @@ export interface UsersTable {
   email_verified_at: number | null;
   /** TOTP secret, encrypted with GATEWAY_SECRET; null while 2FA is off. */
   totp_secret_encrypted: string | null;
+  /** A secret being set up (not yet confirmed with a code), encrypted. */
+  totp_pending_encrypted: string | null;
+  /** The last accepted TOTP time step, so a code is never accepted twice. */
+  totp_last_step: number | null;
   /** Cached balance; always equals the sum of this user's wallet_ledger rows. */
   balance_micros: number;
   rpm_limit: number | null;
@@ -27,10 +31,16 @@ export interface UsersTable {
 }
 
 export interface SessionsTable {
+  /** Public random id, for the sessions list and revoking; not the token. */
+  id: string;
   /** SHA-256 of the session token; the token itself lives only in the browser cookie. */
   token_hash: string;
   user_id: number;
+  /** 'pending_totp' between the password and the second factor (see migration 0005). */
+  stage: 'active' | 'pending_totp';
   created_at: number;
+  last_seen_at: number;
+  /** The absolute end; the idle end is last_seen_at + the idle timeout. */
   expires_at: number;
   ip: string | null;
   user_agent: string | null;
@@ -40,10 +50,12 @@ export interface EmailTokensTable {
   /** SHA-256 of the token sent by e-mail. */
   token_hash: string;
   user_id: number;
-  purpose: 'verify_email' | 'reset_password';
+  purpose: 'verify_email' | 'reset_password' | 'change_email' | 'set_password';
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  /** Purpose-specific payload, e.g. the new address of a change_email token. */
+  data: string | null;
 }
 
 export interface GroupsTable {
@@ -112,8 +124,8 @@ export interface ApiKeysTable {
   expires_at: number | null;
   /** JSON array of CIDRs, or null for any address. */
   ip_allowlist_json: string | null;
-  /** 'revoked': deleted by an administrator; final, never re-enabled (neither by the admin API nor the config file). */
-  status: 'active' | 'disabled' | 'revoked';
+  /** 'deleted' is final: a deleted key is never enabled again. */
+  status: 'active' | 'disabled' | 'deleted';
   rpm_limit: number | null;
   tpm_limit: number | null;
   created_at: number;
@@ -244,6 +256,48 @@ export interface ResponsesTable {
   deleted_at: number | null;
 }
 
+// ── Accounts (migration 0005) ──
+export interface RecoveryCodesTable {
+  user_id: number;
+  /** SHA-256 of the recovery code. */
+  code_hash: string;
+  used_at: number | null;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  /** 'ip:<address>' or 'account:<email>'. */
+  subject: string;
+  at: number;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: number;
+  locked_until: number;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  actor_user_id: number | null;
+  /** Who: the admin's name, or 'cli'. */
+  actor: string;
+  action: string;
+  target: string;
+  before_json: string | null;
+  after_json: string | null;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -259,6 +313,10 @@ export interface DatabaseSchema {
   settings: SettingsTable;
   metering_dead_letters: MeteringDeadLettersTable;
   responses: ResponsesTable;
+  recovery_codes: RecoveryCodesTable;
+  login_failures: LoginFailuresTable;
+  mail_outbox: MailOutboxTable;
+  audit_log: AuditLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

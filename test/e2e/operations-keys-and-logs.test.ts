@@ -100,7 +100,7 @@ describe('a deleted key', () => {
     expect((await admin('PATCH', `/api/admin/keys/${id}`, { quota_usd: 5 })).status).toBe(404);
     await expect(openai(secret).models.list()).rejects.toMatchObject({ status: 401 });
     const listed = (await admin('GET', '/api/admin/keys')).body.data as { id: number; status: string }[];
-    expect(listed.find((key) => key.id === id)!.status).toBe('revoked');
+    expect(listed.find((key) => key.id === id)!.status).toBe('deleted');
     // Its name stays taken: a clear 409, not a database error.
     const again = await admin('POST', '/api/admin/keys', { user: 'uma', name: 'temporary' });
     expect(again.status).toBe(409);
@@ -126,7 +126,7 @@ describe('a deleted key', () => {
       const row = await second.database.db.selectFrom('api_keys').select('status').where('id', '=', id).executeTakeFirstOrThrow();
       const models = await fetch(`${second.url}/v1/models`, { headers: { authorization: `Bearer ${secret}` } });
       await second.stop();
-      expect(row.status).toBe('revoked');
+      expect(row.status).toBe('deleted');
       expect(models.status).toBe(401);
 
       await declare([{ name: 'laptop-again', user: 'vic', key: secret }]);
