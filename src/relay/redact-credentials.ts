@@ -12,9 +12,13 @@ const SECRET_PATTERNS: [RegExp, string][] = [
   [/[^\s"'(),;:]*(?:\*{3,}|(?<=[A-Za-z0-9])…(?=[A-Za-z0-9]))[^\s"'(),;:]*/g, '[redacted]'],
 ];
 
-/** Removes the channel's own credentials (exactly) and anything shaped like a credential. */
+const MAX_REDACTED_CHARS = 8 * 1024;
+
+/** Removes the channel's own credentials (exactly) and anything shaped like a credential; cuts to 8 KB. */
 export function redactSecrets(text: string, credentials: readonly string[] = []): string {
-  let redacted = text;
+  // Messages are shown cut to 2,000 characters anyway; the patterns below are not linear on a long run
+  // without separators, so a 10 MB upstream error body would hold the event loop for minutes.
+  let redacted = text.length > MAX_REDACTED_CHARS ? text.slice(0, MAX_REDACTED_CHARS) : text;
   for (const credential of credentials) {
     // Short values (a test key like "k") would blank ordinary words; the patterns still catch key shapes.
     if (credential.length >= 8) redacted = redacted.replaceAll(credential, '[redacted]');

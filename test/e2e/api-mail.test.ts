@@ -96,7 +96,7 @@ describe('mail through an SMTP server that is down for a while', () => {
     await client.post('/api/auth/verify-email', { token: new URL(linkIn(verify, '/verify-email?token=')).searchParams.get('token') });
     const login = await client.post('/api/auth/login', { email, password: PASSWORD });
     const userId = login.body.user.id as number;
-    await grantToWallet(gateway.database.db, gateway.accounting, userId, 2_000_000, 'test');
+    await grantToWallet(gateway.database.db, gateway.accounting, userId, 2, 'test');
     const key = await client.post('/api/keys', { name: 'soon', expires_at: new Date(Date.now() + 2 * 86_400_000).toISOString() });
     expect(key.status).toBe(201);
     expect((await client.put('/api/me/settings', { notifications: { low_balance_usd: 5, key_expiry_days: 3 } })).status).toBe(200);
@@ -107,7 +107,7 @@ describe('mail through an SMTP server that is down for a while', () => {
     expect(count(/balance is low/)).toBe(1);
     expect(count(/expires soon/)).toBe(1);
     // Back above the threshold re-arms the alert; falling below again sends a second one.
-    await grantToWallet(gateway.database.db, gateway.accounting, userId, 10_000_000, 'top-up');
+    await grantToWallet(gateway.database.db, gateway.accounting, userId, 10, 'top-up');
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(count(/balance is low/)).toBe(1);
     await client.put('/api/me/settings', { notifications: { low_balance_usd: 20 } });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { GatewayState } from '../../gateway-state.ts';
 import type { Accounting } from '../../metering/accounting.ts';
 import { isValidCidr } from '../../accounts/ip-allowlist.ts';
-import { createKey, listKeys, updateKey } from '../../admin/admin-keys.ts';
+import { revokeKey, createKey, listKeys, updateKey } from '../../admin/admin-keys.ts';
 import { grantToWallet } from '../../admin/admin-wallets.ts';
 import type { ApiRouter } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
@@ -69,11 +69,11 @@ export function adminRoutes(api: ApiRouter, deps: AdminRouteDeps, accounts: Acco
     },
   });
   api.route({
-    ...admin, method: 'DELETE', url: '/api/admin/keys/:id', params: idParams, summary: 'Revoke (disable) a key.',
+    ...admin, method: 'DELETE', url: '/api/admin/keys/:id', params: idParams, summary: 'Delete a key, for good: it can never be enabled again, by anyone.',
     handler: async ({ caller, params }) => {
       const before = await keyRow(params.id);
-      await updateKey(accounts.db, accounts.announce, params.id, { enabled: false });
-      await audit(caller, 'key.revoke', `key:${params.id}`, before ? keyView(before) : null, { enabled: false });
+      await revokeKey(accounts.db, accounts.announce, params.id);
+      await audit(caller, 'key.delete', `key:${params.id}`, before ? keyView(before) : null, { status: 'deleted' });
       return { id: params.id, revoked: true };
     },
   });
