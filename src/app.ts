@@ -23,6 +23,7 @@ import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
 import { installAccountsApi, type AccountsOptions } from './http/routes/api-routes.ts';
+import { installPaymentsApi, type PaymentsOptions } from './http/routes/api-payments-install.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,6 +45,8 @@ export interface AppDeps extends RelayDeps {
   announce: AnnounceChange;
   /** Accounts and the self-service /api (issue 12); absent: not installed. */
   accounts?: AccountsOptions;
+  /** Top-ups, redemption codes and balance alerts (issue 14); needs accounts. */
+  payments?: PaymentsOptions;
 }
 
 export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
@@ -96,6 +99,9 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   billingRoutes(app, deps.state, deps.accounting);
   statsRoute(app, deps.state, deps.db);
   adminRoutes(app, deps);
-  if (deps.accounts) installAccountsApi(app, deps, deps.accounts);
+  if (deps.accounts) {
+    const api = installAccountsApi(app, deps, deps.accounts);
+    if (deps.payments) installPaymentsApi(app, api, deps, deps.payments);
+  }
   return app;
 }

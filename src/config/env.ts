@@ -43,6 +43,15 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Model gateway <gateway@localhost>'),
   /** How often queued mail is looked at again (retries), in milliseconds. */
   MAIL_POLL_MS: z.coerce.number().int().min(50).default(2000),
+  // ── Payments (issue 14) ──
+  /** Stripe's secret API key (sk_live_… or sk_test_…); without it card top-ups are off. */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** The signing secret of the webhook endpoint registered in Stripe (whsec_…). */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Another base URL for the Stripe API (the tests' simulator); default Stripe's own. */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  /** How often low-balance alerts are checked, in milliseconds (0: never). */
+  BALANCE_ALERT_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

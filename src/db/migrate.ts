@@ -6,6 +6,7 @@ import { engineOf, type DatabaseEngine } from './engine.ts';
 import type { DatabaseSchema } from './schema.ts';
 import { initialSchema } from './migrations/0001-initial-schema.ts';
 import { modelLimits } from './migrations/0002-model-limits.ts';
+import { paymentsSchema } from './migrations/0008-payments.ts';
 import { accountsSchema } from './migrations/0005-accounts.ts';
 
 function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
@@ -13,6 +14,7 @@ function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
     '0001-initial-schema': initialSchema(engine),
     '0002-model-limits': modelLimits,
     '0005-accounts': accountsSchema(engine),
+    '0008-payments': paymentsSchema(engine),
   };
 }
 
