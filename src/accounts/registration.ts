@@ -27,13 +27,22 @@ export async function registrationSetting(deps: Pick<AccountsDeps, 'db'>): Promi
 /** A unique internal handle; the display name lives in the user's profile settings. */
 const newHandle = () => `user_${randomBytes(6).toString('hex')}`;
 
-export async function signUp(deps: AccountsDeps, input: { email: string; password: string; name?: string | undefined }): Promise<void> {
-  const email = normalizeEmail(input.email);
+/** Refuses (403) when registration is closed to this address; the only part of sign-up the caller waits for. */
+export async function checkRegistrationOpen(deps: AccountsDeps, emailInput: string): Promise<void> {
+  const email = normalizeEmail(emailInput);
   const registration = await registrationSetting(deps);
   if (registration.mode === 'closed') throw forbidden('Sign-up is closed on this gateway. Ask an administrator for an account.', 'registration_closed');
   if (registration.mode === 'domains' && !registration.domains.includes(email.split('@')[1] ?? '')) {
     throw forbidden('Sign-up is open only to some e-mail domains, and this address is not in one of them.', 'registration_domain_not_allowed');
   }
+}
+
+/**
+ * Creates the account and mails the link, or mails "you already have an account". Run behind the answer
+ * (see runBehind), so a known and an unknown address take the same time to answer.
+ */
+export async function signUp(deps: AccountsDeps, input: { email: string; password: string; name?: string | undefined }): Promise<void> {
+  const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);
   const existing = await findUserByEmail(deps.db, email);
   if (existing) {
@@ -73,4 +82,23 @@ export async function verifyEmail(deps: AccountsDeps, token: string): Promise<vo
   if (!used && await confirmEmailChange(deps, token)) return;
   if (!used) throw invalidRequest('This verification link is invalid, used or expired. Ask for a new one.', 'token', 'invalid_token');
   await deps.db.updateTable('users').set({ email_verified_at: Date.now(), updated_at: Date.now() }).where('id', '=', used.user_id).where('email_verified_at', 'is', null).execute();
+}
+
+const MAX_BEHIND = 64;
+let behind = 0;
+
+/**
+ * Work whose outcome must not show in the answer's timing: done after the answer, failures logged. At most
+ * 64 such jobs wait at once; beyond that the request itself waits (a flood of sign-ups cannot queue
+ * unbounded password hashing in memory).
+ */
+export async function runBehind(deps: AccountsDeps, what: string, work: () => Promise<void>): Promise<void> {
+  const logged = (error: unknown) => deps.logger.error({ err: error }, `${what} failed`);
+  if (behind >= MAX_BEHIND) return work().catch(logged);
+  behind++;
+  setImmediate(() => {
+    work().catch(logged).finally(() => {
+      behind--;
+    });
+  });
 }

@@ -2,6 +2,7 @@
 // Only the columns the file controls; apply-config.ts adds ids, timestamps and secrets.
 import type { ChannelConfig, ConfigFile, KeyConfig, ModelConfig } from './config-file-schema.ts';
 import { usdToMicros, type ModelPricing } from '../metering/pricing.ts';
+import { normalizeBaseUrl } from './normalize-base-url.ts';
 
 type GroupConfig = ConfigFile['groups'][number];
 type UserConfig = ConfigFile['users'][number];
@@ -20,7 +21,8 @@ export function channelRowFromConfig(channel: ChannelConfig) {
   return {
     name: channel.name,
     type: channel.type,
-    base_url: channel.base_url ?? '',
+    // A trailing /v1 (/v1beta for Gemini) is dropped: the gateway appends the version itself (start-up warns).
+    base_url: normalizeBaseUrl(channel.type, channel.base_url ?? '').baseUrl,
     models_json: JSON.stringify(channel.models),
     model_mapping_json: JSON.stringify(channel.model_mapping),
     groups_json: JSON.stringify(channel.groups),
@@ -66,6 +68,7 @@ export function modelRowFromConfig(model: ModelConfig) {
       ...(model.image_sizes ? { imageSizes: model.image_sizes } : {}),
       ...(model.max_images ? { maxImages: model.max_images } : {}),
       ...(model.max_prompt_chars ? { maxPromptChars: model.max_prompt_chars } : {}),
+      ...(model.hedge_after_ms !== undefined ? { hedgeAfterMs: model.hedge_after_ms } : {}),
     }),
     context_window: model.context_window ?? null,
     max_output_tokens: model.max_output_tokens ?? null,

@@ -26,8 +26,6 @@ export interface UsersTable {
   tpm_limit: number | null;
   /** Profile, notification and sidebar preferences. */
   settings_json: string;
-  /** When the low-balance mail went out; null while the balance is above the user's threshold. */
-  low_balance_alerted_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -160,6 +158,22 @@ export interface UsageLogsTable {
   error: string | null;
   /** JSON array of attempts: channel, status, error, latency. */
   attempts_json: string | null;
+  // Migration 0006: every quantity the cost came from, so a row's cost can be recomputed (metering/log-cost.ts).
+  cache_write_tokens: Generated<number>;
+  image_count: Generated<number>;
+  image_size: string | null;
+  image_quality: string | null;
+  audio_ms: Generated<number>;
+  characters: Generated<number>;
+  searches: Generated<number>;
+  /** 1 when the call was billed (per-request price included), 0 when it was not (a failed call). */
+  requests: Generated<number>;
+  /** The group ratio in force, in parts per million. */
+  ratio_ppm: Generated<number>;
+  /** 1 when the gateway counted input or output tokens itself because the upstream reported none. */
+  tokens_counted: Generated<number>;
+  /** The gateway error code (GW_ERR_…) of a failed call. */
+  error_code: string | null;
 }
 
 export interface WalletLedgerTable {
@@ -225,6 +239,42 @@ export interface SettingsTable {
   updated_at: number;
 }
 
+/** A metering entry the database refused (src/metering/isolate-refused-rows.ts). */
+export interface MeteringDeadLettersTable {
+  id: Generated<number>;
+  created_at: number;
+  request_id: string;
+  user_id: number | null;
+  key_id: number | null;
+  charge_micros: number;
+  /** 1: the charge is in the ledger (or there was none); 0: it could not be applied and waits here to be replayed. */
+  charge_applied: number;
+  /** Why the database refused the entry. */
+  error: string;
+  /** The whole entry ({ log, chargeMicros }) as JSON. */
+  entry_json: string;
+}
+
+/** Responses API ids the gateway relayed, with their owner (see migrations/0004-responses.ts). */
+export interface ResponsesTable {
+  /** The response id clients see (`resp_…`). */
+  id: string;
+  user_id: number;
+  key_id: number | null;
+  /** The channel holding the response upstream; null when the gateway keeps it. */
+  channel_id: number | null;
+  model: string;
+  /** 'upstream': the channel keeps the conversation; 'gateway': response_json/input_json do. */
+  state_kept_by: 'upstream' | 'gateway';
+  response_json: string | null;
+  input_json: string | null;
+  created_at: number;
+  /** After this the id is forgotten (rows are swept); null: kept. */
+  expires_at: number | null;
+  /** Set by DELETE /v1/responses/{id}: the id then answers 404 to everyone. */
+  deleted_at: number | null;
+}
+
 // ── Accounts (migration 0005) ──
 export interface RecoveryCodesTable {
   user_id: number;
@@ -281,6 +331,8 @@ export interface DatabaseSchema {
   payments: PaymentsTable;
   redemption_codes: RedemptionCodesTable;
   settings: SettingsTable;
+  metering_dead_letters: MeteringDeadLettersTable;
+  responses: ResponsesTable;
   recovery_codes: RecoveryCodesTable;
   login_failures: LoginFailuresTable;
   mail_outbox: MailOutboxTable;
@@ -299,4 +351,6 @@ export type NewApiKey = Insertable<ApiKeysTable>;
 export type UsageLogRow = Selectable<UsageLogsTable>;
 export type NewUsageLog = Insertable<UsageLogsTable>;
 export type WalletLedgerRow = Selectable<WalletLedgerTable>;
+export type MeteringDeadLetterRow = Selectable<MeteringDeadLettersTable>;
+export type NewResponseRow = Insertable<ResponsesTable>;
 export type PaymentRow = Selectable<PaymentsTable>;

@@ -62,6 +62,11 @@ export function createApiRouter(app: FastifyInstance, deps: ApiCallerDeps): ApiR
         url: spec.url,
         config: { errorFormat: 'openai' },
         handler: async (request, reply) => {
+          // JSON only: a cross-site HTML form can post text/plain that happens to parse as JSON (a sign-in
+          // CSRF); it cannot send application/json without the browser asking this origin first.
+          if (request.rawBody && request.rawBody.length > 0 && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(request.headers['content-type'] ?? '')) {
+            throw invalidRequest('Unsupported Content-Type; send application/json.', null, 'unsupported_media_type');
+          }
           const caller = await resolveApiCaller(deps, request, spec.access, spec.allowKeys ?? false);
           const context = {
             params: spec.params ? parseQuery(spec.params, request.params) : undefined,

@@ -6,6 +6,11 @@ export interface GatewayMetrics {
   requests: Counter<'route' | 'model' | 'status'>;
   upstreamLatency: Histogram<'channel'>;
   tokens: Counter<'model' | 'direction'>;
+  // Cost, latency and routing outcomes (labels are served models, group and channel names from the
+  // operator's config only, so their sets stay bounded).
+  costMicros: Counter<'model' | 'group'>;
+  timeToFirstToken: Histogram<'model'>;
+  failovers: Counter<'model'>;
 }
 
 export function createMetrics(): GatewayMetrics {
@@ -32,5 +37,31 @@ export function createMetrics(): GatewayMetrics {
       labelNames: ['model', 'direction'],
       registers: [registry],
     }),
+    costMicros: new Counter({
+      name: 'gateway_cost_micro_usd_total',
+      help: 'Money charged for answered calls, in micro-USD, by model and the key\'s group.',
+      labelNames: ['model', 'group'],
+      registers: [registry],
+    }),
+    timeToFirstToken: new Histogram({
+      name: 'gateway_time_to_first_token_seconds',
+      help: 'Time from a streamed request arriving to its first event reaching the client, by model.',
+      labelNames: ['model'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 60],
+      registers: [registry],
+    }),
+    failovers: new Counter({
+      name: 'gateway_failovers_total',
+      help: 'Calls that moved from one channel to another before (or while) answering, by requested model.',
+      labelNames: ['model'],
+      registers: [registry],
+    }),
   };
+}
+
+/** The `model` label of a request: a model the gateway knows, '' for none, else 'other'. Labels are kept
+ * forever, so one per string a client invents (each unknown 1 MB model name) grew memory without bound. */
+export function boundedMetricsModel(snapshot: { models: ReadonlyMap<string, unknown>; routing: { isServedAnywhere(model: string): boolean } }, model: string | undefined): string {
+  if (model === undefined || model === '') return '';
+  return snapshot.models.has(model) || snapshot.routing.isServedAnywhere(model) ? model : 'other';
 }

@@ -7,15 +7,27 @@ import { once } from 'node:events';
 import type { FastifyReply } from 'fastify';
 import type { RelayResult } from '../relay/relay-types.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether answers carry their cost in `x-gateway-cost` (COST_HEADER, on by default). */
+    costHeader?: boolean;
+  }
+}
+
 export async function sendRelayResult(reply: FastifyReply, result: RelayResult): Promise<FastifyReply> {
   reply.hijack();
   const response = reply.raw;
   const headers = { ...(reply.getHeaders() as Record<string, string>), ...result.headers };
+  // A whole answer's cost is known now; a stream's only at its end, so it is sent as an HTTP trailer.
+  const costOf = reply.server.costHeader === false ? undefined : result.costMicros;
   if (result.kind === 'buffer') {
+    const cost = costOf?.();
+    if (cost !== undefined && cost !== null) headers['x-gateway-cost'] = String(cost);
     response.writeHead(result.status, { ...headers, 'content-length': String(Buffer.byteLength(result.body)) });
     response.end(result.body);
     return reply;
   }
+  if (costOf) headers.trailer = 'x-gateway-cost';
   response.writeHead(result.status, headers);
   try {
     for await (const chunk of result.body) {
@@ -25,7 +37,11 @@ export async function sendRelayResult(reply: FastifyReply, result: RelayResult):
   } catch (error) {
     reply.log.warn({ err: error, requestId: reply.request.id }, 'stream to the client failed');
   } finally {
-    if (!response.destroyed) response.end();
+    if (!response.destroyed) {
+      const cost = costOf?.();
+      if (cost !== undefined && cost !== null) response.addTrailers({ 'x-gateway-cost': String(cost) });
+      response.end();
+    }
     // The relay's generator records usage in its own finally; make sure it runs when we stopped early.
     await result.body.return(undefined);
   }

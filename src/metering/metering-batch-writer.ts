@@ -1,48 +1,70 @@
-// Where metering batches are written. SQLite files: by a worker thread on its own connection, so the
-// synchronous writes never stall requests. PostgreSQL (asynchronous already) and in-memory SQLite (which
-// a second connection cannot see): on the gateway's own connection.
+// Where metering batches are written: by a worker thread on its own connection (src/metering/
+// metering-worker.ts), for a SQLite file and for PostgreSQL alike, so neither synchronous SQLite writes nor
+// PostgreSQL round trips wait on (or hold up) the request loop. In-memory SQLite, which a second connection
+// cannot see, is written on the gateway's own connection.
+// Either way a batch is written with refused rows set aside (isolate-refused-rows.ts); a failure says how
+// many entries from the start were done (MeteringWriteInterrupted), so the queue retries only the rest.
 import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
-import { writeMeteringBatch, type MeteringEntry } from './metering-writer.ts';
-import type { WorkerReply, WorkerRequest } from './sqlite-metering-protocol.ts';
+import type { MeteringEntry } from './metering-writer.ts';
+import { MeteringWriteInterrupted, writeIsolatingRefusals, type BatchOutcome } from './isolate-refused-rows.ts';
+import type { WorkerReply, WorkerRequest } from './metering-worker-protocol.ts';
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 export interface MeteringBatchWriter {
-  write(entries: MeteringEntry[]): Promise<void>;
+  /**
+   * Starts the worker and opens its connection, resolving when it can write. Awaited before the gateway
+   * listens: started lazily, a worker booting on a loaded machine took seconds, and every call answered
+   * meanwhile was unwritten (all lost to a kill -9 then).
+   */
+  start(): Promise<void>;
+  /** Resolves with what was written and dead-lettered; rejects with MeteringWriteInterrupted. */
+  write(entries: MeteringEntry[], options?: { retry?: boolean }): Promise<BatchOutcome>;
   close(): Promise<void>;
 }
 
-export function createMeteringBatchWriter(db: Kysely<DatabaseSchema>, sqliteFile: string | null): MeteringBatchWriter {
-  if (sqliteFile === null || sqliteFile === ':memory:') {
-    return { write: (entries) => writeMeteringBatch(db, entries), close: async () => {} };
+/** `databaseUrl`: the database for a worker of its own; null writes on `db` in this thread. */
+export function createMeteringBatchWriter(db: Kysely<DatabaseSchema>, databaseUrl: string | null): MeteringBatchWriter {
+  if (databaseUrl === null || databaseUrl === 'sqlite::memory:') {
+    return {
+      start: async () => {},
+      write: async (entries, options = {}) => {
+        try {
+          return await writeIsolatingRefusals(db, entries, options);
+        } catch (error) {
+          throw error instanceof MeteringWriteInterrupted ? error : new MeteringWriteInterrupted(0, error);
+        }
+      },
+      close: async () => {},
+    };
   }
-  return createWorkerWriter(sqliteFile);
+  return createWorkerWriter(databaseUrl);
 }
 
-function createWorkerWriter(file: string): MeteringBatchWriter {
+function createWorkerWriter(databaseUrl: string): MeteringBatchWriter {
   let worker: Worker | null = null;
   let nextId = 1;
-  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  const waiting = new Map<number, { resolve: (outcome: BatchOutcome) => void; reject: (error: Error) => void }>();
 
   const failAll = (error: Error) => {
-    for (const pending of waiting.values()) pending.reject(error);
+    for (const pending of waiting.values()) pending.reject(new MeteringWriteInterrupted(0, error));
     waiting.clear();
   };
   const started = (): Worker => {
     if (worker) return worker;
-    const created = new Worker(new URL('./sqlite-metering-worker.ts', import.meta.url), { workerData: { file } });
+    const created = new Worker(new URL('./metering-worker.ts', import.meta.url), { workerData: { databaseUrl } });
     created.on('message', (reply: WorkerReply) => {
       const pending = waiting.get(reply.id);
       if (!pending) return;
       waiting.delete(reply.id);
       if (waiting.size === 0) created.unref();
-      if (reply.ok) pending.resolve();
-      else pending.reject(new Error(reply.error));
+      if (reply.ok) pending.resolve({ written: reply.written, deadLettered: reply.deadLettered });
+      else pending.reject(new MeteringWriteInterrupted(reply.done, new Error(reply.error)));
     });
-    // A worker that died takes its unanswered batches with it: they are failed, so the write-behind queue
-    // keeps and retries them, and the next write starts a fresh worker.
+    // A worker that died takes its unanswered batches with it: they are failed as not done, so the
+    // write-behind queue keeps and retries them, and the next write starts a fresh worker.
     created.on('error', (error) => {
       if (worker === created) worker = null;
       failAll(error);
@@ -54,19 +76,24 @@ function createWorkerWriter(file: string): MeteringBatchWriter {
     worker = created;
     return created;
   };
-  const send = (request: WithoutId<WorkerRequest>): Promise<void> => {
+  const send = (request: WithoutId<WorkerRequest>): Promise<BatchOutcome> => {
     const target = started();
     const id = nextId++;
     // Referenced while a batch is in flight, so a shutdown waiting for it keeps the process alive.
     target.ref();
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<BatchOutcome>((resolve, reject) => {
       waiting.set(id, { resolve, reject });
       target.postMessage({ ...request, id });
     });
   };
 
   return {
-    write: (entries) => send({ kind: 'write', entries }),
+    // An empty write opens the connection (and, on PostgreSQL, asks the server once).
+    start: async () => {
+      await send({ kind: 'write', entries: [], retry: false });
+      started().unref();
+    },
+    write: (entries, options = {}) => send({ kind: 'write', entries, retry: options.retry === true }),
     async close() {
       if (!worker) return;
       const closing = worker;

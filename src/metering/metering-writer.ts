@@ -1,6 +1,7 @@
 // Writes a batch of finished calls in one transaction: their usage-log rows, their wallet charges (ledger
 // rows plus the users' cached balances), the keys' spend, and the statistics aggregates. One transaction
-// means a call's log and its charge land together or not at all.
+// means a call's log and its charge land together or not at all. Callers pass entries made safe for both
+// engines (safe-metering-entry.ts) and set aside rows the database refuses (isolate-refused-rows.ts).
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { DatabaseSchema, NewUsageLog } from '../db/schema.ts';
@@ -28,7 +29,7 @@ export async function writeMeteringBatch(db: Kysely<DatabaseSchema>, entries: Me
  * cost is in its usage-log row (cost_micros, request_id), so the ledger stays exact while writing one row
  * per flush instead of one per call.
  */
-async function writeCharges(trx: Transaction<DatabaseSchema>, entries: MeteringEntry[]): Promise<void> {
+export async function writeCharges(trx: Transaction<DatabaseSchema>, entries: MeteringEntry[]): Promise<void> {
   const charged = entries.filter((entry) => entry.chargeMicros > 0 && entry.log.user_id !== null);
   if (charged.length === 0) return;
   const batch = randomUUID();

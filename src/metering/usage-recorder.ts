@@ -10,6 +10,11 @@ import { rateLimitSubjects } from './admission.ts';
 import type { MeteringEntry } from './metering-writer.ts';
 import type { MeteringBatchWriter } from './metering-batch-writer.ts';
 import { createWriteBehindQueue } from './write-behind-queue.ts';
+import { MeteringWriteInterrupted } from './isolate-refused-rows.ts';
+import { boundedMeteringEntry } from './safe-metering-entry.ts';
+import { createMeteringMetrics } from './metering-metrics.ts';
+import type { Registry } from 'prom-client';
+import { billedQuantities } from './log-cost.ts';
 
 export interface CallRecord {
   requestId: string;
@@ -25,6 +30,8 @@ export interface CallRecord {
   ttftMs: number | null;
   usage: Usage;
   error: string | null;
+  /** The gateway error code (GW_ERR_…) of a failed call, when one is known. */
+  errorCode?: string | null;
   attempts: unknown[] | null;
   /** Taken at admission; settled here. Null for free models. */
   reservation: Reservation | null;
@@ -34,6 +41,15 @@ export interface CallRecord {
 export interface UsageRecorder {
   /** Settles and queues the call; returns its cost in micro-USD. */
   record(call: CallRecord): number;
+  /**
+   * True while the unwritten backlog is at its bound (METERING_QUEUE_LIMIT): admission refuses new calls
+   * with 503 and Retry-After until it drains, so memory stays bounded and no charge is dropped.
+   */
+  readonly backlogFull: boolean;
+  /** Resolves once the writer can write (awaited before the gateway listens). */
+  start(): Promise<void>;
+  /** Counts a call refused because the backlog was full. */
+  noteRefusal(): void;
   flush(): Promise<void>;
   close(): Promise<void>;
 }
@@ -44,15 +60,46 @@ export interface UsageRecorderDeps {
   accounting: Accounting;
   rateLimiter: RateLimiter;
   flushIntervalMs: number;
+  /** Unwritten entries at which new calls are refused; default 20 000. */
+  queueLimit?: number;
+  /** Where the metering metrics are registered (the gateway's /metrics registry). */
+  metricsRegistry?: Registry;
 }
 
+export const DEFAULT_METERING_QUEUE_LIMIT = 20_000;
+/** Most entries per transaction: large enough that a backlog drains in few round trips. */
+const MAX_BATCH = 1_000;
+
 export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
+  const limit = deps.queueLimit ?? DEFAULT_METERING_QUEUE_LIMIT;
+  const metrics = createMeteringMetrics(deps.metricsRegistry, () => queue.pending);
+  let dropping = false;
+  // Which reservation each queued entry settled, so accounting can tell which charges a batch makes durable.
+  const reservations = new WeakMap<MeteringEntry, Reservation>();
   const queue = createWriteBehindQueue<MeteringEntry>({
     intervalMs: deps.flushIntervalMs,
-    maxBatch: 500,
-    write: (entries) => deps.writer.write(entries),
-    // A failed batch is kept and written again with the next flush; each failure is logged with its totals.
-    onError: (error, entries) => deps.logger.error({ err: error, calls: entries.length, chargeMicros: entries.reduce((sum, e) => sum + e.chargeMicros, 0) }, 'metering batch could not be written; it will be retried'),
+    maxBatch: MAX_BATCH,
+    write: async (entries, retry) => {
+      const stopTimer = metrics.writeSeconds.startTimer();
+      let outcome = { written: 0, deadLettered: 0 };
+      await deps.accounting.writeCharges(
+        entries.map((entry) => ({ userId: entry.log.user_id ?? null, keyId: entry.log.key_id ?? null, chargeMicros: entry.chargeMicros, reservation: reservations.get(entry) ?? null })),
+        async () => {
+          outcome = await deps.writer.write(entries, { retry });
+        },
+      );
+      stopTimer();
+      if (outcome.deadLettered > 0) {
+        metrics.deadLetters.inc(outcome.deadLettered);
+        deps.logger.error({ deadLettered: outcome.deadLettered, written: outcome.written }, 'the database refused metering entries; they are in metering_dead_letters with the error');
+      }
+    },
+    doneBeforeFailure: (error) => (error instanceof MeteringWriteInterrupted ? error.done : 0),
+    // The rows not done are kept and written again with the next flush; each failure is logged with its totals.
+    onError: (error, kept) => {
+      metrics.writeFailures.inc();
+      deps.logger.error({ err: error, calls: kept.length, chargeMicros: kept.reduce((sum, e) => sum + e.chargeMicros, 0) }, 'metering batch could not be written; it will be retried');
+    },
   });
   return {
     record(call) {
@@ -67,7 +114,16 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
       if (tokens > 0) {
         deps.rateLimiter.addTokens(rateLimitSubjects(call.key), tokens, Date.now()).catch((error: unknown) => deps.logger.warn({ err: error }, 'counting tokens for rate limits failed'));
       }
-      queue.enqueue({
+      // Beyond twice the bound (admission already refuses new calls at the bound) only rows that carry no
+      // charge may be dropped, counted; a charge is always kept.
+      if (cost === 0 && queue.pending >= 2 * limit) {
+        metrics.dropped.inc();
+        if (!dropping) deps.logger.error({ pending: queue.pending }, 'metering backlog at twice its bound: dropping usage rows of uncharged calls');
+        dropping = true;
+        return cost;
+      }
+      dropping = false;
+      const entry = boundedMeteringEntry({
         chargeMicros: cost,
         log: {
           created_at: Date.now(),
@@ -90,10 +146,21 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
           reasoning_tokens: call.usage.reasoningTokens,
           cost_micros: cost,
           error: call.error,
+          ...billedQuantities(call.usage, ok, call.key.groupRatioPpm),
+          error_code: call.errorCode ?? null,
           attempts_json: call.attempts ? JSON.stringify(call.attempts) : null,
         },
       });
+      if (call.reservation) reservations.set(entry, call.reservation);
+      queue.enqueue(entry);
       return cost;
+    },
+    get backlogFull() {
+      return queue.pending >= limit;
+    },
+    start: () => deps.writer.start(),
+    noteRefusal() {
+      metrics.refusedCalls.inc();
     },
     flush: () => queue.flush(),
     async close() {

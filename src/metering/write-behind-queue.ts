@@ -1,59 +1,117 @@
-// Batches rows off the hot path: callers enqueue and return at once; a timer (or a full batch) flushes.
-// flush() is awaited on shutdown so a clean stop loses nothing; a crash loses at most one interval.
-// A batch whose write fails (the database away for a moment) is kept and written again with the next
-// flush: each batch is one transaction, so a retry can never apply part of it twice.
+// Batches rows off the hot path: callers enqueue and return at once; a timer (or a full batch) starts a write.
+//
+// Group commit, one write at a time: while a batch is being written, new rows gather in the buffer, and a
+// flush that comes due meanwhile starts as soon as that write ends, with everything gathered so far. Writes
+// therefore never queue up behind each other: however slow the database is under load, what is not yet
+// written is the batch in flight plus what arrived since it started, and batches grow with the load
+// instead of falling behind it. (Before, each tick chained another batch behind the previous ones; when
+// writes took longer than the interval the chain, and what a kill -9 loses, grew for as long as it lasted.)
+//
+// A batch whose write fails keeps the rows not done (`doneBeforeFailure`) at the front, in order, and
+// they are written with the next flush, marked as a retry: the writer then skips rows a failed write had
+// committed after all, so a row is never written twice. close() retries until everything
+// is written, so a clean stop loses nothing.
 export interface WriteBehindQueue<T> {
   enqueue(row: T): void;
+  /** Resolves once the rows queued before the call are written, or once a write has failed. */
   flush(): Promise<void>;
+  /** Stops the timer and writes everything, retrying failed writes, however long the database takes. */
   close(): Promise<void>;
+  /** Rows queued or being written. */
   readonly pending: number;
 }
 
 export interface WriteBehindOptions<T> {
   intervalMs: number;
+  /** Most rows per write (one transaction). */
   maxBatch: number;
-  write(rows: T[]): Promise<void>;
-  onError(error: unknown, rows: T[]): void;
+  /** `retry`: some of the rows were in a write that failed (and may have committed nonetheless). */
+  write(rows: T[], retry: boolean): Promise<void>;
+  /** How many rows, from the start of a failed batch, were done anyway; 0 when not said. */
+  doneBeforeFailure?(error: unknown): number;
+  /** Told of each failed write, with the rows kept for the next one. */
+  onError(error: unknown, kept: T[]): void;
+  /** Pause between retries while closing; default the interval. */
+  retryDelayMs?: number;
 }
 
 export function createWriteBehindQueue<T>(options: WriteBehindOptions<T>): WriteBehindQueue<T> {
   let buffer: T[] = [];
-  let writing: Promise<void> = Promise.resolve();
-  let closed = false;
+  let current: Promise<void> | null = null;
+  let due = false;
+  let enqueued = 0;
+  let finished = 0;
+  let failures = 0;
+  /** How many rows at the front of the buffer were kept from a failed write. */
+  let keptAtFront = 0;
 
-  const flush = (): Promise<void> => {
-    if (buffer.length === 0) return writing;
-    const batch = buffer;
-    buffer = [];
-    // Batches are written one after another, in order.
-    writing = writing.then(async () => {
+  const startWrite = (): Promise<void> => {
+    const batch = buffer.length <= options.maxBatch ? buffer : buffer.slice(0, options.maxBatch);
+    buffer = batch === buffer ? [] : buffer.slice(batch.length);
+    const failuresBefore = failures;
+    const retry = keptAtFront > 0;
+    keptAtFront = Math.max(0, keptAtFront - batch.length);
+    current = (async () => {
       try {
-        await options.write(batch);
+        await options.write(batch, retry);
+        finished += batch.length;
       } catch (error) {
-        options.onError(error, batch);
-        buffer = batch.concat(buffer);
+        failures++;
+        const done = Math.max(0, Math.min(batch.length, options.doneBeforeFailure?.(error) ?? 0));
+        finished += done;
+        const kept = batch.slice(done);
+        buffer = kept.concat(buffer);
+        keptAtFront += kept.length;
+        options.onError(error, kept);
+      } finally {
+        current = null;
       }
-    });
-    return writing;
+      // A flush that came due during this write goes now (after a failure: at the next tick).
+      if (failures === failuresBefore && buffer.length > 0 && (due || buffer.length >= options.maxBatch)) {
+        due = false;
+        void startWrite();
+      }
+    })();
+    return current;
   };
 
-  const timer = setInterval(() => void flush(), options.intervalMs);
+  const kick = () => {
+    if (buffer.length === 0) return;
+    if (current) due = true;
+    else void startWrite();
+  };
+
+  const timer = setInterval(kick, options.intervalMs);
   timer.unref();
+
+  /** Writes until the first `target` rows ever queued are done; false when a write failed first. */
+  const drain = async (target: number): Promise<boolean> => {
+    while (finished < target) {
+      const failuresBefore = failures;
+      await (current ?? startWrite());
+      if (failures !== failuresBefore) return false;
+    }
+    return true;
+  };
 
   return {
     enqueue(row) {
-      if (closed) throw new Error('write-behind queue is closed');
       buffer.push(row);
-      if (buffer.length >= options.maxBatch) void flush();
+      enqueued++;
+      if (buffer.length >= options.maxBatch && !current) void startWrite();
     },
-    flush,
+    async flush() {
+      await drain(enqueued);
+    },
     async close() {
-      closed = true;
       clearInterval(timer);
-      await flush();
+      // Rows enqueued while closing (a stream cut at the end of the grace period) are written too.
+      while (!(await drain(enqueued))) {
+        await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs ?? options.intervalMs));
+      }
     },
     get pending() {
-      return buffer.length;
+      return enqueued - finished;
     },
   };
 }

@@ -3,7 +3,6 @@ import type Stripe from 'stripe';
 import type { Logger } from 'pino';
 import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { Accounting } from '../metering/accounting.ts';
-import type { MailOutbox } from '../accounts/mail/mail-outbox.ts';
 
 export interface PaymentsDeps {
   db: Db;
@@ -11,7 +10,6 @@ export interface PaymentsDeps {
   /** Null when STRIPE_SECRET_KEY is not set: card top-ups are off, redemption codes still work. */
   stripe: Stripe | null;
   webhookSecret: string | null;
-  outbox: MailOutbox;
   logger: Logger;
   publicUrl(): string;
 }

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { invalidRequest } from '../gateway-errors.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
-import { announceWalletEntry, writeWalletEntry } from './wallet-entries.ts';
+import { applyWalletEntry } from './wallet-entries.ts';
 
 const hashCode = (code: string) => createHash('sha256').update(code.trim()).digest('hex');
 
@@ -28,14 +28,11 @@ export async function redeemCode(deps: PaymentsDeps, userId: number, code: strin
   if (!row || row.redeemed_at !== null) throw invalidCode();
   const amountMicros = Number(row.amount_micros);
   const now = Date.now();
-  const redeemed = await deps.db.transaction().execute(async (trx) => {
+  const redeemed = await applyWalletEntry(deps.db, deps.accounting, { userId, amountMicros, kind: 'redemption', reference: `code:${row.id}`, note: 'Redemption code' }, async (trx) => {
     const claimed = await trx.updateTable('redemption_codes').set({ redeemed_by: userId, redeemed_at: now }).where('id', '=', row.id).where('redeemed_at', 'is', null).executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) return false;
-    await writeWalletEntry(trx, { userId, amountMicros, kind: 'redemption', reference: `code:${row.id}`, note: 'Redemption code' }, now);
-    return true;
+    return Number(claimed.numUpdatedRows) > 0;
   });
   if (!redeemed) throw invalidCode();
-  await announceWalletEntry(deps.accounting, { userId, amountMicros }, (error) => deps.logger.error({ err: error }, 'live balance not updated after a redemption'));
   return { amountMicros };
 }
 

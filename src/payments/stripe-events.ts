@@ -10,7 +10,7 @@
 import type Stripe from 'stripe';
 import { GatewayError } from '../gateway-errors.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
-import { announceWalletEntry, writeWalletEntry } from './wallet-entries.ts';
+import { applyWalletEntry } from './wallet-entries.ts';
 
 export type EventOutcome = 'credited' | 'debited' | 'failed' | 'updated' | 'duplicate' | 'ignored';
 
@@ -55,17 +55,16 @@ async function creditSession(deps: PaymentsDeps, session: Stripe.Checkout.Sessio
   }
   const amountMicros = session.amount_total * CENTS_TO_MICROS;
   const now = Date.now();
-  const credited = await deps.db.transaction().execute(async (trx) => {
-    const claimed = await trx.updateTable('payments')
-      .set({ status: 'completed', completed_at: now, updated_at: now, amount_micros: amountMicros, payment_intent: intentId(session.payment_intent) })
-      .where('id', '=', payment.id).where('status', 'in', ['pending', 'failed'])
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) return false;
-    await writeWalletEntry(trx, { userId: payment.user_id, amountMicros, kind: 'topup', reference: `stripe:${session.id}`, note: `Card top-up ${(amountMicros / 1_000_000).toFixed(2)} USD` }, now);
-    return true;
-  });
+  const credited = await applyWalletEntry(deps.db, deps.accounting,
+    { userId: payment.user_id, amountMicros, kind: 'topup', reference: `stripe:${session.id}`, note: `Card top-up ${(amountMicros / 1_000_000).toFixed(2)} USD` },
+    async (trx) => {
+      const claimed = await trx.updateTable('payments')
+        .set({ status: 'completed', completed_at: now, updated_at: now, amount_micros: amountMicros, payment_intent: intentId(session.payment_intent) })
+        .where('id', '=', payment.id).where('status', 'in', ['pending', 'failed'])
+        .executeTakeFirst();
+      return Number(claimed.numUpdatedRows) > 0;
+    });
   if (!credited) return 'duplicate';
-  await announceWalletEntry(deps.accounting, { userId: payment.user_id, amountMicros }, (error) => deps.logger.error({ err: error }, 'live balance not updated after a top-up'));
   deps.logger.info({ paymentId: payment.id, userId: payment.user_id, amountMicros }, 'top-up credited');
   return 'credited';
 }
@@ -101,22 +100,20 @@ async function refundCharge(deps: PaymentsDeps, charge: Stripe.Charge): Promise<
     throw retryLater('This refund names a payment the gateway has not seen completed yet; Stripe will deliver it again.');
   }
   if (payment.status !== 'completed' && payment.status !== 'refunded') throw retryLater('This refund arrived before its payment was credited; Stripe will deliver it again.');
-  const target = Math.min(charge.amount_refunded * CENTS_TO_MICROS, payment.amount_micros);
+  const target = Math.min(charge.amount_refunded * CENTS_TO_MICROS, Number(payment.amount_micros));
+  const already = Number(payment.refunded_micros);
+  const debit = target - already;
+  if (debit <= 0) return 'duplicate';
   const now = Date.now();
-  const debit = await deps.db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('payments').select('refunded_micros').where('id', '=', payment.id).executeTakeFirstOrThrow();
-    const already = Number(current.refunded_micros);
-    const delta = target - already;
-    if (delta <= 0) return 0;
-    // Guarded by the amount read: a concurrent delivery of the same refund updates nothing here.
-    const claimed = await trx.updateTable('payments').set({ refunded_micros: target, status: 'refunded', updated_at: now, ...(charge.receipt_url ? { receipt_url: charge.receipt_url } : {}) })
-      .where('id', '=', payment.id).where('refunded_micros', '=', already).executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) return 0;
-    await writeWalletEntry(trx, { userId: payment.user_id, amountMicros: -delta, kind: 'refund', reference: `stripe-refund:${charge.id}:${target}`, note: `Card payment refunded: ${(delta / 1_000_000).toFixed(2)} USD` }, now);
-    return delta;
-  });
-  if (debit === 0) return 'duplicate';
-  await announceWalletEntry(deps.accounting, { userId: payment.user_id, amountMicros: -debit }, (error) => deps.logger.error({ err: error }, 'live balance not updated after a refund'));
+  const applied = await applyWalletEntry(deps.db, deps.accounting,
+    { userId: payment.user_id, amountMicros: -debit, kind: 'refund', reference: `stripe-refund:${charge.id}:${target}`, note: `Card payment refunded: ${(debit / 1_000_000).toFixed(2)} USD` },
+    async (trx) => {
+      // Guarded by the amount read: a concurrent delivery of the same refund updates nothing here.
+      const claimed = await trx.updateTable('payments').set({ refunded_micros: target, status: 'refunded', updated_at: now, ...(charge.receipt_url ? { receipt_url: charge.receipt_url } : {}) })
+        .where('id', '=', payment.id).where('refunded_micros', '=', already).executeTakeFirst();
+      return Number(claimed.numUpdatedRows) > 0;
+    });
+  if (!applied) return 'duplicate';
   deps.logger.info({ paymentId: payment.id, userId: payment.user_id, debitMicros: debit }, 'refund debited');
   return 'debited';
 }

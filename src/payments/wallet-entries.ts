@@ -1,7 +1,9 @@
 // A money movement that is not a metered call (a top-up, a refund, a redeemed code): the ledger row and
-// the cached balance change in the caller's transaction, so the balance always equals the ledger's sum.
-// The live accounting (memory or Redis) learns of it after the commit.
+// the cached balance change in one transaction, so the balance always equals the ledger's sum, and the
+// live accounting (memory or Redis) follows through Accounting.changeWallet, which also keeps a wallet
+// loaded at the same moment from counting the change twice (docs/decisions/0004).
 import type { Transaction } from 'kysely';
+import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { DatabaseSchema, WalletLedgerTable } from '../db/schema.ts';
 import type { Accounting } from '../metering/accounting.ts';
 
@@ -15,17 +17,27 @@ export interface WalletEntry {
   note: string | null;
 }
 
-export async function writeWalletEntry(trx: Transaction<DatabaseSchema>, entry: WalletEntry, now = Date.now()): Promise<void> {
-  await trx.insertInto('wallet_ledger').values({ user_id: entry.userId, created_at: now, kind: entry.kind, amount_micros: entry.amountMicros, reference: entry.reference, note: entry.note }).execute();
-  await trx.updateTable('users').set((eb) => ({ balance_micros: eb('balance_micros', '+', entry.amountMicros), updated_at: now })).where('id', '=', entry.userId).execute();
-}
+/** Thrown inside the transaction when its guard finds the movement already applied (a replay). */
+class AlreadyApplied extends Error {}
 
-/** After the commit: the live balance follows. A failure here is repaired by the accounting's reload. */
-export async function announceWalletEntry(accounting: Accounting, entry: Pick<WalletEntry, 'userId' | 'amountMicros'>, log: (error: unknown) => void): Promise<void> {
+/**
+ * Runs `claim` (the state guard: a conditional update that answers whether this delivery is the one that
+ * applies) and, when it claims, writes the entry, all in one transaction. Returns false for a replay: then
+ * nothing is written and the live balance does not move.
+ */
+export async function applyWalletEntry(db: Db, accounting: Accounting, entry: WalletEntry, claim: (trx: Transaction<DatabaseSchema>) => Promise<boolean>): Promise<boolean> {
   try {
-    await accounting.credit(entry.userId, entry.amountMicros);
+    await accounting.changeWallet(entry.userId, entry.amountMicros, async () => {
+      await db.transaction().execute(async (trx) => {
+        if (!(await claim(trx))) throw new AlreadyApplied();
+        const now = Date.now();
+        await trx.insertInto('wallet_ledger').values({ user_id: entry.userId, created_at: now, kind: entry.kind, amount_micros: entry.amountMicros, reference: entry.reference, note: entry.note }).execute();
+        await trx.updateTable('users').set((eb) => ({ balance_micros: eb('balance_micros', '+', entry.amountMicros), updated_at: now })).where('id', '=', entry.userId).execute();
+      });
+    });
+    return true;
   } catch (error) {
-    log(error);
-    await accounting.forget({ userId: entry.userId }).catch(() => undefined);
+    if (error instanceof AlreadyApplied) return false;
+    throw error;
   }
 }

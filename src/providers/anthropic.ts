@@ -14,9 +14,13 @@ export const anthropicProvider: ProviderDefinition = {
         return '/v1/messages';
       case 'models':
         return '/v1/models';
+      case 'count-tokens':
+        return '/v1/messages/count_tokens';
       default:
         return null;
     }
   },
-  authHeaders: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }),
+  // The version the converters speak; a same-format hop sends the client's own instead.
+  defaultHeaders: { 'anthropic-version': ANTHROPIC_VERSION },
+  authenticate: (_request, apiKey) => ({ 'x-api-key': apiKey }),
 };

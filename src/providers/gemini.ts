@@ -6,7 +6,9 @@ export const geminiProvider: ProviderDefinition = {
   chatFormat: 'gemini-generate',
   defaultBaseUrl: 'https://generativelanguage.googleapis.com',
   path(operation, upstreamModel) {
-    const model = encodeURIComponent(upstreamModel);
+    // Each segment encoded, slashes kept: `google/gemini-x` is sent as @google/genai sends it.
+    // Dot segments are encoded too, so no mapped id can walk up the upstream's path.
+    const model = upstreamModel.split('/').map((segment) => (segment === '.' || segment === '..' ? segment.replaceAll('.', '%2E') : encodeURIComponent(segment))).join('/');
     switch (operation) {
       case 'chat':
         return `/v1beta/models/${model}:generateContent`;
@@ -16,9 +18,11 @@ export const geminiProvider: ProviderDefinition = {
         return '/v1beta/models';
       case 'embeddings':
         return `/v1beta/models/${model}:batchEmbedContents`;
+      case 'count-tokens':
+        return `/v1beta/models/${model}:countTokens`;
       default:
         return null;
     }
   },
-  authHeaders: (apiKey) => ({ 'x-goog-api-key': apiKey }),
+  authenticate: (_request, apiKey) => ({ 'x-goog-api-key': apiKey }),
 };

@@ -1,7 +1,7 @@
 // OpenAI and every OpenAI-compatible server (vLLM, Ollama, LM Studio, …).
-import type { Operation, ProviderDefinition } from './provider-definition.ts';
+import { bearerAuthentication, type Operation, type ProviderDefinition } from './provider-definition.ts';
 
-const paths: Record<Operation, string> = {
+const paths: Partial<Record<Operation, string>> = {
   'chat': '/v1/chat/completions',
   'chat-stream': '/v1/chat/completions',
   'models': '/v1/models',
@@ -20,6 +20,6 @@ export const openaiProvider: ProviderDefinition = {
   type: 'openai',
   chatFormat: 'openai-chat',
   defaultBaseUrl: 'https://api.openai.com',
-  path: (operation) => paths[operation],
-  authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+  path: (operation) => paths[operation] ?? null,
+  authenticate: bearerAuthentication,
 };

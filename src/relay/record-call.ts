@@ -13,13 +13,15 @@ export interface CallOutcome {
   upstreamModel: string | null;
   ttftMs: number | null;
   error: string | null;
+  /** The gateway error code (GW_ERR_…) when the call failed with one. */
+  errorCode?: string | null;
 }
 
 export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcome): void {
   // A second record of the same call (a stream closing after an error was recorded) must not charge twice.
   if (call.meter.recorded) return;
   call.meter.recorded = true;
-  deps.recorder.record({
+  call.meter.costMicros = deps.recorder.record({
     requestId: call.requestId,
     key: call.key,
     model: outcome.model ?? call.model,
@@ -33,15 +35,26 @@ export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
     ttftMs: outcome.ttftMs,
     usage: outcome.usage,
     error: outcome.error,
+    errorCode: outcome.errorCode ?? null,
     attempts: call.meter.attempts.length > 1 || outcome.status >= 400 ? call.meter.attempts : null,
     reservation: call.meter.reservation,
     pricing: call.meter.pricing,
   });
+  recordCallMetrics(deps, call, outcome);
   if (outcome.usage.inputTokens > 0) deps.metrics.tokens.inc({ model: outcome.model ?? call.model, direction: 'input' }, outcome.usage.inputTokens);
   if (outcome.usage.outputTokens > 0) deps.metrics.tokens.inc({ model: outcome.model ?? call.model, direction: 'output' }, outcome.usage.outputTokens);
 }
 
+/** Cost per model and group, time to first token, failovers (labels: served models and configured groups only). */
+function recordCallMetrics(deps: RelayDeps, call: RelayCall, outcome: CallOutcome): void {
+  const model = outcome.model ?? call.model;
+  if (call.meter.costMicros) deps.metrics.costMicros.inc({ model, group: call.key.groupName }, call.meter.costMicros);
+  if (outcome.ttftMs !== null && outcome.ttftMs > 0) deps.metrics.timeToFirstToken.observe({ model }, outcome.ttftMs / 1000);
+  const attempts = call.meter.attempts;
+  if (attempts.some((attempt, i) => i > 0 && attempt.channel !== attempts[i - 1]!.channel)) deps.metrics.failovers.inc({ model: call.model });
+}
+
 /** For calls that failed before any upstream answered: logged, reservation released, nothing charged. */
-export function recordFailure(deps: RelayDeps, call: RelayCall, status: number, error: string): void {
-  recordCall(deps, call, { status, usage: emptyUsage(), channelId: null, upstreamModel: null, ttftMs: null, error });
+export function recordFailure(deps: RelayDeps, call: RelayCall, status: number, error: string, errorCode: string | null = null): void {
+  recordCall(deps, call, { status, usage: emptyUsage(), channelId: null, upstreamModel: null, ttftMs: null, error, errorCode });
 }

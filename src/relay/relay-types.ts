@@ -32,6 +32,8 @@ export interface CallMeter {
   recorded: boolean;
   /** Every upstream attempt, failed or not, for the usage log. */
   attempts: AttemptRecord[];
+  /** What the call was charged, in micro-USD, once it is recorded. */
+  costMicros?: number;
 }
 
 export interface AttemptRecord {
@@ -40,12 +42,14 @@ export interface AttemptRecord {
   status: number | null;
   outcome: string;
   error: string | null;
+  /** The gateway error code of a failed attempt (GW_ERR_…). */
+  code?: string;
   ms: number;
 }
 
 export const newCallMeter = (): CallMeter => ({ reservation: null, pricing: undefined, recorded: false, attempts: [] });
 
 export type RelayResult =
-  | { kind: 'buffer'; status: number; headers: Record<string, string>; body: Buffer | string }
+  | { kind: 'buffer'; status: number; headers: Record<string, string>; body: Buffer | string; costMicros?: () => number | null }
   /** Written to the client chunk by chunk as the generator yields, with backpressure. */
-  | { kind: 'stream'; status: number; headers: Record<string, string>; body: AsyncGenerator<string | Buffer> };
+  | { kind: 'stream'; status: number; headers: Record<string, string>; body: AsyncGenerator<string | Buffer>; costMicros?: () => number | null };

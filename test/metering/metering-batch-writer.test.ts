@@ -1,5 +1,5 @@
 // The SQLite metering worker: batches written on its own connection land in the file the gateway reads,
-// a batch that fails is reported (so the write-behind queue keeps it) without taking the worker down,
+// an entry the database refuses is set aside (dead-lettered) without taking the batch or the worker down,
 // and close() waits for what was sent.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +32,7 @@ describe('SQLite metering worker', () => {
     database = await openDatabase(`sqlite:${join(dir, 'gateway.db')}`);
     await migrateToLatest(database.db, database.engine);
     userId = (await createUser(database.db, 'wallet-owner')).id;
-    writer = createMeteringBatchWriter(database.db, database.sqliteFile);
+    writer = createMeteringBatchWriter(database.db, `sqlite:${join(dir, 'gateway.db')}`);
   });
   afterAll(async () => {
     await writer.close();
@@ -52,11 +52,14 @@ describe('SQLite metering worker', () => {
     expect(stats.reduce((sum, row) => sum + row.requests, 0)).toBe(2);
   });
 
-  it('reports a batch that cannot be written, writes none of it, and keeps serving', async () => {
+  it('sets a refused entry aside with its error, writes the rest, and keeps serving', async () => {
     const broken = entry('req-broken', userId, 100);
     broken.log = { ...broken.log, model: null as never }; // NOT NULL violation
-    await expect(writer.write([entry('req-c', userId, 100), broken])).rejects.toThrow(/NOT NULL/i);
-    expect(await database.db.selectFrom('usage_logs').select('request_id').where('request_id', '=', 'req-c').execute()).toEqual([]);
+    await expect(writer.write([entry('req-c', userId, 100), broken])).resolves.toEqual({ written: 1, deadLettered: 1 });
+    expect(await database.db.selectFrom('usage_logs').select('request_id').where('request_id', 'in', ['req-c', 'req-broken']).execute()).toEqual([{ request_id: 'req-c' }]);
+    const dead = await database.db.selectFrom('metering_dead_letters').selectAll().execute();
+    expect(dead).toMatchObject([{ request_id: 'req-broken', charge_micros: 100, charge_applied: 1 }]);
+    expect(dead[0]!.error).toMatch(/NOT NULL/i);
 
     await writer.write([entry('req-d', userId, 100)]);
     expect(await database.db.selectFrom('usage_logs').select('request_id').where('request_id', '=', 'req-d').execute()).toHaveLength(1);

@@ -1,6 +1,17 @@
-// The write-behind queue keeps a batch whose write failed and writes it with the next flush.
+// The write-behind queue: one write at a time with everything gathered meanwhile in the next (group commit),
+// failed rows kept in order and never written twice, and a close that writes everything.
 import { expect, it } from 'vitest';
 import { createWriteBehindQueue } from '../../src/metering/write-behind-queue.ts';
+
+function deferred() {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
 
 it('retries a failed batch in order, without losing or repeating rows', async () => {
   const written: number[] = [];
@@ -23,7 +34,89 @@ it('retries a failed batch in order, without losing or repeating rows', async ()
   await queue.flush();
   expect(written).toEqual([]);
   expect(errors).toEqual([2]);
+  expect(queue.pending).toBe(2);
   queue.enqueue(3);
   await queue.close();
   expect(written).toEqual([1, 2, 3]);
+  expect(queue.pending).toBe(0);
+});
+
+it('keeps only the rows a failed write had not done, and marks their next write as a retry', async () => {
+  const batches: number[][] = [];
+  const retries: boolean[] = [];
+  let fail = true;
+  const queue = createWriteBehindQueue<number>({
+    intervalMs: 60_000,
+    maxBatch: 1000,
+    write: async (rows, retry) => {
+      batches.push(rows);
+      retries.push(retry);
+      if (fail) {
+        fail = false;
+        throw Object.assign(new Error('connection lost'), { done: 2 });
+      }
+    },
+    doneBeforeFailure: (error) => (error as { done: number }).done,
+    onError: () => {},
+  });
+  for (const row of [1, 2, 3, 4]) queue.enqueue(row);
+  await queue.flush();
+  expect(queue.pending).toBe(2);
+  queue.enqueue(5);
+  await queue.flush();
+  expect(batches).toEqual([[1, 2, 3, 4], [3, 4, 5]]);
+  expect(retries).toEqual([false, true]);
+  queue.enqueue(6);
+  await queue.flush();
+  expect(retries).toEqual([false, true, false]);
+});
+
+it('writes one batch at a time; what arrives meanwhile goes in one next batch as soon as the first ends', async () => {
+  const batches: number[][] = [];
+  const gates: ReturnType<typeof deferred>[] = [];
+  const queue = createWriteBehindQueue<number>({
+    intervalMs: 10,
+    maxBatch: 1000,
+    write: async (rows) => {
+      batches.push(rows);
+      const gate = deferred();
+      gates.push(gate);
+      await gate.promise;
+    },
+    onError: () => {},
+  });
+  queue.enqueue(1);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  expect(batches).toEqual([[1]]);
+  // The database is slow: several ticks pass while the first write is in flight, and none starts another.
+  for (const row of [2, 3, 4]) {
+    queue.enqueue(row);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  expect(batches).toEqual([[1]]);
+  expect(queue.pending).toBe(4);
+  gates[0]!.resolve();
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(batches).toEqual([[1], [2, 3, 4]]);
+  gates[1]!.resolve();
+  await queue.close();
+  expect(queue.pending).toBe(0);
+});
+
+it('close() keeps retrying until the database takes the rows', async () => {
+  let failures = 3;
+  const written: number[] = [];
+  const queue = createWriteBehindQueue<number>({
+    intervalMs: 60_000,
+    retryDelayMs: 5,
+    maxBatch: 1000,
+    write: async (rows) => {
+      if (failures-- > 0) throw new Error('database away');
+      written.push(...rows);
+    },
+    onError: () => {},
+  });
+  queue.enqueue(7);
+  await queue.close();
+  expect(written).toEqual([7]);
 });

@@ -178,3 +178,16 @@ describe('embeddings, models, errors and scripts', () => {
     expect(unfinished.every((chunk) => chunk.candidates?.[0]?.finishReason === undefined)).toBe(true);
   });
 });
+
+describe('model names of several segments (prefixed ids, sent unencoded by the SDK)', () => {
+  it('serves generateContent, streaming, countTokens and embedContent for `google/…`', async () => {
+    const prefixed = 'google/gemini-2.0-flash';
+    expect((await ai.models.generateContent({ model: prefixed, contents: 'hi' })).text).toBe('Hello from the Gemini simulator: you said "hi"');
+    expect(sim.requests.at(-1)!.path).toBe(`/v1beta/models/${prefixed}:generateContent`);
+    const chunks = await collect(await ai.models.generateContentStream({ model: prefixed, contents: 'hi' }));
+    expect(chunks.map((chunk) => chunk.text ?? '').join('')).toBe('Hello from the Gemini simulator: you said "hi"');
+    expect((await ai.models.countTokens({ model: prefixed, contents: 'one two three' })).totalTokens).toBe(3);
+    const embedded = await ai.models.embedContent({ model: prefixed, contents: 'alpha', config: { outputDimensionality: 4 } });
+    expect(embedded.embeddings![0]!.values).toEqual(simulatedEmbedding('alpha', 4));
+  });
+});

@@ -38,7 +38,8 @@ export interface GeminiSimulatorOptions {
 
 export const DEFAULT_GEMINI_MODELS = ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-2.0-flash', 'gemini-embedding-001'];
 
-const ACTION_PATH = /^\/v1(?:beta)?\/models\/([^/:]+):([A-Za-z]+)$/;
+// A model name may span segments (`google/gemini-2.0-flash`, as @google/genai sends a prefixed id).
+const ACTION_PATH = /^\/v1(?:beta)?\/models\/(.+):([A-Za-z]+)$/;
 
 export function startGeminiSimulator(options: GeminiSimulatorOptions = {}): Promise<GeminiSimulator> {
   const apiKey = options.apiKey ?? 'sim-gemini-key';
@@ -72,7 +73,7 @@ export function startGeminiSimulator(options: GeminiSimulatorOptions = {}): Prom
         const next = start + page.length < models.length ? { nextPageToken: String(start + page.length) } : {};
         return sendJson(response, 200, { models: page, ...next });
       }
-      const single = method === 'GET' ? /^\/v1(?:beta)?\/models\/([^/:]+)$/.exec(path) : null;
+      const single = method === 'GET' ? /^\/v1(?:beta)?\/models\/([^:]+)$/.exec(path) : null;
       if (single) {
         const model = models.find((candidate) => candidate.name === `models/${decodeURIComponent(single[1]!)}`);
         if (model) return sendJson(response, 200, model);

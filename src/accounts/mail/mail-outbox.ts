@@ -7,12 +7,14 @@ import type { Db } from '../../db/repositories/repository-helpers.ts';
 import type { MailTransport, OutgoingMail } from './mail-transport.ts';
 
 export const MAX_MAIL_ATTEMPTS = 8;
+/** At most this many mails to one address per hour: the public forms cannot be used to flood an inbox. */
+export const MAX_MAILS_PER_ADDRESS_PER_HOUR = 10;
 const CLAIM_MS = 60_000;
 const BATCH = 20;
 
 export interface MailOutbox {
   readonly transport: MailTransport;
-  /** Queues a mail; `link` is logged when mail goes to files, so a local operator can follow it. */
+  /** Queues a mail (dropped beyond 10 an hour to one address); `link` is logged when mail goes to files. */
   enqueue(mail: OutgoingMail, link?: string): Promise<void>;
   /** Sends what is due now (also runs on a timer). Resolves when this pass is done. */
   flush(): Promise<void>;
@@ -71,17 +73,32 @@ export function createMailOutbox(db: Db, transport: MailTransport, logger: Logge
   const timer = setInterval(() => void flush(), pollMs);
   timer.unref();
 
+  // Enqueues run one after another on this instance, so the per-address count is exact here (between
+  // instances it can be exceeded by the few mails queued at the same moment).
+  let queue: Promise<void> = Promise.resolve();
+  const enqueueOne = async (mail: OutgoingMail, link: string | undefined) => {
+    const now = Date.now();
+    const recent = await db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('to_address', '=', mail.to).where('created_at', '>', now - 3_600_000).executeTakeFirstOrThrow();
+    if (Number(recent.n) >= MAX_MAILS_PER_ADDRESS_PER_HOUR) {
+      logger.warn({ subject: mail.subject }, 'mail not queued: this address got the most mails allowed in an hour');
+      return;
+    }
+    await db.insertInto('mail_outbox').values({
+      to_address: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html,
+      status: 'pending', attempts: 0, next_attempt_at: now, locked_until: 0, last_error: null, created_at: now, sent_at: null,
+    }).execute();
+    if (link && transport.kind === 'file') logger.info({ to: mail.to, link }, `mail written to DATA_DIR/mail (no SMTP_URL): ${mail.subject}`);
+    // Behind the request: the caller does not wait for the send.
+    setImmediate(() => void flush());
+  };
+
   return {
     transport,
-    async enqueue(mail, link) {
-      const now = Date.now();
-      await db.insertInto('mail_outbox').values({
-        to_address: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html,
-        status: 'pending', attempts: 0, next_attempt_at: now, locked_until: 0, last_error: null, created_at: now, sent_at: null,
-      }).execute();
-      if (link && transport.kind === 'file') logger.info({ to: mail.to, link }, `mail written to DATA_DIR/mail (no SMTP_URL): ${mail.subject}`);
-      // Behind the request: the caller does not wait for the send.
-      setImmediate(() => void flush());
+    enqueue(mail, link) {
+      const next = queue.then(() => enqueueOne(mail, link));
+      queue = next.catch(() => {});
+      return next;
     },
     flush,
     async close() {

@@ -64,6 +64,7 @@ export function accountsSchema(engine: DatabaseEngine): Migration {
         .addColumn('sent_at', 'bigint')
         .execute();
       await db.schema.createIndex('mail_outbox_due').on('mail_outbox').columns(['status', 'next_attempt_at']).execute();
+      await db.schema.createIndex('mail_outbox_recipient').on('mail_outbox').columns(['to_address', 'created_at']).execute();
 
       await db.schema.createTable('audit_log')
         .addColumn('id', id.type, id.build)
@@ -79,10 +80,15 @@ export function accountsSchema(engine: DatabaseEngine): Migration {
 
       // Logs filtered by model and newest first, for the dashboard.
       await db.schema.createIndex('usage_logs_user_model_time').on('usage_logs').columns(['user_id', 'model', 'created_at']).execute();
+      // A user's (or a key's) statistics read their own aggregate rows, not every user's in the range.
+      await db.schema.createIndex('usage_stats_user_bucket').on('usage_stats').columns(['user_id', 'bucket', 'bucket_start']).execute();
+      // The wallet page lists a user's movements other than charges without walking every charge row.
+      await db.schema.createIndex('wallet_ledger_user_kind_time').on('wallet_ledger').columns(['user_id', 'kind', 'created_at']).execute();
+      await db.schema.createIndex('usage_stats_key_bucket').on('usage_stats').columns(['key_id', 'bucket', 'bucket_start']).execute();
     },
     async down(db: Kysely<unknown>) {
       for (const table of ['audit_log', 'mail_outbox', 'login_failures', 'recovery_codes']) await db.schema.dropTable(table).ifExists().execute();
-      await db.schema.dropIndex('usage_logs_user_model_time').ifExists().execute();
+      for (const index of ['usage_logs_user_model_time', 'usage_stats_user_bucket', 'usage_stats_key_bucket', 'wallet_ledger_user_kind_time']) await db.schema.dropIndex(index).ifExists().execute();
     },
   };
 }

@@ -1,5 +1,5 @@
 // Payments: what a Stripe Checkout top-up needs to be credited exactly once and refunded exactly once,
-// redemption codes (stored hashed, single use), and the low-balance alert's state per user.
+// and redemption codes (stored hashed, single use).
 import { type Kysely, type Migration } from 'kysely';
 import type { DatabaseEngine } from '../engine.ts';
 import { idColumn } from './column-helpers.ts';
@@ -28,9 +28,6 @@ export function paymentsSchema(engine: DatabaseEngine): Migration {
         .addColumn('redeemed_by', 'bigint')
         .addColumn('redeemed_at', 'bigint')
         .execute();
-
-      // Set when the low-balance mail went out; cleared when the balance is back above the threshold.
-      await db.schema.alterTable('users').addColumn('low_balance_alerted_at', 'bigint').execute();
     },
   };
 }

@@ -6,8 +6,11 @@ import { relayChat } from '../../relay/relay-chat.ts';
 import { invalidRequest } from '../../gateway-errors.ts';
 import { anthropicMessagesFormat } from '../../formats/anthropic-messages/index.ts';
 import { relayRoute } from './relay-route.ts';
+import { anthropicCountTokensRoute } from './count-tokens-routes.ts';
 
 export function anthropicMessagesRoute(app: FastifyInstance, deps: RelayDeps): void {
+  // POST /v1/messages/count_tokens: exact from an Anthropic channel, estimated for others.
+  anthropicCountTokensRoute(app, deps);
   relayRoute(app, deps, {
     url: '/v1/messages',
     inboundFormat: 'anthropic-messages',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiRouter } from '../api-route.ts';
 import type { AccountsDeps, ClientInfo } from '../../accounts/accounts-deps.ts';
-import { resendVerification, signUp, verifyEmail } from '../../accounts/registration.ts';
+import { checkRegistrationOpen, resendVerification, runBehind, signUp, verifyEmail } from '../../accounts/registration.ts';
 import { signIn, signInSecondFactor, signOut } from '../../accounts/sign-in.ts';
 import { confirmPasswordToken, requestPasswordReset } from '../../accounts/passwords-flow.ts';
 import { csrfTokenFor, type NewSession } from '../../accounts/sessions.ts';
@@ -35,7 +35,9 @@ export function apiAuthRoutes(api: ApiRouter, deps: AccountsDeps): void {
     summary: 'Sign up; a verification link is mailed. The answer is the same whether or not the address already has an account.',
     body: z.object({ email: emailField, password: passwordField, name: z.string().trim().min(1).max(100).optional() }).strict(),
     handler: async ({ body }) => {
-      await signUp(deps, body);
+      await checkRegistrationOpen(deps, body.email);
+      // Hashing, the account and the mail happen behind the answer: known and unknown addresses answer alike, in the same time.
+      await runBehind(deps, 'sign-up', () => signUp(deps, body));
       return accepted;
     },
   });
@@ -51,7 +53,7 @@ export function apiAuthRoutes(api: ApiRouter, deps: AccountsDeps): void {
     method: 'POST', url: '/api/auth/resend-verification', tag, access: 'public', status: 202, summary: 'Mail a new verification link.',
     body: z.object({ email: emailField }).strict(),
     handler: async ({ body }) => {
-      await resendVerification(deps, body.email);
+      await runBehind(deps, 'resending a verification link', () => resendVerification(deps, body.email));
       return accepted;
     },
   });
@@ -87,7 +89,7 @@ export function apiAuthRoutes(api: ApiRouter, deps: AccountsDeps): void {
     method: 'POST', url: '/api/auth/password-reset', tag, access: 'public', status: 202, summary: 'Mail a password-reset link (valid 1 hour).',
     body: z.object({ email: emailField }).strict(),
     handler: async ({ body }) => {
-      await requestPasswordReset(deps, body.email);
+      await runBehind(deps, 'a password-reset request', () => requestPasswordReset(deps, body.email));
       return accepted;
     },
   });

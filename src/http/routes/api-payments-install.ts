@@ -1,10 +1,9 @@
-// Wires the payment services (src/payments) onto the accounts API: Stripe client, routes, balance alerts.
-import type { FastifyInstance } from 'fastify';
+// Wires the payment services (src/payments) onto the accounts API: the Stripe client and the routes.
+// (Low-balance alerts are the accounts' notifications: src/accounts/notifications.ts.)
 import type { Logger } from 'pino';
 import type { Accounting } from '../../metering/accounting.ts';
 import type { AccountsApi } from './api-routes.ts';
 import { createStripeClient } from '../../payments/stripe-client.ts';
-import { startBalanceAlerts } from '../../payments/balance-alerts.ts';
 import type { PaymentsDeps } from '../../payments/payments-deps.ts';
 import { apiPaymentsRoutes } from './api-payments-routes.ts';
 
@@ -12,10 +11,9 @@ export interface PaymentsOptions {
   stripeSecretKey: string | undefined;
   stripeWebhookSecret: string | undefined;
   stripeApiBase: string | undefined;
-  balanceAlertIntervalMs: number;
 }
 
-export function installPaymentsApi(app: FastifyInstance, api: AccountsApi, deps: { accounting: Accounting; logger: Logger }, options: PaymentsOptions): PaymentsDeps {
+export function installPaymentsApi(api: AccountsApi, deps: { accounting: Accounting; logger: Logger }, options: PaymentsOptions): PaymentsDeps {
   const stripe = createStripeClient({ secretKey: options.stripeSecretKey, apiBase: options.stripeApiBase });
   if (stripe && !options.stripeWebhookSecret) deps.logger.warn('STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not: top-ups can start but will never be credited');
   const payments: PaymentsDeps = {
@@ -23,12 +21,9 @@ export function installPaymentsApi(app: FastifyInstance, api: AccountsApi, deps:
     accounting: deps.accounting,
     stripe,
     webhookSecret: options.stripeWebhookSecret ?? null,
-    outbox: api.accounts.outbox,
     logger: deps.logger,
     publicUrl: api.accounts.publicUrl,
   };
   apiPaymentsRoutes(api.router, payments);
-  const alerts = startBalanceAlerts(payments, options.balanceAlertIntervalMs);
-  app.addHook('onClose', async () => alerts.close());
   return payments;
 }

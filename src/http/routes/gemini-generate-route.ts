@@ -1,91 +1,117 @@
-// Gemini's generateContent and streamGenerateContent (?alt=sse), to any channel: the model is in the path,
-// the key in `?key=` or `x-goog-api-key`. The documented request is a POST with a JSON body; a GET
-// carrying a body is accepted the same way. GET /v1beta/models lists models in Gemini's shape.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// Gemini's model methods, to any channel: generateContent and streamGenerateContent (?alt=sse), countTokens,
+// embedContent and batchEmbedContents. The model is in the path, the key in `?key=` or `x-goog-api-key`.
+// A model name may span several path segments (`google/gemini-2.0-flash`, as @google/genai sends it) or
+// carry them encoded (`google%2Fgemini-2.0-flash`): the route takes the rest of the path after /models/
+// and splits the method off at the last colon, so ids with colons (`llama3:8b`) still look up as models.
+// The documented requests are POSTs with a JSON body; a GET carrying a body is accepted the same way.
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { relayChat } from '../../relay/relay-chat.ts';
-import { newCallMeter } from '../../relay/relay-types.ts';
-import { invalidJson, invalidRequest, modelNotFound, routeNotFound } from '../../gateway-errors.ts';
+import { newCallMeter, type RelayCall } from '../../relay/relay-types.ts';
+import { bodyTooLarge, invalidJson, invalidRequest, routeNotFound, urlPartTooLong } from '../../gateway-errors.ts';
 import { geminiGenerateFormat } from '../../formats/gemini-generate/index.ts';
+import { prepareGeminiEmbed } from '../../endpoints/gemini-embed-content.ts';
 import { authenticateRequest } from '../authenticate.ts';
 import { abortSignalForClient } from '../client-abort.ts';
 import { sendRelayResult } from '../send-relay-result.ts';
+import { retrieveModel } from './models-route.ts';
+import { geminiCountTokens } from './count-tokens-routes.ts';
+import { recordRefusedCall } from '../../relay/record-refusal.ts';
 
-const ACTIONS = new Set(['generateContent', 'streamGenerateContent']);
+const MAX_MODEL_PATH_CHARS = 256;
+type Action = 'generateContent' | 'streamGenerateContent' | 'countTokens' | 'embedContent' | 'batchEmbedContents';
+const ACTIONS: ReadonlySet<string> = new Set<Action>(['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents']);
+
+/** `google/gemini-2.0-flash:generateContent` → model and method; no method when the suffix is not one. */
+export function splitModelPath(path: string): { model: string; action: Action | null } {
+  // The wildcard route has no per-segment length limit of its own; model ids are short.
+  if (path.length > MAX_MODEL_PATH_CHARS) throw urlPartTooLong(MAX_MODEL_PATH_CHARS);
+  const split = path.lastIndexOf(':');
+  const suffix = split > 0 ? path.slice(split + 1) : '';
+  let model = ACTIONS.has(suffix) ? path.slice(0, split) : path;
+  // `models/x` in the path (a client that kept the resource prefix) names the same model as `x`.
+  if (model.startsWith('models/')) model = model.slice('models/'.length);
+  return { model, action: ACTIONS.has(suffix) ? suffix as Action : null };
+}
 
 export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): void {
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+  const act = async (request: FastifyRequest, reply: FastifyReply, model: string, action: Action | null) => {
     const startedAt = performance.now();
-    const { modelAction } = request.params as { modelAction: string };
-    const split = modelAction.lastIndexOf(':');
-    const model = split > 0 ? decodeURIComponent(modelAction.slice(0, split)) : '';
-    const action = split > 0 ? modelAction.slice(split + 1) : '';
-    if (!ACTIONS.has(action)) throw routeNotFound(request.method, request.url.split('?')[0] ?? '');
+    if (action === null || model === '') throw routeNotFound(request.method, request.url.split('?')[0] ?? '');
     const key = authenticateRequest(deps.state, request);
-    const stream = action === 'streamGenerateContent';
-    if (stream && (request.query as { alt?: string }).alt !== 'sse') {
-      throw invalidRequest('streamGenerateContent is served as Server-Sent Events: add ?alt=sse (the @google/genai SDK does).', 'alt', 'unsupported_stream_format');
-    }
-    const rawBody = request.rawBody ?? await readBodyOfGet(request);
-    const body = request.body ?? parseJson(rawBody);
-    const { request: hubRequest } = geminiGenerateFormat.requestToHub(body, { model, stream });
     request.metricsModel = model;
-    const result = await relayChat(deps, {
-      requestId: request.id,
-      key,
-      endpoint: `/v1beta/models/{model}:${action}`,
-      inboundFormat: 'gemini-generate',
-      model,
-      stream,
-      body: (body ?? {}) as Record<string, unknown>,
-      rawBody,
-      signal: abortSignalForClient(reply),
-      startedAt,
-      forwardHeaders: {},
-      meter: newCallMeter(),
-    }, { hubRequest: () => hubRequest, maxOutputTokens: hubRequest.maxOutputTokens ?? null });
-    return sendRelayResult(reply, result);
+    const stream = action === 'streamGenerateContent';
+    const meter = newCallMeter();
+    try {
+      const rawBody = request.rawBody ?? await readBodyOfGet(request);
+      const body = request.body ?? parseJson(rawBody);
+      if (action === 'countTokens') {
+        const count = await geminiCountTokens(deps, key, model, body, abortSignalForClient(reply));
+        // Counting is free, as upstream: nothing is charged.
+        if (reply.server.costHeader !== false) reply.header('x-gateway-cost', '0');
+        return reply.header('x-gateway-token-count', count.exact ? 'exact' : 'estimate').send(count.body);
+      }
+      const call: RelayCall = {
+        requestId: request.id,
+        key,
+        endpoint: `/v1beta/models/{model}:${action}`,
+        inboundFormat: 'gemini-generate',
+        model,
+        stream,
+        body: (body ?? {}) as Record<string, unknown>,
+        rawBody,
+        signal: abortSignalForClient(reply),
+        startedAt,
+        forwardHeaders: {},
+        meter,
+      };
+      if (action === 'embedContent' || action === 'batchEmbedContents') {
+        const prepared = prepareGeminiEmbed(body, model, action === 'batchEmbedContents');
+        call.body = prepared.body;
+        return sendRelayResult(reply, await prepared.relay(deps, call));
+      }
+      if (stream && (request.query as { alt?: string }).alt !== 'sse') {
+        throw invalidRequest('streamGenerateContent is served as Server-Sent Events: add ?alt=sse (the @google/genai SDK does).', 'alt', 'unsupported_stream_format');
+      }
+      const { request: hubRequest } = geminiGenerateFormat.requestToHub(body, { model, stream });
+      const result = await relayChat(deps, call, { hubRequest: () => hubRequest, maxOutputTokens: hubRequest.maxOutputTokens ?? null });
+      return sendRelayResult(reply, result);
+    } catch (error) {
+      // Refused with the key known: logged like any refused call (README: every call is logged).
+      recordRefusedCall(deps, { requestId: request.id, key, endpoint: `/v1beta/models/{model}:${action}`, inboundFormat: 'gemini-generate', model, stream, startedAt, alreadyRecorded: meter.recorded }, error);
+      throw error;
+    }
   };
   for (const prefix of ['/v1beta', '/v1']) {
-    app.post(`${prefix}/models/:modelAction`, { config: { errorFormat: 'gemini' } }, handler);
-    app.get(`${prefix}/models/:modelAction`, { config: { errorFormat: 'gemini' } }, async (request, reply) => {
-      const { modelAction } = request.params as { modelAction: string };
-      // Without an action it is a model lookup: GET /v1/models/{id} (OpenAI, Anthropic), /v1beta/models/{id} (Gemini).
-      if (!modelAction.includes(':')) return reply.send(retrieveModel(deps, request, decodeURIComponent(modelAction), prefix));
-      return handler(request, reply);
+    const gemini = prefix === '/v1beta';
+    // Under /v1 the path decides the error shape: `{model}:generateContent` is Gemini's, `/v1/models/{id}`
+    // OpenAI's or Anthropic's (errorFormatForUrl).
+    const config: FastifyContextConfig = gemini ? { errorFormat: 'gemini' } : {};
+    app.post(`${prefix}/models/*`, { config }, (request, reply) => {
+      const { model, action } = splitModelPath((request.params as { '*': string })['*']);
+      return act(request, reply, model, action);
+    });
+    app.get(`${prefix}/models/*`, { config }, async (request, reply) => {
+      const { model, action } = splitModelPath((request.params as { '*': string })['*']);
+      // Without a method it is a model lookup: GET /v1/models/{id} (OpenAI, Anthropic), /v1beta/models/{id} (Gemini).
+      if (action === null) return reply.send(retrieveModel(deps.state, request, model, gemini));
+      return act(request, reply, model, action);
     });
   }
-  app.get('/v1beta/models', { config: { errorFormat: 'gemini' } }, async (request) => {
-    const key = authenticateRequest(deps.state, request);
-    const models = deps.state.current.routing.modelsForGroup(key.groupName).filter((model) => !key.models || key.models.has(model.id));
-    return {
-      models: models.map((model) => ({
-        name: `models/${model.id}`,
-        baseModelId: model.id,
-        version: '001',
-        displayName: model.id,
-        description: `${model.id}, served by the gateway`,
-        supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
-      })),
-    };
-  });
 }
 
-/** One model the key may use, in the caller's shape; 404 model_not_found otherwise. */
-function retrieveModel(deps: RelayDeps, request: FastifyRequest, id: string, prefix: string): object {
-  request.errorFormat = prefix === '/v1beta' ? 'gemini' : request.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
-  const key = authenticateRequest(deps.state, request);
-  const model = deps.state.current.routing.modelsForGroup(key.groupName).find((candidate) => candidate.id === id && (!key.models || key.models.has(id)));
-  if (!model) throw modelNotFound(id);
-  if (prefix === '/v1beta') return { name: `models/${model.id}`, baseModelId: model.id, version: '001', displayName: model.id, supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'] };
-  if (request.headers['anthropic-version'] !== undefined) return { type: 'model', id: model.id, display_name: model.id, created_at: new Date(model.createdAt).toISOString() };
-  return { id: model.id, object: 'model', created: Math.floor(model.createdAt / 1000), owned_by: model.ownedBy };
-}
-
-/** Fastify does not read bodies of GET requests; Gemini clients may send one anyway. */
+/** Fastify does not read bodies of GET requests; Gemini clients may send one anyway (bounded like any body). */
 async function readBodyOfGet(request: FastifyRequest): Promise<Buffer> {
+  const limit = request.server.initialConfig.bodyLimit ?? 1_048_576;
+  // Fastify's body limit does not cover a body it does not read: the same limit, enforced here.
+  if (Number(request.headers['content-length'] ?? 0) > limit) throw bodyTooLarge(limit);
   const chunks: Buffer[] = [];
-  for await (const chunk of request.raw) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of request.raw) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw bodyTooLarge(limit);
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks);
 }
 

@@ -1,0 +1,11 @@
+// Messages between the gateway and its metering worker.
+import type { MeteringEntry } from './metering-writer.ts';
+
+export type WorkerRequest =
+  | { kind: 'write'; id: number; entries: MeteringEntry[]; retry: boolean }
+  | { kind: 'close'; id: number };
+
+/** A failed write says how many entries, from the start of the batch, were done before it failed. */
+export type WorkerReply =
+  | { id: number; ok: true; written: number; deadLettered: number }
+  | { id: number; ok: false; error: string; done: number };
