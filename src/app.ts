@@ -28,6 +28,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
 import type { MetricsAccess } from './http/metrics-access.ts';
 import { installAccountsApi, type AccountsOptions } from './http/routes/api-routes.ts';
+import { installPaymentsApi, type PaymentsOptions } from './http/routes/api-payments-install.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -57,6 +58,8 @@ export interface AppDeps extends RelayDeps {
   announce: AnnounceChange;
   /** Accounts, the self-service /api and /api/admin (issue 12). */
   accounts: AccountsOptions;
+  /** Card top-ups, the Stripe webhook and redemption codes (issue 14); needs accounts. */
+  payments?: PaymentsOptions;
 }
 
 export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
@@ -119,6 +122,7 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     realtimeRoute(scope, deps);
   });
   billingRoutes(app, deps.state, deps.accounting);
-  installAccountsApi(app, deps, deps.accounts);
+  const api = installAccountsApi(app, deps, deps.accounts);
+  if (deps.payments) installPaymentsApi(api, deps, deps.payments);
   return app;
 }

@@ -18,7 +18,7 @@ export interface DeclaredError {
 export const GATEWAY_ERRORS = {
   GW_ERR_INVALID_REQUEST: {
     status: 400, kind: 'invalid_request_error',
-    clientCodes: ['missing_required_parameter', 'invalid_value', 'missing_header', 'unsupported_media_type', 'invalid_content_type', 'invalid_file_format', 'file_too_large', 'string_above_max_length', 'unsupported_for_model', 'unsupported_stream_format', 'invalid_image_url', 'image_url_forbidden', 'image_fetch_failed', 'image_too_large', 'unsupported_parameter', 'invalid_multipart', 'invalid_url', 'malformed_http', 'nesting_too_deep', 'group_not_available', 'invalid_code', 'invalid_password', 'invalid_token', 'too_many_keys', 'two_factor_already_enabled', 'two_factor_not_enabled', 'two_factor_not_set_up'],
+    clientCodes: ['missing_required_parameter', 'invalid_value', 'missing_header', 'unsupported_media_type', 'invalid_content_type', 'invalid_file_format', 'file_too_large', 'string_above_max_length', 'unsupported_for_model', 'unsupported_stream_format', 'invalid_image_url', 'image_url_forbidden', 'image_fetch_failed', 'image_too_large', 'unsupported_parameter', 'invalid_multipart', 'invalid_url', 'malformed_http', 'nesting_too_deep', 'group_not_available', 'invalid_code', 'invalid_password', 'invalid_token', 'too_many_keys', 'two_factor_already_enabled', 'two_factor_not_enabled', 'two_factor_not_set_up', 'amount_too_large', 'invalid_redemption_code', 'payments_not_configured', 'invalid_signature'],
     meaning: 'A missing or ill-typed field (named in `param`), or a feature the target format cannot express.',
   },
   GW_ERR_INVALID_JSON: { status: 400, kind: 'invalid_request_error', clientCodes: ['invalid_json'], meaning: 'The body is not valid JSON.' },
@@ -73,6 +73,10 @@ export const GATEWAY_ERRORS = {
   GW_ERR_CSRF: { status: 403, kind: 'permission_error', clientCodes: ['csrf_token_invalid'], meaning: 'A state-changing request with the session cookie but without the X-CSRF-Token it needs.' },
   GW_ERR_FORBIDDEN: { status: 403, kind: 'permission_error', clientCodes: ['forbidden', 'account_disabled', 'admin_only', 'email_not_verified', 'registration_closed', 'registration_domain_not_allowed'], meaning: 'Not allowed for this account (disabled, unverified, not an admin, registration closed).' },
   GW_ERR_TOO_MANY_ATTEMPTS: { status: 429, kind: 'rate_limit_error', clientCodes: ['too_many_attempts'], meaning: 'Too many failed sign-ins for the address or the account (`Retry-After`).' },
+  // Payments (issue 14).
+  GW_ERR_CARD_PAYMENTS_OFF: { status: 503, kind: 'server_error', clientCodes: ['card_payments_not_configured'], meaning: 'A card top-up on a gateway without STRIPE_SECRET_KEY; redemption codes still work.' },
+  GW_ERR_PAYMENT_PROVIDER: { status: 502, kind: 'upstream_error', clientCodes: ['payment_provider_error'], meaning: 'Stripe could not start the checkout; nothing was charged.' },
+  GW_ERR_WEBHOOK_RETRY: { status: 409, kind: 'invalid_request_error', clientCodes: ['retry_later'], meaning: 'A Stripe refund event that arrived before its payment was credited: Stripe delivers it again.' },
   GW_ERR_CLIENT_GONE: { status: 499, kind: 'invalid_request_error', clientCodes: [], meaning: 'The client went away before the answer (logged only; nobody is left to answer).' },
 } as const satisfies Record<string, DeclaredError>;
 

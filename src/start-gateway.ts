@@ -142,7 +142,8 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   const admissionRateLimiter = gateAdmissionOnMeteringBacklog(rateLimiter, recorder);
   const trustProxy = env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean);
   const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter: admissionRateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE, hedgeAfterMs: env.HEDGE_AFTER_MS, responseOwners,
-    accounts: { publicUrl: env.PUBLIC_URL, smtpUrl: env.SMTP_URL, mailFrom: env.MAIL_FROM, dataDir: env.DATA_DIR, secrets, mailPollMs: env.MAIL_POLL_MS, notifyIntervalMs: env.NOTIFY_INTERVAL_MS } }, {
+    accounts: { publicUrl: env.PUBLIC_URL, smtpUrl: env.SMTP_URL, mailFrom: env.MAIL_FROM, dataDir: env.DATA_DIR, secrets, mailPollMs: env.MAIL_POLL_MS, notifyIntervalMs: env.NOTIFY_INTERVAL_MS },
+    payments: { stripeSecretKey: env.STRIPE_SECRET_KEY, stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET, stripeApiBase: env.STRIPE_API_BASE } }, {
     bodyLimit: env.BODY_LIMIT,
     metricsAccess: env.METRICS_PORT === undefined ? { token: env.METRICS_TOKEN } : null,
     trustProxy,

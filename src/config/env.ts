@@ -82,6 +82,13 @@ const envSchema = z.object({
   MAIL_POLL_MS: z.coerce.number().int().min(50).default(2000),
   /** How often low-balance and key-expiry notification mails are checked for, in milliseconds; 0 turns them off. */
   NOTIFY_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+  // ── Payments (issue 14) ──
+  /** Stripe's secret API key (sk_live_… or sk_test_…); without it card top-ups are off. */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** The signing secret of the webhook endpoint registered in Stripe (whsec_…). */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Another base URL for the Stripe API (the tests' simulator); default Stripe's own. */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, 'DATABASE_URL'> & { DATABASE_URL: string };

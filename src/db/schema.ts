@@ -180,7 +180,7 @@ export interface WalletLedgerTable {
   id: Generated<number>;
   user_id: number;
   created_at: number;
-  kind: 'charge' | 'refund' | 'topup' | 'grant';
+  kind: 'charge' | 'refund' | 'topup' | 'grant' | 'redemption';
   /** Signed: charges are negative, top-ups and grants positive. */
   amount_micros: number;
   /** Request id for charges, payment id for top-ups; unique per kind so a retry cannot double-apply. */
@@ -209,9 +209,28 @@ export interface PaymentsTable {
   provider: string;
   provider_session_id: string;
   amount_micros: number;
-  status: 'pending' | 'completed' | 'failed';
+  /** completed: credited; refunded: credited, then (partly or wholly) refunded. */
+  status: 'pending' | 'completed' | 'failed' | 'refunded';
   created_at: number;
   completed_at: number | null;
+  /** The Stripe PaymentIntent, which refunds (charge.refunded) name. */
+  payment_intent: string | null;
+  refunded_micros: Generated<number>;
+  receipt_url: string | null;
+  checkout_url: string | null;
+  updated_at: number | null;
+}
+
+export interface RedemptionCodesTable {
+  id: Generated<number>;
+  code_hash: string;
+  code_prefix: string;
+  amount_micros: number;
+  note: string | null;
+  created_by: number | null;
+  created_at: number;
+  redeemed_by: number | null;
+  redeemed_at: number | null;
 }
 
 export interface SettingsTable {
@@ -310,6 +329,7 @@ export interface DatabaseSchema {
   wallet_ledger: WalletLedgerTable;
   usage_stats: UsageStatsTable;
   payments: PaymentsTable;
+  redemption_codes: RedemptionCodesTable;
   settings: SettingsTable;
   metering_dead_letters: MeteringDeadLettersTable;
   responses: ResponsesTable;
@@ -333,3 +353,4 @@ export type NewUsageLog = Insertable<UsageLogsTable>;
 export type WalletLedgerRow = Selectable<WalletLedgerTable>;
 export type MeteringDeadLetterRow = Selectable<MeteringDeadLettersTable>;
 export type NewResponseRow = Insertable<ResponsesTable>;
+export type PaymentRow = Selectable<PaymentsTable>;
