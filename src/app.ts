@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { RelayDeps } from './relay/relay-deps.ts';
-import { installErrorHandling } from './http/error-handler.ts';
+import { installErrorHandling, handleFrameworkError } from './http/error-handler.ts';
+import { handleClientError, installConnectionGuards, type ConnectionLimits } from './http/connection-guards.ts';
+import { boundedMetricsModel } from './http/metrics.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
 import { installCors, type CorsOrigins } from './http/cors.ts';
 import { installPathHints } from './http/path-hints.ts';
@@ -13,10 +15,9 @@ import { chatCompletionsRoute } from './http/routes/chat-completions-route.ts';
 import { modelsRoute } from './http/routes/models-route.ts';
 import { healthRoutes } from './http/routes/health-route.ts';
 import { billingRoutes } from './http/routes/billing-route.ts';
-import { statsRoute } from './http/routes/stats-route.ts';
-import { adminRoutes } from './http/routes/admin-routes.ts';
 import { openAIEndpointRoutes } from './http/routes/openai-endpoint-routes.ts';
 import { uploadRoutes } from './http/routes/upload-routes.ts';
+import { storedResponsesRoutes } from './http/routes/stored-responses-route.ts';
 import { anthropicMessagesRoute } from './http/routes/anthropic-messages-route.ts';
 import { geminiGenerateRoutes } from './http/routes/gemini-generate-route.ts';
 import multipart from '@fastify/multipart';
@@ -26,6 +27,9 @@ import { DEFAULT_WEB_DIST, webAppRoutes } from './http/web-app.ts';
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
+import type { MetricsAccess } from './http/metrics-access.ts';
+import { installAccountsApi, type AccountsOptions } from './http/routes/api-routes.ts';
+import { installPaymentsApi, type PaymentsOptions } from './http/routes/api-payments-install.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,12 +49,20 @@ export interface AppOptions {
   corsOrigins?: CorsOrigins | null;
   /** Whether answers carry `x-gateway-cost` (COST_HEADER); default true. */
   costHeader?: boolean;
+  /** Timeouts and connection caps against slow or abusive clients (src/http/connection-guards.ts). */
+  connectionLimits?: ConnectionLimits;
+  /** Token for /metrics, or null when /metrics listens on its own port (METRICS_PORT) instead of this one. */
+  metricsAccess?: MetricsAccess | null;
 }
 
 export interface AppDeps extends RelayDeps {
   logger: Logger;
   db: Kysely<DatabaseSchema>;
   announce: AnnounceChange;
+  /** Accounts, the self-service /api and /api/admin (issue 12). */
+  accounts: AccountsOptions;
+  /** Card top-ups, the Stripe webhook and redemption codes (issue 14); needs accounts. */
+  payments?: PaymentsOptions;
 }
 
 export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
@@ -67,7 +79,12 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
     requestIdHeader: false,
     return503OnClosing: true,
+    // Node's and Fastify's own refusals (malformed HTTP, a bad URL, an over-long path parameter) in the
+    // caller's error envelope rather than their bare defaults.
+    clientErrorHandler: handleClientError,
+    frameworkErrors: handleFrameworkError,
   });
+  if (options.connectionLimits) installConnectionGuards(app, options.connectionLimits);
   installJsonBodyParser(app);
   installErrorHandling(app, options.bodyLimit);
   // Issue 15: 404s naming the right path, CORS for browsers, the cost header, state gauges in /metrics.
@@ -84,18 +101,20 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   app.addHook('onResponse', (request, reply, done) => {
     deps.metrics.requests.inc({
       route: request.routeOptions.url ?? 'unmatched',
-      model: request.metricsModel ?? '',
+      // Only known model ids (else "other"): a label per unknown string would grow memory without bound.
+      model: boundedMetricsModel(deps.state.current, request.metricsModel),
       status: String(reply.statusCode),
     });
     done();
   });
 
-  healthRoutes(app, deps.metrics, options.isReady);
+  healthRoutes(app, deps.metrics, options.isReady, options.metricsAccess);
   modelsRoute(app, deps.state);
   chatCompletionsRoute(app, deps);
   anthropicMessagesRoute(app, deps);
   geminiGenerateRoutes(app, deps);
   openAIEndpointRoutes(app, deps);
+  storedResponsesRoutes(app, deps);
   void app.register(async (scope) => {
     // Multipart parsing only where uploads are expected; everything else stays JSON.
     await scope.register(multipart, { throwFileSizeLimit: true });
@@ -106,8 +125,8 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     realtimeRoute(scope, deps);
   });
   billingRoutes(app, deps.state, deps.accounting);
-  statsRoute(app, deps.state, deps.db);
-  adminRoutes(app, deps);
+  const api = installAccountsApi(app, deps, deps.accounts);
+  if (deps.payments) installPaymentsApi(api, deps, deps.payments);
   void app.register(async (scope) => webAppRoutes(scope, { distDir: options.webDistDir ?? DEFAULT_WEB_DIST, warn: (message) => deps.logger.warn(message) }));
   return app;
 }

@@ -1,5 +1,7 @@
 // Every error the gateway raises itself: one stable code, an HTTP status and a message a user can act on.
 // Each wire format renders these in its own error shape (src/formats/<format>/*-error.ts; src/http for OpenAI).
+// Every code is declared once, with its status and kind, in src/gateway-error-codes.ts.
+import type { GatewayErrorCode } from './gateway-error-codes.ts';
 
 /** The kind of problem, named after OpenAI's error `type` values, which the other formats map from. */
 export type GatewayErrorKind =
@@ -29,13 +31,13 @@ export interface GatewayErrorInit {
 export class GatewayError extends Error {
   readonly status: number;
   readonly kind: GatewayErrorKind;
-  /** Stable and greppable: GW_ERR_…; logged, never parsed by clients. */
-  readonly gatewayCode: string;
+  /** Stable and greppable: GW_ERR_…, declared in gateway-error-codes.ts; logged and stored, never parsed by clients. */
+  readonly gatewayCode: GatewayErrorCode;
   readonly param: string | null;
   readonly code: string | null;
   readonly headers: Record<string, string>;
 
-  constructor(status: number, kind: GatewayErrorKind, gatewayCode: string, init: GatewayErrorInit) {
+  constructor(status: number, kind: GatewayErrorKind, gatewayCode: GatewayErrorCode, init: GatewayErrorInit) {
     super(init.message, { cause: init.cause });
     this.name = 'GatewayError';
     this.status = status;
@@ -45,6 +47,12 @@ export class GatewayError extends Error {
     this.code = init.code ?? null;
     this.headers = init.headers ?? {};
   }
+}
+
+/** A client's value quoted in an error message, cut to a readable length: a 15 MB model name must not
+ * come back as a 15 MB error. */
+export function quoteInput(value: string, max = 200): string {
+  return value.length <= max ? value : `${value.slice(0, max)}… (${value.length} characters)`;
 }
 
 export const invalidRequest = (message: string, param: string | null = null, code: string | null = null) =>
@@ -100,30 +108,32 @@ export const ipNotAllowed = (ip: string) =>
 
 export const modelNotAllowed = (model: string) =>
   new GatewayError(403, 'permission_error', 'GW_ERR_MODEL_NOT_ALLOWED', {
-    message: `This API key is not allowed to use the model '${model}'.`,
+    message: `This API key is not allowed to use the model '${quoteInput(model)}'.`,
     param: 'model',
     code: 'model_not_allowed',
   });
 
 export const modelNotFound = (model: string) =>
   new GatewayError(404, 'invalid_request_error', 'GW_ERR_MODEL_NOT_FOUND', {
-    message: `The model '${model}' does not exist or no channel serves it.`,
+    message: `The model '${quoteInput(model)}' does not exist or no channel serves it.`,
     param: 'model',
     code: 'model_not_found',
   });
 
 export const routeNotFound = (method: string, url: string) =>
   new GatewayError(404, 'invalid_request_error', 'GW_ERR_ROUTE_NOT_FOUND', {
-    message: `Unknown request URL: ${method} ${url}.`,
+    message: `Unknown request URL: ${quoteInput(method, 20)} ${quoteInput(url)}.`,
     code: 'unknown_url',
   });
 
 export const upstreamUnreachable = (channel: string, cause: unknown) =>
-  new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_UNREACHABLE', {
-    message: `The upstream channel '${channel}' could not be reached.`,
-    code: 'upstream_unreachable',
-    cause,
-  });
+  (cause as { code?: unknown } | null)?.code === 'GW_UPSTREAM_BODY_TOO_LARGE'
+    ? upstreamResponseTooLarge(channel, cause)
+    : new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_UNREACHABLE', {
+      message: `The upstream channel '${channel}' could not be reached.`,
+      code: 'upstream_unreachable',
+      cause,
+    });
 
 export const upstreamTimeout = (channel: string, phase: string) =>
   new GatewayError(504, 'timeout_error', 'GW_ERR_UPSTREAM_TIMEOUT', {
@@ -146,7 +156,7 @@ export const internalError = (cause: unknown) =>
 
 export const modelPriceMissing = (model: string) =>
   new GatewayError(403, 'permission_error', 'GW_ERR_MODEL_PRICE_MISSING', {
-    message: `The model '${model}' has no price configured, so it cannot be billed. An operator must set its price or mark it free.`,
+    message: `The model '${quoteInput(model)}' has no price configured, so it cannot be billed. An operator must set its price or mark it free.`,
     param: 'model',
     code: 'model_price_missing',
   });
@@ -169,7 +179,7 @@ export const rateLimited = (limit: 'rpm' | 'tpm', subject: string, retryAfterSec
 
 export const modelUnavailable = (model: string) =>
   new GatewayError(503, 'overloaded_error', 'GW_ERR_MODEL_UNAVAILABLE', {
-    message: `Every channel serving '${model}' is disabled right now. An administrator has been told; try again later.`,
+    message: `Every channel serving '${quoteInput(model)}' is disabled right now. An administrator has been told; try again later.`,
     param: 'model',
     code: 'model_unavailable',
   });
@@ -194,5 +204,71 @@ export const meteringBacklogFull = (retryAfterSeconds: number) =>
   new GatewayError(503, 'overloaded_error', 'GW_ERR_METERING_BACKLOG', {
     message: `The gateway cannot record calls as fast as they finish right now (its database is slow or away), so it takes no new ones for the moment. Retry in ${retryAfterSeconds} s.`,
     code: 'service_unavailable',
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });
+
+/** A non-streamed upstream answer over UPSTREAM_BODY_LIMIT: refused rather than buffered without bound. */
+export const upstreamResponseTooLarge = (channel: string, cause: unknown) =>
+  new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_RESPONSE_TOO_LARGE', {
+    message: `The upstream channel '${channel}' sent an answer larger than the gateway accepts (${(cause as Error).message.replace(/^the upstream answer is /, '')}). Ask for less (fewer inputs, a stream), or raise UPSTREAM_BODY_LIMIT.`,
+    code: 'upstream_response_too_large',
+    cause,
+  });
+
+/** A path segment (or a model id in the path) longer than the gateway accepts. */
+export const urlPartTooLong = (limit: number) =>
+  new GatewayError(414, 'invalid_request_error', 'GW_ERR_URL_TOO_LONG', { message: `A part of the request URL is longer than the gateway accepts (${limit} characters).`, code: 'uri_too_long' });
+
+// Responses API ids: another user's id gets exactly what an unknown id gets, so ids cannot be probed.
+export const previousResponseNotFound = (id: string) =>
+  new GatewayError(404, 'invalid_request_error', 'GW_ERR_PREVIOUS_RESPONSE_NOT_FOUND', {
+    message: `Previous response with id '${id.slice(0, 256)}' not found.`,
+    param: 'previous_response_id',
+    code: 'previous_response_not_found',
+  });
+
+export const responseNotFound = (id: string) =>
+  new GatewayError(404, 'invalid_request_error', 'GW_ERR_RESPONSE_NOT_FOUND', {
+    message: `No response found with id '${id.slice(0, 256)}'.`,
+    code: 'response_not_found',
+  });
+
+// An upstream refused the channel's own credentials: the client learns that, and nothing of the credential.
+export const upstreamCredentialsRefused = (channel: string, status: number, upstreamCode: string | null) =>
+  new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_CREDENTIALS', {
+    message: `The upstream channel '${channel}' refused the gateway's credentials (${status}${upstreamCode ? ` ${upstreamCode}` : ''}). The channel has been taken out of rotation and an administrator can see why; this is not a problem with your API key.`,
+    code: 'upstream_credentials_refused',
+  });
+
+// ── Accounts and the /api surface (issue 12) ──
+
+export const notSignedIn = () =>
+  new GatewayError(401, 'authentication_error', 'GW_ERR_NOT_SIGNED_IN', {
+    message: 'You are not signed in. Sign in, or send an API key as `Authorization: Bearer sk-…`.',
+    code: 'not_signed_in',
+  });
+
+export const csrfTokenMissing = () =>
+  new GatewayError(403, 'permission_error', 'GW_ERR_CSRF', {
+    message: 'This request changes something, so it must carry the X-CSRF-Token header returned by sign-in and GET /api/me.',
+    code: 'csrf_token_invalid',
+  });
+
+export const forbidden = (message: string, code = 'forbidden') =>
+  new GatewayError(403, 'permission_error', 'GW_ERR_FORBIDDEN', { message, code });
+
+export const apiNotFound = (what: string) =>
+  new GatewayError(404, 'not_found_error', 'GW_ERR_NOT_FOUND', { message: `${what} does not exist.`, code: 'not_found' });
+
+export const conflict = (message: string, param: string | null = null, code = 'conflict') =>
+  new GatewayError(409, 'invalid_request_error', 'GW_ERR_CONFLICT', { message, param, code });
+
+export const invalidCredentials = (message = 'The e-mail address or the password is wrong.', code = 'invalid_credentials') =>
+  new GatewayError(401, 'authentication_error', 'GW_ERR_INVALID_CREDENTIALS', { message, code });
+
+export const tooManyAttempts = (retryAfterSeconds: number) =>
+  new GatewayError(429, 'rate_limit_error', 'GW_ERR_TOO_MANY_ATTEMPTS', {
+    message: `Too many failed attempts. Try again in ${retryAfterSeconds} s, or reset your password.`,
+    code: 'too_many_attempts',
     headers: { 'retry-after': String(retryAfterSeconds) },
   });

@@ -23,7 +23,8 @@ export interface GatewayState {
   reload(): Promise<void>;
 }
 
-export async function createGatewayState(db: Kysely<DatabaseSchema>, secrets: SecretBox): Promise<GatewayState> {
+/** `onLoaded` sees every snapshot built (at start and on each reload), e.g. to act on unreadable channels. */
+export async function createGatewayState(db: Kysely<DatabaseSchema>, secrets: SecretBox, onLoaded?: (snapshot: GatewaySnapshot) => void): Promise<GatewayState> {
   const load = async (): Promise<GatewaySnapshot> => {
     const [keys, users, groups, channels, models] = await Promise.all([
       db.selectFrom('api_keys').selectAll().execute(),
@@ -32,13 +33,15 @@ export async function createGatewayState(db: Kysely<DatabaseSchema>, secrets: Se
       db.selectFrom('channels').selectAll().execute(),
       db.selectFrom('models').selectAll().execute(),
     ]);
-    return {
+    const snapshot: GatewaySnapshot = {
       keys: buildKeyIndex(keys, users, groups),
       routing: buildRoutingTable(channels, models, secrets),
       models: new Map(models.map((model) => [model.id, model])),
       pricing: new Map(models.map((model) => [model.id, JSON.parse(model.pricing_json) as ModelPricing])),
       groupRatios: new Map(groups.map((group) => [group.name, group.ratio_ppm])),
     };
+    onLoaded?.(snapshot);
+    return snapshot;
   };
   let current = await load();
   // Reloads requested while one runs collapse into one more, so bursts of admin changes stay cheap.

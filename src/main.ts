@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { readEnv } from './config/env.ts';
 import { ConfigFileError } from './config/load-config-file.ts';
 import { startGateway } from './start-gateway.ts';
+import { StartupError } from './config/startup-error.ts';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { config: { type: 'string', short: 'c' } }, allowPositionals: false });
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // Config and environment errors are the user's to fix: print them plainly, without a stack.
-  if (error instanceof ConfigFileError || (error instanceof Error && error.message.startsWith('Invalid environment'))) {
+  if (error instanceof ConfigFileError || error instanceof StartupError || (error instanceof Error && error.message.startsWith('Invalid environment'))) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`The gateway could not start: ${error instanceof Error ? error.stack : String(error)}\n`);

@@ -9,9 +9,12 @@ import { loadConfigFile } from './config/load-config-file.ts';
 import { applyConfig } from './config/apply-config.ts';
 import { logStartupWarnings } from './config/startup-warnings.ts';
 import { createSecretBox } from './accounts/secret-box.ts';
-import { openDatabase, type Database } from './db/database.ts';
+import { describeDatabase, openDatabase, type Database } from './db/database.ts';
+import { checkSeal, sealDatabase } from './config/secret-seal.ts';
+import { createResponseOwners } from './responses/response-owners.ts';
+import { startMetricsServer } from './http/metrics-access.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { createGatewayState, type GatewayState } from './gateway-state.ts';
+import { createGatewayState, type GatewaySnapshot, type GatewayState } from './gateway-state.ts';
 import { createUsageRecorder, type UsageRecorder } from './metering/usage-recorder.ts';
 import { createMeteringBatchWriter } from './metering/metering-batch-writer.ts';
 import { gateAdmissionOnMeteringBacklog } from './metering/metering-backpressure.ts';
@@ -22,8 +25,8 @@ import { databaseAccountingStore } from './metering/accounting-store.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './metering/rate-limiter.ts';
 import { createRedisAccounting } from './metering/redis-accounting.ts';
 import { createRedisRateLimiter } from './metering/redis-rate-limiter.ts';
-import { connectRedis } from './cluster/redis-connection.ts';
-import { createLocalInvalidationBus, createRedisInvalidationBus, type InvalidationBus, type InvalidationEvent } from './cluster/invalidation-bus.ts';
+import { connectRedis, type RedisContext } from './cluster/redis-connection.ts';
+import { createLocalInvalidationBus, createRedisInvalidationBus, type AnnounceChange, type InvalidationBus, type InvalidationEvent } from './cluster/invalidation-bus.ts';
 import { createMetrics } from './http/metrics.ts';
 import { buildApp } from './app.ts';
 import { parseCorsOrigins } from './http/cors.ts';
@@ -44,6 +47,8 @@ export interface RunningGateway {
   recorder: UsageRecorder;
   accounting: Accounting;
   logger: Logger;
+  /** The separate /metrics address (METRICS_PORT), or null when /metrics is on the API port. */
+  metricsUrl: string | null;
   /** Stops accepting, lets requests in flight finish, flushes logs and charges, closes everything. */
   stop(): Promise<void>;
 }
@@ -55,22 +60,45 @@ export interface StartOptions {
 }
 
 export async function startGateway({ env, configFile, logger: givenLogger }: StartOptions): Promise<RunningGateway> {
+  // The log stream is standard error; standard output carries only what an operator must see once
+  // (generated key secrets), so shipping the logs never ships a secret.
   const logger = givenLogger ?? pino({
     level: env.LOG_LEVEL,
-    redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-goog-api-key"]', '*.apiKey', '*.api_key'],
-  });
+    redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-goog-api-key"]', '*.apiKey', '*.api_key', 'req.headers.cookie', 'req.headers["x-csrf-token"]', '*.password'],
+  }, pino.destination(2));
   const config = configFile ? await loadConfigFile(configFile) : null;
-  const secrets = createSecretBox(await resolveGatewaySecret(env.GATEWAY_SECRET, env.DATA_DIR));
+  const gatewaySecret = await resolveGatewaySecret(env.GATEWAY_SECRET, env.DATA_DIR);
+  const secrets = createSecretBox(gatewaySecret);
   const database = await openDatabase(env.DATABASE_URL);
   let ready = false;
   try {
+    // Refused before anything is written: a database sealed with another GATEWAY_SECRET.
+    await checkSeal(database.db, gatewaySecret, secrets, describeDatabase(env.DATABASE_URL));
     await migrateToLatest(database.db, database.engine);
+    await sealDatabase(database.db, gatewaySecret, describeDatabase(env.DATABASE_URL));
     if (config) await applyConfig(database.db, config, secrets, logger);
   } catch (error) {
     await database.close();
     throw error;
   }
-  const state = await createGatewayState(database.db, secrets);
+  // A channel whose credential cannot be decrypted is left out of routing, and disabled with the reason
+  // (once per channel and process), so the admin channel list shows it; the rest of the gateway runs on.
+  const disabledUnreadable = new Set<number>();
+  const disableUnreadable = (snapshot: GatewaySnapshot) => {
+    for (const [channelId, reason] of snapshot.routing.unreadableChannels) {
+      if (disabledUnreadable.has(channelId)) continue;
+      disabledUnreadable.add(channelId);
+      logger.error({ channelId, reason }, 'channel disabled: its upstream credential cannot be decrypted');
+      // Deferred: the state being built is not assigned yet, and the announce reloads it.
+      setImmediate(() => {
+        autoDisableChannel(database.db, (event) => announceRef.current(event), channelId, reason)
+          .catch((error: unknown) => logger.error({ err: error, channelId }, 'recording an unreadable channel as disabled failed'))
+          .finally(() => disabledUnreadable.delete(channelId));
+      });
+    }
+  };
+  const announceRef: { current: AnnounceChange } = { current: async () => {} };
+  const state = await createGatewayState(database.db, secrets, disableUnreadable);
   logStartupWarnings(logger, config, state.current);
   const shared = await createSharedServices(env, database);
   const { accounting, rateLimiter, bus } = shared;
@@ -82,6 +110,8 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     await state.reload();
     await bus.publish(event);
   };
+  announceRef.current = announce;
+  const responseOwners = createResponseOwners({ db: database.db, logger, redis: shared.redis, flushIntervalMs: env.FLUSH_INTERVAL_MS });
   const metrics = createMetrics();
   const recorder = createUsageRecorder({
     writer: createMeteringBatchWriter(database.db, env.DATABASE_URL),
@@ -101,7 +131,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     await database.close();
     throw error;
   }
-  const agents = createUpstreamAgents();
+  const agents = createUpstreamAgents(undefined, env.UPSTREAM_BODY_LIMIT);
   const breakers = createCircuitBreakers({ failureThreshold: env.BREAKER_FAILURES, windowMs: env.BREAKER_WINDOW_MS, cooldownMs: env.BREAKER_COOLDOWN_MS });
   const stopSharingBreakers = env.REDIS_URL ? await shareCircuitBreakers(breakers, env.REDIS_URL, env.REDIS_PREFIX, randomUUID()) : async () => {};
   const disableChannel = async (channel: RoutedChannel, reason: string) => {
@@ -110,12 +140,25 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   };
   // Admission refuses new calls while the metering backlog is at its bound (metering-backpressure.ts).
   const admissionRateLimiter = gateAdmissionOnMeteringBacklog(rateLimiter, recorder);
-  const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter: admissionRateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE }, {
+  const trustProxy = env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter: admissionRateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE, hedgeAfterMs: env.HEDGE_AFTER_MS, responseOwners,
+    accounts: { publicUrl: env.PUBLIC_URL, smtpUrl: env.SMTP_URL, mailFrom: env.MAIL_FROM, dataDir: env.DATA_DIR, secrets, mailPollMs: env.MAIL_POLL_MS, notifyIntervalMs: env.NOTIFY_INTERVAL_MS },
+    payments: { stripeSecretKey: env.STRIPE_SECRET_KEY, stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET, stripeApiBase: env.STRIPE_API_BASE } }, {
     bodyLimit: env.BODY_LIMIT,
-    trustProxy: env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean),
+    metricsAccess: env.METRICS_PORT === undefined ? { token: env.METRICS_TOKEN } : null,
+    trustProxy,
     isReady: () => ready,
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     costHeader: env.COST_HEADER,
+    connectionLimits: {
+      headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+      bodyIdleTimeoutMs: env.BODY_IDLE_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
+      maxConnectionsPerIp: env.MAX_CONNECTIONS_PER_IP,
+      maxConnections: env.MAX_CONNECTIONS,
+      exemptAddresses: trustProxy ?? [],
+    },
   });
   const reloadTimer = env.SNAPSHOT_RELOAD_MS > 0
     ? setInterval(() => state.reload().catch((error: unknown) => logger.error({ err: error }, 'periodic reload failed')), env.SNAPSHOT_RELOAD_MS)
@@ -124,6 +167,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   const stopRetention = scheduleRetention(database.db, logger, env.USAGE_LOG_RETENTION_DAYS);
   const stopRetests = scheduleRetests({ db: database.db, agents, state, announce, logger }, env.CHANNEL_RETEST_INTERVAL_MS);
   await app.listen({ port: env.PORT, host: env.HOST });
+  const metricsServer = env.METRICS_PORT === undefined ? null : await startMetricsServer(metrics, { token: env.METRICS_TOKEN }, env.METRICS_HOST, env.METRICS_PORT);
   ready = true;
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -137,6 +181,8 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
       stopRetention();
       clearInterval(reloadTimer);
       await closeWithin(app, env.SHUTDOWN_GRACE_MS);
+      await metricsServer?.close();
+      await responseOwners.close();
       await recorder.close();
       await stopSharingBreakers();
       await shared.close();
@@ -145,7 +191,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     })();
     return stopping;
   };
-  return { app, url, database, state, recorder, accounting, logger, stop };
+  return { app, url, metricsUrl: metricsServer?.url ?? null, database, state, recorder, accounting, logger, stop };
 }
 
 /** Waits for requests in flight up to the grace period, then cuts the rest so shutdown always ends. */
@@ -163,6 +209,8 @@ async function closeWithin(app: FastifyInstance, graceMs: number): Promise<void>
 }
 
 interface SharedServices {
+  /** The shared Redis connection, when REDIS_URL is set. */
+  redis?: RedisContext;
   accounting: Accounting;
   rateLimiter: RateLimiter;
   bus: InvalidationBus;
@@ -178,12 +226,15 @@ async function createSharedServices(env: Env, database: Database): Promise<Share
   }
   const redis = await connectRedis(env.REDIS_URL, env.REDIS_PREFIX);
   const bus = await createRedisInvalidationBus(env.REDIS_URL, env.REDIS_PREFIX);
+  const accounting = await createRedisAccounting(redis, store, env.RESERVATION_TTL_MS, env.REDIS_INSTANCE_TTL_MS);
   return {
-    accounting: createRedisAccounting(redis, store, env.RESERVATION_TTL_MS),
+    redis,
+    accounting,
     rateLimiter: createRedisRateLimiter(redis),
     bus,
     async close() {
       await bus.close();
+      await accounting.close();
       await redis.close();
     },
   };

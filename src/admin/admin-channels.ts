@@ -17,8 +17,3 @@ export async function setChannelEnabled(db: Kysely<DatabaseSchema>, announce: An
   if (Number(result.numUpdatedRows) === 0) throw notFound(`Channel ${channelId}`);
   await announce({ reason: `channel ${channelId} ${enabled ? 'enabled' : 'disabled'}` });
 }
-
-export async function listChannels(db: Kysely<DatabaseSchema>) {
-  const rows = await db.selectFrom('channels').select(['id', 'name', 'type', 'base_url', 'models_json', 'groups_json', 'priority', 'weight', 'status', 'status_reason', 'updated_at']).orderBy('id').execute();
-  return rows.map(({ models_json, groups_json, ...row }) => ({ ...row, models: JSON.parse(models_json) as string[], groups: JSON.parse(groups_json) as string[] }));
-}

@@ -5,7 +5,7 @@ import type { DatabaseSchema } from '../db/schema.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from '../accounts/api-key-format.ts';
 import { GatewayError, invalidRequest } from '../gateway-errors.ts';
 import type { AnnounceChange } from '../cluster/invalidation-bus.ts';
-import { usdToMicros } from '../metering/pricing.ts';
+import { boundedUsdToMicros } from '../metering/money-bounds.ts';
 
 export interface KeyChanges {
   enabled?: boolean;
@@ -25,9 +25,19 @@ export interface NewKeyRequest extends KeyChanges {
 
 export const notFound = (what: string) => new GatewayError(404, 'not_found_error', 'GW_ERR_NOT_FOUND', { message: `${what} does not exist.`, code: 'not_found' });
 
+const quotaMicros = (usd: number) => boundedUsdToMicros(usd, 'quota_usd', { allowNegative: false, allowZero: true });
+
 export async function createKey(db: Kysely<DatabaseSchema>, announce: AnnounceChange, request: NewKeyRequest): Promise<{ id: number; key: string }> {
   const user = await db.selectFrom('users').select('id').where('name', '=', request.user).executeTakeFirst();
   if (!user) throw notFound(`User '${request.user}'`);
+  const existing = await db.selectFrom('api_keys').select('status').where('user_id', '=', user.id).where('name', '=', request.name).executeTakeFirst();
+  if (existing) {
+    throw new GatewayError(409, 'invalid_request_error', 'GW_ERR_KEY_NAME_TAKEN', {
+      message: `User '${request.user}' already has a key named '${request.name}'${existing.status === 'deleted' ? ' (deleted keys keep their names)' : ''}: choose another name.`,
+      param: 'name',
+      code: 'key_name_taken',
+    });
+  }
   const secret = generateApiKey();
   const now = Date.now();
   const inserted = await db.insertInto('api_keys').values({
@@ -37,7 +47,7 @@ export async function createKey(db: Kysely<DatabaseSchema>, announce: AnnounceCh
     key_prefix: displayPrefix(secret),
     group_name: request.group ?? 'default',
     models_json: request.models ? JSON.stringify(request.models) : null,
-    quota_micros: request.quota_usd === undefined || request.quota_usd === null ? null : usdToMicros(request.quota_usd),
+    quota_micros: request.quota_usd === undefined || request.quota_usd === null ? null : quotaMicros(request.quota_usd),
     used_micros: 0,
     expires_at: request.expires_at ? Date.parse(request.expires_at) : null,
     ip_allowlist_json: request.ip_allowlist ? JSON.stringify(request.ip_allowlist) : null,
@@ -57,7 +67,7 @@ export async function updateKey(db: Kysely<DatabaseSchema>, announce: AnnounceCh
   if (changes.enabled !== undefined) set.status = changes.enabled ? 'active' : 'disabled';
   if (changes.group !== undefined) set.group_name = changes.group;
   if (changes.models !== undefined) set.models_json = changes.models === null ? null : JSON.stringify(changes.models);
-  if (changes.quota_usd !== undefined) set.quota_micros = changes.quota_usd === null ? null : usdToMicros(changes.quota_usd);
+  if (changes.quota_usd !== undefined) set.quota_micros = changes.quota_usd === null ? null : quotaMicros(changes.quota_usd);
   if (changes.expires_at !== undefined) {
     const parsed = changes.expires_at === null ? null : Date.parse(changes.expires_at);
     if (parsed !== null && Number.isNaN(parsed)) throw invalidRequest("Invalid value for 'expires_at': expected an ISO 8601 date-time.", 'expires_at');
@@ -66,9 +76,23 @@ export async function updateKey(db: Kysely<DatabaseSchema>, announce: AnnounceCh
   if (changes.ip_allowlist !== undefined) set.ip_allowlist_json = changes.ip_allowlist === null ? null : JSON.stringify(changes.ip_allowlist);
   if (changes.rpm_limit !== undefined) set.rpm_limit = changes.rpm_limit;
   if (changes.tpm_limit !== undefined) set.tpm_limit = changes.tpm_limit;
-  const result = await db.updateTable('api_keys').set(set).where('id', '=', id).executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw notFound(`API key ${id}`);
+  // A deleted (revoked) key is final: no change may bring it back.
+  const result = await db.updateTable('api_keys').set(set).where('id', '=', id).where('status', '!=', 'deleted').executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw await missingOrDeleted(db, id);
   await announce({ reason: 'key changed', keyIds: [id] });
+}
+
+/** DELETE: the key stops working at once and for good; its row stays for the usage history. */
+export async function revokeKey(db: Kysely<DatabaseSchema>, announce: AnnounceChange, id: number): Promise<void> {
+  const result = await db.updateTable('api_keys').set({ status: 'deleted', updated_at: Date.now() }).where('id', '=', id).executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw notFound(`API key ${id}`);
+  await announce({ reason: 'key revoked', keyIds: [id] });
+}
+
+async function missingOrDeleted(db: Kysely<DatabaseSchema>, id: number): Promise<GatewayError> {
+  const row = await db.selectFrom('api_keys').select('status').where('id', '=', id).executeTakeFirst();
+  if (row?.status === 'deleted') return new GatewayError(404, 'not_found_error', 'GW_ERR_KEY_DELETED', { message: `API key ${id} was deleted; a deleted key can never be changed or enabled again. Create a new key.`, code: 'not_found' });
+  return notFound(`API key ${id}`);
 }
 
 export async function listKeys(db: Kysely<DatabaseSchema>) {

@@ -1,11 +1,12 @@
 // Redis connections for several instances sharing one deployment: counters, limits and invalidations.
 // Every key carries the deployment's prefix (REDIS_PREFIX), so gateways and tests can share one Redis.
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 
 export interface RedisContext {
   redis: Redis;
   prefix: string;
-  /** Runs a Lua script by its SHA, loading it once per connection. */
+  /** Runs a Lua script by its SHA, sending its source only when Redis does not know it yet. */
   run(script: LuaScript, keys: string[], args: (string | number)[]): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -22,17 +23,26 @@ export async function connectRedis(url: string, prefix: string): Promise<RedisCo
   // ioredis reconnects by itself; the listener keeps a lost connection from being an unhandled error.
   redis.on('error', (error: Error) => process.emitWarning(`Redis: ${error.message}`));
   await redis.connect();
-  const defined = new Set<string>();
+  const shas = new Map<string, string>();
   return {
     redis,
     prefix,
-    run(script, keys, args) {
-      if (!defined.has(script.name)) {
-        redis.defineCommand(script.name, { lua: script.source });
-        defined.add(script.name);
+    // Plain EVALSHA/EVAL, never ioredis's defineCommand: a command defined while auto-pipelining has a
+    // pipeline open is missing from that pipeline, which then answers the wrong callbacks and throws
+    // `results[i] is not iterable` out of ioredis, killing the process (issue 10, item 1).
+    async run(script, keys, args) {
+      let sha = shas.get(script.source);
+      if (!sha) {
+        sha = createHash('sha1').update(script.source).digest('hex');
+        shas.set(script.source, sha);
       }
-      const command = (redis as unknown as Record<string, (...params: (string | number)[]) => Promise<unknown>>)[script.name]!;
-      return command.call(redis, keys.length, ...keys, ...args);
+      try {
+        return await redis.evalsha(sha, keys.length, ...keys, ...args);
+      } catch (error) {
+        // First use on this Redis, or Redis restarted / flushed its script cache: send the source once.
+        if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+        return redis.eval(script.source, keys.length, ...keys, ...args);
+      }
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

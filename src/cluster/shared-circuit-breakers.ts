@@ -11,8 +11,13 @@ export async function shareCircuitBreakers(breakers: CircuitBreakers, url: strin
   const subscriber = new Redis(url, { maxRetriesPerRequest: 2 });
   for (const connection of [publisher, subscriber]) connection.on('error', (error: Error) => process.emitWarning(`Redis: ${error.message}`));
   subscriber.on('message', (_channel: string, message: string) => {
-    const transition = JSON.parse(message) as Transition;
-    if (transition.instance === instance) return;
+    let transition: Transition;
+    try {
+      transition = JSON.parse(message) as Transition;
+    } catch {
+      return; // not ours: another writer on the same channel name
+    }
+    if (transition.instance === instance || typeof transition.channelId !== 'number') return;
     if (transition.state === 'open') breakers.forceOpen(transition.channelId, transition.at);
     else breakers.forceClose(transition.channelId);
   });

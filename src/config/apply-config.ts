@@ -16,6 +16,7 @@ import { upsertModelById } from '../db/repositories/models.ts';
 import { createUser, findUserByName, upsertUserByName } from '../db/repositories/users.ts';
 import { insertApiKey, updateApiKeyByUserAndName } from '../db/repositories/api-keys.ts';
 import { appendLedgerBatch } from '../db/repositories/wallet-ledger.ts';
+import { StartupError } from './startup-error.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -59,10 +60,11 @@ export async function applyConfig(db: Db, config: ConfigFile, secrets: SecretBox
       const passwordChanged = user.password !== undefined && !(existing.password_hash && await verifyPassword(user.password, existing.password_hash));
       await upsertUserByName(trx, name, { ...fields, ...(passwordChanged ? { password_hash: await hashPassword(user.password!) } : {}) }, now);
     }
-    for (const key of config.keys) {
+    for (const [index, key] of config.keys.entries()) {
       const owner = await findUserByName(trx, key.user);
       if (!owner) throw new Error(`Config keys entry '${key.name}' names user '${key.user}', who does not exist: declare the user under users`);
       const { name, ...fields } = keyRowFromConfig(key);
+      if (await keyStaysDeleted(trx, index, owner.id, key, logger)) continue;
       // A declared secret may rotate an existing key; an undeclared one is generated only on creation.
       const declared = key.key ? { key_hash: hashApiKey(key.key), key_prefix: displayPrefix(key.key) } : {};
       const updated = await updateApiKeyByUserAndName(trx, owner.id, name, { ...fields, ...declared }, now);
@@ -73,6 +75,26 @@ export async function applyConfig(db: Db, config: ConfigFile, secrets: SecretBox
     }
   });
   logger.info({ groups: config.groups.length, channels: config.channels.length, models: config.models.length, users: config.users.length, keys: config.keys.length }, 'config file applied');
+}
+
+/**
+ * A key an administrator deleted is final: the file's entry for it is skipped with a warning (so restarts
+ * keep working), and its secret can never be declared again, under any name.
+ */
+async function keyStaysDeleted(trx: Kysely<DatabaseSchema>, index: number, userId: number, key: ConfigFile['keys'][number], logger: Logger): Promise<boolean> {
+  const existing = await trx.selectFrom('api_keys').select('status').where('user_id', '=', userId).where('name', '=', key.name).executeTakeFirst();
+  if (existing?.status === 'deleted') {
+    logger.warn({ key: key.name, user: key.user }, `config keys[${index}]: this key was deleted by an administrator and stays deleted; remove the entry or give it another name`);
+    return true;
+  }
+  if (key.key) {
+    const holder = await trx.selectFrom('api_keys').select(['status', 'user_id', 'name']).where('key_hash', '=', hashApiKey(key.key)).executeTakeFirst();
+    if (holder && (holder.user_id !== userId || holder.name !== key.name)) {
+      const why = holder.status === 'deleted' ? 'belonged to a deleted key and can never be used again' : 'is already the secret of another key';
+      throw new StartupError(`Config keys[${index}].key (key '${key.name}' of user '${key.user}') ${why}: declare another secret, or none to have one generated.`);
+    }
+  }
+  return false;
 }
 
 function safeDecrypt(secrets: SecretBox, sealed: string): string | null {

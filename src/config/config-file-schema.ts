@@ -3,9 +3,13 @@
 import { z } from 'zod';
 import { isValidCidr } from '../accounts/ip-allowlist.ts';
 import { providerTypes } from '../providers/registry.ts';
+import { MAX_AMOUNT_USD } from '../metering/money-bounds.ts';
+import { looksLikeGatewayKey } from '../accounts/api-key-format.ts';
 
 const name = z.string().trim().min(1).max(128);
 const usd = z.number().finite().nonnegative();
+/** Balances and quotas: bounded so they stay exact integers of micro-USD (src/metering/money-bounds.ts). */
+const usdAmount = usd.max(MAX_AMOUNT_USD, `must be at most ${MAX_AMOUNT_USD} USD`);
 const cidr = z.string().refine(isValidCidr, { message: 'not an IPv4 or IPv6 address or CIDR (e.g. 10.0.0.0/8, ::1/128)' });
 
 const groupSchema = z.object({
@@ -58,6 +62,8 @@ const modelSchema = z.object({
   max_prompt_chars: z.number().int().positive().optional(),
   free: z.boolean().default(false),
   fallbacks: z.array(z.string().min(1)).default([]),
+  /** Hedge: with no first byte after this long, the next route starts too and the first to answer wins; 0 turns it off. */
+  hedge_after_ms: z.number().int().min(0).optional(),
   context_window: z.number().int().positive().optional(),
   max_output_tokens: z.number().int().positive().optional(),
 }).strict();
@@ -68,7 +74,7 @@ const userSchema = z.object({
   password: z.string().min(8).optional(),
   role: z.enum(['user', 'admin']).default('user'),
   /** USD; on first creation only, so restarts do not reset a balance that has since moved. */
-  balance: usd.default(0),
+  balance: usdAmount.default(0),
   enabled: z.boolean().default(true),
   rpm_limit: z.number().int().positive().optional(),
   tpm_limit: z.number().int().positive().optional(),
@@ -76,11 +82,12 @@ const userSchema = z.object({
 
 const keySchema = z.object({
   name,
-  key: z.string().optional(),
+  /** A key that could never authenticate (the gateway only accepts its own key shape) is a mistake, not a key. */
+  key: z.string().refine(looksLikeGatewayKey, { message: 'can never authenticate: a gateway key is sk- followed by 40 to 128 letters or digits (omit key: to have one generated)' }).optional(),
   user: name,
   group: name.default('default'),
   models: z.array(z.string().min(1)).optional(),
-  quota: usd.optional(),
+  quota: usdAmount.optional(),
   expires_at: z.union([z.iso.datetime({ offset: true }), z.date()]).optional(),
   ip_allowlist: z.array(cidr).optional(),
   enabled: z.boolean().default(true),

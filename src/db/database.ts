@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { DatabaseEngine } from './engine.ts';
 import type { DatabaseSchema } from './schema.ts';
 import { openSqliteDatabase } from './sqlite-driver.ts';
+import { describePostgres, ensurePostgresDatabase } from './ensure-postgres-database.ts';
 
 export type { DatabaseEngine } from './engine.ts';
 
@@ -32,6 +33,7 @@ export async function openDatabase(url: string): Promise<Database> {
     return { db, engine: 'sqlite', sqliteFile: file, close: () => db.destroy() };
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    await ensurePostgresDatabase(url);
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     // An idle client losing its connection (server restart, failover) emits 'error' on the pool; unhandled,
     // that would crash the process. The pool drops the client and the next query opens a fresh one.
@@ -57,6 +59,13 @@ async function closePostgres(db: Kysely<DatabaseSchema>, pool: pg.Pool): Promise
   });
   await db.destroy();
   await Promise.race([allRemoved, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+}
+
+/** For messages to the operator: the SQLite file, or the PostgreSQL database and server; never a password. */
+export function describeDatabase(url: string): string {
+  if (url.startsWith('sqlite:')) return `at ${url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '')}`;
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return describePostgres(url);
+  return describeScheme(url);
 }
 
 /** Names the scheme only: the rest of a URL may hold a password. */

@@ -7,12 +7,20 @@ import type { DatabaseSchema } from './schema.ts';
 import { initialSchema } from './migrations/0001-initial-schema.ts';
 import { modelLimits } from './migrations/0002-model-limits.ts';
 import { meteringDeadLetters } from './migrations/0003-metering-dead-letters.ts';
+import { responsesTable } from './migrations/0004-responses.ts';
+import { usageLogQuantities } from './migrations/0006-usage-log-quantities.ts';
+import { paymentsSchema } from './migrations/0008-payments.ts';
+import { accountsSchema } from './migrations/0005-accounts.ts';
 
 function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
   return {
     '0001-initial-schema': initialSchema(engine),
     '0002-model-limits': modelLimits,
     '0003-metering-dead-letters': meteringDeadLetters(engine),
+    '0004-responses': responsesTable,
+    '0005-accounts': accountsSchema(engine),
+    '0006-usage-log-quantities': usageLogQuantities,
+    '0008-payments': paymentsSchema(engine),
   };
 }
 

@@ -16,6 +16,10 @@ export interface UsersTable {
   email_verified_at: number | null;
   /** TOTP secret, encrypted with GATEWAY_SECRET; null while 2FA is off. */
   totp_secret_encrypted: string | null;
+  /** A secret being set up (not yet confirmed with a code), encrypted. */
+  totp_pending_encrypted: string | null;
+  /** The last accepted TOTP time step, so a code is never accepted twice. */
+  totp_last_step: number | null;
   /** Cached balance; always equals the sum of this user's wallet_ledger rows. */
   balance_micros: number;
   rpm_limit: number | null;
@@ -27,10 +31,16 @@ export interface UsersTable {
 }
 
 export interface SessionsTable {
+  /** Public random id, for the sessions list and revoking; not the token. */
+  id: string;
   /** SHA-256 of the session token; the token itself lives only in the browser cookie. */
   token_hash: string;
   user_id: number;
+  /** 'pending_totp' between the password and the second factor (see migration 0005). */
+  stage: 'active' | 'pending_totp';
   created_at: number;
+  last_seen_at: number;
+  /** The absolute end; the idle end is last_seen_at + the idle timeout. */
   expires_at: number;
   ip: string | null;
   user_agent: string | null;
@@ -40,10 +50,12 @@ export interface EmailTokensTable {
   /** SHA-256 of the token sent by e-mail. */
   token_hash: string;
   user_id: number;
-  purpose: 'verify_email' | 'reset_password';
+  purpose: 'verify_email' | 'reset_password' | 'change_email' | 'set_password';
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  /** Purpose-specific payload, e.g. the new address of a change_email token. */
+  data: string | null;
 }
 
 export interface GroupsTable {
@@ -112,7 +124,8 @@ export interface ApiKeysTable {
   expires_at: number | null;
   /** JSON array of CIDRs, or null for any address. */
   ip_allowlist_json: string | null;
-  status: 'active' | 'disabled';
+  /** 'deleted' is final: a deleted key is never enabled again. */
+  status: 'active' | 'disabled' | 'deleted';
   rpm_limit: number | null;
   tpm_limit: number | null;
   created_at: number;
@@ -145,13 +158,29 @@ export interface UsageLogsTable {
   error: string | null;
   /** JSON array of attempts: channel, status, error, latency. */
   attempts_json: string | null;
+  // Migration 0006: every quantity the cost came from, so a row's cost can be recomputed (metering/log-cost.ts).
+  cache_write_tokens: Generated<number>;
+  image_count: Generated<number>;
+  image_size: string | null;
+  image_quality: string | null;
+  audio_ms: Generated<number>;
+  characters: Generated<number>;
+  searches: Generated<number>;
+  /** 1 when the call was billed (per-request price included), 0 when it was not (a failed call). */
+  requests: Generated<number>;
+  /** The group ratio in force, in parts per million. */
+  ratio_ppm: Generated<number>;
+  /** 1 when the gateway counted input or output tokens itself because the upstream reported none. */
+  tokens_counted: Generated<number>;
+  /** The gateway error code (GW_ERR_…) of a failed call. */
+  error_code: string | null;
 }
 
 export interface WalletLedgerTable {
   id: Generated<number>;
   user_id: number;
   created_at: number;
-  kind: 'charge' | 'refund' | 'topup' | 'grant';
+  kind: 'charge' | 'refund' | 'topup' | 'grant' | 'redemption';
   /** Signed: charges are negative, top-ups and grants positive. */
   amount_micros: number;
   /** Request id for charges, payment id for top-ups; unique per kind so a retry cannot double-apply. */
@@ -180,9 +209,28 @@ export interface PaymentsTable {
   provider: string;
   provider_session_id: string;
   amount_micros: number;
-  status: 'pending' | 'completed' | 'failed';
+  /** completed: credited; refunded: credited, then (partly or wholly) refunded. */
+  status: 'pending' | 'completed' | 'failed' | 'refunded';
   created_at: number;
   completed_at: number | null;
+  /** The Stripe PaymentIntent, which refunds (charge.refunded) name. */
+  payment_intent: string | null;
+  refunded_micros: Generated<number>;
+  receipt_url: string | null;
+  checkout_url: string | null;
+  updated_at: number | null;
+}
+
+export interface RedemptionCodesTable {
+  id: Generated<number>;
+  code_hash: string;
+  code_prefix: string;
+  amount_micros: number;
+  note: string | null;
+  created_by: number | null;
+  created_at: number;
+  redeemed_by: number | null;
+  redeemed_at: number | null;
 }
 
 export interface SettingsTable {
@@ -207,6 +255,68 @@ export interface MeteringDeadLettersTable {
   entry_json: string;
 }
 
+/** Responses API ids the gateway relayed, with their owner (see migrations/0004-responses.ts). */
+export interface ResponsesTable {
+  /** The response id clients see (`resp_…`). */
+  id: string;
+  user_id: number;
+  key_id: number | null;
+  /** The channel holding the response upstream; null when the gateway keeps it. */
+  channel_id: number | null;
+  model: string;
+  /** 'upstream': the channel keeps the conversation; 'gateway': response_json/input_json do. */
+  state_kept_by: 'upstream' | 'gateway';
+  response_json: string | null;
+  input_json: string | null;
+  created_at: number;
+  /** After this the id is forgotten (rows are swept); null: kept. */
+  expires_at: number | null;
+  /** Set by DELETE /v1/responses/{id}: the id then answers 404 to everyone. */
+  deleted_at: number | null;
+}
+
+// ── Accounts (migration 0005) ──
+export interface RecoveryCodesTable {
+  user_id: number;
+  /** SHA-256 of the recovery code. */
+  code_hash: string;
+  used_at: number | null;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  /** 'ip:<address>' or 'account:<email>'. */
+  subject: string;
+  at: number;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: number;
+  locked_until: number;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  actor_user_id: number | null;
+  /** Who: the admin's name, or 'cli'. */
+  actor: string;
+  action: string;
+  target: string;
+  before_json: string | null;
+  after_json: string | null;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -219,8 +329,14 @@ export interface DatabaseSchema {
   wallet_ledger: WalletLedgerTable;
   usage_stats: UsageStatsTable;
   payments: PaymentsTable;
+  redemption_codes: RedemptionCodesTable;
   settings: SettingsTable;
   metering_dead_letters: MeteringDeadLettersTable;
+  responses: ResponsesTable;
+  recovery_codes: RecoveryCodesTable;
+  login_failures: LoginFailuresTable;
+  mail_outbox: MailOutboxTable;
+  audit_log: AuditLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -236,3 +352,5 @@ export type UsageLogRow = Selectable<UsageLogsTable>;
 export type NewUsageLog = Insertable<UsageLogsTable>;
 export type WalletLedgerRow = Selectable<WalletLedgerTable>;
 export type MeteringDeadLetterRow = Selectable<MeteringDeadLettersTable>;
+export type NewResponseRow = Insertable<ResponsesTable>;
+export type PaymentRow = Selectable<PaymentsTable>;

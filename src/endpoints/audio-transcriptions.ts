@@ -56,25 +56,46 @@ function transcriptionUsage(text: string, measuredMs: number): Usage {
       ...emptyUsage(),
       inputTokens: answer.usage?.input_tokens ?? 0,
       outputTokens: answer.usage?.output_tokens ?? 0,
-      audioMs: seconds !== undefined ? Math.round(seconds * 1000) : measuredMs,
+      // An upstream's duration that is not a plain non-negative number is not believed (BigInt(NaN) throws).
+      audioMs: typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? Math.round(seconds * 1000) : measuredMs,
     };
   } catch {
     return { ...emptyUsage(), audioMs: measuredMs }; // text, srt or vtt: no usage in the body
   }
 }
 
-/** WAV: exact, from the header's byte rate. Compressed formats: assume 128 kbit/s, a common rate. */
+// The slowest PCM a WAV can plausibly hold (8 kHz, 8-bit, mono) and the fastest (384 kHz, 32-bit, 8 channels).
+const MIN_WAV_BYTE_RATE = 8_000;
+const MAX_WAV_BYTE_RATE = 384_000 * 4 * 8;
+const WAV_HEADER_BYTES = 44;
+
+/**
+ * WAV: from the header's byte rate, when the header agrees with itself (byte rate = sample rate × block
+ * align) and the rate is one a real file can have; a header that lies (a byte rate of 0xFFFFFFFF would price
+ * any file at 0) is read at the slowest plausible rate instead, which overestimates. Compressed formats:
+ * assume 128 kbit/s, a common rate. Never negative, even for a file shorter than a header.
+ */
 export async function estimateDurationMs(file: UploadedFile): Promise<number> {
   const handle = await open(file.path, 'r');
   try {
-    const header = Buffer.alloc(44);
-    await handle.read(header, 0, 44, 0);
-    if (header.toString('ascii', 0, 4) === 'RIFF' && header.toString('ascii', 8, 12) === 'WAVE') {
+    const header = Buffer.alloc(WAV_HEADER_BYTES);
+    const { bytesRead } = await handle.read(header, 0, WAV_HEADER_BYTES, 0);
+    if (bytesRead >= 36 && header.toString('ascii', 0, 4) === 'RIFF' && header.toString('ascii', 8, 12) === 'WAVE') {
+      const samples = Math.max(0, file.size - WAV_HEADER_BYTES);
+      const sampleRate = header.readUInt32LE(24);
       const byteRate = header.readUInt32LE(28);
-      if (byteRate > 0) return Math.round(((file.size - 44) / byteRate) * 1000);
+      const blockAlign = header.readUInt16LE(32);
+      const consistent = byteRate === sampleRate * blockAlign && byteRate >= MIN_WAV_BYTE_RATE && byteRate <= MAX_WAV_BYTE_RATE;
+      const rate = consistent ? byteRate : plausibleRate(sampleRate * blockAlign);
+      return Math.round((samples / rate) * 1000);
     }
   } finally {
     await handle.close();
   }
-  return Math.round((file.size / 16_000) * 1000);
+  return Math.round((Math.max(0, file.size) / 16_000) * 1000);
+}
+
+/** The rate the other header fields imply, when plausible; else the slowest rate (the longest duration). */
+function plausibleRate(implied: number): number {
+  return implied >= MIN_WAV_BYTE_RATE && implied <= MAX_WAV_BYTE_RATE ? implied : MIN_WAV_BYTE_RATE;
 }

@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { emptyUsage } from '../metering/usage.ts';
 import { estimateInputTokensFromBytes } from '../metering/admission.ts';
 import { readUsageObjectFromTail } from '../metering/read-usage-from-tail.ts';
+import { estimatePromptTokens } from '../metering/estimate-tokens.ts';
+import { resolveUsage } from '../metering/resolve-usage.ts';
+import { openaiUsageToHub } from '../formats/openai-chat/openai-chat-usage.ts';
 import { parseBody } from '../validate-request.ts';
 import { relayEndpoint } from '../relay/relay-endpoint.ts';
 import { openAIJsonPassthroughHop } from '../relay/hops/openai-json-passthrough-hop.ts';
@@ -34,10 +37,8 @@ export function prepareEmbeddings(raw: unknown): PreparedCall {
     relay: (deps, call) => {
       const passthrough = openAIJsonPassthroughHop(call, {
         operation: 'embeddings',
-        usage: (text) => {
-          const usage = readUsageObjectFromTail(text) as { prompt_tokens?: number } | null;
-          return { ...emptyUsage(), inputTokens: usage?.prompt_tokens ?? estimateInputTokensFromBytes(call.rawBody.length) };
-        },
+        // OpenAI's usage reader; an upstream that reports none is billed by the input it was sent.
+        usage: (text) => resolveUsage(openaiUsageToHub(readUsageObjectFromTail(text)), { prompt: () => estimatePromptTokens({ input: body.input }), output: () => 0 }),
       });
       return relayEndpoint(deps, call, byChannelFormat(passthrough, geminiEmbeddingsHop(body)), {
         estimate: () => ({ ...emptyUsage(), inputTokens: estimateInputTokensFromBytes(call.rawBody.length) }),

@@ -9,7 +9,6 @@ import { estimateTextTokens } from '../metering/estimate-tokens.ts';
 import { emptyUsage } from '../metering/usage.ts';
 import { parseBody } from '../validate-request.ts';
 import { operationPath, supportsOperation } from '../providers/operation-path.ts';
-import { nextUpstreamKey } from '../routing/choose-channel.ts';
 import { relayEndpoint } from '../relay/relay-endpoint.ts';
 import { byChannelFormat } from '../relay/hops/by-channel-format.ts';
 import type { PreparedCall } from '../relay/prepared-call.ts';
@@ -45,7 +44,7 @@ export function prepareGeminiEmbed(raw: unknown, model: string, batch: boolean):
         supports: (channel) => channel.provider.chatFormat === 'gemini-generate' && supportsOperation(channel, 'embeddings'),
         request: (channel, upstreamModel) => ({
           path: operationPath(channel, 'embeddings', upstreamModel),
-          headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+          headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ requests: requests.map((request) => ({ ...request, model: `models/${upstreamModel}` })) }),
         }),
         whole: (text) => {
@@ -59,7 +58,7 @@ export function prepareGeminiEmbed(raw: unknown, model: string, batch: boolean):
         supports: (channel) => channel.provider.chatFormat === 'openai-chat' && supportsOperation(channel, 'embeddings'),
         request: (channel, upstreamModel) => ({
           path: operationPath(channel, 'embeddings', upstreamModel),
-          headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+          headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ model: upstreamModel, input: openAIInputs(requests, texts), encoding_format: 'float', ...dimensionsOf(requests) }),
         }),
         whole: (text) => {

@@ -4,7 +4,6 @@
 import { invalidRequest } from '../gateway-errors.ts';
 import { estimateTextTokens } from '../metering/estimate-tokens.ts';
 import { emptyUsage } from '../metering/usage.ts';
-import { nextUpstreamKey } from '../routing/choose-channel.ts';
 import { operationPath } from '../providers/operation-path.ts';
 import type { RelayHop } from '../relay/relay-hop.ts';
 import { gatewayErrorFromUpstream } from '../relay/upstream-error.ts';
@@ -29,7 +28,7 @@ export function geminiEmbeddingsHop(body: EmbeddingsRequest): RelayHop {
       const texts = textInputs(body);
       return {
         path: operationPath(channel, 'embeddings', upstreamModel),
-        headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
           requests: texts.map((text) => ({
             model: `models/${upstreamModel}`,
@@ -54,9 +53,9 @@ export function geminiEmbeddingsHop(body: EmbeddingsRequest): RelayHop {
       return {
         body: JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } }),
         contentType: 'application/json',
-        usage: { ...emptyUsage(), inputTokens: tokens },
+        usage: { ...emptyUsage(), inputTokens: tokens, tokensCounted: true },
       };
     },
-    error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
+    error: (channel, status, text) => gatewayErrorFromUpstream(channel, status, text),
   };
 }

@@ -2,7 +2,6 @@
 // from disk, rebuilt as a fresh body for each attempt.
 import type { Operation } from '../providers/provider-definition.ts';
 import { operationPath, supportsOperation } from '../providers/operation-path.ts';
-import { nextUpstreamKey } from '../routing/choose-channel.ts';
 import type { Usage } from '../metering/usage.ts';
 import type { RelayHop } from '../relay/relay-hop.ts';
 import { gatewayErrorFromUpstream } from '../relay/upstream-error.ts';
@@ -16,11 +15,11 @@ export function uploadPassthroughHop(upload: MultipartUpload, operation: Operati
       const body = multipartBody({ ...upload.fields, model: upstreamModel }, upload.files);
       return {
         path: operationPath(channel, operation, upstreamModel),
-        headers: { 'content-type': body.contentType, 'content-length': String(body.contentLength), ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+        headers: { 'content-type': body.contentType, 'content-length': String(body.contentLength) },
         body: body.body,
       };
     },
     whole: (text) => ({ body: text, contentType: contentTypeOf(text), usage: usage(text) }),
-    error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
+    error: (channel, status, text) => gatewayErrorFromUpstream(channel, status, text),
   };
 }

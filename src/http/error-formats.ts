@@ -32,7 +32,13 @@ declare module 'fastify' {
 export function errorFormatOf(request: FastifyRequest): ErrorFormat {
   const declared = request.errorFormat ?? request.routeOptions.config?.errorFormat;
   if (declared) return declared;
-  if (request.url.startsWith('/v1beta/')) return 'gemini';
-  if (request.url.startsWith('/v1/messages') || request.headers['anthropic-version'] !== undefined) return 'anthropic';
+  return errorFormatForUrl(request.url, request.headers);
+}
+
+/** The format guessed from the path alone: for unknown URLs and for errors raised before any route matched. */
+export function errorFormatForUrl(url: string, headers: Record<string, string | string[] | undefined>): ErrorFormat {
+  // Gemini's generateContent is also served under /v1 (`/v1/models/{model}:generateContent`).
+  if (url.startsWith('/v1beta/') || (url.startsWith('/v1/models/') && url.split('?', 1)[0]!.includes(':'))) return 'gemini';
+  if (url.startsWith('/v1/messages') || headers['anthropic-version'] !== undefined) return 'anthropic';
   return 'openai';
 }

@@ -1,12 +1,15 @@
 // Turns every failure into a clear answer in the caller's own error format; never a bare 500 for bad input.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GatewayError, bodyTooLarge, internalError, invalidJson, invalidRequest, routeNotFound, routeNotFoundWithHint } from '../gateway-errors.ts';
+import { GatewayError, urlPartTooLong, quoteInput, bodyTooLarge, internalError, invalidJson, invalidRequest, routeNotFound, routeNotFoundWithHint } from '../gateway-errors.ts';
 import { pathHintFor } from './path-hints.ts';
 import { errorFormatOf, renderError } from './error-formats.ts';
+import { lingerBeforeClose } from './connection-guards.ts';
 
 export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const gatewayError = toGatewayError(error, bodyLimit);
+    // Refused before the body was read: let the client finish sending and see this answer.
+    if (gatewayError.status < 500) lingerBeforeClose(request.raw);
     if (gatewayError.status >= 500 && gatewayError.gatewayCode === 'GW_ERR_INTERNAL') {
       request.log.error({ err: error, requestId: request.id }, 'internal error');
     }
@@ -19,14 +22,37 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
   });
 }
 
+/** Longest error message sent: messages quote client values, and a client chooses their size. */
+const MAX_MESSAGE_CHARS = 2_000;
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
+  if (error.message.length > MAX_MESSAGE_CHARS) {
+    error = new GatewayError(error.status, error.kind, error.gatewayCode, { message: quoteInput(error.message, MAX_MESSAGE_CHARS), param: error.param === null ? null : quoteInput(error.param), code: error.code, headers: error.headers });
+  }
   const rendered = renderError(errorFormatOf(request), error);
   return reply.code(rendered.status).headers(error.headers).headers(rendered.headers ?? {}).type('application/json').send(rendered.body);
+}
+
+/** Fastify's router refusals (a malformed %-escape in the path, an over-long path parameter). */
+export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const gatewayError = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+    ? urlPartTooLong(100)
+    : error.code === 'FST_ERR_BAD_URL'
+      ? invalidRequest('The request URL is not valid: it has a malformed %-escape.', null, 'invalid_url')
+      : toGatewayError(error, 0);
+  void sendError(request, reply, gatewayError);
 }
 
 /** Fastify's own errors (body parsing, limits) become gateway errors with the right 4xx. */
 function toGatewayError(error: FastifyError, bodyLimit: number): GatewayError {
   if (error instanceof GatewayError) return error;
+  // Converters and validators recurse over the request: input nested thousands deep overflows the stack.
+  // That is the input's fault, and nothing has been sent upstream or charged at that point.
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return invalidRequest('The request is nested too deeply.', null, 'nesting_too_deep');
+  }
+  // A malformed %-escape in a query string or path parameter, found while decoding it.
+  if (error instanceof URIError) return invalidRequest('The request URL is not valid: it has a malformed %-escape.', null, 'invalid_url');
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return bodyTooLarge(bodyLimit);

@@ -58,3 +58,10 @@ export function createMetrics(): GatewayMetrics {
     }),
   };
 }
+
+/** The `model` label of a request: a model the gateway knows, '' for none, else 'other'. Labels are kept
+ * forever, so one per string a client invents (each unknown 1 MB model name) grew memory without bound. */
+export function boundedMetricsModel(snapshot: { models: ReadonlyMap<string, unknown>; routing: { isServedAnywhere(model: string): boolean } }, model: string | undefined): string {
+  if (model === undefined || model === '') return '';
+  return snapshot.models.has(model) || snapshot.routing.isServedAnywhere(model) ? model : 'other';
+}

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
-import { bodyTooLarge, invalidRequest } from '../gateway-errors.ts';
+import { GatewayError, bodyTooLarge, invalidRequest } from '../gateway-errors.ts';
 
 export interface UploadedFile {
   field: string;
@@ -47,6 +47,12 @@ export async function receiveMultipart(request: FastifyRequest, maxFileBytes: nu
   } catch (error) {
     await upload.cleanup();
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw bodyTooLarge(maxFileBytes);
+    if (error instanceof GatewayError) throw error;
+    // The parser's complaints (no boundary, a truncated body, a malformed part) are the client's to fix; a
+    // file-system failure writing the temporary file (it has a syscall) stays a server error.
+    if ((error as { syscall?: string }).syscall === undefined) {
+      throw invalidRequest(`The multipart/form-data body could not be read: ${(error as Error).message.slice(0, 200)}`, null, 'invalid_multipart');
+    }
     throw error;
   }
   return upload;

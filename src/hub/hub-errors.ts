@@ -1,20 +1,10 @@
 // Upstream errors as GatewayErrors: the status is kept (a 429 stays a 429, a 400 keeps its message), and the
 // kind follows the status so every format can render it in its own error shape.
 import { GatewayError, type GatewayErrorKind } from '../gateway-errors.ts';
+import { kindForStatus } from '../gateway-error-codes.ts';
 
-export function kindForStatus(status: number): GatewayErrorKind {
-  if (status === 400 || status === 422) return 'invalid_request_error';
-  if (status === 401) return 'authentication_error';
-  if (status === 402) return 'insufficient_quota';
-  if (status === 403) return 'permission_error';
-  if (status === 404) return 'not_found_error';
-  if (status === 408 || status === 504) return 'timeout_error';
-  if (status === 413) return 'request_too_large';
-  if (status === 429) return 'rate_limit_error';
-  if (status === 503 || status === 529) return 'overloaded_error';
-  if (status >= 500) return 'server_error';
-  return 'upstream_error';
-}
+/** The one status-to-kind mapping, declared with the error codes. */
+export { kindForStatus };
 
 export interface UpstreamErrorInit {
   message: string;

@@ -3,7 +3,7 @@
 import type { GatewayError } from '../gateway-errors.ts';
 import type { RenderedFormatError } from './hub-errors.ts';
 import type { FormatName, HubRequest } from './hub-request.ts';
-import type { HubResponse } from './hub-response.ts';
+import type { HubResponse, HubUsage } from './hub-response.ts';
 import type { HubStreamPart, HubToStreamContext, SseEvent, StreamMachine, StreamToHubContext } from './hub-stream.ts';
 import type { HubWarning } from './hub-warnings.ts';
 
@@ -27,12 +27,35 @@ export interface HubToResponseContext {
   created?: number;
 }
 
+/** Watches a stream passed through unchanged and finishes it when the upstream left off its terminator. */
+export interface StreamCloser {
+  observe(event: SseEvent): void;
+  /** The events that finish the stream properly (none when it already finished). */
+  close(outputTokens: number): SseEvent[];
+}
+
+/**
+ * Everything the relay, the routes and the metering need to know about one wire format: converters both
+ * ways, the usage reader, and capabilities declared as data, so that nothing outside src/formats/ compares
+ * a format's name.
+ */
 export interface FormatConverters {
   name: FormatName;
+  /** Where a request names its model: in the body's `model`, or only in the URL path (Gemini). */
+  modelIn: 'body' | 'path';
+  /** Whether this format takes images only as inline bytes, so image URLs are fetched before sending. */
+  needsInlineImages: boolean;
+  /** For formats whose streams end with a terminator a cut upstream stream may lack, one that adds it. */
+  streamCloser?(): StreamCloser;
   requestToHub(body: unknown, ctx?: RequestToHubContext): { request: HubRequest; warnings: HubWarning[] };
   hubToRequest(request: HubRequest, upstreamModel: string): { body: Record<string, unknown>; warnings: HubWarning[] };
   responseToHub(json: unknown, ctx?: ResponseToHubContext): HubResponse;
   hubToResponse(response: HubResponse, ctx: HubToResponseContext): Record<string, unknown>;
+  /**
+   * The format's one usage reader: its wire `usage` object (whatever the answer or event carried, null when
+   * none) → the hub's usage, with what it leaves out unknown. Passthrough and translated paths both use it.
+   */
+  usageToHub(wire: unknown): HubUsage;
   streamToHub(ctx?: StreamToHubContext): TransformStream<SseEvent, HubStreamPart>;
   hubToStream(ctx: HubToStreamContext): TransformStream<HubStreamPart, SseEvent>;
   /** The same converters as synchronous machines, for a relay that handles one event at a time. */

@@ -1,8 +1,9 @@
 // The canonical request every wire format converts to and from. Only what at least two formats share is
 // modelled here; the rest rides in `extensions`, keyed by the format it came from.
 
-/** The wire formats the gateway speaks. */
-export type FormatName = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini-generate';
+/** The wire formats the gateway speaks, derived from the formats registry (src/formats/index.ts). */
+export type { FormatName } from '../formats/index.ts';
+import type { FormatName } from '../formats/index.ts';
 
 export interface HubTextPart {
   type: 'text';

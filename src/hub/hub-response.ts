@@ -10,27 +10,25 @@ export interface HubFinishReason {
 }
 
 /**
- * Token usage in one convention, whatever the provider's:
+ * Token usage as the upstream reported it, in one convention whatever the provider's:
  * - inputTokens is the whole prompt, cached tokens included (OpenAI's and Gemini's convention; Anthropic's
  *   input_tokens leaves out cache reads and writes, so its converter adds them);
  * - cachedInputTokens (read from cache) and cacheWriteTokens are parts of inputTokens;
  * - outputTokens includes reasoningTokens (OpenAI's and Anthropic's convention; Gemini counts thoughts apart).
+ * A field the upstream did not report is absent: unknown, which is not zero. The relay fills unknown input
+ * and output from what it sent and delivered (src/metering/resolve-usage.ts) before anything is billed or
+ * written to the client, so a writer (hubToResponse, hubToStream) always receives every field.
  */
 export interface HubUsage {
-  inputTokens: number;
-  cachedInputTokens: number;
-  cacheWriteTokens: number;
-  outputTokens: number;
-  reasoningTokens: number;
+  inputTokens?: number;
+  cachedInputTokens?: number;
+  cacheWriteTokens?: number;
+  outputTokens?: number;
+  reasoningTokens?: number;
 }
 
-export const emptyUsage = (): HubUsage => ({
-  inputTokens: 0,
-  cachedInputTokens: 0,
-  cacheWriteTokens: 0,
-  outputTokens: 0,
-  reasoningTokens: 0,
-});
+/** Nothing reported. */
+export const unreportedUsage = (): HubUsage => ({});
 
 export type HubResponseContent = HubTextPart | HubReasoningPart | HubToolCallPart;
 

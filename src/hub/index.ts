@@ -21,7 +21,7 @@ export type {
   HubUserMessage,
 } from './hub-request.ts';
 export type { HubFinishReason, HubResponse, HubResponseContent, HubUnifiedFinishReason, HubUsage } from './hub-response.ts';
-export { emptyUsage } from './hub-response.ts';
+export { unreportedUsage } from './hub-response.ts';
 export type { HubStreamPart, HubToStreamContext, SseEvent, StreamMachine, StreamToHubContext } from './hub-stream.ts';
 export { machineToTransformStream, parseEventJson, defaultGenerateId } from './hub-stream.ts';
 export type { HubWarning, WarningSink } from './hub-warnings.ts';

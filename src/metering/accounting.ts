@@ -23,8 +23,18 @@ export interface Accounting {
   reserve(limits: AccountLimits, estimateMicros: number): Promise<Reservation | null>;
   /** Releases the reservation and charges the real cost (0 for a failed call). */
   settle(reservation: Reservation, costMicros: number): Promise<void>;
-  /** Adds money to a wallet (top-ups, grants, refunds); the caller writes the ledger row. */
-  credit(userId: number, amountMicros: number): Promise<void>;
+  /**
+   * Runs `write`, the database transaction that moves a wallet by `amountMicros` (a grant, a top-up, a
+   * refund: the ledger row and the balance), and moves the live balance by exactly that amount once, however
+   * it interleaves with a first load of that wallet from the database.
+   */
+  changeWallet(userId: number, amountMicros: number, write: () => Promise<void>): Promise<void>;
+  /**
+   * Runs `write`, the database write of a metering batch holding these settled charges, so the live counters
+   * know which charges the database now holds (several instances: docs/decisions/0004). A write that fails
+   * after writing only the first n charges says so with an error whose `done` is n.
+   */
+  writeCharges(charges: DurableCharge[], write: () => Promise<void>): Promise<void>;
   /** The wallet's balance, less nothing reserved: what the ledger will say once written. */
   balance(userId: number): Promise<number>;
   /** What the key has spent so far. */
@@ -32,6 +42,14 @@ export interface Accounting {
   /** Forgets a cached wallet or key so the next use reloads it (after an admin changes it in the database). */
   forget(scope: { userId?: number; keyId?: number }): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface DurableCharge {
+  userId: number | null;
+  keyId: number | null;
+  chargeMicros: number;
+  /** The reservation the charge settled, or null (a call admitted without one). */
+  reservation: Reservation | null;
 }
 
 /** Reads the stored starting points; only called the first time a wallet or key is seen. */

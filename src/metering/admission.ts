@@ -64,9 +64,12 @@ async function admitCallOrThrow(snapshot: GatewaySnapshot, accounting: Accountin
   const verdict = await rateLimiter.admit(rateLimitSubjects(request.key), Date.now());
   if (!verdict.allowed) throw rateLimited(verdict.limit!, verdict.subject!, verdict.retryAfterSeconds!);
 
-  const estimates = [request.model, ...(request.fallbackModels ?? [])].map((id) => estimateFor(snapshot, request, id));
-  const estimate = Math.max(...estimates);
-  if (estimate === 0) return { reservation: null, pricing };
+  const candidates = [request.model, ...(request.fallbackModels ?? [])];
+  // Only a call that cannot cost anything (every candidate free) skips the wallet. A priced call whose
+  // estimate is 0 (a WAV header claiming an absurd byte rate) still needs money left and quota left: the
+  // reservation of 0 is refused on an empty or negative wallet or an exhausted key quota.
+  if (candidates.every((id) => !isPriced(snapshot, id))) return { reservation: null, pricing };
+  const estimate = Math.max(0, ...candidates.map((id) => estimateFor(snapshot, request, id)));
   const reservation = await accounting.reserve({ userId: request.key.userId, keyId: request.key.id, keyQuotaMicros: request.key.quotaMicros }, estimate);
   if (!reservation) {
     const walletLeft = await accounting.balance(request.key.userId);
@@ -75,11 +78,14 @@ async function admitCallOrThrow(snapshot: GatewaySnapshot, accounting: Accountin
   return { reservation, pricing };
 }
 
+function isPriced(snapshot: GatewaySnapshot, modelId: string): boolean {
+  return snapshot.models.get(modelId)?.free !== 1 && hasAnyPrice(snapshot.pricing.get(modelId));
+}
+
 function estimateFor(snapshot: GatewaySnapshot, request: AdmissionRequest, modelId: string): number {
-  const model = snapshot.models.get(modelId);
   const pricing = snapshot.pricing.get(modelId);
-  if (model?.free === 1 || !hasAnyPrice(pricing)) return 0;
-  return computeCostMicros(pricing, request.estimate(model), request.key.groupRatioPpm);
+  if (!isPriced(snapshot, modelId) || !pricing) return 0;
+  return computeCostMicros(pricing, request.estimate(snapshot.models.get(modelId)), request.key.groupRatioPpm);
 }
 
 export function isBillable(snapshot: GatewaySnapshot, modelId: string): boolean {

@@ -1,25 +1,73 @@
-// Token estimates for when an upstream reports no usage (a cut stream, a server that never counts):
-// a call is never billed as zero just because the upstream stayed silent.
+// Token counts for when an upstream reports no usage (a cut stream, a server that never counts):
+// a call is never billed as zero just because the upstream stayed silent. gpt-tokenizer's counts are
+// close to every provider's own for text; image bytes are not counted.
 import { countTokens } from 'gpt-tokenizer';
+import type { HubResponse } from '../hub/hub-response.ts';
 
 /** Per-message framing that chat templates add, as OpenAI's cookbook counts it. */
 const TOKENS_PER_MESSAGE = 3;
 const TOKENS_PER_REPLY = 3;
 
+/** Texts longer than this are counted from evenly spaced samples, scaled: counting a 20 MB answer in
+ * full holds the event loop for minutes, and a sample of 64K characters is within a few per cent. */
+const FULL_COUNT_MAX_CHARS = 64 * 1024;
+const SAMPLES = 8;
+
 export function estimateTextTokens(text: string): number {
-  return text.length === 0 ? 0 : countTokens(text);
+  if (text.length === 0) return 0;
+  if (text.length <= FULL_COUNT_MAX_CHARS) return countTokens(text);
+  const sampleChars = FULL_COUNT_MAX_CHARS / SAMPLES;
+  const stride = Math.floor((text.length - sampleChars) / (SAMPLES - 1));
+  let sampledTokens = 0;
+  for (let i = 0; i < SAMPLES; i += 1) sampledTokens += countTokens(text.slice(i * stride, i * stride + sampleChars));
+  return Math.ceil((sampledTokens / (sampleChars * SAMPLES)) * text.length);
 }
 
-/** Estimates prompt tokens from any chat-like body by counting the text it carries. */
+/** Fields of a request body, in any of the formats, that carry the prompt. */
+const TURN_FIELDS = ['messages', 'contents'] as const;
+const PROMPT_FIELDS = ['system', 'systemInstruction', 'instructions', 'prompt', 'input', 'tools'] as const;
+
+/**
+ * Estimates prompt tokens from a request body in any format: OpenAI chat `messages`, Anthropic `messages`
+ * + `system`, Gemini `contents` + `systemInstruction`, Responses `input` + `instructions`, completions
+ * `prompt`, embeddings `input`; tool definitions count too, as they do upstream.
+ */
 export function estimatePromptTokens(body: unknown): number {
-  const messages = (body as { messages?: unknown })?.messages;
-  if (Array.isArray(messages)) {
-    let total = TOKENS_PER_REPLY;
-    for (const message of messages) total += TOKENS_PER_MESSAGE + estimateTextTokens(collectText(message));
-    return total;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return estimateTextTokens(collectText(body));
+  const fields = body as Record<string, unknown>;
+  let total = 0;
+  for (const name of TURN_FIELDS) {
+    const turns = fields[name];
+    if (!Array.isArray(turns)) continue;
+    total += TOKENS_PER_REPLY;
+    for (const turn of turns) total += TOKENS_PER_MESSAGE + estimateTextTokens(collectText(turn));
   }
-  const prompt = (body as { prompt?: unknown; input?: unknown })?.prompt ?? (body as { input?: unknown })?.input;
-  return estimateTextTokens(collectText(prompt ?? body));
+  for (const name of PROMPT_FIELDS) {
+    const value = fields[name];
+    if (value === undefined || value === null) continue;
+    // Token-id prompts (completions, embeddings) are their own count.
+    total += isTokenIds(value) ? tokenIdCount(value) : estimateTextTokens(collectText(value));
+  }
+  return total;
+}
+
+function isTokenIds(value: unknown): value is number[] | number[][] {
+  return Array.isArray(value) && value.length > 0 && (typeof value[0] === 'number' || (Array.isArray(value[0]) && typeof value[0][0] === 'number'));
+}
+
+function tokenIdCount(value: number[] | number[][]): number {
+  return value.reduce<number>((sum, item) => sum + (Array.isArray(item) ? item.length : 1), 0);
+}
+
+/** The output a whole hub answer delivered, as tokens: text, reasoning and tool-call arguments. */
+export function estimateHubResponseTokens(response: Pick<HubResponse, 'content'>): number {
+  let text = '';
+  for (const part of response.content) {
+    if (part.type === 'text') text += part.text;
+    else if (part.type === 'reasoning') text += part.text;
+    else if (part.type === 'tool-call') text += part.name + part.argumentsJson;
+  }
+  return estimateTextTokens(text);
 }
 
 /** Every string in a JSON value, joined: close enough for prompts, whatever their shape. */
@@ -29,8 +77,8 @@ export function collectText(value: unknown): string {
   if (value && typeof value === 'object') {
     let text = '';
     for (const [field, inner] of Object.entries(value)) {
-      // Image bytes are not text tokens; counting base64 would wildly overcharge.
-      if (field === 'image_url' || field === 'data' || field === 'source') continue;
+      // Image and file bytes are not text tokens; counting base64 would wildly overcharge.
+      if (field === 'image_url' || field === 'data' || field === 'source' || field === 'file_data' || field === 'inlineData') continue;
       text += ` ${collectText(inner)}`;
     }
     return text;

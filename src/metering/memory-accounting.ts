@@ -9,6 +9,20 @@ export function createMemoryAccounting(store: AccountingStore): Accounting {
   const keys = new Map<number, Counter>();
   // Concurrent first sights of a wallet share one load.
   const loading = new Map<string, Promise<Counter>>();
+  // Wallet changes written to the database right now (grants), per user, and a count of all that began: a
+  // first load that overlapped one reads again, so the change is counted by the load or by changeWallet,
+  // never by both (issue 10: a grant counted twice when the wallet was not loaded yet).
+  const changing = new Map<number, Promise<unknown>>();
+  const changesBegun = new Map<number, number>();
+
+  const loadWallet = async (userId: number): Promise<number> => {
+    for (;;) {
+      await changing.get(userId)?.catch(() => {});
+      const seen = changesBegun.get(userId) ?? 0;
+      const value = await store.loadBalance(userId);
+      if ((changesBegun.get(userId) ?? 0) === seen && !changing.has(userId)) return value;
+    }
+  };
 
   const counter = async (map: Map<number, Counter>, kind: string, id: number, load: (id: number) => Promise<number>): Promise<Counter> => {
     const known = map.get(id);
@@ -21,12 +35,15 @@ export function createMemoryAccounting(store: AccountingStore): Accounting {
         map.set(id, created);
         loading.delete(tag);
         return created;
+      }, (error: unknown) => {
+        loading.delete(tag);
+        throw error;
       });
       loading.set(tag, pending);
     }
     return pending;
   };
-  const wallet = (userId: number) => counter(wallets, 'wallet', userId, store.loadBalance);
+  const wallet = (userId: number) => counter(wallets, 'wallet', userId, loadWallet);
   const key = (keyId: number) => counter(keys, 'key', keyId, store.loadKeyUsed);
 
   return {
@@ -52,9 +69,22 @@ export function createMemoryAccounting(store: AccountingStore): Accounting {
         k.value += cost;
       }
     },
-    async credit(userId, amount) {
-      (await wallet(userId)).value += amount;
+    async changeWallet(userId, amount, write) {
+      changesBegun.set(userId, (changesBegun.get(userId) ?? 0) + 1);
+      const previous = changing.get(userId) ?? Promise.resolve();
+      const done = previous.catch(() => {}).then(write);
+      changing.set(userId, done);
+      try {
+        await done;
+        // Loaded before the change began: add it. Not loaded: the first load reads it from the database.
+        const loaded = wallets.get(userId);
+        if (loaded) loaded.value += amount;
+      } finally {
+        if (changing.get(userId) === done) changing.delete(userId);
+      }
     },
+    // One instance: the counters already hold every settled charge, written or not.
+    writeCharges: (_charges, write) => write(),
     async balance(userId) {
       return (await wallet(userId)).value;
     },

@@ -49,7 +49,7 @@ export function computeCostMicros(pricing: ModelPricing, usage: Usage, ratioPpm:
     BigInt(usage.reasoningTokens) * BigInt(reasoningPrice) +
     BigInt(usage.characters ?? 0) * BigInt(pricing.perMillionChars ?? 0);
   const perUnit =
-    BigInt(pricing.perRequest ?? 0) +
+    BigInt(usage.requests ?? 1) * BigInt(pricing.perRequest ?? 0) +
     BigInt(usage.searches ?? 0) * BigInt(pricing.perSearch ?? 0) +
     (usage.images ? BigInt(usage.images.count) * BigInt(imagePrice(pricing, usage.images.size, usage.images.quality)) : 0n);
   const perMinute = BigInt(Math.round(usage.audioMs ?? 0)) * BigInt(pricing.perAudioMinute ?? 0);

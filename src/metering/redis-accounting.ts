@@ -1,112 +1,113 @@
 // Accounting shared by several instances: each wallet and key is a Redis hash {value} with a sorted set of
-// live reservations, and every check-and-take runs as one Lua script, so instances cannot together overspend. A hash missing from
-// Redis (first use, or Redis restarted) is seeded from the database, which lags by at most one flush.
+// live reservations, and every check-and-take runs as one Lua script, so instances cannot together overspend.
+// A counter missing from Redis (first use, or Redis restarted) is rebuilt from the database by the wallet
+// sync (src/metering/redis-wallet-sync.ts), which also repairs whatever a failed Redis step left behind.
 import { randomUUID } from 'node:crypto';
-import type { RedisContext, LuaScript } from '../cluster/redis-connection.ts';
-import type { AccountLimits, Accounting, AccountingStore, Reservation } from './accounting.ts';
-
-// Reservations are members "<id>:<amount>" of a sorted set per wallet and per key, scored by when they
-// expire: a reservation whose settle never came (the instance died, Redis was unreachable at that moment)
-// stops counting after RESERVATION_TTL_MS instead of holding the money back for ever.
-const SUM_LIVE = `
-local function live(key, now)
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
-  local total = 0
-  for _, member in ipairs(redis.call('ZRANGE', key, 0, -1)) do
-    total = total + tonumber(string.match(member, ':(%d+)$'))
-  end
-  return total
-end`;
-
-// KEYS: wallet, key, wallet reservations, key reservations. ARGV: estimate, quota (-1 for none), now,
-// expires at, member. Returns 1 taken, 0 wallet short, -1 quota short, -2 wallet unknown, -3 key unknown.
-const reserveScript: LuaScript = {
-  name: 'gatewayReserveExpiring',
-  source: `${SUM_LIVE}
-if redis.call('EXISTS', KEYS[1]) == 0 then return -2 end
-if redis.call('EXISTS', KEYS[2]) == 0 then return -3 end
-local estimate = tonumber(ARGV[1])
-local quota = tonumber(ARGV[2])
-local now = tonumber(ARGV[3])
-local wallet = tonumber(redis.call('HGET', KEYS[1], 'value'))
-local walletReserved = live(KEYS[3], now)
-if wallet - walletReserved <= 0 or wallet - walletReserved < estimate then return 0 end
-local keyReserved = live(KEYS[4], now)
-if quota >= 0 then
-  local used = tonumber(redis.call('HGET', KEYS[2], 'value'))
-  if used + keyReserved >= quota or used + keyReserved + estimate > quota then return -1 end
-end
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
-redis.call('ZADD', KEYS[4], ARGV[4], ARGV[5])
-redis.call('PEXPIREAT', KEYS[3], ARGV[4])
-redis.call('PEXPIREAT', KEYS[4], ARGV[4])
-return 1`,
-};
-
-// KEYS: wallet, key, wallet reservations, key reservations. ARGV: member, cost.
-const settleScript: LuaScript = {
-  name: 'gatewaySettleExpiring',
-  source: `
-redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('ZREM', KEYS[4], ARGV[1])
-if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HINCRBY', KEYS[1], 'value', -tonumber(ARGV[2])) end
-if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('HINCRBY', KEYS[2], 'value', tonumber(ARGV[2])) end
-return 1`,
-};
-
-// KEYS: hash. ARGV: value. Seeds only when absent, so a value other instances moved is never overwritten.
-const seedScript: LuaScript = {
-  name: 'gatewaySeed',
-  source: `
-if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'value', ARGV[1]) end
-return tonumber(redis.call('HGET', KEYS[1], 'value'))`,
-};
+import type { RedisContext } from '../cluster/redis-connection.ts';
+import type { AccountLimits, Accounting, AccountingStore, DurableCharge, Reservation } from './accounting.ts';
+import { reserveScript, settleScript } from './redis-accounting-scripts.ts';
+import { createWalletSync, type CounterField, type WalletSync } from './redis-wallet-sync.ts';
 
 export const DEFAULT_RESERVATION_TTL_MS = 3_600_000;
+export const DEFAULT_INSTANCE_TTL_MS = 15_000;
 
-export function createRedisAccounting(context: RedisContext, store: AccountingStore, reservationTtlMs = DEFAULT_RESERVATION_TTL_MS): Accounting {
+export interface RedisAccounting extends Accounting {
+  readonly sync: WalletSync;
+}
+
+export async function createRedisAccounting(context: RedisContext, store: AccountingStore, reservationTtlMs = DEFAULT_RESERVATION_TTL_MS, instanceTtlMs = DEFAULT_INSTANCE_TTL_MS): Promise<RedisAccounting> {
+  const sync = await createWalletSync(context, store, instanceTtlMs);
   const walletKey = (userId: number) => `${context.prefix}wallet:${userId}`;
   const quotaKey = (keyId: number) => `${context.prefix}keyspend:${keyId}`;
   const walletReservations = (userId: number) => `${context.prefix}wallet-resv:${userId}`;
   const keyReservations = (keyId: number) => `${context.prefix}key-resv:${keyId}`;
   const member = (reservation: Reservation) => `${reservation.id}:${reservation.amountMicros}`;
-  const seedWallet = async (userId: number) => Number(await context.run(seedScript, [walletKey(userId)], [await store.loadBalance(userId)]));
-  const seedKey = async (keyId: number) => Number(await context.run(seedScript, [quotaKey(keyId)], [await store.loadKeyUsed(keyId)]));
-  const read = async (hash: string, seed: () => Promise<number>) => {
+  const fieldsOf = (reservation: { userId: number; keyId: number }): CounterField[] => [`w:${reservation.userId}`, `k:${reservation.keyId}`];
+  // Charges settled but not yet written to the database: whether Redis took each one, by member.
+  const settling = new Map<string, Promise<boolean>>();
+  const read = async (hash: string, field: CounterField) => {
     const value = await context.redis.hget(hash, 'value');
-    return value === null ? seed() : Number(value);
+    return value === null ? sync.reconcile(field, true) : Number(value);
   };
 
   return {
+    sync,
     async reserve(limits: AccountLimits, estimate: number): Promise<Reservation | null> {
-      const reservation: Reservation = { userId: limits.userId, keyId: limits.keyId, amountMicros: estimate, id: randomUUID() };
+      const reservation: Reservation = { userId: limits.userId, keyId: limits.keyId, amountMicros: estimate, id: `${sync.instanceId}.${randomUUID()}` };
       const keys = [walletKey(limits.userId), quotaKey(limits.keyId), walletReservations(limits.userId), keyReservations(limits.keyId)];
       for (let attempt = 0; attempt < 3; attempt++) {
         const now = Date.now();
-        const args = [estimate, limits.keyQuotaMicros ?? -1, now, now + reservationTtlMs, member(reservation)];
+        const args = [String(estimate), String(limits.keyQuotaMicros ?? -1), now, now + reservationTtlMs, member(reservation)];
         const outcome = Number(await context.run(reserveScript, keys, args));
         if (outcome === 1) return reservation;
         if (outcome === 0 || outcome === -1) return null;
-        if (outcome === -2) await seedWallet(limits.userId);
-        if (outcome === -3) await seedKey(limits.keyId);
+        if (outcome === -2) await sync.reconcile(`w:${limits.userId}`, true);
+        if (outcome === -3) await sync.reconcile(`k:${limits.keyId}`, true);
       }
       return null;
     },
     async settle(reservation, cost) {
-      const keys = [walletKey(reservation.userId), quotaKey(reservation.keyId), walletReservations(reservation.userId), keyReservations(reservation.keyId)];
-      await context.run(settleScript, keys, [member(reservation), cost]);
+      // Calls metered without a reservation of their own (realtime responses) get an id here.
+      reservation.id ??= `${sync.instanceId}.${randomUUID()}`;
+      const keys = [walletKey(reservation.userId), quotaKey(reservation.keyId), walletReservations(reservation.userId), keyReservations(reservation.keyId), sync.pendingKey];
+      const record = `${reservation.userId} ${reservation.keyId} ${cost}`;
+      const applied = context.run(settleScript, keys, [member(reservation), String(cost), String(-cost), record]).then(
+        () => {
+          if (cost !== 0) sync.notePending(member(reservation), record);
+          return true;
+        },
+        (error: unknown) => {
+          // Redis did not answer: the reservation is released later, and the counters are rebuilt from the
+          // database once the charge is written there (writeCharges), so the call is charged exactly once.
+          sync.repairLater([], { userId: reservation.userId, keyId: reservation.keyId, member: member(reservation) });
+          throw error;
+        },
+      );
+      if (cost !== 0) settling.set(member(reservation), applied.catch(() => false));
+      await applied;
     },
-    async credit(userId, amount) {
-      // Absent: the database already holds the credit and will seed it; present: add it.
-      const hash = walletKey(userId);
-      if (await context.redis.exists(hash)) await context.redis.hincrby(hash, 'value', amount);
+    async writeCharges(charges: DurableCharge[], write) {
+      const charged = charges.filter((charge) => charge.chargeMicros !== 0 && charge.userId !== null && charge.keyId !== null);
+      const fields = [...new Set(charged.flatMap((charge) => fieldsOf({ userId: charge.userId!, keyId: charge.keyId! })))];
+      let failure: unknown = null;
+      let durable = charged;
+      const took = new Map<string, boolean>();
+      await sync.aroundWrite(fields, async () => {
+        try {
+          await write();
+        } catch (error) {
+          // A write that stopped part-way names how many leading entries it did write (`done`): those are
+          // durable; the rest will come again with the next flush.
+          failure = error;
+          const done = typeof (error as { done?: unknown })?.done === 'number' ? (error as { done: number }).done : 0;
+          const durableCharges = new Set(charges.slice(0, done));
+          durable = charged.filter((charge) => durableCharges.has(charge));
+        }
+        // Every settle of these charges has run (or failed) before their pending records are forgotten.
+        const members = durable.flatMap((charge) => (charge.reservation?.id ? [member(charge.reservation)] : []));
+        const outcomes = await Promise.all(members.map((name) => settling.get(name) ?? Promise.resolve(true)));
+        members.forEach((name, i) => took.set(name, outcomes[i]!));
+      }, () => ({ forgetPending: [...took.keys()] }));
+      for (const name of took.keys()) {
+        settling.delete(name);
+        sync.notePending(name, null);
+      }
+      // Charges Redis never took (settle failed, or no reservation): now in the database, so rebuild.
+      const missed = durable.filter((charge) => !charge.reservation?.id || took.get(member(charge.reservation)) === false);
+      for (const charge of missed) sync.repairLater(fieldsOf({ userId: charge.userId!, keyId: charge.keyId! }));
+      if (failure !== null) throw failure;
     },
-    balance: (userId) => read(walletKey(userId), () => seedWallet(userId)),
-    keyUsed: (keyId) => read(quotaKey(keyId), () => seedKey(keyId)),
+    async changeWallet(userId, amount, write) {
+      await sync.aroundWrite([`w:${userId}`], write, () => ({ credit: new Map([[userId, amount]]) }));
+    },
+    balance: (userId) => read(walletKey(userId), `w:${userId}`),
+    keyUsed: (keyId) => read(quotaKey(keyId), `k:${keyId}`),
     async forget({ userId, keyId }) {
       if (userId !== undefined) await context.redis.del(walletKey(userId));
       if (keyId !== undefined) await context.redis.del(quotaKey(keyId));
     },
-    async close() {},
+    async close() {
+      await sync.close();
+    },
   };
 }

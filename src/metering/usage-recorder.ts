@@ -14,6 +14,7 @@ import { MeteringWriteInterrupted } from './isolate-refused-rows.ts';
 import { boundedMeteringEntry } from './safe-metering-entry.ts';
 import { createMeteringMetrics } from './metering-metrics.ts';
 import type { Registry } from 'prom-client';
+import { billedQuantities } from './log-cost.ts';
 
 export interface CallRecord {
   requestId: string;
@@ -29,6 +30,8 @@ export interface CallRecord {
   ttftMs: number | null;
   usage: Usage;
   error: string | null;
+  /** The gateway error code (GW_ERR_…) of a failed call, when one is known. */
+  errorCode?: string | null;
   attempts: unknown[] | null;
   /** Taken at admission; settled here. Null for free models. */
   reservation: Reservation | null;
@@ -71,12 +74,20 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
   const limit = deps.queueLimit ?? DEFAULT_METERING_QUEUE_LIMIT;
   const metrics = createMeteringMetrics(deps.metricsRegistry, () => queue.pending);
   let dropping = false;
+  // Which reservation each queued entry settled, so accounting can tell which charges a batch makes durable.
+  const reservations = new WeakMap<MeteringEntry, Reservation>();
   const queue = createWriteBehindQueue<MeteringEntry>({
     intervalMs: deps.flushIntervalMs,
     maxBatch: MAX_BATCH,
     write: async (entries, retry) => {
       const stopTimer = metrics.writeSeconds.startTimer();
-      const outcome = await deps.writer.write(entries, { retry });
+      let outcome = { written: 0, deadLettered: 0 };
+      await deps.accounting.writeCharges(
+        entries.map((entry) => ({ userId: entry.log.user_id ?? null, keyId: entry.log.key_id ?? null, chargeMicros: entry.chargeMicros, reservation: reservations.get(entry) ?? null })),
+        async () => {
+          outcome = await deps.writer.write(entries, { retry });
+        },
+      );
       stopTimer();
       if (outcome.deadLettered > 0) {
         metrics.deadLetters.inc(outcome.deadLettered);
@@ -112,7 +123,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
         return cost;
       }
       dropping = false;
-      queue.enqueue(boundedMeteringEntry({
+      const entry = boundedMeteringEntry({
         chargeMicros: cost,
         log: {
           created_at: Date.now(),
@@ -135,9 +146,13 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
           reasoning_tokens: call.usage.reasoningTokens,
           cost_micros: cost,
           error: call.error,
+          ...billedQuantities(call.usage, ok, call.key.groupRatioPpm),
+          error_code: call.errorCode ?? null,
           attempts_json: call.attempts ? JSON.stringify(call.attempts) : null,
         },
-      }));
+      });
+      if (call.reservation) reservations.set(entry, call.reservation);
+      queue.enqueue(entry);
       return cost;
     },
     get backlogFull() {

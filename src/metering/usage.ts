@@ -1,5 +1,6 @@
-// Token usage of one call, in the hub's convention: inputTokens counts every input token, cached ones
-// included; outputTokens counts every output token, reasoning ones included.
+// What one call is billed by, in the hub's convention: inputTokens counts every input token, cached ones
+// included; outputTokens counts every output token, reasoning ones included. Every field is known here:
+// what an upstream left unreported was counted by the gateway (resolve-usage.ts) before it got this far.
 export interface Usage {
   inputTokens: number;
   cachedInputTokens: number;
@@ -11,6 +12,10 @@ export interface Usage {
   audioMs?: number;
   characters?: number;
   searches?: number;
+  /** Requests billed at the per-request price: 1 for a billed call (the default), 0 for one that is not. */
+  requests?: number;
+  /** True when the gateway counted input or output tokens itself because the upstream did not report them. */
+  tokensCounted?: boolean;
 }
 
 export const emptyUsage = (): Usage => ({
@@ -20,23 +25,3 @@ export const emptyUsage = (): Usage => ({
   outputTokens: 0,
   reasoningTokens: 0,
 });
-
-interface OpenAIUsageWire {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number } | null;
-  completion_tokens_details?: { reasoning_tokens?: number } | null;
-}
-
-/** Reads OpenAI's `usage` object (chat and completions). */
-export function usageFromOpenAI(wire: unknown): Usage | null {
-  if (!wire || typeof wire !== 'object') return null;
-  const usage = wire as OpenAIUsageWire;
-  return {
-    inputTokens: usage.prompt_tokens ?? 0,
-    cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
-    cacheWriteTokens: 0,
-    outputTokens: usage.completion_tokens ?? 0,
-    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
-  };
-}

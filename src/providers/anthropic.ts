@@ -20,5 +20,7 @@ export const anthropicProvider: ProviderDefinition = {
         return null;
     }
   },
-  authHeaders: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }),
+  // The version the converters speak; a same-format hop sends the client's own instead.
+  defaultHeaders: { 'anthropic-version': ANTHROPIC_VERSION },
+  authenticate: (_request, apiKey) => ({ 'x-api-key': apiKey }),
 };

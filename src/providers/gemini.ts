@@ -24,5 +24,5 @@ export const geminiProvider: ProviderDefinition = {
         return null;
     }
   },
-  authHeaders: (apiKey) => ({ 'x-goog-api-key': apiKey }),
+  authenticate: (_request, apiKey) => ({ 'x-goog-api-key': apiKey }),
 };

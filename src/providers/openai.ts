@@ -1,5 +1,5 @@
 // OpenAI and every OpenAI-compatible server (vLLM, Ollama, LM Studio, …).
-import type { Operation, ProviderDefinition } from './provider-definition.ts';
+import { bearerAuthentication, type Operation, type ProviderDefinition } from './provider-definition.ts';
 
 const paths: Partial<Record<Operation, string>> = {
   'chat': '/v1/chat/completions',
@@ -21,5 +21,5 @@ export const openaiProvider: ProviderDefinition = {
   chatFormat: 'openai-chat',
   defaultBaseUrl: 'https://api.openai.com',
   path: (operation) => paths[operation] ?? null,
-  authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+  authenticate: bearerAuthentication,
 };

@@ -1,5 +1,8 @@
 // An upstream described as data: its wire format, where it lives, how to call it and how to authenticate.
-export type WireFormat = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini-generate';
+import type { FormatName } from '../formats/index.ts';
+
+/** A wire format: one of the registered formats (src/formats/index.ts). */
+export type WireFormat = FormatName;
 
 /** Operations a channel may serve; each provider lists the ones it has. */
 export type Operation =
@@ -16,6 +19,25 @@ export interface ProviderDefinition {
   defaultBaseUrl: string;
   /** Path (with query) below the base URL for an operation on an upstream model id; null when unsupported. */
   path(operation: Operation, upstreamModel: string): string | null;
-  /** Headers that authenticate one upstream key. */
-  authHeaders(apiKey: string): Record<string, string>;
+  /** Headers every request carries unless the hop sets its own (Anthropic's API version). */
+  defaultHeaders?: Readonly<Record<string, string>>;
+  /**
+   * The headers that authenticate one request with one upstream key. It sees the whole request, and may be
+   * asynchronous, so request signing (AWS SigV4) and short-lived tokens (Vertex OAuth) fit here; a plain
+   * key answers synchronously and costs the hot path no extra tick. Applied in src/upstream/upstream-auth.ts.
+   */
+  authenticate(request: UpstreamRequestToSign, apiKey: string): Record<string, string> | Promise<Record<string, string>>;
 }
+
+/** What an upstream request looks like when it is authenticated: everything but the credentials. */
+export interface UpstreamRequestToSign {
+  method: string;
+  /** The full URL: origin, base path and operation path with query. */
+  url: string;
+  headers: Readonly<Record<string, string>>;
+  /** The body; null when there is none or it is streamed from disk (multipart uploads). */
+  body: string | Buffer | null;
+}
+
+/** `Authorization: Bearer <key>`: OpenAI and every compatible server. */
+export const bearerAuthentication = (_request: UpstreamRequestToSign, apiKey: string): Record<string, string> => ({ authorization: `Bearer ${apiKey}` });

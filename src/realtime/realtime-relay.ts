@@ -6,7 +6,7 @@ import type { CachedKey } from '../accounts/key-index.ts';
 import { GatewayError } from '../gateway-errors.ts';
 import { admitCall } from '../metering/admission.ts';
 import { emptyUsage, type Usage } from '../metering/usage.ts';
-import { nextUpstreamKey } from '../routing/choose-channel.ts';
+import { authenticatedHeaders } from '../upstream/upstream-auth.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { operationPath, supportsOperation } from '../providers/operation-path.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
@@ -43,14 +43,31 @@ export function relayRealtime(deps: RelayDeps, session: RealtimeSession, channel
   const url = new URL(channel.origin + channel.basePath + operationPath(channel, 'realtime', upstreamModel));
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   url.searchParams.set('model', upstreamModel);
-  const upstream = new WebSocket(url, { headers: { ...session.forwardHeaders, ...channel.provider.authHeaders(nextUpstreamKey(channel)) } });
   const pending: WebSocket.RawData[] = [];
-  let responses = 0;
-
+  // The client may speak before the upstream socket exists (authentication can be asynchronous): kept until then.
+  let upstream: WebSocket | null = null;
   client.on('message', (data, isBinary) => {
-    if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
+    if (upstream?.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
     else pending.push(data); // sent once the upstream socket opens
   });
+  const headers = authenticatedHeaders(channel, 'GET', `${url.pathname}${url.search}`.slice(channel.basePath.length), session.forwardHeaders, null);
+  const open = (signed: Record<string, string>) => {
+    if (client.readyState !== WebSocket.OPEN) return; // gone while the credentials were being prepared
+    upstream = new WebSocket(url, { headers: signed });
+    relayOpenSocket(deps, session, channel, client, upstream, pending, upstreamModel);
+  };
+  if (headers instanceof Promise) {
+    headers.then(open, (error: unknown) => {
+      deps.logger.warn({ requestId: session.requestId, channel: channel.name, err: (error as Error).message }, 'authenticating a realtime upstream failed');
+      if (client.readyState === WebSocket.OPEN) client.close(1011, 'upstream authentication failed');
+    });
+  } else {
+    open(headers);
+  }
+}
+
+function relayOpenSocket(deps: RelayDeps, session: RealtimeSession, channel: RoutedChannel, client: WebSocket, upstream: WebSocket, pending: WebSocket.RawData[], upstreamModel: string): void {
+  let responses = 0;
   upstream.on('open', () => {
     for (const data of pending.splice(0)) upstream.send(data);
   });

@@ -24,18 +24,21 @@ export const RETRY_POLICY = {
 } as const;
 
 /**
- * - transient: connection reset or refused, a 5xx: retry once on the same channel, then fail over;
+ * - transient: connection refused, a 5xx: retry once on the same channel, then fail over;
  * - silent: a timeout: fail over at once, never wait on the same route twice;
+ * - hung-up: the upstream took the request and closed the connection without an answer (reset, closed):
+ *   fail over at once; the same channel is tried once more only when no other route is left (a
+ *   keep-alive connection the upstream closed just as the request went out looks the same);
  * - rate-limited: a 429: wait Retry-After if short, else fail over;
  * - credentials: the channel's key is refused or out of credit: disable the channel, fail over;
  * - context-length: the prompt is too long for this model: a fallback model may take it;
  * - final: the request itself is wrong (400 and the like) or refused by policy: the client gets it.
  */
-export type FailureKind = 'transient' | 'silent' | 'rate-limited' | 'credentials' | 'context-length' | 'final';
+export type FailureKind = 'transient' | 'silent' | 'hung-up' | 'rate-limited' | 'credentials' | 'context-length' | 'final';
 
 export function classifyUpstreamStatus(status: number, error: GatewayError): FailureKind {
   const code = error.code ?? '';
-  if (status === 401 || status === 403 || status === 402) return 'credentials';
+  if (status === 401 || status === 403 || status === 402 || code === 'upstream_credentials_refused') return 'credentials';
   if (status === 429 && /insufficient_quota|billing/i.test(code + error.message)) return 'credentials';
   if (status === 429) return 'rate-limited';
   if (status === 408 || status === 504) return 'silent';
@@ -44,9 +47,30 @@ export function classifyUpstreamStatus(status: number, error: GatewayError): Fai
   return 'final';
 }
 
+/** Errors of the connection itself, before the request could be sent: the upstream is not there. */
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
 export function classifyTransportError(error: unknown): FailureKind {
+  // An answer over UPSTREAM_BODY_LIMIT: asking again would only buffer the same huge body again.
+  if ((error as { code?: unknown } | null)?.code === 'GW_UPSTREAM_BODY_TOO_LARGE') return 'final';
   if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) return 'silent';
+  const codes = errorCodes(error);
+  if (codes.some((code) => CONNECT_FAILURES.has(code))) return 'transient';
+  // undici's "other side closed" (UND_ERR_SOCKET), ECONNRESET, EPIPE: the request went out, no answer came.
+  if (error instanceof undiciErrors.SocketError || codes.some((code) => HANG_UPS.has(code))) return 'hung-up';
   return 'transient';
+}
+
+const HANG_UPS = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+/** The `code` of an error and of its causes. */
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  for (let cause = error, depth = 0; cause && typeof cause === 'object' && depth < 4; cause = (cause as { cause?: unknown }).cause, depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+  }
+  return codes;
 }
 
 /** Retry-After in milliseconds (seconds or an HTTP date), or null. */

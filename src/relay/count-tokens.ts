@@ -8,7 +8,6 @@ import { GatewayError, rateLimited, sharedStateUnavailable } from '../gateway-er
 import type { CachedKey } from '../accounts/key-index.ts';
 import type { WireFormat } from '../providers/provider-definition.ts';
 import { operationPath, supportsOperation } from '../providers/operation-path.ts';
-import { nextUpstreamKey } from '../routing/choose-channel.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import { rateLimitSubjects } from '../metering/admission.ts';
@@ -61,7 +60,7 @@ async function countOn(deps: RelayDeps, request: CountTokensRequest, channel: Ro
     const response = await sendUpstream(deps.agents, {
       channel,
       path: operationPath(channel, 'count-tokens', upstreamModel),
-      headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)), ...request.forwardHeaders },
+      headers: { 'content-type': 'application/json', ...request.forwardHeaders },
       body: request.upstreamBody(upstreamModel),
       signal: request.signal,
       headersTimeoutMs: channel.timeouts.headersMs ?? COUNT_HEADERS_TIMEOUT_MS,

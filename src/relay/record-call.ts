@@ -13,6 +13,8 @@ export interface CallOutcome {
   upstreamModel: string | null;
   ttftMs: number | null;
   error: string | null;
+  /** The gateway error code (GW_ERR_…) when the call failed with one. */
+  errorCode?: string | null;
 }
 
 export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcome): void {
@@ -33,6 +35,7 @@ export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
     ttftMs: outcome.ttftMs,
     usage: outcome.usage,
     error: outcome.error,
+    errorCode: outcome.errorCode ?? null,
     attempts: call.meter.attempts.length > 1 || outcome.status >= 400 ? call.meter.attempts : null,
     reservation: call.meter.reservation,
     pricing: call.meter.pricing,
@@ -52,6 +55,6 @@ function recordCallMetrics(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
 }
 
 /** For calls that failed before any upstream answered: logged, reservation released, nothing charged. */
-export function recordFailure(deps: RelayDeps, call: RelayCall, status: number, error: string): void {
-  recordCall(deps, call, { status, usage: emptyUsage(), channelId: null, upstreamModel: null, ttftMs: null, error });
+export function recordFailure(deps: RelayDeps, call: RelayCall, status: number, error: string, errorCode: string | null = null): void {
+  recordCall(deps, call, { status, usage: emptyUsage(), channelId: null, upstreamModel: null, ttftMs: null, error, errorCode });
 }

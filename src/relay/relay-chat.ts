@@ -23,7 +23,7 @@ export function relayChat(deps: RelayDeps, call: RelayCall, options: ChatRelayOp
   const client = relayFormat(call.inboundFormat)!;
   const passthrough: RelayHop = call.inboundFormat === 'openai-chat'
     ? openAIChatPassthroughHop(call)
-    : sameFormatPassthroughHop({ call, format: client, logger: deps.logger, modelInBody: call.inboundFormat !== 'gemini-generate' });
+    : sameFormatPassthroughHop({ call, format: client, logger: deps.logger });
   const translated = translatedChatHop({ call, client: client as FormatConverters, request: options.hubRequest, logger: deps.logger, imageFetchAllowPrivate: deps.imageFetchAllowPrivate });
   return relayEndpoint(deps, call, byChannelFormat(passthrough, translated), { estimate: estimateChatUsage(call.rawBody.length, options.maxOutputTokens) });
 }

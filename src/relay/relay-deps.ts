@@ -8,6 +8,7 @@ import type { Accounting } from '../metering/accounting.ts';
 import type { RateLimiter } from '../metering/rate-limiter.ts';
 import type { CircuitBreakers } from '../routing/circuit-breaker.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
+import type { ResponseOwners } from '../responses/response-owners.ts';
 
 export interface RelayDeps {
   agents: UpstreamAgents;
@@ -22,4 +23,8 @@ export interface RelayDeps {
   disableChannel(channel: RoutedChannel, reason: string): Promise<void>;
   /** Whether image URLs on private networks may be fetched for targets that need the bytes. */
   imageFetchAllowPrivate: boolean;
+  /** HEDGE_AFTER_MS: the hedge delay of models without their own `hedge_after_ms`; 0 or absent: no hedge. */
+  hedgeAfterMs?: number;
+  /** Who owns each Responses API id relayed, so nobody continues or reads another user's conversation. */
+  responseOwners: ResponseOwners;
 }

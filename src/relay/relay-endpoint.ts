@@ -44,7 +44,7 @@ export async function relayEndpoint(deps: RelayDeps, call: RelayCall, hop: Relay
     return withCost(call, await runAttempts(deps, call, metered, routes), () => wholeUsage);
   } catch (error) {
     // Whatever went wrong before an answer, the reservation is released and the failure logged.
-    recordFailure(deps, call, error instanceof GatewayError ? error.status : 499, error instanceof Error ? error.message : String(error));
+    recordFailure(deps, call, error instanceof GatewayError ? error.status : 499, error instanceof Error ? error.message : String(error), error instanceof GatewayError ? error.gatewayCode : call.signal.aborted ? 'GW_ERR_CLIENT_GONE' : 'GW_ERR_INTERNAL');
     throw error;
   }
 }

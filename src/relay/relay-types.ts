@@ -42,6 +42,8 @@ export interface AttemptRecord {
   status: number | null;
   outcome: string;
   error: string | null;
+  /** The gateway error code of a failed attempt (GW_ERR_…). */
+  code?: string;
   ms: number;
 }
 

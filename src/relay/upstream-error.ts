@@ -1,5 +1,8 @@
 // An upstream's error answer, rendered in the OpenAI envelope with a status the client can act on.
-import { GatewayError, type GatewayErrorKind } from '../gateway-errors.ts';
+import { GatewayError, upstreamCredentialsRefused } from '../gateway-errors.ts';
+import { kindForStatus } from '../gateway-error-codes.ts';
+import type { RoutedChannel } from '../routing/routing-table.ts';
+import { redactSecrets, refusesCredential } from './redact-credentials.ts';
 
 /**
  * Upstream 401/403 mean the gateway's channel credentials were refused, not the client's key:
@@ -11,27 +14,40 @@ export function upstreamStatusForClient(status: number): number {
   return status;
 }
 
-function kindForStatus(status: number): GatewayErrorKind {
-  if (status === 400 || status === 404 || status === 422) return 'invalid_request_error';
-  if (status === 413) return 'request_too_large';
-  if (status === 429) return 'rate_limit_error';
-  if (status === 408 || status === 504) return 'timeout_error';
-  if (status === 529 || status === 503) return 'overloaded_error';
-  return 'upstream_error';
-}
-
-/** Builds the gateway error for an upstream's non-2xx answer, keeping its message and code. */
-export function gatewayErrorFromUpstream(channelName: string, status: number, bodyText: string): GatewayError {
-  const clientStatus = upstreamStatusForClient(status);
+/**
+ * Builds the gateway error for an upstream's non-2xx answer, keeping its message and code, with any
+ * credential redacted. A refusal of the channel's own credential tells the client only that, with the
+ * upstream's error code: its message is exactly where upstreams echo the key. Pass the channel (not only
+ * its name) so its own keys are redacted exactly, whatever their shape.
+ */
+export function gatewayErrorFromUpstream(channel: string | Pick<RoutedChannel, 'name' | 'apiKeys'>, status: number, bodyText: string): GatewayError {
+  const channelName = typeof channel === 'string' ? channel : channel.name;
+  const credentials = typeof channel === 'string' ? [] : channel.apiKeys;
   const detail = extractUpstreamMessage(bodyText);
-  const message = status === 401 || status === 403
-    ? `The upstream channel '${channelName}' refused the gateway's credentials (${status}): ${detail.message}`
-    : detail.message || `The upstream channel '${channelName}' answered ${status}.`;
+  if (status === 401 || status === 403 || refusesCredential(bodyText)) {
+    return upstreamCredentialsRefused(channelName, status, safeCode(detail.code, credentials));
+  }
+  const clientStatus = upstreamStatusForClient(status);
+  const message = detail.message ? redactSecrets(detail.message, credentials) : `The upstream channel '${channelName}' answered ${status}.`;
   return new GatewayError(clientStatus, kindForStatus(clientStatus), 'GW_ERR_UPSTREAM_STATUS', {
     message,
-    code: detail.code,
-    param: detail.param,
+    code: safeCode(detail.code, credentials),
+    param: detail.param === null ? null : redactSecrets(detail.param, credentials).slice(0, 200),
   });
+}
+
+/** The same error with its message and param redacted (for errors built by a format's own converter). */
+export function redactUpstreamError(error: GatewayError, credentials: readonly string[]): GatewayError {
+  const message = redactSecrets(error.message, credentials);
+  const param = error.param === null ? null : redactSecrets(error.param, credentials);
+  if (message === error.message && param === error.param) return error;
+  return new GatewayError(error.status, error.kind, error.gatewayCode, { message, param, code: safeCode(error.code, credentials), headers: error.headers });
+}
+
+/** An upstream code is an identifier (invalid_api_key, API_KEY_INVALID); anything else is not passed on. */
+function safeCode(code: string | null, credentials: readonly string[]): string | null {
+  if (code === null || !/^[A-Za-z0-9_.]{1,64}$/.test(code)) return null;
+  return redactSecrets(code, credentials) === code ? code : null;
 }
 
 interface UpstreamDetail { message: string; code: string | null; param: string | null }

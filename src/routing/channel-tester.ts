@@ -2,9 +2,9 @@
 // whether it answered and how fast. Used by the admin "test channel" endpoint and the re-test schedule.
 import type { UpstreamAgents } from '../upstream/upstream-agent.ts';
 import type { RoutedChannel } from './routing-table.ts';
-import { nextUpstreamKey } from './choose-channel.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import { operationPath } from '../providers/operation-path.ts';
+import { redactSecrets } from '../relay/redact-credentials.ts';
 
 export interface ChannelTestResult {
   ok: boolean;
@@ -35,7 +35,7 @@ export async function testChannel(agents: UpstreamAgents, channel: RoutedChannel
     const response = await sendUpstream(agents, {
       channel,
       path: operationPath(channel, 'chat', upstreamModel),
-      headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify(probeBody(channel, upstreamModel)),
       signal,
       headersTimeoutMs: TEST_TIMEOUT_MS,
@@ -44,7 +44,7 @@ export async function testChannel(agents: UpstreamAgents, channel: RoutedChannel
     const text = await response.text();
     const latencyMs = Math.round(performance.now() - started);
     const ok = response.statusCode >= 200 && response.statusCode < 300;
-    return { ok, status: response.statusCode, latencyMs, error: ok ? null : text.slice(0, 500) };
+    return { ok, status: response.statusCode, latencyMs, error: ok ? null : redactSecrets(text.slice(0, 500), channel.apiKeys) };
   } catch (error) {
     return { ok: false, status: null, latencyMs: Math.round(performance.now() - started), error: (error as Error).message };
   }

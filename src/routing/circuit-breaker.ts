@@ -1,5 +1,10 @@
 // A circuit breaker per channel: after repeated failures in a window it opens and the channel is skipped;
-// after a cool-down one request probes it, and the first success closes it again.
+// after a cool-down one request probes it (half-open), and the probe's success closes it again.
+//
+// Reading the state (isOpen) never changes it: the relay claims the probe (admit) only right before it
+// really sends the attempt, and hands it back (release) when the attempt ended without a verdict (the
+// client left, a hedge lost, the request itself was refused). A probe claimed and never sent would keep
+// the circuit open for good.
 export interface CircuitBreakerOptions {
   failureThreshold: number;
   windowMs: number;
@@ -8,11 +13,21 @@ export interface CircuitBreakerOptions {
 
 export const DEFAULT_BREAKER: CircuitBreakerOptions = { failureThreshold: 5, windowMs: 30_000, cooldownMs: 5_000 };
 
-interface Circuit { failures: number[]; openedAt: number | null; probing: boolean }
+/** A probe that never reported (a lost promise) stops blocking others after this long. */
+const PROBE_EXPIRY_MS = 10 * 60_000;
+
+interface Circuit { failures: number[]; openedAt: number | null; probeSince: number | null }
 
 export interface CircuitBreakers {
-  /** True while the channel should be skipped. Claims the probe when the cool-down has passed. */
+  /** True while the channel should be skipped: open and cooling down, or its probe is in flight. */
   isOpen(channelId: number, now?: number): boolean;
+  /**
+   * Right before an attempt: true when it may go. A circuit past its cool-down admits exactly one
+   * request, the probe, until that probe reports (recordSuccess / recordFailure) or is released.
+   */
+  admit(channelId: number, now?: number): boolean;
+  /** The attempt admitted ended without saying anything about the channel's health. */
+  release(channelId: number): void;
   recordSuccess(channelId: number): void;
   recordFailure(channelId: number, now?: number): void;
   state(channelId: number): 'closed' | 'open' | 'half-open';
@@ -28,18 +43,28 @@ export function createCircuitBreakers(options: CircuitBreakerOptions = DEFAULT_B
   const circuit = (id: number) => {
     let found = circuits.get(id);
     if (!found) {
-      found = { failures: [], openedAt: null, probing: false };
+      found = { failures: [], openedAt: null, probeSince: null };
       circuits.set(id, found);
     }
     return found;
   };
+  const probeInFlight = (found: Circuit, now: number) => found.probeSince !== null && now - found.probeSince < PROBE_EXPIRY_MS;
   const breakers: CircuitBreakers = {
     isOpen(id, now = Date.now()) {
       const found = circuits.get(id);
       if (!found || found.openedAt === null) return false;
-      if (now - found.openedAt < options.cooldownMs || found.probing) return true;
-      found.probing = true; // this request is the probe
-      return false;
+      return now - found.openedAt < options.cooldownMs || probeInFlight(found, now);
+    },
+    admit(id, now = Date.now()) {
+      const found = circuits.get(id);
+      if (!found || found.openedAt === null) return true;
+      if (now - found.openedAt < options.cooldownMs || probeInFlight(found, now)) return false;
+      found.probeSince = now; // this request is the probe
+      return true;
+    },
+    release(id) {
+      const found = circuits.get(id);
+      if (found) found.probeSince = null;
     },
     recordSuccess(id) {
       const found = circuits.get(id);
@@ -49,24 +74,25 @@ export function createCircuitBreakers(options: CircuitBreakerOptions = DEFAULT_B
     },
     recordFailure(id, now = Date.now()) {
       const found = circuit(id);
-      if (found.probing) {
-        // The probe failed: stay open for another cool-down.
+      if (found.openedAt !== null) {
+        // The probe failed (or a request admitted before the circuit opened): another full cool-down.
         found.openedAt = now;
-        found.probing = false;
+        found.probeSince = null;
         breakers.onTransition?.(id, 'open', now);
         return;
       }
       found.failures = found.failures.filter((at) => now - at < options.windowMs);
       found.failures.push(now);
-      if (found.failures.length >= options.failureThreshold && found.openedAt === null) {
+      if (found.failures.length >= options.failureThreshold) {
         found.openedAt = now;
+        found.failures = [];
         breakers.onTransition?.(id, 'open', now);
       }
     },
     forceOpen(id, openedAt) {
       const found = circuit(id);
       found.openedAt = Math.max(found.openedAt ?? 0, openedAt);
-      found.probing = false;
+      found.probeSince = null;
     },
     forceClose(id) {
       circuits.delete(id);
@@ -74,7 +100,7 @@ export function createCircuitBreakers(options: CircuitBreakerOptions = DEFAULT_B
     state(id) {
       const found = circuits.get(id);
       if (!found || found.openedAt === null) return 'closed';
-      return found.probing ? 'half-open' : 'open';
+      return found.probeSince !== null ? 'half-open' : 'open';
     },
   };
   return breakers;

@@ -52,18 +52,30 @@ export interface RoutingTable {
   /** The reason when the group's only channels for the model are disabled (503 rather than 404), else null. */
   unavailableReason(group: string, model: string): string | null;
   channel(id: number): RoutedChannel | undefined;
-  /** Every channel, enabled or not, as the relay would call it (for channel tests). */
+  /** Every channel, enabled or not, as the relay would call it (for channel tests); undefined when its credential cannot be decrypted. */
   anyChannel(id: number): RoutedChannel | undefined;
+  /** Enabled channels left out because their stored credential cannot be decrypted: id → reason. */
+  readonly unreadableChannels: ReadonlyMap<number, string>;
 }
 
+export const UNREADABLE_CREDENTIAL_REASON = "its stored upstream credential cannot be decrypted with this gateway's GATEWAY_SECRET: enter the channel's api_key again (config file or admin)";
+
 export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow[], secrets: SecretBox): RoutingTable {
-  const channels = channelRows.filter((row) => row.status === 'enabled').map((row) => toRoutedChannel(row, secrets));
+  // One channel whose credential cannot be decrypted (written under another secret, corrupted) is left out
+  // with a reason; it must not take the whole table, and so every reload, down with it.
+  const unreadableChannels = new Map<number, string>();
+  const channels: RoutedChannel[] = [];
+  for (const row of channelRows.filter((candidate) => candidate.status === 'enabled')) {
+    const built = tryRoutedChannel(row, secrets);
+    if ('channel' in built) channels.push(built.channel);
+    else unreadableChannels.set(row.id, built.reason);
+  }
   const everyChannel = new Map(channelRows.map((row) => [row.id, row]));
   const converted = new Map<number, RoutedChannel>(channels.map((channel) => [channel.id, channel]));
-  const disabled = channelRows.filter((row) => row.status !== 'enabled').map((row) => ({
+  const disabled = channelRows.filter((row) => row.status !== 'enabled' || unreadableChannels.has(row.id)).map((row) => ({
     models: new Set(JSON.parse(row.models_json) as string[]),
     groups: new Set(JSON.parse(row.groups_json) as string[]),
-    reason: row.status_reason ?? 'disabled',
+    reason: unreadableChannels.get(row.id) ?? row.status_reason ?? 'disabled',
   }));
   const modelRowsById = new Map(modelRows.map((row) => [row.id, row]));
   const tiersCache = new Map<string, PriorityTiers>();
@@ -115,15 +127,32 @@ export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow
       if (!row) return undefined;
       let channel = converted.get(id);
       if (!channel) {
-        channel = toRoutedChannel(row, secrets);
+        const built = tryRoutedChannel(row, secrets);
+        if (!('channel' in built)) return undefined;
+        channel = built.channel;
         converted.set(id, channel);
       }
       return channel;
     },
+    unreadableChannels,
   };
 }
 
-function toRoutedChannel(row: ChannelRow, secrets: SecretBox): RoutedChannel {
+function tryRoutedChannel(row: ChannelRow, secrets: SecretBox): { channel: RoutedChannel } | { reason: string } {
+  let apiKeys: string[];
+  try {
+    apiKeys = JSON.parse(secrets.decrypt(row.api_keys_encrypted)) as string[];
+  } catch {
+    return { reason: UNREADABLE_CREDENTIAL_REASON };
+  }
+  try {
+    return { channel: toRoutedChannel(row, apiKeys) };
+  } catch (error) {
+    return { reason: `its stored settings cannot be read: ${(error as Error).message}` };
+  }
+}
+
+function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
   const provider = getProvider(row.type);
   const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean };
   return {
@@ -132,7 +161,7 @@ function toRoutedChannel(row: ChannelRow, secrets: SecretBox): RoutedChannel {
     type: row.type,
     provider,
     ...splitBaseUrl(row.base_url || provider.defaultBaseUrl),
-    apiKeys: JSON.parse(secrets.decrypt(row.api_keys_encrypted)) as string[],
+    apiKeys,
     models: new Set(JSON.parse(row.models_json) as string[]),
     modelMapping: JSON.parse(row.model_mapping_json) as Record<string, string>,
     groups: new Set(JSON.parse(row.groups_json) as string[]),

@@ -16,7 +16,13 @@ for (const [address, prefix] of [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.
 for (const [address, prefix] of [['::1', 128], ['fc00::', 7], ['fe80::', 10], ['::', 128]] as const) privateRanges.addSubnet(address, prefix, 'ipv6');
 
 async function assertPublic(hostname: string): Promise<void> {
-  const addresses = isIP(hostname) ? [{ address: hostname, family: isIP(hostname) }] : await lookup(hostname, { all: true });
+  let addresses: { address: string; family: number }[];
+  try {
+    addresses = isIP(hostname) ? [{ address: hostname, family: isIP(hostname) }] : await lookup(hostname, { all: true });
+  } catch (error) {
+    // A host that does not resolve is the client's URL at fault (it was a 500 with ENOTFOUND).
+    throw invalidRequest(`The image URL's host '${hostname.slice(0, 100)}' could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'DNS error'}).`, 'messages', 'image_fetch_failed');
+  }
   for (const { address, family } of addresses) {
     if (privateRanges.check(address, family === 6 ? 'ipv6' : 'ipv4')) throw invalidRequest(`The image URL's host ${hostname} is on a private network; the gateway does not fetch from there.`, 'messages', 'image_url_forbidden');
   }

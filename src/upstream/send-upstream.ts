@@ -4,15 +4,26 @@ import type { Dispatcher } from 'undici';
 import type { UpstreamAgents } from './upstream-agent.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RoutedChannel } from '../routing/routing-table.ts';
+import { authenticatedHeaders } from './upstream-auth.ts';
 
 /** Chunks queued for a slow client before the upstream socket is paused (backpressure). */
 const HIGH_WATER_CHUNKS = 64;
+
+/** A whole (non-streamed) upstream body larger than the agents' limit: the call fails instead of growing memory. */
+export class UpstreamBodyTooLargeError extends Error {
+  readonly code = 'GW_UPSTREAM_BODY_TOO_LARGE';
+  constructor(limitBytes: number) {
+    super(`the upstream answer is larger than the gateway's limit of ${limitBytes} bytes (UPSTREAM_BODY_LIMIT)`);
+    this.name = 'UpstreamBodyTooLargeError';
+  }
+}
 
 export interface UpstreamRequest {
   channel: RoutedChannel;
   /** Path below the channel's base URL, with query. */
   path: string;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
+  /** The request's own headers; the provider's defaults and authentication are added when it is sent. */
   headers: Record<string, string>;
   body?: string | Buffer | (() => AsyncIterable<Uint8Array>);
   signal: AbortSignal;
@@ -32,16 +43,24 @@ export interface UpstreamResponse {
   abort(reason?: Error): void;
 }
 
+/** Sends one request; the headers are finished (defaults, authentication) by upstream-auth.ts on the way. */
 export function sendUpstream(agents: UpstreamAgents, request: UpstreamRequest): Promise<UpstreamResponse> {
+  const method = request.method ?? 'POST';
+  const body = typeof request.body === 'function' ? null : request.body ?? null;
+  const headers = authenticatedHeaders(request.channel, method, request.path, request.headers, body);
+  return headers instanceof Promise ? headers.then((signed) => dispatchUpstream(agents, request, signed)) : dispatchUpstream(agents, request, headers);
+}
+
+function dispatchUpstream(agents: UpstreamAgents, request: UpstreamRequest, headers: Record<string, string>): Promise<UpstreamResponse> {
   const { channel } = request;
   return new Promise((resolve, reject) => {
     if (request.signal.aborted) return reject(request.signal.reason);
-    const handler = new UpstreamHandler(resolve, reject, request.signal);
+    const handler = new UpstreamHandler(resolve, reject, request.signal, agents.maxWholeBodyBytes);
     agents.forConnectTimeout(channel.timeouts.connectMs).dispatch({
       origin: channel.origin,
       path: channel.basePath + request.path,
       method: request.method ?? 'POST',
-      headers: request.headers,
+      headers,
       body: typeof request.body === 'function' ? request.body() as never : request.body ?? null,
       headersTimeout: request.headersTimeoutMs,
       // Between body chunks: a stalled stream fails instead of hanging the client forever.
@@ -53,6 +72,11 @@ export function sendUpstream(agents: UpstreamAgents, request: UpstreamRequest): 
 class UpstreamHandler implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | null = null;
   private readonly received: Buffer[] = [];
+  /** Bytes queued in `received`, to bound what text() buffers. */
+  private receivedBytes = 0;
+  /** Set by text(): the whole body is wanted, so reading must never pause for a consumer that will not come. */
+  private readingWhole = false;
+  private readonly maxWholeBodyBytes: number;
   private ended = false;
   private failure: Error | null = null;
   /** Wakes a waiting consumer (text() or the chunk iterator). */
@@ -62,7 +86,8 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
   private readonly signal: AbortSignal;
   private readonly onAbort = () => this.abort(this.signal.reason as Error);
 
-  constructor(resolve: (response: UpstreamResponse) => void, reject: (error: unknown) => void, signal: AbortSignal) {
+  constructor(resolve: (response: UpstreamResponse) => void, reject: (error: unknown) => void, signal: AbortSignal, maxWholeBodyBytes: number) {
+    this.maxWholeBodyBytes = maxWholeBodyBytes;
     this.resolve = resolve;
     this.reject = reject;
     this.signal = signal;
@@ -87,7 +112,12 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.received.push(chunk);
-    if (this.received.length >= HIGH_WATER_CHUNKS) controller.pause();
+    this.receivedBytes += chunk.length;
+    if (this.readingWhole) {
+      if (this.receivedBytes > this.maxWholeBodyBytes) this.failWhole(controller);
+    } else if (this.received.length >= HIGH_WATER_CHUNKS) {
+      controller.pause();
+    }
     this.notify();
   }
 
@@ -122,9 +152,23 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
   }
 
   private async text(): Promise<string> {
+    // The whole body is read into memory, up to a bound. Before this fix the socket stayed paused at
+    // HIGH_WATER_CHUNKS (about 4 MiB) and nothing ever resumed it: every larger answer hung.
+    this.readingWhole = true;
+    if (this.receivedBytes > this.maxWholeBodyBytes && this.controller) this.failWhole(this.controller);
+    if (this.controller?.paused) this.controller.resume();
     while (!this.ended && !this.failure) await new Promise<void>((resume) => (this.wake = resume));
     if (this.failure) throw this.failure;
     return Buffer.concat(this.received).toString('utf8');
+  }
+
+  private failWhole(controller: Dispatcher.DispatchController): void {
+    if (this.failure) return;
+    this.failure = new UpstreamBodyTooLargeError(this.maxWholeBodyBytes);
+    this.received.length = 0;
+    this.receivedBytes = 0;
+    this.cleanup();
+    if (!controller.aborted) controller.abort(this.failure);
   }
 
   private async *iterate(): AsyncGenerator<Buffer> {
@@ -132,6 +176,7 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
       for (;;) {
         if (this.received.length > 0) {
           const chunk = this.received.shift()!;
+          this.receivedBytes -= chunk.length;
           if (this.received.length === 0 && this.controller?.paused) this.controller.resume();
           yield chunk;
           continue;

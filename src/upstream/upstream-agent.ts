@@ -3,16 +3,22 @@
 import { Agent } from 'undici';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** Largest non-streamed upstream answer read into memory (UPSTREAM_BODY_LIMIT): 100 embeddings of 3,072
+ * floats as JSON are about 6 MB, ten 1024² images as base64 about 20 MB. */
+export const DEFAULT_UPSTREAM_BODY_LIMIT = 64 * 1024 * 1024;
 
 export interface UpstreamAgents {
   /** The agent whose connect timeout is the channel's, or the default. */
   forConnectTimeout(ms: number | undefined): Agent;
+  /** Largest whole (non-streamed) upstream body read into memory; larger ones fail the call. */
+  readonly maxWholeBodyBytes: number;
   close(): Promise<void>;
 }
 
-export function createUpstreamAgents(connectionsPerOrigin = 512): UpstreamAgents {
+export function createUpstreamAgents(connectionsPerOrigin = 512, maxWholeBodyBytes = DEFAULT_UPSTREAM_BODY_LIMIT): UpstreamAgents {
   const agents = new Map<number, Agent>();
   return {
+    maxWholeBodyBytes,
     forConnectTimeout(ms = DEFAULT_CONNECT_TIMEOUT_MS) {
       let agent = agents.get(ms);
       if (!agent) {

@@ -148,7 +148,7 @@ describe.each(withTestDatabases())('schema on %s', (target) => {
     await db.insertInto('payments').values(payment).execute();
     await expect(db.insertInto('payments').values(payment).execute()).rejects.toThrow(/unique|duplicate/i);
 
-    const session = { token_hash: 'th', user_id: ana.id, created_at: now, expires_at: now + 1, ip: null, user_agent: null };
+    const session = { id: 'sid', token_hash: 'th', user_id: ana.id, stage: 'active' as const, created_at: now, last_seen_at: now, expires_at: now + 1, ip: null, user_agent: null };
     await db.insertInto('sessions').values(session).execute();
     await expect(db.insertInto('sessions').values(session).execute()).rejects.toThrow(/unique|duplicate|primary/i);
 

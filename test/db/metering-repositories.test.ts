@@ -13,7 +13,10 @@ function log(i: number, overrides: Partial<NewUsageLog> = {}): NewUsageLog {
     created_at: 1_000_000 + i, request_id: `req-${i}`, user_id: i % 2 === 0 ? 1 : 2, key_id: i % 3, key_name: `k${i % 3}`,
     model: i % 5 === 0 ? 'big' : 'small', upstream_model: null, channel_id: 7, inbound_format: 'openai-chat', endpoint: '/v1/chat/completions',
     stream: i % 2, status: i % 10 === 9 ? 502 : 200, latency_ms: 100 + i, ttft_ms: null, input_tokens: i, cached_tokens: 0,
-    output_tokens: 2 * i, reasoning_tokens: 0, cost_micros: 10 * i, error: null, attempts_json: null, ...overrides,
+    output_tokens: 2 * i, reasoning_tokens: 0, cost_micros: 10 * i, error: null, attempts_json: null,
+    cache_write_tokens: i % 4, image_count: i % 3, image_size: i % 3 ? '1024x1024' : null, image_quality: i % 3 ? 'hd' : null,
+    audio_ms: 1500 * i, characters: 7 * i, searches: i % 2, requests: i % 10 === 9 ? 0 : 1, ratio_ppm: 1_000_000 + i,
+    tokens_counted: i % 2, error_code: i % 10 === 9 ? 'GW_ERR_UPSTREAM_STATUS' : null, ...overrides,
   };
 }
 

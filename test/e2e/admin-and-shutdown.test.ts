@@ -116,10 +116,11 @@ describe('graceful shutdown', () => {
     const databaseUrl = `sqlite:${join(dir, 'g.db')}`;
     const child = spawn(process.execPath, [join(import.meta.dirname, '../../src/main.ts'), '--config', join(dir, 'gw.yaml')], {
       env: { ...process.env, DATA_DIR: dir, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
     const url = await new Promise<string>((resolve) => {
-      createInterface({ input: child.stdout! }).on('line', (line) => {
+      // The log stream is standard error.
+      createInterface({ input: child.stderr! }).on('line', (line) => {
         const match = /gateway listening on (http:\/\/\S+?)"/.exec(line);
         if (match) resolve(match[1]!);
       });

@@ -195,9 +195,10 @@ describe('rerank', () => {
 
 describe('responses', () => {
   it('passes a response through, streamed and not, metering the final usage', async () => {
-    const whole = await client().responses.create({ model: 'gpt-4o-mini', input: 'hi there', previous_response_id: 'resp_earlier' });
+    const earlier = await client().responses.create({ model: 'gpt-4o-mini', input: 'first turn' });
+    const whole = await client().responses.create({ model: 'gpt-4o-mini', input: 'hi there', previous_response_id: earlier.id });
     expect(whole.output_text).toBe('Hello from the OpenAI simulator: you said "hi there"');
-    expect((upstream.requests.at(-1)!.body as { previous_response_id: string }).previous_response_id).toBe('resp_earlier');
+    expect((upstream.requests.at(-1)!.body as { previous_response_id: string }).previous_response_id).toBe(earlier.id);
     const stream = await client().responses.create({ model: 'gpt-4o-mini', input: 'hi there', stream: true });
     const types: string[] = [];
     let text = '';

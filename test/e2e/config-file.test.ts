@@ -107,23 +107,27 @@ describe('npm start with a config file', () => {
     expect(stderr).toContain(`Config file ${file} is invalid`);
   });
 
-  it('generates a key declared without a secret, prints it once, and the key works', async () => {
+  it('generates a key declared without a secret, prints it once on stdout, never into the log stream, and the key works', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gateway-genkey-'));
     const file = join(dir, 'gen.yaml');
     await writeFile(file, stringify({ channels: [{ name: 'up', type: 'openai', base_url: 'http://127.0.0.1:9', api_key: 'sk-x', models: ['m1'] }], users: [{ name: 'dan' }], keys: [{ name: 'laptop', user: 'dan' }] }));
     const child = spawn(process.execPath, [mainScript, '--config', file], {
-      env: { ...process.env, DATA_DIR: dir, DATABASE_URL: `sqlite:${join(dir, 'g.db')}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      // trace: the most the log stream ever carries.
+      env: { ...process.env, DATA_DIR: dir, DATABASE_URL: `sqlite:${join(dir, 'g.db')}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'trace' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let key = '';
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const url = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        key ||= /\b(sk-[0-9A-Za-z]{48})\b/.exec(line)?.[1] ?? '';
+      createInterface({ input: child.stderr! }).on('line', (line) => {
+        stderr += `${line}\n`;
         const listening = /gateway listening on (http:\/\/\S+?)"/.exec(line);
         if (listening) resolve(listening[1]!);
       });
       child.once('exit', (code) => reject(new Error(`exited ${code}`)));
     });
+    const key = /\b(sk-[0-9A-Za-z]{48})\b/.exec(stdout)?.[1] ?? '';
     const models = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
     child.kill('SIGTERM');
     const exitCode = await new Promise((resolve) => child.once('exit', resolve));
@@ -131,6 +135,12 @@ describe('npm start with a config file', () => {
     expect(models.status).toBe(200);
     expect(((await models.json()) as { data: { id: string }[] }).data.map((m) => m.id)).toEqual(['m1']);
     expect(exitCode).toBe(0);
+    // Standard output: the key, once; the log stream (standard error, JSON lines): never.
+    expect(stdout.split(key).length - 1).toBe(1);
+    expect(stderr).toContain('config file applied');
+    expect(stderr).not.toContain(key);
+    expect(stderr).not.toContain(key.slice(3, 20));
+    for (const line of stderr.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
   });
 });
 

@@ -45,11 +45,12 @@ async function startGatewayProcess(dir: string, databaseUrl: string, key: string
   }));
   const child = spawn(process.execPath, [join(import.meta.dirname, '../../src/main.ts'), '--config', join(dir, 'gw.yaml')], {
     env: { ...process.env, DATA_DIR: dir, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FLUSH_INTERVAL_MS: String(FLUSH_INTERVAL_MS) },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`gateway exited with ${code} before listening`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    // Logs are JSON lines on stderr.
+    createInterface({ input: child.stderr! }).on('line', (line) => {
       const match = /gateway listening on (http:\/\/\S+?)"/.exec(line);
       if (match) resolve(match[1]!);
     });

@@ -21,7 +21,9 @@ beforeAll(async () => {
   const timeouts = { headers_ms: 400, first_token_ms: 400, idle_ms: 400 };
   gateway = await startTestGateway({
     channels: [
-      { name: 'primary', type: 'openai', base_url: primary.url, api_key: UPSTREAM_KEY, models: scenarios.filter((s) => s !== 'refused'), priority: 1, timeouts },
+      { name: 'primary', type: 'openai', base_url: primary.url, api_key: UPSTREAM_KEY, models: scenarios.filter((s) => s !== 'refused' && s !== 'breaker'), priority: 1, timeouts },
+      // Its own channel: the other scenarios' failures on 'primary' must not count towards this circuit.
+      { name: 'flaky', type: 'openai', base_url: primary.url, api_key: UPSTREAM_KEY, models: ['breaker'], priority: 1, timeouts },
       { name: 'dead', type: 'openai', base_url: 'http://127.0.0.1:9', api_key: UPSTREAM_KEY, models: ['refused'], priority: 1, timeouts },
       { name: 'backup', type: 'openai', base_url: backup.url, api_key: UPSTREAM_KEY, models: scenarios.filter((s) => !['plain400', 'cut', 'stall', 'context', 'listed', 'resumable', 'noprefill'].includes(s)).concat(['bigger']), priority: 0, timeouts },
       // Servers that continue a trailing assistant message (vLLM's continue_final_message), and one that refuses to.
@@ -194,22 +196,45 @@ describe('continuing a broken stream elsewhere', () => {
     expect(JSON.parse(log.attempts_json!).map((a: { outcome: string }) => a.outcome)).toEqual(['ok', 'continued']);
   });
 
-  it('reports the original failure when the fallback rejects the prefill', async () => {
+  it('restarts without the prefill on a fallback that refuses it, sending only what the client lacks', async () => {
     primary.script({ cutStreamAfterChunks: 4, chunkDelayMs: 30 });
     backup.script({ status: 400, body: { error: { message: 'continue_final_message is not supported', type: 'invalid_request_error', param: null, code: null } } });
     const text = await streamText('noprefill');
+    expect(text).not.toContain('"error"');
+    expect(contentOf(text)).toBe('Hello from the OpenAI simulator: you said "scenario noprefill"');
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    const restarted = backup.requests.at(-1)!.body as { messages: { role: string }[]; continue_final_message?: boolean };
+    expect(restarted.continue_final_message).toBeUndefined();
+    expect(restarted.messages.at(-1)?.role).toBe('user');
+    const log = await lastLog();
+    expect(log.error).toBeNull();
+    expect(JSON.parse(log.attempts_json!).map((a: { outcome: string }) => a.outcome)).toEqual(['ok', 'continuation refused', 'restarted']);
+  });
+
+  it('ends with the original failure when the restarted answer differs from what was sent', async () => {
+    primary.script({ cutStreamAfterChunks: 4, chunkDelayMs: 30 });
+    backup.script(
+      { status: 400, body: { error: { message: 'continue_final_message is not supported', type: 'invalid_request_error', param: null, code: null } } },
+      { reply: 'A completely different answer this time around.' },
+    );
+    const text = await streamText('noprefill');
+    const delivered = contentOf(text);
+    expect(delivered.length).toBeGreaterThan(0);
+    expect('Hello from the OpenAI simulator: you said "scenario noprefill"'.startsWith(delivered)).toBe(true);
+    expect(text).not.toContain('completely different');
     expect(text).toContain('failed midway');
-    expect(text).not.toContain('continue_final_message is not supported');
     expect(text).not.toContain('[DONE]');
+    const log = await lastLog();
+    expect(log.error).toContain('differed');
   });
 });
 
 describe('health', () => {
   it('opens the circuit of a failing channel, serves from the backup, and closes it after a good probe', async () => {
     const boom = { status: 500, body: { error: { message: 'down', type: 'server_error', param: null, code: null } } };
-    primary.script(boom, boom, boom, boom);
+    primary.script(boom, boom, boom);
     await ask('breaker'); // two failures on primary, answered by backup
-    await ask('breaker'); // two more: the circuit opens
+    await ask('breaker'); // a third: the circuit opens, and the open channel is not retried
     const before = countOn(primary, 'breaker');
     await ask('breaker');
     await ask('breaker');

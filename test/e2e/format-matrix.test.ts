@@ -206,8 +206,9 @@ describe.each(upstreams.filter((upstream) => upstream.model !== 'gpt-up'))('open
     expect(second.output_text).toContain('sunny in Tokyo');
   });
 
-  it('refuses previous_response_id, which needs OpenAI’s stored state, with a 400 naming it', async () => {
-    await expect(client().responses.create({ model, input: 'x', previous_response_id: 'resp_123' })).rejects.toMatchObject({ status: 400, param: 'previous_response_id' });
+  it('refuses a previous_response_id the gateway never relayed with a 404 naming it', async () => {
+    // An owned id on a translated channel gets a 400 naming the field: test/e2e/response-ownership.test.ts.
+    await expect(client().responses.create({ model, input: 'x', previous_response_id: 'resp_123' })).rejects.toMatchObject({ status: 404, param: 'previous_response_id', code: 'previous_response_not_found' });
   });
 });
 

@@ -186,7 +186,7 @@ describe('upstream errors', () => {
     expect((error as Error).message).toContain("refused the gateway's credentials");
     const channel = await gateway.database.db.selectFrom('channels').selectAll().where('name', '=', 'fragile').executeTakeFirstOrThrow();
     expect(channel.status).toBe('auto_disabled');
-    expect(channel.status_reason).toContain('Incorrect API key provided');
+    expect(channel.status_reason).toContain("refused the gateway's credentials (401 invalid_api_key)");
     await expect(chat(keys.main, 'fragile-model')).rejects.toMatchObject({ status: 503, code: 'model_unavailable' });
   });
 });

@@ -6,10 +6,25 @@ import { effortForBudget } from '../../src/hub/hub-reasoning.ts';
 
 describe('formats registry', () => {
   it('finds each format by name and refuses unknown ones', () => {
-    expect(Object.keys(formats)).toEqual(['openai-chat', 'anthropic-messages', 'gemini-generate']);
+    expect(Object.keys(formats)).toEqual(['openai-chat', 'anthropic-messages', 'gemini-generate', 'openai-responses']);
     expect(getFormat('anthropic-messages').name).toBe('anthropic-messages');
-    expect(hasFormat('openai-responses')).toBe(false);
-    expect(() => getFormat('openai-responses')).toThrow("No converters are registered for the wire format 'openai-responses'.");
+    expect(hasFormat('openai-responses')).toBe(true);
+    expect(hasFormat('cohere-chat')).toBe(false);
+    expect(() => getFormat('cohere-chat')).toThrow("No converters are registered for the wire format 'cohere-chat'.");
+  });
+
+  it('holds every part of the contract for each registered format, under its own name', () => {
+    const converters = ['requestToHub', 'hubToRequest', 'responseToHub', 'hubToResponse', 'usageToHub', 'streamToHub', 'hubToStream',
+      'streamToHubMachine', 'hubToStreamMachine', 'errorToHub', 'hubToError', 'hubErrorToStreamEvent'] as const;
+    for (const [name, format] of Object.entries(formats)) {
+      expect(format.name, name).toBe(name);
+      for (const part of converters) expect(typeof format[part], `${name}.${part}`).toBe('function');
+      expect(['body', 'path'], `${name}.modelIn`).toContain(format.modelIn);
+      expect(typeof format.needsInlineImages, `${name}.needsInlineImages`).toBe('boolean');
+      if (format.streamCloser !== undefined) expect(typeof format.streamCloser, `${name}.streamCloser`).toBe('function');
+      // The usage reader leaves what the wire does not carry unknown.
+      expect(format.usageToHub(null), `${name}.usageToHub`).toEqual({});
+    }
   });
 
   it('renders the same gateway error in each format', async () => {
@@ -19,8 +34,9 @@ describe('formats registry', () => {
       [429, { error: { message: error.message, type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' } }],
       [429, { type: 'error', error: { type: 'rate_limit_error', message: error.message } }],
       [429, { error: { code: 429, message: error.message, status: 'RESOURCE_EXHAUSTED' } }],
+      [429, { error: { message: error.message, type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' } }],
     ]);
-    expect(Object.values(formats).map((f) => f.hubErrorToStreamEvent(error).event)).toEqual([undefined, 'error', undefined]);
+    expect(Object.values(formats).map((f) => f.hubErrorToStreamEvent(error).event)).toEqual([undefined, 'error', undefined, 'error']);
   });
 });
 

@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import type { Logger } from 'pino';
 import { readEnv } from '../../src/config/env.ts';
 import { startGateway, type RunningGateway } from '../../src/start-gateway.ts';
 
@@ -17,6 +18,8 @@ export interface TestGateway extends RunningGateway {
 export interface TestGatewayOptions {
   /** Extra environment, e.g. DATABASE_URL for PostgreSQL. */
   env?: Record<string, string>;
+  /** A logger of the test's own (e.g. one that collects every line). */
+  logger?: Logger;
 }
 
 export async function startTestGateway(config: object, options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -34,7 +37,7 @@ export async function startTestGateway(config: object, options: TestGatewayOptio
     SHUTDOWN_GRACE_MS: '2000',
     ...options.env,
   });
-  const gateway = await startGateway({ env, configFile });
+  const gateway = await startGateway({ env, configFile, ...(options.logger ? { logger: options.logger } : {}) });
   return {
     ...gateway,
     dir,

@@ -87,9 +87,11 @@ export function messages(exchange: SimulatorExchange): void | Promise<void> {
   for (const block of blocks) {
     outputTokens += countWords(block.type === 'text' ? block.text : block.type === 'thinking' ? block.thinking : JSON.stringify(block.input));
   }
+  // Anthropic's input_tokens leaves out the tokens read from or written to the cache.
+  const uncachedInput = Math.max(0, inputTokens(body) - (step.cachedTokens ?? 0) - (step.cacheWriteTokens ?? 0));
   const usage = (output: number) => step.omitUsage ? undefined : {
-    input_tokens: inputTokens(body), output_tokens: output,
-    cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+    input_tokens: uncachedInput, output_tokens: output,
+    cache_creation_input_tokens: step.cacheWriteTokens ?? 0, cache_read_input_tokens: step.cachedTokens ?? 0, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
     inference_geo: null, output_tokens_details: null, server_tool_use: null, service_tier: 'standard', speed: null,
   };
   const message = (content: ContentBlock[], reason: string | null, sequenceHit: string | null, output: number) => ({
@@ -120,7 +122,7 @@ export function messages(exchange: SimulatorExchange): void | Promise<void> {
   });
   events.splice(2, 0, event('ping', {})); // after the first content_block_start, as Anthropic sends it
   const deltaUsage = step.omitUsage ? undefined : {
-    input_tokens: inputTokens(body), output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0,
+    input_tokens: uncachedInput, output_tokens: outputTokens, cache_creation_input_tokens: step.cacheWriteTokens ?? 0, cache_read_input_tokens: step.cachedTokens ?? 0,
     output_tokens_details: null, server_tool_use: null,
   };
   events.push(event('message_delta', { delta: { stop_reason: stopReason, stop_sequence: stopSequence, stop_details: null, container: null }, usage: deltaUsage }));

@@ -76,6 +76,7 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
   const usage = step.omitUsage ? undefined : {
     promptTokenCount: prompt, candidatesTokenCount: answerTokens, totalTokenCount: prompt + answerTokens + thoughts,
     promptTokensDetails: [{ modality: 'TEXT', tokenCount: prompt }], ...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
+    ...(step.cachedTokens ? { cachedContentTokenCount: step.cachedTokens } : {}),
   };
   const responseId = `sim${(++sequence).toString(36).padStart(8, '0')}`;
   const modelVersion = model;

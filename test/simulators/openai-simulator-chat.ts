@@ -46,7 +46,7 @@ export function chatCompletions(exchange: SimulatorExchange): void | Promise<voi
   for (const call of answer.toolCalls) completionTokens += countWords(call.arguments) + 3;
   const usage = step.omitUsage ? undefined : {
     prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: step.cachedTokens ?? 0, audio_tokens: 0, ...(step.cacheWriteTokens ? { cache_write_tokens: step.cacheWriteTokens } : {}) },
     completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
   const id = `chatcmpl-sim${(++sequence).toString(36)}`;

@@ -1,5 +1,6 @@
 // The OpenAI simulator's endpoints for images, speech and responses, in OpenAI's shapes (checked by
 // pointing the official openai SDK at them in the end-to-end tests).
+import { randomBytes } from 'node:crypto';
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
 import { countWords, splitIntoPieces } from './simulator-answers.ts';
@@ -28,10 +29,11 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
   const body = exchange.recorded.body as Body;
   const input = typeof body.input === 'string' ? body.input : JSON.stringify(body.input ?? '');
   const text = exchange.step.reply ?? `Hello from the OpenAI simulator: you said "${input}"`;
-  const id = `resp_sim${Date.now().toString(36)}`;
+  // Unique like OpenAI's: two responses in the same millisecond must not share an id.
+  const id = `resp_sim${randomBytes(12).toString('hex')}`;
   const messageId = `msg_sim${Date.now().toString(36)}`;
   const createdAt = Math.floor(Date.now() / 1000);
-  const usage = { input_tokens: countWords(input), input_tokens_details: { cached_tokens: 0 }, output_tokens: countWords(text), output_tokens_details: { reasoning_tokens: 0 }, total_tokens: countWords(input) + countWords(text) };
+  const usage = { input_tokens: countWords(input), input_tokens_details: { cached_tokens: exchange.step.cachedTokens ?? 0, ...(exchange.step.cacheWriteTokens ? { cache_write_tokens: exchange.step.cacheWriteTokens } : {}) }, output_tokens: countWords(text), output_tokens_details: { reasoning_tokens: 0 }, total_tokens: countWords(input) + countWords(text) };
   const message = (content: string, status: string) => ({ type: 'message', id: messageId, status, role: 'assistant', content: [{ type: 'output_text', text: content, annotations: [], logprobs: [] }] });
   const response = (status: string, output: unknown[], withUsage: boolean) => ({
     id, object: 'response', created_at: createdAt, status, error: null, incomplete_details: null, instructions: null,
@@ -40,6 +42,8 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
     temperature: 1, text: { format: { type: 'text' } }, tool_choice: 'auto', tools: [], top_p: 1, truncation: 'disabled',
     usage: withUsage && !exchange.step.omitUsage ? usage : null, user: null, metadata: {},
   });
+  const inputItems = [{ id: `msg_in${randomBytes(6).toString('hex')}`, type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: input }] }];
+  storedResponses.set(id, { response: response('completed', [message(text, 'completed')], true), inputItems });
   if (!body.stream) return sendJson(exchange.response, 200, response('completed', [message(text, 'completed')], true));
   let sequence = 0;
   const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`;
@@ -55,6 +59,26 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
     event('response.completed', { response: response('completed', [message(text, 'completed')], true) }),
   ];
   return sendEventStream(exchange.response, exchange.step, events, { terminator: null, malformed: 'event: response.output_text.delta\ndata: {"broken": \n\n' });
+}
+
+/** Responses kept as OpenAI keeps stored ones, for GET/DELETE /v1/responses/{id} and its input_items. */
+const storedResponses = new Map<string, { response: Record<string, unknown>; inputItems: object[] }>();
+
+/** GET /v1/responses/{id}, DELETE /v1/responses/{id}, GET /v1/responses/{id}/input_items, POST /v1/responses/{id}/cancel. */
+export function storedResponse(exchange: SimulatorExchange): void {
+  const { method, path } = exchange.recorded;
+  const [, , , rawId, action] = path.split('/');
+  const id = decodeURIComponent(rawId ?? '');
+  const stored = storedResponses.get(id);
+  if (!stored) return sendJson(exchange.response, 404, { error: { message: `Response with id '${id}' not found.`, type: 'invalid_request_error', param: null, code: null } });
+  if (method === 'GET' && action === undefined) return sendJson(exchange.response, 200, stored.response);
+  if (method === 'DELETE' && action === undefined) {
+    storedResponses.delete(id);
+    return sendJson(exchange.response, 200, { id, object: 'response.deleted', deleted: true });
+  }
+  if (method === 'GET' && action === 'input_items') return sendJson(exchange.response, 200, { object: 'list', data: stored.inputItems, first_id: (stored.inputItems[0] as { id: string }).id, last_id: (stored.inputItems.at(-1) as { id: string }).id, has_more: false });
+  if (method === 'POST' && action === 'cancel') return sendJson(exchange.response, 400, { error: { message: 'Only responses created with background set to true can be cancelled.', type: 'invalid_request_error', param: null, code: null } });
+  return sendJson(exchange.response, 404, { error: { message: `Invalid URL (${method} ${path})`, type: 'invalid_request_error', param: null, code: null } });
 }
 
 /** Multipart bodies arrive as text here; tests upload ASCII-only files so the text is the exact bytes. */

@@ -3,6 +3,7 @@
 //   POST /v1/completions        (openai-simulator-legacy.ts) text_completion, stream and not
 //   POST /v1/embeddings         (openai-simulator-legacy.ts) float or base64, `dimensions`
 //   POST /v1/images/generations, /v1/audio/speech, /v1/responses (openai-simulator-endpoints.ts)
+//   GET/DELETE /v1/responses/{id}, GET /v1/responses/{id}/input_items, POST /v1/responses/{id}/cancel
 //   GET  /v1/models, GET /v1/models/{id}
 // Auth: `Authorization: Bearer <apiKey>`; anything else gets OpenAI's 401 invalid_api_key.
 // Replies (simulator-answers.ts): `Hello from the OpenAI simulator: you said "<last user text>"`; tool calls
@@ -18,7 +19,7 @@ import { sendJson } from './simulator-http.ts';
 import { openAIError, openAIErrorForStatus } from './openai-simulator-errors.ts';
 import { chatCompletions } from './openai-simulator-chat.ts';
 import { completions, embeddings } from './openai-simulator-legacy.ts';
-import { imagesEdits, imagesGenerations, responses, speech, transcriptions } from './openai-simulator-endpoints.ts';
+import { imagesEdits, imagesGenerations, responses, speech, storedResponse, transcriptions } from './openai-simulator-endpoints.ts';
 
 export type OpenAISimulator = Simulator;
 export type { RecordedRequest, ScriptStep } from './simulator-core.ts';
@@ -59,6 +60,7 @@ export function startOpenAISimulator(options: OpenAISimulatorOptions = {}): Prom
       if (method === 'POST' && path === '/v1/images/generations') return imagesGenerations(exchange);
       if (method === 'POST' && path === '/v1/audio/speech') return speech(exchange);
       if (method === 'POST' && path === '/v1/responses') return responses(exchange);
+      if (path.startsWith('/v1/responses/')) return storedResponse(exchange);
       if (method === 'POST' && path === '/v1/images/edits') return imagesEdits(exchange);
       if (method === 'POST' && path === '/v1/audio/transcriptions') return transcriptions(exchange);
       if (method === 'GET' && path === '/v1/models') return sendJson(response, 200, modelList);

@@ -77,6 +77,10 @@ export async function startSimulator(definition: SimulatorDefinition): Promise<S
     const exchange: SimulatorExchange = { request, response, recorded, step };
     try {
       if (step.delayMs) await sleep(step.delayMs);
+      if (step.hangUp) {
+        request.socket.destroy();
+        return;
+      }
       const authError = definition.checkAuth(exchange);
       if (authError) return sendJson(response, authError.status, authError.body, authError.headers);
       if (step.status !== undefined) {

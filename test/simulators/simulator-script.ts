@@ -17,6 +17,12 @@
 //   omitUsage                  leave usage out: OpenAI `usage`; Anthropic `usage` of the message, of
 //                              message_start and of message_delta; Gemini `usageMetadata`
 //   reply                      the exact assistant text, instead of the derived one (no tool calls)
+//   hangUp                     read the request, then close the connection without any answer (after
+//                              delayMs, if given): the client sees the socket closed, no status
+//   cachedTokens: n            report n of the prompt's tokens as read from cache (OpenAI and Responses
+//                              `cached_tokens`, Anthropic `cache_read_input_tokens`, Gemini `cachedContentTokenCount`)
+//   cacheWriteTokens: n        report n of the prompt's tokens as written to cache (Anthropic
+//                              `cache_creation_input_tokens`, OpenAI and Responses `cache_write_tokens`; Gemini has none)
 // An "event" is one SSE event as the provider sends it (an OpenAI chunk, an Anthropic typed event, a
 // Gemini GenerateContentResponse); the terminator (`data: [DONE]`) is not counted.
 
@@ -33,6 +39,9 @@ export interface ScriptStep {
   omitTerminator?: boolean;
   omitUsage?: boolean;
   reply?: string;
+  hangUp?: boolean;
+  cachedTokens?: number;
+  cacheWriteTokens?: number;
 }
 
 /** The step of a request with no script: shared and frozen, so the default path allocates nothing. */

@@ -37,7 +37,9 @@ export async function upsertApiKeyByUserAndName(db: Db, userId: number, name: st
 export async function updateApiKeyByUserAndName(db: Db, userId: number, name: string, fields: ApiKeyFields, now = Date.now()): Promise<ApiKeyRow | undefined> {
   const existing = await db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).where('name', '=', name).executeTakeFirst();
   if (!existing) return undefined;
-  return (await upsertApiKeyByUserAndName(db, userId, name, fields, now)).row;
+  // A deleted key is never enabled again, not even by the config file.
+  const { status: _status, ...rest } = fields;
+  return (await upsertApiKeyByUserAndName(db, userId, name, existing.status === 'deleted' ? rest : fields, now)).row;
 }
 
 export async function findApiKeyByHash(db: Db, keyHash: string): Promise<ApiKeyRow | undefined> {
@@ -60,7 +62,7 @@ export async function listApiKeysByUser(db: Db, userId: number): Promise<ApiKeyR
 /** Returns whether the status changed. */
 export async function setApiKeyStatus(db: Db, id: number, status: ApiKeyRow['status'], now = Date.now()): Promise<boolean> {
   const result = await db.updateTable('api_keys').set({ status, updated_at: now })
-    .where('id', '=', id).where('status', '!=', status).executeTakeFirst();
+    .where('id', '=', id).where('status', '!=', status).where('status', '!=', 'deleted').executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 

@@ -120,7 +120,8 @@ export const anthropicResponseSchema = z.looseObject({
   content: z.array(anthropicContentBlockSchema),
   stop_reason: nullish(z.string()),
   stop_sequence: nullish(z.string()),
-  usage: anthropicUsageSchema,
+  // Required by Anthropic, but an Anthropic-compatible server or proxy may leave it out: the relay counts then.
+  usage: nullish(anthropicUsageSchema),
 });
 
 export const anthropicStreamEventSchema = z.discriminatedUnion('type', [

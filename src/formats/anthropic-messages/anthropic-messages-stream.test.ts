@@ -25,7 +25,7 @@ describe('anthropicMessagesStreamToHub', () => {
       {
         type: 'finish',
         finishReason: { unified: 'tool-calls', raw: 'tool_use' },
-        usage: { inputTokens: 2125, cachedInputTokens: 2000, cacheWriteTokens: 100, outputTokens: 89, reasoningTokens: 0 },
+        usage: { inputTokens: 2125, cachedInputTokens: 2000, cacheWriteTokens: 100, outputTokens: 89 },
       },
     ]);
   });

@@ -40,7 +40,8 @@ export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContex
       const e = parsed.data;
       switch (e.type) {
         case 'message_start':
-          usage = mergeAnthropicUsage(usage, e.message.usage);
+          // message_start's output_tokens is a placeholder (1 or so); only message_delta's is the count.
+          usage = mergeAnthropicUsage(usage, e.message.usage ? { ...e.message.usage, output_tokens: undefined } : null);
           return [{ type: 'start', id: e.message.id, model: e.message.model }];
         case 'content_block_start': {
           const block = e.content_block as Record<string, unknown>;

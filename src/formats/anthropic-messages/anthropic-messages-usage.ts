@@ -2,17 +2,22 @@
 // inputTokens is the whole prompt, so the three are added going in and subtracted going out.
 import type { HubUsage } from '../../hub/hub-response.ts';
 import type { AnthropicUsage } from './anthropic-messages-schema.ts';
+import { asObject, countField, knownCounts } from '../shared/usage-fields.ts';
 
-export function anthropicUsageToHub(usage: AnthropicUsage | null | undefined): HubUsage {
-  const cacheRead = usage?.cache_read_input_tokens ?? 0;
-  const cacheWrite = usage?.cache_creation_input_tokens ?? 0;
-  return {
-    inputTokens: (usage?.input_tokens ?? 0) + cacheRead + cacheWrite,
+/** Reads Anthropic's `usage`; a count it leaves out is unknown (absent), not zero. */
+export function anthropicUsageToHub(wire: unknown): HubUsage {
+  const usage = asObject(wire);
+  if (!usage) return {};
+  const cacheRead = countField(usage.cache_read_input_tokens);
+  const cacheWrite = countField(usage.cache_creation_input_tokens);
+  const input = countField(usage.input_tokens);
+  return knownCounts<HubUsage>({
+    inputTokens: input === undefined ? undefined : input + (cacheRead ?? 0) + (cacheWrite ?? 0),
     cachedInputTokens: cacheRead,
     cacheWriteTokens: cacheWrite,
-    outputTokens: usage?.output_tokens ?? 0,
-    reasoningTokens: usage?.output_tokens_details?.thinking_tokens ?? 0,
-  };
+    outputTokens: countField(usage.output_tokens),
+    reasoningTokens: countField(asObject(usage.output_tokens_details)?.thinking_tokens),
+  });
 }
 
 /** A stream reports usage twice (message_start, message_delta); later non-null values win. */
@@ -24,10 +29,12 @@ export function mergeAnthropicUsage(base: AnthropicUsage, next: AnthropicUsage |
 }
 
 export function hubUsageToAnthropic(usage: HubUsage): Record<string, number> {
+  const cached = usage.cachedInputTokens ?? 0;
+  const cacheWrite = usage.cacheWriteTokens ?? 0;
   return {
-    input_tokens: Math.max(0, usage.inputTokens - usage.cachedInputTokens - usage.cacheWriteTokens),
-    output_tokens: usage.outputTokens,
-    cache_creation_input_tokens: usage.cacheWriteTokens,
-    cache_read_input_tokens: usage.cachedInputTokens,
+    input_tokens: Math.max(0, (usage.inputTokens ?? 0) - cached - cacheWrite),
+    output_tokens: usage.outputTokens ?? 0,
+    cache_creation_input_tokens: cacheWrite,
+    cache_read_input_tokens: cached,
   };
 }

@@ -1,5 +1,7 @@
 // Anthropic /v1/messages: every converter to and from the hub.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { anthropicStreamCloser } from './anthropic-messages-stream-closer.ts';
+import { anthropicUsageToHub } from './anthropic-messages-usage.ts';
 import { anthropicErrorToHub, hubErrorToAnthropicMessages, hubErrorToAnthropicStreamEvent } from './anthropic-messages-error.ts';
 import { anthropicMessagesRequestToHub, hubToAnthropicMessagesRequest } from './anthropic-messages-request.ts';
 import { anthropicMessagesResponseToHub, hubToAnthropicMessagesResponse } from './anthropic-messages-response.ts';
@@ -35,10 +37,14 @@ export { anthropicUsageToHub, hubUsageToAnthropic } from './anthropic-messages-u
 
 export const anthropicMessagesFormat: FormatConverters = {
   name: 'anthropic-messages',
+  modelIn: 'body',
+  needsInlineImages: false,
+  streamCloser: anthropicStreamCloser,
   requestToHub: (body) => anthropicMessagesRequestToHub(body),
   hubToRequest: hubToAnthropicMessagesRequest,
   responseToHub: (json) => anthropicMessagesResponseToHub(json),
   hubToResponse: hubToAnthropicMessagesResponse,
+  usageToHub: anthropicUsageToHub,
   streamToHub: anthropicMessagesStreamToHub,
   hubToStream: hubToAnthropicMessagesStream,
   streamToHubMachine: createAnthropicMessagesStreamToHubMachine,

@@ -16,7 +16,7 @@ describe('gemini generate responses', () => {
         { type: 'tool-call', id: 'gen_1', name: 'get_time', argumentsJson: '{"tz":"CET"}', signature: 'CiQsig' },
       ],
       finishReason: { unified: 'tool-calls', raw: 'STOP' },
-      usage: { inputTokens: 900, cachedInputTokens: 512, cacheWriteTokens: 0, outputTokens: 125, reasoningTokens: 100 },
+      usage: { inputTokens: 900, cachedInputTokens: 512, outputTokens: 125, reasoningTokens: 100 },
     });
   });
 

@@ -26,7 +26,7 @@ describe('geminiGenerateStreamToHub', () => {
       {
         type: 'finish',
         finishReason: { unified: 'tool-calls', raw: 'STOP' },
-        usage: { inputTokens: 120, cachedInputTokens: 64, cacheWriteTokens: 0, outputTokens: 70, reasoningTokens: 40 },
+        usage: { inputTokens: 120, cachedInputTokens: 64, outputTokens: 70, reasoningTokens: 40 },
       },
     ]);
   });

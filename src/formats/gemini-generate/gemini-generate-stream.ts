@@ -1,7 +1,7 @@
 // Gemini streamGenerateContent (alt=sse) ⇄ hub stream parts. Each event is a whole GenerateContentResponse
 // holding the next parts; function calls arrive whole, so going out they are buffered until complete.
 import type { HubUsage } from '../../hub/hub-response.ts';
-import { emptyUsage } from '../../hub/hub-response.ts';
+import { unreportedUsage } from '../../hub/hub-response.ts';
 import {
   defaultGenerateId,
   machineToTransformStream,
@@ -81,7 +81,7 @@ export function createGeminiGenerateStreamToHubMachine(ctx: StreamToHubContext =
       if (done || !started) return [];
       done = true;
       const finishReason = promptBlocked ? { unified: 'content-filter' as const, raw: finishRaw } : mapGeminiFinishReason(finishRaw, tools > 0);
-      return [{ type: 'finish', finishReason, usage: usage ?? emptyUsage() }];
+      return [{ type: 'finish', finishReason, usage: usage ?? unreportedUsage() }];
     },
   };
 }

@@ -1,26 +1,32 @@
 // Gemini usageMetadata ⇄ hub usage. promptTokenCount includes cached tokens, as the hub's input does;
 // candidatesTokenCount leaves out thoughtsTokenCount, while the hub's output includes reasoning.
+// Google leaves zero counts out of the JSON, and its stream chunks before the last carry the prompt count
+// only: an absent count is unknown here, and the relay counts what was delivered instead.
 import type { HubUsage } from '../../hub/hub-response.ts';
-import type { GeminiUsage } from './gemini-generate-schema.ts';
+import { asObject, countField, sumKnown, knownCounts } from '../shared/usage-fields.ts';
 
-export function geminiUsageToHub(usage: GeminiUsage | null | undefined): HubUsage {
-  const thoughts = usage?.thoughtsTokenCount ?? 0;
-  return {
-    inputTokens: usage?.promptTokenCount ?? 0,
-    cachedInputTokens: usage?.cachedContentTokenCount ?? 0,
-    cacheWriteTokens: 0,
-    outputTokens: (usage?.candidatesTokenCount ?? 0) + thoughts,
+export function geminiUsageToHub(wire: unknown): HubUsage {
+  const usage = asObject(wire);
+  if (!usage) return {};
+  const thoughts = countField(usage.thoughtsTokenCount);
+  return knownCounts<HubUsage>({
+    inputTokens: countField(usage.promptTokenCount),
+    cachedInputTokens: countField(usage.cachedContentTokenCount),
+    outputTokens: sumKnown(countField(usage.candidatesTokenCount), thoughts),
     reasoningTokens: thoughts,
-  };
+  });
 }
 
 export function hubUsageToGemini(usage: HubUsage): Record<string, number> {
+  const input = usage.inputTokens ?? 0;
+  const output = usage.outputTokens ?? 0;
+  const reasoning = usage.reasoningTokens ?? 0;
   const out: Record<string, number> = {
-    promptTokenCount: usage.inputTokens,
-    candidatesTokenCount: Math.max(0, usage.outputTokens - usage.reasoningTokens),
-    totalTokenCount: usage.inputTokens + usage.outputTokens,
+    promptTokenCount: input,
+    candidatesTokenCount: Math.max(0, output - reasoning),
+    totalTokenCount: input + output,
   };
-  if (usage.cachedInputTokens > 0) out.cachedContentTokenCount = usage.cachedInputTokens;
-  if (usage.reasoningTokens > 0) out.thoughtsTokenCount = usage.reasoningTokens;
+  if (usage.cachedInputTokens) out.cachedContentTokenCount = usage.cachedInputTokens;
+  if (reasoning > 0) out.thoughtsTokenCount = reasoning;
   return out;
 }

@@ -1,5 +1,6 @@
 // Gemini generateContent / streamGenerateContent: every converter to and from the hub.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { geminiUsageToHub } from './gemini-generate-usage.ts';
 import { geminiErrorToHub, hubErrorToGeminiGenerate, hubErrorToGeminiStreamEvent } from './gemini-generate-error.ts';
 import { geminiGenerateRequestToHub, hubToGeminiGenerateRequest } from './gemini-generate-request.ts';
 import { geminiGenerateResponseToHub, hubToGeminiGenerateResponse } from './gemini-generate-response.ts';
@@ -25,10 +26,13 @@ export { geminiUsageToHub, hubUsageToGemini } from './gemini-generate-usage.ts';
 
 export const geminiGenerateFormat: FormatConverters = {
   name: 'gemini-generate',
+  modelIn: 'path',
+  needsInlineImages: true,
   requestToHub: geminiGenerateRequestToHub,
   hubToRequest: hubToGeminiGenerateRequest,
   responseToHub: geminiGenerateResponseToHub,
   hubToResponse: hubToGeminiGenerateResponse,
+  usageToHub: geminiUsageToHub,
   streamToHub: geminiGenerateStreamToHub,
   hubToStream: hubToGeminiGenerateStream,
   streamToHubMachine: createGeminiGenerateStreamToHubMachine,

@@ -1,5 +1,6 @@
 // OpenAI /v1/chat/completions: every converter to and from the hub.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { openaiUsageToHub } from './openai-chat-usage.ts';
 import { hubErrorToOpenaiChat, hubErrorToOpenaiStreamEvent, openaiErrorToHub } from './openai-chat-error.ts';
 import { hubToOpenaiChatRequest, openaiChatRequestToHub } from './openai-chat-request.ts';
 import { hubToOpenaiChatResponse, openaiChatResponseToHub } from './openai-chat-response.ts';
@@ -24,10 +25,13 @@ export { hubUsageToOpenai, openaiUsageToHub } from './openai-chat-usage.ts';
 
 export const openaiChatFormat: FormatConverters = {
   name: 'openai-chat',
+  modelIn: 'body',
+  needsInlineImages: false,
   requestToHub: (body) => openaiChatRequestToHub(body),
   hubToRequest: hubToOpenaiChatRequest,
   responseToHub: (json) => openaiChatResponseToHub(json),
   hubToResponse: hubToOpenaiChatResponse,
+  usageToHub: openaiUsageToHub,
   streamToHub: openaiChatStreamToHub,
   hubToStream: hubToOpenaiChatStream,
   streamToHubMachine: createOpenaiChatStreamToHubMachine,

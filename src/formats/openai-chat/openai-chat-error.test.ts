@@ -17,7 +17,7 @@ describe('openai chat errors', () => {
 
   it('falls back to the text of a body that is not an OpenAI error', () => {
     const error = openaiErrorToHub(502, '<html>Bad gateway</html>');
-    expect([error.status, error.kind, error.message]).toEqual([502, 'server_error', '<html>Bad gateway</html>']);
+    expect([error.status, error.kind, error.message]).toEqual([502, 'upstream_error', '<html>Bad gateway</html>']);
   });
 
   it('renders the OpenAI envelope with headers', () => {

@@ -16,7 +16,7 @@ describe('openai chat responses', () => {
         { type: 'tool-call', id: 'call_y', name: 'get_time', argumentsJson: '{"tz":"CET"}' },
       ],
       finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-      usage: { inputTokens: 2048, cachedInputTokens: 1536, cacheWriteTokens: 0, outputTokens: 300, reasoningTokens: 256 },
+      usage: { inputTokens: 2048, cachedInputTokens: 1536, outputTokens: 300, reasoningTokens: 256 },
     });
   });
 

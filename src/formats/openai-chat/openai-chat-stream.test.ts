@@ -17,7 +17,7 @@ describe('openaiChatStreamToHub', () => {
       {
         type: 'finish',
         finishReason: { unified: 'stop', raw: 'stop' },
-        usage: { inputTokens: 1200, cachedInputTokens: 1024, cacheWriteTokens: 0, outputTokens: 40, reasoningTokens: 12 },
+        usage: { inputTokens: 1200, cachedInputTokens: 1024, outputTokens: 40, reasoningTokens: 12 },
       },
     ]);
   });
@@ -36,7 +36,7 @@ describe('openaiChatStreamToHub', () => {
       {
         type: 'finish',
         finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-        usage: { inputTokens: 80, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 30, reasoningTokens: 0 },
+        usage: { inputTokens: 80, cachedInputTokens: 0, outputTokens: 30, reasoningTokens: 0 },
       },
     ]);
   });

@@ -1,6 +1,6 @@
 // OpenAI chat.completion.chunk streams ⇄ hub stream parts, as small state machines.
 import type { HubUsage } from '../../hub/hub-response.ts';
-import { emptyUsage } from '../../hub/hub-response.ts';
+import { unreportedUsage } from '../../hub/hub-response.ts';
 import {
   machineToTransformStream,
   parseEventJson,
@@ -38,7 +38,7 @@ export function createOpenaiChatStreamToHubMachine(ctx: StreamToHubContext = {})
     done = true;
     const out: HubStreamPart[] = [];
     closeTools(out);
-    out.push({ type: 'finish', finishReason: mapOpenaiFinishReason(finishRaw), usage: usage ?? emptyUsage() });
+    out.push({ type: 'finish', finishReason: mapOpenaiFinishReason(finishRaw), usage: usage ?? unreportedUsage() });
     return out;
   };
 

@@ -1,26 +1,34 @@
 // OpenAI usage ⇄ hub usage. OpenAI's conventions are the hub's: prompt_tokens includes cached tokens and
-// completion_tokens includes reasoning tokens, so only the names change.
+// completion_tokens includes reasoning tokens, so only the names change. The reader is the one the relay
+// uses for every OpenAI-format answer (chat, completions, embeddings), passed through or translated.
 import type { HubUsage } from '../../hub/hub-response.ts';
-import type { OpenAIUsage } from './openai-chat-schema.ts';
+import { asObject, countField, knownCounts } from '../shared/usage-fields.ts';
 
-export function openaiUsageToHub(usage: OpenAIUsage | null | undefined): HubUsage {
-  return {
-    inputTokens: usage?.prompt_tokens ?? 0,
-    cachedInputTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
-    cacheWriteTokens: usage?.prompt_tokens_details?.cache_write_tokens ?? 0,
-    outputTokens: usage?.completion_tokens ?? 0,
-    reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? 0,
-  };
+/** Reads OpenAI's `usage` object; a count it leaves out is unknown (absent), not zero. */
+export function openaiUsageToHub(wire: unknown): HubUsage {
+  const usage = asObject(wire);
+  if (!usage) return {};
+  const prompt = asObject(usage.prompt_tokens_details);
+  const completion = asObject(usage.completion_tokens_details);
+  return knownCounts<HubUsage>({
+    inputTokens: countField(usage.prompt_tokens),
+    cachedInputTokens: countField(prompt?.cached_tokens),
+    cacheWriteTokens: countField(prompt?.cache_write_tokens),
+    outputTokens: countField(usage.completion_tokens),
+    reasoningTokens: countField(completion?.reasoning_tokens),
+  });
 }
 
 export function hubUsageToOpenai(usage: HubUsage): Record<string, unknown> {
-  const promptDetails: Record<string, number> = { cached_tokens: usage.cachedInputTokens };
-  if (usage.cacheWriteTokens > 0) promptDetails.cache_write_tokens = usage.cacheWriteTokens;
+  const input = usage.inputTokens ?? 0;
+  const output = usage.outputTokens ?? 0;
+  const promptDetails: Record<string, number> = { cached_tokens: usage.cachedInputTokens ?? 0 };
+  if (usage.cacheWriteTokens) promptDetails.cache_write_tokens = usage.cacheWriteTokens;
   return {
-    prompt_tokens: usage.inputTokens,
-    completion_tokens: usage.outputTokens,
-    total_tokens: usage.inputTokens + usage.outputTokens,
+    prompt_tokens: input,
+    completion_tokens: output,
+    total_tokens: input + output,
     prompt_tokens_details: promptDetails,
-    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
   };
 }

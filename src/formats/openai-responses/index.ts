@@ -1,6 +1,7 @@
 // OpenAI /v1/responses: every converter to and from the hub. Inbound, a Responses client is served from
 // chat-type upstreams (Anthropic, Gemini, OpenAI chat); outbound, a Responses-only upstream can be used.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { openaiResponsesUsageToHub } from './openai-responses-usage.ts';
 import { hubErrorToOpenaiResponses, hubErrorToOpenaiResponsesStreamEvent, openaiResponsesErrorToHub } from './openai-responses-error.ts';
 import { hubToOpenaiResponsesRequest, openaiResponsesRequestToHub } from './openai-responses-request.ts';
 import { hubToOpenaiResponsesResponse, openaiResponsesResponseToHub } from './openai-responses-response.ts';
@@ -27,10 +28,13 @@ export { hubUsageToOpenaiResponses, openaiResponsesUsageToHub } from './openai-r
 
 export const openaiResponsesFormat: FormatConverters = {
   name: 'openai-responses',
+  modelIn: 'body',
+  needsInlineImages: false,
   requestToHub: (body) => openaiResponsesRequestToHub(body),
   hubToRequest: hubToOpenaiResponsesRequest,
   responseToHub: (json) => openaiResponsesResponseToHub(json),
   hubToResponse: hubToOpenaiResponsesResponse,
+  usageToHub: openaiResponsesUsageToHub,
   streamToHub: openaiResponsesStreamToHub,
   hubToStream: hubToOpenaiResponsesStream,
   streamToHubMachine: createOpenaiResponsesStreamToHubMachine,

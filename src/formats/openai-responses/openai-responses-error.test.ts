@@ -7,7 +7,7 @@ describe('openai responses errors', () => {
     const bad = openaiResponsesFormat.errorToHub(400, { error: { message: "Invalid 'input[0]'", type: 'invalid_request_error', param: 'input[0]', code: 'invalid_value' } });
     expect([bad.status, bad.kind, bad.param, bad.code, bad.message]).toEqual([400, 'invalid_request_error', 'input[0]', 'invalid_value', "Invalid 'input[0]'"]);
     const text = openaiResponsesFormat.errorToHub(502, '<html>Bad gateway</html>');
-    expect([text.status, text.kind, text.message]).toEqual([502, 'server_error', '<html>Bad gateway</html>']);
+    expect([text.status, text.kind, text.message]).toEqual([502, 'upstream_error', '<html>Bad gateway</html>']);
   });
 
   it('renders the OpenAI envelope with headers', () => {

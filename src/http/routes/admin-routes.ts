@@ -1,95 +1,131 @@
-// /api/admin: keys and wallets, for administrators (an admin user's API key as Bearer).
-import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+// /api/admin: keys, wallets and users, for administrators: an admin's session (with CSRF) or an admin's
+// sk- key as a Bearer token. Every change is written to the audit log. Channels, models, groups and
+// settings are in admin-catalog-routes.ts.
 import { z } from 'zod';
-import type { DatabaseSchema } from '../../db/schema.ts';
 import type { GatewayState } from '../../gateway-state.ts';
 import type { Accounting } from '../../metering/accounting.ts';
-import type { AnnounceChange } from '../../cluster/invalidation-bus.ts';
 import { isValidCidr } from '../../accounts/ip-allowlist.ts';
-import { createKey, listKeys, updateKey } from '../../admin/admin-keys.ts';
+import { revokeKey, createKey, listKeys, updateKey } from '../../admin/admin-keys.ts';
 import { grantToWallet } from '../../admin/admin-wallets.ts';
-import { listChannels, setChannelEnabled } from '../../admin/admin-channels.ts';
-import { testChannel } from '../../routing/channel-tester.ts';
-import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
-import { notFound } from '../../admin/admin-keys.ts';
-import { usdToMicros } from '../../metering/pricing.ts';
-import { requireAdmin } from '../admin-auth.ts';
-import { parseBody } from '../../validate-request.ts';
+import type { ApiRouter } from '../api-route.ts';
+import { idParams } from '../api-route.ts';
+import type { ApiCaller } from '../api-caller.ts';
+import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
+import { recordAudit, listAudit, type AuditActor } from '../../admin/audit-log.ts';
+import { adminCreateUser, adminResetTwoFactor, adminUpdateUser, adminUserView, findUserOr404, searchUsers } from '../../admin/admin-users.ts';
+import { keyView } from '../../accounts/user-keys.ts';
+import { emailField, passwordField } from './api-auth-routes.ts';
 
+// Bounds checked here, at the HTTP edge: a NUL character is refused by PostgreSQL (a 500 before), and
+// amounts past these would overflow micro-USD integers (BIGINT on PostgreSQL, safe integers in JS).
+const MAX_USD = 1_000_000_000;
+const MAX_RATE_LIMIT = 2_147_483_647;
+const text = () => z.string().refine((value) => !value.includes('\u0000'), 'must not contain a NUL character');
+const usd = () => z.number().finite().min(-MAX_USD).max(MAX_USD);
 const keyChangesSchema = z.object({
   enabled: z.boolean().optional(),
-  group: z.string().min(1).optional(),
-  models: z.array(z.string().min(1)).nullable().optional(),
-  quota_usd: z.number().nonnegative().nullable().optional(),
+  group: text().min(1).max(128).optional(),
+  models: z.array(text().min(1).max(256)).max(1_000).nullable().optional(),
+  quota_usd: usd().nonnegative().nullable().optional(),
   expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
-  ip_allowlist: z.array(z.string().refine(isValidCidr, 'not an IP address or CIDR')).nullable().optional(),
-  rpm_limit: z.number().int().positive().nullable().optional(),
-  tpm_limit: z.number().int().positive().nullable().optional(),
+  ip_allowlist: z.array(z.string().max(64).refine(isValidCidr, 'not an IP address or CIDR')).max(1_000).nullable().optional(),
+  rpm_limit: z.number().int().positive().max(MAX_RATE_LIMIT).nullable().optional(),
+  tpm_limit: z.number().int().positive().max(MAX_RATE_LIMIT).nullable().optional(),
 }).strict();
-const newKeySchema = keyChangesSchema.extend({ user: z.string().min(1), name: z.string().min(1).max(128) }).strict();
-const grantSchema = z.object({ amount_usd: z.number().finite().refine((n) => n !== 0, 'must not be zero'), note: z.string().max(500).optional() }).strict();
-const channelChangesSchema = z.object({ enabled: z.boolean() }).strict();
-const channelTestSchema = z.object({ model: z.string().min(1).optional(), reenable: z.boolean().optional() }).strict();
-const idParam = z.object({ id: z.coerce.number().int().positive() });
+const newKeySchema = keyChangesSchema.extend({ user: text().min(1).max(256), name: text().min(1).max(128) }).strict();
+const grantSchema = z.object({ amount_usd: usd().refine((n) => n !== 0, 'must not be zero'), note: text().max(500).optional() }).strict();
 
 export interface AdminRouteDeps {
   state: GatewayState;
-  db: Kysely<DatabaseSchema>;
   accounting: Accounting;
-  announce: AnnounceChange;
-  agents: UpstreamAgents;
 }
 
-export function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
-  const config = { errorFormat: 'openai' as const };
-  app.get('/api/admin/keys', { config }, async (request) => {
-    requireAdmin(deps.state, request);
-    return { data: await listKeys(deps.db) };
+export const actorOf = (caller: ApiCaller): AuditActor => ({ userId: caller.user.id, name: caller.user.email ?? caller.user.name });
+
+export function adminRoutes(api: ApiRouter, deps: AdminRouteDeps, accounts: AccountsDeps): void {
+  const tag = 'Administration';
+  const admin = { tag, access: 'admin' as const, allowKeys: true };
+  const audit = (caller: ApiCaller, action: string, target: string, before: unknown, after: unknown) => recordAudit(accounts.db, actorOf(caller), action, target, before, after);
+  const keyRow = (id: number) => accounts.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+
+  api.route({ ...admin, method: 'GET', url: '/api/admin/keys', summary: "Every user's keys.", handler: async () => ({ data: await listKeys(accounts.db) }) });
+  api.route({
+    ...admin, method: 'POST', url: '/api/admin/keys', status: 201, body: newKeySchema, summary: 'Create a key for a user; the secret is in this answer only.',
+    handler: async ({ caller, body }) => {
+      const created = await createKey(accounts.db, accounts.announce, body);
+      const row = await keyRow(created.id);
+      await audit(caller, 'key.create', `key:${created.id}`, null, row ? keyView(row) : null);
+      return created;
+    },
   });
-  app.post('/api/admin/keys', { config }, async (request, reply) => {
-    requireAdmin(deps.state, request);
-    const created = await createKey(deps.db, deps.announce, parseBody(newKeySchema, request.body));
-    return reply.code(201).send(created);
+  api.route({
+    ...admin, method: 'PATCH', url: '/api/admin/keys/:id', params: idParams, body: keyChangesSchema, summary: "Change any key's settings (a deleted key stays deleted).",
+    handler: async ({ caller, params, body }) => {
+      const before = await keyRow(params.id);
+      await updateKey(accounts.db, accounts.announce, params.id, body);
+      const after = await keyRow(params.id);
+      await audit(caller, 'key.update', `key:${params.id}`, before ? keyView(before) : null, after ? keyView(after) : null);
+      return { id: params.id, updated: true };
+    },
   });
-  app.patch('/api/admin/keys/:id', { config }, async (request) => {
-    requireAdmin(deps.state, request);
-    const { id } = parseBody(idParam, request.params);
-    await updateKey(deps.db, deps.announce, id, parseBody(keyChangesSchema, request.body));
-    return { id, updated: true };
+  api.route({
+    ...admin, method: 'DELETE', url: '/api/admin/keys/:id', params: idParams, summary: 'Delete a key, for good: it can never be enabled again, by anyone.',
+    handler: async ({ caller, params }) => {
+      const before = await keyRow(params.id);
+      await revokeKey(accounts.db, accounts.announce, params.id);
+      await audit(caller, 'key.delete', `key:${params.id}`, before ? keyView(before) : null, { status: 'deleted' });
+      return { id: params.id, revoked: true };
+    },
   });
-  app.delete('/api/admin/keys/:id', { config }, async (request) => {
-    requireAdmin(deps.state, request);
-    const { id } = parseBody(idParam, request.params);
-    await updateKey(deps.db, deps.announce, id, { enabled: false });
-    return { id, revoked: true };
+
+  api.route({
+    ...admin, method: 'GET', url: '/api/admin/users', summary: 'Search users by e-mail or name.',
+    query: z.object({ q: z.string().max(200).optional(), limit: z.coerce.number().int().min(1).max(500).default(50), cursor: z.coerce.number().int().nonnegative().optional() }).strict(),
+    handler: async ({ query }) => searchUsers(accounts, { q: query.q, limit: query.limit, after: query.cursor }),
   });
-  app.get('/api/admin/channels', { config }, async (request) => {
-    requireAdmin(deps.state, request);
-    return { data: await listChannels(deps.db) };
+  api.route({
+    ...admin, method: 'POST', url: '/api/admin/users', status: 201, summary: 'Create a user; without a password, a one-time link to set it is mailed and answered.',
+    body: z.object({ email: emailField, name: z.string().trim().min(1).max(100).optional(), role: z.enum(['user', 'admin']).optional(), password: passwordField.optional() }).strict(),
+    handler: async ({ caller, body }) => {
+      const { user, set_password_url } = await adminCreateUser(accounts, body);
+      await audit(caller, 'user.create', `user:${user.id}`, null, adminUserView(user));
+      return { user: adminUserView(user), set_password_url };
+    },
   });
-  app.patch('/api/admin/channels/:id', { config }, async (request) => {
-    requireAdmin(deps.state, request);
-    const { id } = parseBody(idParam, request.params);
-    const { enabled } = parseBody(channelChangesSchema, request.body);
-    await setChannelEnabled(deps.db, deps.announce, id, enabled);
-    return { id, enabled };
+  api.route({
+    ...admin, method: 'GET', url: '/api/admin/users/:id', params: idParams, summary: 'One user.',
+    handler: async ({ params }) => adminUserView(await findUserOr404(accounts, params.id)),
   });
-  app.post('/api/admin/channels/:id/test', { config }, async (request) => {
-    requireAdmin(deps.state, request);
-    const { id } = parseBody(idParam, request.params);
-    const { model, reenable } = parseBody(channelTestSchema, request.body);
-    const channel = deps.state.current.routing.anyChannel(id);
-    if (!channel) throw notFound(`Channel ${id}`);
-    const result = await testChannel(deps.agents, channel, model ?? [...channel.models][0]!);
-    if (result.ok && reenable) await setChannelEnabled(deps.db, deps.announce, id, true);
-    return { channel: channel.name, model: model ?? [...channel.models][0], ok: result.ok, status: result.status, latency_ms: result.latencyMs, error: result.error, reenabled: result.ok && reenable === true };
+  api.route({
+    ...admin, method: 'PATCH', url: '/api/admin/users/:id', params: idParams, summary: 'Disable or enable, change role or limits. A role or status change ends their sessions.',
+    body: z.object({ status: z.enum(['active', 'disabled']).optional(), role: z.enum(['user', 'admin']).optional(), rpm_limit: z.number().int().positive().nullable().optional(), tpm_limit: z.number().int().positive().nullable().optional() }).strict(),
+    handler: async ({ caller, params, body }) => {
+      const { before, after } = await adminUpdateUser(accounts, params.id, body);
+      await audit(caller, 'user.update', `user:${params.id}`, adminUserView(before), adminUserView(after));
+      return adminUserView(after);
+    },
   });
-  app.post('/api/admin/users/:id/grant', { config }, async (request) => {
-    requireAdmin(deps.state, request);
-    const { id } = parseBody(idParam, request.params);
-    const { amount_usd, note } = parseBody(grantSchema, request.body);
-    const balance = await grantToWallet(deps.db, deps.accounting, id, usdToMicros(amount_usd), note ?? null);
-    return { user_id: id, balance_usd: balance / 1_000_000 };
+  api.route({
+    ...admin, method: 'POST', url: '/api/admin/users/:id/reset-2fa', params: idParams, summary: "Turn off a user's two-factor sign-in (and end their sessions).",
+    handler: async ({ caller, params }) => {
+      const before = await adminResetTwoFactor(accounts, params.id);
+      await audit(caller, 'user.reset_2fa', `user:${params.id}`, { two_factor_enabled: before.totp_secret_encrypted !== null }, { two_factor_enabled: false });
+      return { id: params.id, two_factor_enabled: false };
+    },
+  });
+  api.route({
+    ...admin, method: 'POST', url: '/api/admin/users/:id/grant', params: idParams, body: grantSchema, summary: 'Grant (positive) or debit (negative) a wallet, with a note; a ledger row.',
+    handler: async ({ caller, params, body }) => {
+      await findUserOr404(accounts, params.id);
+      const before = await deps.accounting.balance(params.id);
+      const balance = await grantToWallet(accounts.db, deps.accounting, params.id, body.amount_usd, body.note ?? null);
+      await audit(caller, body.amount_usd > 0 ? 'wallet.grant' : 'wallet.debit', `user:${params.id}`, { balance_usd: before / 1_000_000 }, { balance_usd: balance / 1_000_000, amount_usd: body.amount_usd, note: body.note ?? null });
+      return { user_id: params.id, balance_usd: balance / 1_000_000 };
+    },
+  });
+  api.route({
+    ...admin, method: 'GET', url: '/api/admin/audit', summary: 'The audit log, newest first: who, what, before and after, when.',
+    query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50), cursor: z.coerce.number().int().positive().optional() }).strict(),
+    handler: async ({ query }) => listAudit(accounts.db, query.limit, query.cursor),
   });
 }

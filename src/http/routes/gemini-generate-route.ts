@@ -4,11 +4,11 @@
 // carry them encoded (`google%2Fgemini-2.0-flash`): the route takes the rest of the path after /models/
 // and splits the method off at the last colon, so ids with colons (`llama3:8b`) still look up as models.
 // The documented requests are POSTs with a JSON body; a GET carrying a body is accepted the same way.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { relayChat } from '../../relay/relay-chat.ts';
 import { newCallMeter, type RelayCall } from '../../relay/relay-types.ts';
-import { bodyTooLarge, invalidJson, invalidRequest, routeNotFound } from '../../gateway-errors.ts';
+import { bodyTooLarge, invalidJson, invalidRequest, routeNotFound, urlPartTooLong } from '../../gateway-errors.ts';
 import { geminiGenerateFormat } from '../../formats/gemini-generate/index.ts';
 import { prepareGeminiEmbed } from '../../endpoints/gemini-embed-content.ts';
 import { authenticateRequest } from '../authenticate.ts';
@@ -16,12 +16,16 @@ import { abortSignalForClient } from '../client-abort.ts';
 import { sendRelayResult } from '../send-relay-result.ts';
 import { retrieveModel } from './models-route.ts';
 import { geminiCountTokens } from './count-tokens-routes.ts';
+import { recordRefusedCall } from '../../relay/record-refusal.ts';
 
+const MAX_MODEL_PATH_CHARS = 256;
 type Action = 'generateContent' | 'streamGenerateContent' | 'countTokens' | 'embedContent' | 'batchEmbedContents';
 const ACTIONS: ReadonlySet<string> = new Set<Action>(['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents']);
 
 /** `google/gemini-2.0-flash:generateContent` → model and method; no method when the suffix is not one. */
 export function splitModelPath(path: string): { model: string; action: Action | null } {
+  // The wildcard route has no per-segment length limit of its own; model ids are short.
+  if (path.length > MAX_MODEL_PATH_CHARS) throw urlPartTooLong(MAX_MODEL_PATH_CHARS);
   const split = path.lastIndexOf(':');
   const suffix = split > 0 ? path.slice(split + 1) : '';
   let model = ACTIONS.has(suffix) ? path.slice(0, split) : path;
@@ -36,47 +40,58 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
     if (action === null || model === '') throw routeNotFound(request.method, request.url.split('?')[0] ?? '');
     const key = authenticateRequest(deps.state, request);
     request.metricsModel = model;
-    const rawBody = request.rawBody ?? await readBodyOfGet(request);
-    const body = request.body ?? parseJson(rawBody);
-    if (action === 'countTokens') {
-      const count = await geminiCountTokens(deps, key, model, body, abortSignalForClient(reply));
-      // Counting is free, as upstream: nothing is charged.
-      if (reply.server.costHeader !== false) reply.header('x-gateway-cost', '0');
-      return reply.header('x-gateway-token-count', count.exact ? 'exact' : 'estimate').send(count.body);
+    const stream = action === 'streamGenerateContent';
+    const meter = newCallMeter();
+    try {
+      const rawBody = request.rawBody ?? await readBodyOfGet(request);
+      const body = request.body ?? parseJson(rawBody);
+      if (action === 'countTokens') {
+        const count = await geminiCountTokens(deps, key, model, body, abortSignalForClient(reply));
+        // Counting is free, as upstream: nothing is charged.
+        if (reply.server.costHeader !== false) reply.header('x-gateway-cost', '0');
+        return reply.header('x-gateway-token-count', count.exact ? 'exact' : 'estimate').send(count.body);
+      }
+      const call: RelayCall = {
+        requestId: request.id,
+        key,
+        endpoint: `/v1beta/models/{model}:${action}`,
+        inboundFormat: 'gemini-generate',
+        model,
+        stream,
+        body: (body ?? {}) as Record<string, unknown>,
+        rawBody,
+        signal: abortSignalForClient(reply),
+        startedAt,
+        forwardHeaders: {},
+        meter,
+      };
+      if (action === 'embedContent' || action === 'batchEmbedContents') {
+        const prepared = prepareGeminiEmbed(body, model, action === 'batchEmbedContents');
+        call.body = prepared.body;
+        return sendRelayResult(reply, await prepared.relay(deps, call));
+      }
+      if (stream && (request.query as { alt?: string }).alt !== 'sse') {
+        throw invalidRequest('streamGenerateContent is served as Server-Sent Events: add ?alt=sse (the @google/genai SDK does).', 'alt', 'unsupported_stream_format');
+      }
+      const { request: hubRequest } = geminiGenerateFormat.requestToHub(body, { model, stream });
+      const result = await relayChat(deps, call, { hubRequest: () => hubRequest, maxOutputTokens: hubRequest.maxOutputTokens ?? null });
+      return sendRelayResult(reply, result);
+    } catch (error) {
+      // Refused with the key known: logged like any refused call (README: every call is logged).
+      recordRefusedCall(deps, { requestId: request.id, key, endpoint: `/v1beta/models/{model}:${action}`, inboundFormat: 'gemini-generate', model, stream, startedAt, alreadyRecorded: meter.recorded }, error);
+      throw error;
     }
-    const call: RelayCall = {
-      requestId: request.id,
-      key,
-      endpoint: `/v1beta/models/{model}:${action}`,
-      inboundFormat: 'gemini-generate',
-      model,
-      stream: action === 'streamGenerateContent',
-      body: (body ?? {}) as Record<string, unknown>,
-      rawBody,
-      signal: abortSignalForClient(reply),
-      startedAt,
-      forwardHeaders: {},
-      meter: newCallMeter(),
-    };
-    if (action === 'embedContent' || action === 'batchEmbedContents') {
-      const prepared = prepareGeminiEmbed(body, model, action === 'batchEmbedContents');
-      call.body = prepared.body;
-      return sendRelayResult(reply, await prepared.relay(deps, call));
-    }
-    if (call.stream && (request.query as { alt?: string }).alt !== 'sse') {
-      throw invalidRequest('streamGenerateContent is served as Server-Sent Events: add ?alt=sse (the @google/genai SDK does).', 'alt', 'unsupported_stream_format');
-    }
-    const { request: hubRequest } = geminiGenerateFormat.requestToHub(body, { model, stream: call.stream });
-    const result = await relayChat(deps, call, { hubRequest: () => hubRequest, maxOutputTokens: hubRequest.maxOutputTokens ?? null });
-    return sendRelayResult(reply, result);
   };
   for (const prefix of ['/v1beta', '/v1']) {
     const gemini = prefix === '/v1beta';
-    app.post(`${prefix}/models/*`, { config: { errorFormat: 'gemini' } }, (request, reply) => {
+    // Under /v1 the path decides the error shape: `{model}:generateContent` is Gemini's, `/v1/models/{id}`
+    // OpenAI's or Anthropic's (errorFormatForUrl).
+    const config: FastifyContextConfig = gemini ? { errorFormat: 'gemini' } : {};
+    app.post(`${prefix}/models/*`, { config }, (request, reply) => {
       const { model, action } = splitModelPath((request.params as { '*': string })['*']);
       return act(request, reply, model, action);
     });
-    app.get(`${prefix}/models/*`, { config: { errorFormat: 'gemini' } }, async (request, reply) => {
+    app.get(`${prefix}/models/*`, { config }, async (request, reply) => {
       const { model, action } = splitModelPath((request.params as { '*': string })['*']);
       // Without a method it is a model lookup: GET /v1/models/{id} (OpenAI, Anthropic), /v1beta/models/{id} (Gemini).
       if (action === null) return reply.send(retrieveModel(deps.state, request, model, gemini));
@@ -88,6 +103,8 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
 /** Fastify does not read bodies of GET requests; Gemini clients may send one anyway (bounded like any body). */
 async function readBodyOfGet(request: FastifyRequest): Promise<Buffer> {
   const limit = request.server.initialConfig.bodyLimit ?? 1_048_576;
+  // Fastify's body limit does not cover a body it does not read: the same limit, enforced here.
+  if (Number(request.headers['content-length'] ?? 0) > limit) throw bodyTooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request.raw) {

@@ -2,12 +2,13 @@
 // `openai-insecure-api-key.<key>` subprotocol; the model from the query. Refusals (401, 403, 404, 429)
 // are answered over HTTP before the upgrade, in OpenAI's error envelope.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type {} from '@fastify/websocket';
+import type { WebSocket } from '@fastify/websocket';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { authenticateKey } from '../../accounts/authenticate-key.ts';
-import { invalidRequest } from '../../gateway-errors.ts';
+import { GatewayError, invalidRequest } from '../../gateway-errors.ts';
 import { admitRealtime, relayRealtime, type RealtimeSession } from '../../realtime/realtime-relay.ts';
 import { presentedKey } from '../authenticate.ts';
+import { recordRefusedCall } from '../../relay/record-refusal.ts';
 import type { RoutedChannel } from '../../routing/routing-table.ts';
 
 const KEY_PROTOCOL_PREFIX = 'openai-insecure-api-key.';
@@ -32,20 +33,41 @@ function keyFromProtocols(request: FastifyRequest): string | undefined {
 }
 
 export function realtimeRoute(app: FastifyInstance, deps: RelayDeps): void {
-  app.get('/v1/realtime', {
-    websocket: true,
+  app.route({
+    method: 'GET',
+    url: '/v1/realtime',
     config: { errorFormat: 'openai' },
     preValidation: async (request) => {
+      // A plain GET (no WebSocket upgrade) is told what to do, before any key or money is looked at.
+      if (String(request.headers.upgrade ?? '').toLowerCase() !== 'websocket') throw upgradeRequired();
+      const startedAt = performance.now();
       const key = authenticateKey(deps.state.current.keys, presentedKey(request) ?? keyFromProtocols(request), request.ip, Date.now());
       const model = (request.query as { model?: unknown }).model;
-      if (typeof model !== 'string' || model.length === 0) throw invalidRequest("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
-      const beta = request.headers['openai-beta'];
-      const session: RealtimeSession = { requestId: request.id, key, model, forwardHeaders: typeof beta === 'string' ? { 'openai-beta': beta } : {} };
-      request.realtime = { session, channel: await admitRealtime(deps, session) };
-      request.metricsModel = model;
+      try {
+        if (typeof model !== 'string' || model.length === 0) throw invalidRequest("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
+        const beta = request.headers['openai-beta'];
+        const session: RealtimeSession = { requestId: request.id, key, model, forwardHeaders: typeof beta === 'string' ? { 'openai-beta': beta } : {} };
+        request.realtime = { session, channel: await admitRealtime(deps, session) };
+        request.metricsModel = model;
+      } catch (error) {
+        // Refused before the upgrade, with the key known: logged like any refused call.
+        recordRefusedCall(deps, { requestId: request.id, key, endpoint: '/v1/realtime', inboundFormat: 'openai-chat', model, stream: true, startedAt, alreadyRecorded: false }, error);
+        throw error;
+      }
     },
-  }, (socket, request) => {
-    const { session, channel } = request.realtime!;
-    relayRealtime(deps, session, channel, socket);
+    // Never reached: preValidation refuses every request that is not an upgrade.
+    handler: async () => {
+      throw upgradeRequired();
+    },
+    wsHandler: (socket: WebSocket, request: FastifyRequest) => {
+      const { session, channel } = request.realtime!;
+      relayRealtime(deps, session, channel, socket);
+    },
   });
 }
+
+const upgradeRequired = () => new GatewayError(426, 'invalid_request_error', 'GW_ERR_UPGRADE_REQUIRED', {
+  message: '/v1/realtime is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket).',
+  code: 'upgrade_required',
+  headers: { upgrade: 'websocket', connection: 'Upgrade' },
+});

@@ -9,6 +9,7 @@ import type { WireFormat } from '../../providers/provider-definition.ts';
 import { authenticateRequest } from '../authenticate.ts';
 import { abortSignalForClient } from '../client-abort.ts';
 import { sendRelayResult } from '../send-relay-result.ts';
+import { recordRefusedCall } from '../../relay/record-refusal.ts';
 import type { ErrorFormat } from '../error-formats.ts';
 
 export interface RelayRouteOptions {
@@ -27,28 +28,44 @@ export function relayRoute(app: FastifyInstance, deps: RelayDeps, options: Relay
   app.post(options.url, { config: { errorFormat: options.errorFormat } }, async (request, reply) => {
     const startedAt = performance.now();
     const key = authenticateRequest(deps.state, request);
-    options.checkHeaders?.(request.headers);
-    const prepared = options.prepare(request.body);
-    const forwardHeaders: Record<string, string> = {};
-    for (const name of options.forwardHeaders ?? []) {
-      const value = request.headers[name];
-      if (typeof value === 'string') forwardHeaders[name] = value;
+    let call: RelayCall | undefined;
+    try {
+      options.checkHeaders?.(request.headers);
+      const prepared = options.prepare(request.body);
+      const forwardHeaders: Record<string, string> = {};
+      for (const name of options.forwardHeaders ?? []) {
+        const value = request.headers[name];
+        if (typeof value === 'string') forwardHeaders[name] = value;
+      }
+      request.metricsModel = prepared.model;
+      call = {
+        requestId: request.id,
+        key,
+        endpoint: options.url,
+        inboundFormat: options.inboundFormat,
+        model: prepared.model,
+        stream: prepared.stream,
+        body: prepared.body,
+        rawBody: request.rawBody ?? Buffer.alloc(0),
+        signal: abortSignalForClient(reply),
+        startedAt,
+        forwardHeaders,
+        meter: newCallMeter(),
+      };
+      return sendRelayResult(reply, await prepared.relay(deps, call));
+    } catch (error) {
+      const body = request.body as { model?: unknown; stream?: unknown } | null | undefined;
+      recordRefusedCall(deps, {
+        requestId: request.id,
+        key,
+        endpoint: options.url,
+        inboundFormat: options.inboundFormat,
+        model: call?.model ?? body?.model,
+        stream: call?.stream ?? body?.stream === true,
+        startedAt,
+        alreadyRecorded: call?.meter.recorded ?? false,
+      }, error);
+      throw error;
     }
-    request.metricsModel = prepared.model;
-    const call: RelayCall = {
-      requestId: request.id,
-      key,
-      endpoint: options.url,
-      inboundFormat: options.inboundFormat,
-      model: prepared.model,
-      stream: prepared.stream,
-      body: prepared.body,
-      rawBody: request.rawBody ?? Buffer.alloc(0),
-      signal: abortSignalForClient(reply),
-      startedAt,
-      forwardHeaders,
-      meter: newCallMeter(),
-    };
-    return sendRelayResult(reply, await prepared.relay(deps, call));
   });
 }

@@ -9,6 +9,7 @@ import { receiveMultipart } from '../multipart-upload.ts';
 import { authenticateRequest } from '../authenticate.ts';
 import { abortSignalForClient } from '../client-abort.ts';
 import { sendRelayResult } from '../send-relay-result.ts';
+import { recordRefusedCall } from '../../relay/record-refusal.ts';
 
 const uploads: [url: string, maxBytes: number, prepare: (upload: MultipartUpload) => PreparedUpload | Promise<PreparedUpload>][] = [
   ['/v1/audio/transcriptions', MAX_AUDIO_BYTES, prepareTranscription],
@@ -20,27 +21,35 @@ export function uploadRoutes(app: FastifyInstance, deps: RelayDeps): void {
     app.post(url, { config: { errorFormat: 'openai' } }, async (request: FastifyRequest, reply: FastifyReply) => {
       const startedAt = performance.now();
       const key = authenticateRequest(deps.state, request);
-      const upload = await receiveMultipart(request, maxBytes);
+      const meter = newCallMeter();
+      let model: unknown;
       try {
-        const prepared = await prepare(upload);
-        request.metricsModel = prepared.model;
-        const result = await prepared.relay(deps, {
-          requestId: request.id,
-          key,
-          endpoint: url,
-          inboundFormat: 'openai-chat',
-          model: prepared.model,
-          stream: false,
-          body: upload.fields,
-          rawBody: Buffer.alloc(0),
-          signal: abortSignalForClient(reply),
-          startedAt,
-          forwardHeaders: {},
-          meter: newCallMeter(),
-        });
-        return sendRelayResult(reply, result);
-      } finally {
-        await upload.cleanup();
+        const upload = await receiveMultipart(request, maxBytes);
+        try {
+          model = upload.fields.model;
+          const prepared = await prepare(upload);
+          request.metricsModel = prepared.model;
+          const result = await prepared.relay(deps, {
+            requestId: request.id,
+            key,
+            endpoint: url,
+            inboundFormat: 'openai-chat',
+            model: prepared.model,
+            stream: false,
+            body: upload.fields,
+            rawBody: Buffer.alloc(0),
+            signal: abortSignalForClient(reply),
+            startedAt,
+            forwardHeaders: {},
+            meter,
+          });
+          return sendRelayResult(reply, result);
+        } finally {
+          await upload.cleanup();
+        }
+      } catch (error) {
+        recordRefusedCall(deps, { requestId: request.id, key, endpoint: url, inboundFormat: 'openai-chat', model, stream: false, startedAt, alreadyRecorded: meter.recorded }, error);
+        throw error;
       }
     });
   }

@@ -3,11 +3,12 @@
 // continuation segment shares the client-side machine, so the client sees one coherent stream.
 import type { FormatConverters } from '../../hub/hub-format.ts';
 import type { HubStreamPart, SseEvent, StreamMachine } from '../../hub/hub-stream.ts';
-import type { HubUsage } from '../../hub/hub-response.ts';
 import type { GatewayError } from '../../gateway-errors.ts';
 import type { Logger } from 'pino';
-import { estimatePromptTokens, estimateTextTokens } from '../../metering/estimate-tokens.ts';
-import { emptyUsage, type Usage } from '../../metering/usage.ts';
+import { estimatePromptTokens } from '../../metering/estimate-tokens.ts';
+import { resolveUsage, type UsageCounts } from '../../metering/resolve-usage.ts';
+import type { Usage } from '../../metering/usage.ts';
+import { deliveredOutput } from './delivered-output.ts';
 import type { StreamConverter } from '../relay-hop.ts';
 import { formatSseEvent } from '../sse-pump.ts';
 
@@ -34,16 +35,19 @@ export function hubStreamConverter(options: HubStreamConverterOptions): HubStrea
   const onWarning = (warning: { feature: string; detail: string }) => options.logger.warn({ feature: warning.feature, detail: warning.detail }, 'stream conversion warning');
   const toHub = options.upstream.streamToHubMachine({ onWarning });
   const clientMachine = options.clientMachine ?? options.client.hubToStreamMachine({ requestModel: options.requestModel, includeUsage: options.includeUsage, onWarning });
-  let usage: HubUsage | null = null;
-  let delivered = '';
-  let toolCalls = false;
+  let usage: Usage | null = null;
+  const output = deliveredOutput();
+  const counts: UsageCounts = { prompt: () => estimatePromptTokens(options.requestBody), output: () => output.tokens() };
 
   const render = (parts: HubStreamPart[]): string => {
     let out = '';
-    for (const part of parts) {
-      if (part.type === 'finish') usage = part.usage;
-      if (part.type === 'text-delta') delivered += part.delta;
-      if (part.type === 'tool-call-start') toolCalls = true;
+    for (let part of parts) {
+      output.observe(part);
+      if (part.type === 'finish') {
+        // What the upstream left unreported is counted here, so the client's usage and the bill agree.
+        usage = resolveUsage(part.usage, counts);
+        part = { ...part, usage };
+      }
       // A continuation's own start would read as a second message; the client already has one.
       if (options.continuing && part.type === 'start') continue;
       for (const event of clientMachine.push(part)) out += formatSseEvent(event.data, event.event);
@@ -63,7 +67,7 @@ export function hubStreamConverter(options: HubStreamConverterOptions): HubStrea
       const event = options.client.hubErrorToStreamEvent(error);
       return formatSseEvent(event.data, event.event);
     },
-    usage: (): Usage => usage ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(options.requestBody), outputTokens: estimateTextTokens(delivered) },
-    delivered: () => ({ text: delivered, toolCalls }),
+    usage: (): Usage => usage ?? resolveUsage(null, counts),
+    delivered: () => ({ text: output.text, toolCalls: output.toolCalls }),
   };
 }

@@ -2,11 +2,13 @@
 // the client's bytes go upstream (model id mapped, usage requested in streams) and the answer comes back
 // as it is, with usage captured on the way.
 import type { EventSourceMessage } from 'eventsource-parser';
-import { emptyUsage, usageFromOpenAI, type Usage } from '../../metering/usage.ts';
+import type { Usage } from '../../metering/usage.ts';
+import type { HubUsage } from '../../hub/hub-response.ts';
 import { readUsageObjectFromTail } from '../../metering/read-usage-from-tail.ts';
 import { estimatePromptTokens, estimateTextTokens } from '../../metering/estimate-tokens.ts';
+import { resolveUsage } from '../../metering/resolve-usage.ts';
+import { hubUsageToOpenai, openaiUsageToHub } from '../../formats/openai-chat/openai-chat-usage.ts';
 import type { GatewayError } from '../../gateway-errors.ts';
-import { nextUpstreamKey } from '../../routing/choose-channel.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
 import type { RelayCall } from '../relay-types.ts';
 import { MalformedEventError, type RelayHop, type StreamConverter } from '../relay-hop.ts';
@@ -21,15 +23,16 @@ export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null
     request(channel, upstreamModel) {
       return {
         path: operationPath(channel, operation === 'chat' && call.stream ? 'chat-stream' : operation, upstreamModel),
-        headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+        headers: { 'content-type': 'application/json' },
         body: prefill === null ? upstreamBody(call, upstreamModel, clientWantsUsage) : continuationBody(call, upstreamModel, prefill),
       };
     },
     whole(text) {
-      const usage = usageFromOpenAI(readUsageObjectFromTail(text)) ?? estimateWholeUsage(call, text);
+      // The format's own usage reader; what it leaves unknown is counted from the request and the answer.
+      const usage = resolveUsage(openaiUsageToHub(readUsageObjectFromTail(text)), { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(wholeAnswerText(text)) });
       return { body: text, contentType: 'application/json', usage };
     },
-    error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
+    error: (channel, status, text) => gatewayErrorFromUpstream(channel, status, text),
     stream: () => passthroughStream(call, clientWantsUsage, prefill !== null),
     ...(operation === 'chat' ? { continuation: (deliveredText: string) => openAIChatPassthroughHop(call, (prefill ?? '') + deliveredText) } : {}),
   };
@@ -73,17 +76,34 @@ type ChunkShape = { usage?: unknown; choices?: { text?: unknown; delta?: { conte
  * usage reported, or a continuation), so the common path costs a string check per event.
  */
 function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuing: boolean): StreamConverter {
-  let usage: Usage | null = null;
+  let usage: HubUsage | null = null;
   let sawDone = false;
   let first = true;
   const kept: string[] = [];
   const read = () => readDelivered(kept);
+  let counted: Usage | null = null;
+  const currentUsage = (): Usage => counted ?? resolveUsage(usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(read().text) });
+  /**
+   * A client that asked for the usage chunk gets one even from an upstream that sent none (a server that
+   * ignores stream_options): the counted usage it is billed by, just before [DONE].
+   */
+  const countedUsageChunk = (): string => {
+    if (usage !== null || !clientWantsUsage || continuing || kept.length === 0) return '';
+    counted = currentUsage();
+    let head: { id?: unknown; object?: unknown; created?: unknown; model?: unknown } = {};
+    try {
+      head = JSON.parse(kept[0]!) as typeof head;
+    } catch {
+      // the chunk was forwarded as it came; the usage chunk is written without its names
+    }
+    return formatSseEvent(JSON.stringify({ id: head.id, object: head.object, created: head.created, model: head.model, choices: [], usage: hubUsageToOpenai(counted) }));
+  };
   return {
     event(event: EventSourceMessage) {
       const data = event.data;
       if (data === '[DONE]') {
         sawDone = true;
-        return formatSseEvent(data);
+        return countedUsageChunk() + formatSseEvent(data);
       }
       // A cheap shape check catches truncated or garbled events without parsing every one.
       if (data.charCodeAt(0) !== 123 || data.charCodeAt(data.length - 1) !== 125) throw new MalformedEventError(`not JSON: ${data.slice(0, 80)}`);
@@ -97,7 +117,7 @@ function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuin
           throw new MalformedEventError(`not JSON: ${data.slice(0, 80)}`);
         }
         if (chunk.usage) {
-          usage = usageFromOpenAI(chunk.usage) ?? usage;
+          usage = openaiUsageToHub(chunk.usage);
           // The usage-only chunk exists because the gateway asked for it; a client that did not ask never sees it.
           if (!clientWantsUsage && Array.isArray(chunk.choices) && chunk.choices.length === 0) return '';
         }
@@ -108,9 +128,9 @@ function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuin
       return formatSseEvent(data, event.event);
     },
     // A stream that ends without its terminator is finalised, so clients do not wait forever.
-    end: () => (sawDone ? '' : formatSseEvent('[DONE]')),
+    end: () => (sawDone ? '' : countedUsageChunk() + formatSseEvent('[DONE]')),
     failure: (error: GatewayError) => formatSseEvent(JSON.stringify({ error: { message: error.message, type: error.kind, code: error.code, param: null } })),
-    usage: () => usage ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(read().text) },
+    usage: currentUsage,
     delivered: read,
   };
 }
@@ -145,13 +165,21 @@ function isRoleOnlyChunk(chunk: ChunkShape): boolean {
   return delta !== undefined && typeof delta.role === 'string' && !delta.content && !delta.tool_calls;
 }
 
-function estimateWholeUsage(call: RelayCall, text: string): Usage {
-  let content = '';
+/** Everything a whole chat or completions answer delivered: text, reasoning, tool names and arguments. */
+function wholeAnswerText(text: string): string {
+  type Choice = { text?: unknown; message?: { content?: unknown; reasoning_content?: unknown; tool_calls?: { function?: { name?: unknown; arguments?: unknown } }[] } };
+  let delivered = '';
   try {
-    const answer = JSON.parse(text) as { choices?: { text?: unknown; message?: { content?: unknown } }[] };
-    content = answer.choices?.map((choice) => String(choice.message?.content ?? choice.text ?? '')).join('') ?? '';
+    const answer = JSON.parse(text) as { choices?: Choice[] };
+    for (const choice of answer.choices ?? []) {
+      if (typeof choice.text === 'string') delivered += choice.text;
+      const message = choice.message;
+      if (typeof message?.content === 'string') delivered += message.content;
+      if (typeof message?.reasoning_content === 'string') delivered += message.reasoning_content;
+      for (const call of message?.tool_calls ?? []) delivered += String(call.function?.name ?? '') + String(call.function?.arguments ?? '');
+    }
   } catch {
-    content = '';
+    // not JSON: nothing readable was delivered
   }
-  return { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(content) };
+  return delivered;
 }

@@ -3,7 +3,6 @@
 // endpoint's own usage reader.
 import type { Operation } from '../../providers/provider-definition.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
-import { nextUpstreamKey } from '../../routing/choose-channel.ts';
 import type { RoutedChannel } from '../../routing/routing-table.ts';
 import type { Usage } from '../../metering/usage.ts';
 import type { RelayCall } from '../relay-types.ts';
@@ -29,14 +28,14 @@ export function openAIJsonPassthroughHop(call: RelayCall, spec: JsonPassthroughS
     request(channel, upstreamModel) {
       return {
         path: operationPath(channel, spec.operation, upstreamModel),
-        headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+        headers: { 'content-type': 'application/json' },
         body: spec.body ? spec.body(upstreamModel, channel) : withModel(call, upstreamModel),
       };
     },
     whole(text, channel) {
       return { body: spec.transform ? spec.transform(text, channel) : text, contentType: 'application/json', usage: spec.usage(text) };
     },
-    error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
+    error: (channel, status, text) => gatewayErrorFromUpstream(channel, status, text),
     ...(spec.stream ? { stream: spec.stream } : {}),
   };
 }

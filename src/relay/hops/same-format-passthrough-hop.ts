@@ -4,13 +4,13 @@
 import type { Logger } from 'pino';
 import type { FormatConverters } from '../../hub/hub-format.ts';
 import type { HubUsage } from '../../hub/hub-response.ts';
-import { estimatePromptTokens, estimateTextTokens } from '../../metering/estimate-tokens.ts';
-import { emptyUsage } from '../../metering/usage.ts';
+import { estimateHubResponseTokens, estimatePromptTokens, estimateTextTokens } from '../../metering/estimate-tokens.ts';
+import { resolveUsage, type UsageCounts } from '../../metering/resolve-usage.ts';
+import type { Usage } from '../../metering/usage.ts';
+import { deliveredOutput } from './delivered-output.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
-import { nextUpstreamKey } from '../../routing/choose-channel.ts';
 import type { RelayCall } from '../relay-types.ts';
 import { MalformedEventError, type RelayHop, type StreamConverter } from '../relay-hop.ts';
-import { anthropicStreamCloser } from './anthropic-stream-closer.ts';
 import { formatSseEvent } from '../sse-pump.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 import { withModel } from './openai-json-passthrough-hop.ts';
@@ -19,8 +19,6 @@ export interface SameFormatOptions {
   call: RelayCall;
   format: FormatConverters;
   logger: Logger;
-  /** Where the model id lives: in the body (Anthropic) or only in the path (Gemini). */
-  modelInBody: boolean;
 }
 
 export function sameFormatPassthroughHop(options: SameFormatOptions): RelayHop {
@@ -31,60 +29,63 @@ export function sameFormatPassthroughHop(options: SameFormatOptions): RelayHop {
       return {
         path: operationPath(channel, call.stream ? 'chat-stream' : 'chat', upstreamModel),
         // The client's own version and beta headers win over the gateway's defaults on a same-format hop.
-        headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)), ...call.forwardHeaders },
-        body: options.modelInBody ? withModel(call, upstreamModel) : call.rawBody,
+        headers: { 'content-type': 'application/json', ...call.forwardHeaders },
+        body: format.modelIn === 'body' ? withModel(call, upstreamModel) : call.rawBody,
       };
     },
     whole(text) {
-      let usage: HubUsage = emptyUsage();
+      const prompt = () => estimatePromptTokens(call.body);
+      let usage: Usage;
       try {
-        usage = format.responseToHub(JSON.parse(text)).usage;
+        const hub = format.responseToHub(JSON.parse(text));
+        usage = resolveUsage(hub.usage, { prompt, output: () => estimateHubResponseTokens(hub) });
       } catch {
-        usage = { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(text) };
+        usage = resolveUsage(null, { prompt, output: () => estimateTextTokens(text) });
       }
       return { body: text, contentType: 'application/json', usage };
     },
-    error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
+    error: (channel, status, text) => gatewayErrorFromUpstream(channel, status, text),
     stream: () => watchingConverter(call, format, options.logger),
   };
 }
 
 function watchingConverter(call: RelayCall, format: FormatConverters, logger: Logger): StreamConverter {
   const watcher = format.streamToHubMachine({ onWarning: (warning) => logger.warn({ requestId: call.requestId, detail: warning.detail }, 'skipped an upstream event') });
-  let usage: HubUsage | null = null;
-  let delivered = '';
-  let toolCalls = false;
+  let reported: HubUsage | null = null;
   let sawFinish = false;
+  const output = deliveredOutput();
   const observe = (parts: ReturnType<typeof watcher.push>) => {
     for (const part of parts) {
+      output.observe(part);
       if (part.type === 'finish') {
-        usage = part.usage;
+        reported = part.usage;
         sawFinish = true;
       }
-      if (part.type === 'text-delta') delivered += part.delta;
-      if (part.type === 'tool-call-start') toolCalls = true;
     }
   };
-  const closer = format.name === 'anthropic-messages' ? anthropicStreamCloser() : null;
-  const currentUsage = () => usage ?? { ...emptyUsage(), inputTokens: estimatePromptTokens(call.body), outputTokens: estimateTextTokens(delivered) };
+  const closer = format.streamCloser?.() ?? null;
+  const counts: UsageCounts = { prompt: () => estimatePromptTokens(call.body), output: () => output.tokens() };
+  const currentUsage = () => resolveUsage(reported, counts);
   return {
     event(event) {
       // A broken event is skipped (and logged by the pump); the rest of the stream goes on.
       if (event.data.charCodeAt(0) !== 123 || event.data.charCodeAt(event.data.length - 1) !== 125) throw new MalformedEventError(`not JSON: ${event.data.slice(0, 80)}`);
       observe(watcher.push(event.event ? { event: event.event, data: event.data } : { data: event.data }));
-      closer?.observe(event.event, event.data);
+      closer?.observe(event.event ? { event: event.event, data: event.data } : { data: event.data });
       return formatSseEvent(event.data, event.event);
     },
     end() {
       observe(watcher.end());
       // A stream cut short of its terminator is finished here, with the usage counted so far.
-      return closer?.close(currentUsage().outputTokens) ?? '';
+      let out = '';
+      for (const event of closer?.close(currentUsage().outputTokens) ?? []) out += formatSseEvent(event.data, event.event);
+      return out;
     },
     failure: (error) => {
       const event = format.hubErrorToStreamEvent(error);
       return formatSseEvent(event.data, event.event);
     },
     usage: currentUsage,
-    delivered: () => ({ text: delivered, toolCalls: toolCalls || sawFinish }),
+    delivered: () => ({ text: output.text, toolCalls: output.toolCalls || sawFinish }),
   };
 }

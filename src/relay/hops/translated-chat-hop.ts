@@ -6,18 +6,17 @@ import type { FormatConverters } from '../../hub/hub-format.ts';
 import type { HubRequest } from '../../hub/hub-request.ts';
 import type { HubStreamPart, SseEvent, StreamMachine } from '../../hub/hub-stream.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
-import { nextUpstreamKey } from '../../routing/choose-channel.ts';
 import type { RoutedChannel } from '../../routing/routing-table.ts';
 import type { RelayCall } from '../relay-types.ts';
 import type { RelayHop } from '../relay-hop.ts';
-import { gatewayErrorFromUpstream } from '../upstream-error.ts';
+import { gatewayErrorFromUpstream, redactUpstreamError } from '../upstream-error.ts';
+import { refusesCredential } from '../redact-credentials.ts';
 import { hubStreamConverter } from './hub-stream-converter.ts';
 import { relayFormat } from '../../formats/index.ts';
 import { collectImageUrls, inlineImages } from '../../hub/hub-images.ts';
 import { fetchImages } from '../../upstream/fetch-images.ts';
-
-/** Formats that take images only as inline bytes, so URLs are fetched first. */
-const NEEDS_INLINE_IMAGES = new Set(['gemini-generate']);
+import { estimateHubResponseTokens, estimatePromptTokens } from '../../metering/estimate-tokens.ts';
+import { resolveUsage } from '../../metering/resolve-usage.ts';
 
 export interface TranslatedHopOptions {
   call: RelayCall;
@@ -48,29 +47,31 @@ export function translatedChatHop(options: TranslatedHopOptions): RelayHop {
   return {
     supports: (channel) => channel.provider.chatFormat !== client.name && relayFormat(channel.provider.chatFormat) !== undefined && supportsOperation(channel, 'chat'),
     async request(channel, upstreamModel) {
-      const source = NEEDS_INLINE_IMAGES.has(channel.provider.chatFormat) ? await withInlineImages() : hubRequest();
+      const source = target(channel).needsInlineImages ? await withInlineImages() : hubRequest();
       const { body, warnings } = target(channel).hubToRequest({ ...source, stream: call.stream }, upstreamModel);
       warn(channel, warnings);
       return {
         path: operationPath(channel, call.stream ? 'chat-stream' : 'chat', upstreamModel),
-        headers: { 'content-type': 'application/json', ...channel.provider.authHeaders(nextUpstreamKey(channel)) },
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       };
     },
     whole(text, channel) {
       const hub = target(channel).responseToHub(JSON.parse(text));
-      return { body: JSON.stringify(client.hubToResponse(hub, { requestModel: call.model })), contentType: 'application/json', usage: hub.usage };
+      // What the upstream left unreported is counted, and the client is shown the usage it is billed by.
+      const usage = resolveUsage(hub.usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateHubResponseTokens(hub) });
+      return { body: JSON.stringify(client.hubToResponse({ ...hub, usage }, { requestModel: call.model })), contentType: 'application/json', usage };
     },
     error(channel, status, text) {
       // A refusal of the channel's own credentials is the gateway's problem, not the client's key.
-      if (status === 401 || status === 403) return gatewayErrorFromUpstream(channel.name, status, text);
+      if (status === 401 || status === 403 || refusesCredential(text)) return gatewayErrorFromUpstream(channel, status, text);
       let body: unknown = text;
       try {
         body = JSON.parse(text);
       } catch {
         // not JSON: the converter falls back to the text
       }
-      return target(channel).errorToHub(status, body);
+      return redactUpstreamError(target(channel).errorToHub(status, body), channel.apiKeys);
     },
     stream(channel) {
       const converter = hubStreamConverter({

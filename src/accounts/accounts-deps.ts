@@ -1,0 +1,23 @@
+// What the account services need, built once in src/http/routes/api-routes.ts.
+import type { Logger } from 'pino';
+import type { Db } from '../db/repositories/repository-helpers.ts';
+import type { SecretBox } from './secret-box.ts';
+import type { MailOutbox } from './mail/mail-outbox.ts';
+import type { AnnounceChange } from '../cluster/invalidation-bus.ts';
+
+export interface AccountsDeps {
+  db: Db;
+  secrets: SecretBox;
+  outbox: MailOutbox;
+  logger: Logger;
+  announce: AnnounceChange;
+  /** PUBLIC_URL without a trailing slash; links in mails start with it. */
+  publicUrl(): string;
+}
+
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();

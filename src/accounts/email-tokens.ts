@@ -1,0 +1,33 @@
+// One-time links sent by mail (verify an address, reset or set a password, confirm a new address):
+// 256 random bits, only the SHA-256 stored, single use, with an expiry.
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/repositories/repository-helpers.ts';
+import type { EmailTokensTable } from '../db/schema.ts';
+import { hashToken } from './sessions.ts';
+
+export type EmailTokenPurpose = EmailTokensTable['purpose'];
+
+export const TOKEN_TTL_MS: Record<EmailTokenPurpose, number> = {
+  verify_email: 24 * 3_600_000,
+  change_email: 24 * 3_600_000,
+  set_password: 24 * 3_600_000,
+  reset_password: 3_600_000,
+};
+
+/** Issues a token; earlier unused tokens of the same purpose for the user stop working. */
+export async function issueEmailToken(db: Db, userId: number, purpose: EmailTokenPurpose, data: string | null = null, now = Date.now()): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await db.updateTable('email_tokens').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+  await db.insertInto('email_tokens').values({ token_hash: hashToken(token), user_id: userId, purpose, created_at: now, expires_at: now + TOKEN_TTL_MS[purpose], used_at: null, data }).execute();
+  return token;
+}
+
+/** Marks the token used and returns it, or undefined when unknown, used, expired or of another purpose. */
+export async function consumeEmailToken(db: Db, token: string, purpose: EmailTokenPurpose, now = Date.now()): Promise<{ user_id: number; data: string | null } | undefined> {
+  const tokenHash = hashToken(token);
+  // The conditional update is the single-use guarantee, also between two instances.
+  const updated = await db.updateTable('email_tokens').set({ used_at: now })
+    .where('token_hash', '=', tokenHash).where('purpose', '=', purpose).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return undefined;
+  return db.selectFrom('email_tokens').select(['user_id', 'data']).where('token_hash', '=', tokenHash).executeTakeFirstOrThrow();
+}

@@ -1,0 +1,39 @@
+// Failed sign-ins are throttled per account (any e-mail address, known or not) and per client address:
+// after 5 failures for an account (20 from one client address, so an office behind one NAT is not shut
+// out by a few typos, while password spraying is still bounded) within 15 minutes, the next attempt gets
+// 429 with Retry-After until the oldest of those failures is 15 minutes old. Kept in
+// the database so every instance sees the same count. A stranger can therefore hold an account for at most
+// 15 minutes at a time, and its owner can always end that at once with a password reset, which clears the
+// account's failures.
+import type { Db } from '../db/repositories/repository-helpers.ts';
+
+export const MAX_FAILURES = 5;
+export const MAX_FAILURES_PER_IP = 20;
+export const FAILURE_WINDOW_MS = 15 * 60_000;
+
+export const ipSubject = (ip: string) => `ip:${ip}`;
+export const accountSubject = (email: string) => `account:${email}`;
+
+/** Seconds to wait before another attempt, or 0 when allowed. */
+export async function throttleDelaySeconds(db: Db, subjects: string[], now = Date.now()): Promise<number> {
+  let wait = 0;
+  for (const subject of subjects) {
+    const limit = subject.startsWith('ip:') ? MAX_FAILURES_PER_IP : MAX_FAILURES;
+    const rows = await db.selectFrom('login_failures').select('at').where('subject', '=', subject).where('at', '>', now - FAILURE_WINDOW_MS)
+      .orderBy('at', 'desc').limit(limit).execute();
+    if (rows.length < limit) continue;
+    const oldest = rows[rows.length - 1]!.at;
+    wait = Math.max(wait, Math.ceil((oldest + FAILURE_WINDOW_MS - now) / 1000));
+  }
+  return wait;
+}
+
+export async function recordFailure(db: Db, subjects: string[], now = Date.now()): Promise<void> {
+  await db.insertInto('login_failures').values(subjects.map((subject) => ({ subject, at: now }))).execute();
+  // Old rows are of no use: trim them now and then (1 in 50 failures) so the table stays small.
+  if (Math.random() < 0.02) await db.deleteFrom('login_failures').where('at', '<', now - FAILURE_WINDOW_MS).execute();
+}
+
+export async function clearFailures(db: Db, subject: string): Promise<void> {
+  await db.deleteFrom('login_failures').where('subject', '=', subject).execute();
+}

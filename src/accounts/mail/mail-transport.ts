@@ -1,0 +1,54 @@
+// Where mail goes: an SMTP server (SMTP_URL, smtp:// or smtps://, credentials in the URL) through
+// nodemailer, or, with no SMTP_URL, .eml files under DATA_DIR/mail so a lone `npm start` still works.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface MailTransport {
+  /** 'smtp' or 'file', for the logs and the admin settings page. */
+  readonly kind: 'smtp' | 'file';
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+export interface MailTransportOptions {
+  smtpUrl: string | undefined;
+  from: string;
+  dataDir: string;
+}
+
+export function createMailTransport(options: MailTransportOptions): MailTransport {
+  if (options.smtpUrl) {
+    // Short timeouts: the outbox retries later, so a slow server only delays mail, never a request.
+    const transport = nodemailer.createTransport(options.smtpUrl, { from: options.from });
+    const smtp = transport as unknown as { options: Record<string, unknown> };
+    Object.assign(smtp.options, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+    return {
+      kind: 'smtp',
+      async send(mail) {
+        await transport.sendMail({ from: options.from, ...mail });
+      },
+      close: () => transport.close(),
+    };
+  }
+  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const folder = join(options.dataDir, 'mail');
+  let sequence = 0;
+  return {
+    kind: 'file',
+    async send(mail) {
+      const info = await builder.sendMail({ from: options.from, ...mail });
+      await mkdir(folder, { recursive: true });
+      const safeTo = mail.to.replace(/[^A-Za-z0-9@._-]/g, '_');
+      await writeFile(join(folder, `${Date.now()}-${process.pid}-${++sequence}-${safeTo}.eml`), info.message as Buffer);
+    },
+    close: () => builder.close(),
+  };
+}

@@ -1,0 +1,173 @@
+// Channels, models (with prices) and groups edited at runtime, in the config file's own shapes and units
+// (the same zod schemas validate both), so what an admin sends is what the file would say. Upstream keys
+// are write-only: views never carry them, not even masked. Every change is announced, so every instance
+// routes with it on its next request.
+import { z, type ZodArray, type ZodDefault, type ZodObject } from 'zod';
+import { configFileSchema } from '../config/config-file-schema.ts';
+import { channelRowFromConfig, groupRowFromConfig, modelRowFromConfig } from '../config/config-to-rows.ts';
+import type { ChannelRow, GroupRow, ModelRow } from '../db/schema.ts';
+import type { Db } from '../db/repositories/repository-helpers.ts';
+import type { SecretBox } from '../accounts/secret-box.ts';
+import { apiNotFound, conflict } from '../gateway-errors.ts';
+import { parseBody } from '../validate-request.ts';
+import { MICROS_PER_USD, type ModelPricing } from '../metering/pricing.ts';
+
+type Element<T> = T extends ZodDefault<ZodArray<infer E>> ? E : never;
+const element = <T extends ZodDefault<ZodArray<ZodObject>>>(schema: T) => schema.unwrap().element as Element<T>;
+export const channelConfigSchema = element(configFileSchema.shape.channels);
+export const modelConfigSchema = element(configFileSchema.shape.models);
+export const groupConfigSchema = element(configFileSchema.shape.groups);
+/** Creating a channel needs an upstream key; editing keeps the stored ones unless new ones are given. */
+export const channelEditSchema = channelConfigSchema.partial({ api_key: true });
+
+/**
+ * The body of a PATCH: every field optional and no defaults. (A zod default inside .partial() still fills
+ * in absent fields, which would reset the groups, weight or status a PATCH did not mention.)
+ */
+export const channelPatchSchema = z.object(Object.fromEntries(Object.entries(channelConfigSchema.shape)
+  .map(([name, field]) => [name, (field instanceof z.ZodDefault ? field.unwrap() as z.ZodType : field as z.ZodType).optional()]))).strict() as unknown as z.ZodType<Partial<z.infer<typeof channelEditSchema>>>;
+
+type ChannelInput = z.infer<typeof channelEditSchema>;
+type ModelInput = z.infer<typeof modelConfigSchema>;
+type GroupInput = z.infer<typeof groupConfigSchema>;
+
+const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message);
+
+export function channelView(row: ChannelRow) {
+  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean };
+  const t = settings.timeouts;
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    ...(row.base_url ? { base_url: row.base_url } : {}),
+    models: JSON.parse(row.models_json) as string[],
+    model_mapping: JSON.parse(row.model_mapping_json) as Record<string, string>,
+    groups: JSON.parse(row.groups_json) as string[],
+    priority: row.priority,
+    weight: row.weight,
+    enabled: row.status === 'enabled',
+    status: row.status,
+    status_reason: row.status_reason,
+    ...(settings.supportsPrefill !== undefined ? { supports_prefill: settings.supportsPrefill } : {}),
+    ...(t ? { timeouts: Object.fromEntries(Object.entries({ connect_ms: t.connectMs, headers_ms: t.headersMs, first_token_ms: t.firstTokenMs, idle_ms: t.idleMs }).filter(([, v]) => v !== undefined)) } : {}),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** The editable part of a view, in the config file's shape (no id, status, key). */
+function channelAsConfig(row: ChannelRow): Record<string, unknown> {
+  const { id: _id, status: _status, status_reason: _reason, updated_at: _updated, ...config } = channelView(row);
+  return config;
+}
+
+export async function createChannel(db: Db, secrets: SecretBox, input: ChannelInput & { api_key: string | string[] }): Promise<ChannelRow> {
+  const parsed = parseBody(channelConfigSchema, input);
+  const now = Date.now();
+  try {
+    return await db.insertInto('channels').values({
+      ...channelRowFromConfig(parsed),
+      api_keys_encrypted: secrets.encrypt(JSON.stringify([parsed.api_key].flat())),
+      status_reason: null, created_at: now, updated_at: now,
+    }).returningAll().executeTakeFirstOrThrow();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`A channel named '${parsed.name}' exists.`, 'name', 'name_taken');
+    throw error;
+  }
+}
+
+/** Merges the changes into the stored channel (in config shape), validates the whole, and writes it. */
+export async function editChannel(db: Db, secrets: SecretBox, id: number, changes: Partial<ChannelInput>): Promise<{ before: ChannelRow; after: ChannelRow }> {
+  const before = await db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!before) throw apiNotFound('Channel');
+  const merged = parseBody(channelEditSchema, { ...channelAsConfig(before), ...changes });
+  const { api_key: newKey, ...rest } = merged;
+  const row = channelRowFromConfig({ ...rest, api_key: 'unused' });
+  // An automatically disabled channel stays so unless the edit says enabled explicitly.
+  const status = changes.enabled === undefined ? before.status : row.status;
+  try {
+    const after = await db.updateTable('channels').set({
+      ...row, status, status_reason: status === 'enabled' ? null : before.status_reason ?? 'disabled by an administrator',
+      ...(newKey !== undefined ? { api_keys_encrypted: secrets.encrypt(JSON.stringify([newKey].flat())) } : {}),
+      updated_at: Date.now(),
+    }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    return { before, after };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`A channel named '${merged.name}' exists.`, 'name', 'name_taken');
+    throw error;
+  }
+}
+
+export async function deleteChannel(db: Db, id: number): Promise<ChannelRow> {
+  const row = await db.deleteFrom('channels').where('id', '=', id).returningAll().executeTakeFirst();
+  if (!row) throw apiNotFound('Channel');
+  return row;
+}
+
+export function modelView(row: ModelRow) {
+  const pricing = JSON.parse(row.pricing_json) as ModelPricing;
+  const usd = (micros: number | undefined) => (micros === undefined ? undefined : micros / MICROS_PER_USD);
+  const limits = JSON.parse(row.limits_json) as { imageSizes?: string[]; maxImages?: number; maxPromptChars?: number };
+  const view = {
+    id: row.id,
+    owned_by: row.owned_by,
+    input_per_mtok: usd(pricing.inputPerMtok),
+    cached_input_per_mtok: usd(pricing.cachedInputPerMtok),
+    cache_write_per_mtok: usd(pricing.cacheWritePerMtok),
+    output_per_mtok: usd(pricing.outputPerMtok),
+    reasoning_per_mtok: usd(pricing.reasoningPerMtok),
+    per_request: usd(pricing.perRequest),
+    per_image: pricing.perImage ? Object.fromEntries(Object.entries(pricing.perImage).map(([k, v]) => [k, v / MICROS_PER_USD])) : undefined,
+    per_audio_minute: usd(pricing.perAudioMinute),
+    per_mchars: usd(pricing.perMillionChars),
+    per_search: usd(pricing.perSearch),
+    image_sizes: limits.imageSizes,
+    max_images: limits.maxImages,
+    max_prompt_chars: limits.maxPromptChars,
+    free: row.free === 1,
+    fallbacks: JSON.parse(row.fallbacks_json) as string[],
+    context_window: row.context_window ?? undefined,
+    max_output_tokens: row.max_output_tokens ?? undefined,
+  };
+  return Object.fromEntries(Object.entries(view).filter(([, value]) => value !== undefined));
+}
+
+/** Creates or replaces a model with its prices (PUT semantics: the body is the whole entry). */
+export async function putModel(db: Db, input: ModelInput): Promise<{ before: ModelRow | undefined; after: ModelRow }> {
+  const parsed = parseBody(modelConfigSchema, input);
+  const before = await db.selectFrom('models').selectAll().where('id', '=', parsed.id).executeTakeFirst();
+  const now = Date.now();
+  const fields = modelRowFromConfig(parsed);
+  const after = await db.insertInto('models').values({ id: parsed.id, ...fields, created_at: now, updated_at: now })
+    .onConflict((c) => c.column('id').doUpdateSet({ ...fields, updated_at: now })).returningAll().executeTakeFirstOrThrow();
+  return { before, after };
+}
+
+export async function deleteModel(db: Db, id: string): Promise<ModelRow> {
+  const row = await db.deleteFrom('models').where('id', '=', id).returningAll().executeTakeFirst();
+  if (!row) throw apiNotFound('Model');
+  return row;
+}
+
+export function groupView(row: GroupRow) {
+  return { id: row.id, name: row.name, ratio: row.ratio_ppm / 1_000_000, description: row.description, rpm_limit: row.rpm_limit, tpm_limit: row.tpm_limit };
+}
+
+export async function putGroup(db: Db, input: GroupInput): Promise<{ before: GroupRow | undefined; after: GroupRow }> {
+  const parsed = parseBody(groupConfigSchema, input);
+  const before = await db.selectFrom('groups').selectAll().where('name', '=', parsed.name).executeTakeFirst();
+  const now = Date.now();
+  const fields = groupRowFromConfig(parsed);
+  const after = await db.insertInto('groups').values({ ...fields, created_at: now, updated_at: now })
+    .onConflict((c) => c.column('name').doUpdateSet({ ...fields, updated_at: now })).returningAll().executeTakeFirstOrThrow();
+  return { before, after };
+}
+
+export async function deleteGroup(db: Db, name: string): Promise<GroupRow> {
+  if (name === 'default') throw conflict('The default group cannot be deleted.', 'name', 'group_required');
+  const inUse = await db.selectFrom('api_keys').select('id').where('group_name', '=', name).where('status', '!=', 'deleted').executeTakeFirst();
+  if (inUse) throw conflict(`Keys use the group '${name}'; move them to another group first.`, 'name', 'group_in_use');
+  const row = await db.deleteFrom('groups').where('name', '=', name).returningAll().executeTakeFirst();
+  if (!row) throw apiNotFound('Group');
+  return row;
+}

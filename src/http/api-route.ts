@@ -1,0 +1,97 @@
+// Declares /api routes from zod schemas: one declaration validates the request (400 naming the field, in
+// the OpenAI envelope), resolves the caller (src/http/api-caller.ts) and feeds the OpenAPI document, so the
+// documentation cannot drift from what the server accepts.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { parseBody } from '../validate-request.ts';
+import { invalidRequest } from '../gateway-errors.ts';
+import { resolveApiCaller, type ApiAccess, type ApiCaller, type ApiCallerDeps } from './api-caller.ts';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type AnyObject = z.ZodType<Record<string, unknown>>;
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+
+export interface ApiContext<B, Q, P, A extends ApiAccess> {
+  body: Infer<B>;
+  query: Infer<Q>;
+  params: Infer<P>;
+  caller: A extends 'public' ? ApiCaller | undefined : ApiCaller;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface ApiRouteSpec<B extends AnyObject | undefined, Q extends AnyObject | undefined, P extends AnyObject | undefined, A extends ApiAccess> {
+  method: Method;
+  /** Fastify syntax: /api/keys/:id */
+  url: string;
+  summary: string;
+  tag: string;
+  access: A;
+  /** Whether an sk- key is accepted besides the session cookie (never for account and key changes). */
+  allowKeys?: boolean;
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Status of a successful answer, for the document (default 200). */
+  status?: number;
+  /** What the answer holds, in a sentence, for the document. */
+  returns?: string;
+  /** Other content type of the answer, e.g. text/csv. */
+  produces?: string;
+  handler(context: ApiContext<B, Q, P, A>): Promise<unknown>;
+}
+
+export type RegisteredApiRoute = Pick<ApiRouteSpec<AnyObject | undefined, AnyObject | undefined, AnyObject | undefined, ApiAccess>, 'method' | 'url' | 'summary' | 'tag' | 'access' | 'allowKeys' | 'body' | 'query' | 'params' | 'status' | 'returns' | 'produces'>;
+
+export interface ApiRouter {
+  route<B extends AnyObject | undefined = undefined, Q extends AnyObject | undefined = undefined, P extends AnyObject | undefined = undefined, A extends ApiAccess = ApiAccess>(spec: ApiRouteSpec<B, Q, P, A>): void;
+  readonly routes: readonly RegisteredApiRoute[];
+}
+
+/** Positive integer path ids; anything else is a 404-worthy id, but reported as a 400 naming `id`. */
+export const idParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+export function createApiRouter(app: FastifyInstance, deps: ApiCallerDeps): ApiRouter {
+  const routes: RegisteredApiRoute[] = [];
+  return {
+    routes,
+    route(spec) {
+      routes.push(spec);
+      app.route({
+        method: spec.method,
+        url: spec.url,
+        config: { errorFormat: 'openai' },
+        handler: async (request, reply) => {
+          // JSON only: a cross-site HTML form can post text/plain that happens to parse as JSON (a sign-in
+          // CSRF); it cannot send application/json without the browser asking this origin first.
+          if (request.rawBody && request.rawBody.length > 0 && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(request.headers['content-type'] ?? '')) {
+            throw invalidRequest('Unsupported Content-Type; send application/json.', null, 'unsupported_media_type');
+          }
+          const caller = await resolveApiCaller(deps, request, spec.access, spec.allowKeys ?? false);
+          const context = {
+            params: spec.params ? parseQuery(spec.params, request.params) : undefined,
+            query: spec.query ? parseQuery(spec.query, request.query) : undefined,
+            body: spec.body ? parseBody(spec.body, request.body) : undefined,
+            caller,
+            request,
+            reply,
+          } as ApiContext<never, never, never, never>;
+          const result = await spec.handler(context as never);
+          if (reply.sent) return reply;
+          if (spec.status) reply.code(spec.status);
+          return result ?? { ok: true };
+        },
+      });
+    },
+  };
+}
+
+/** Query strings and path parameters: strings only, each at most 2 KB, validated by the zod schema. */
+function parseQuery<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const values = (input ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value !== 'string') throw invalidRequest(`Invalid value for '${name}': give it once.`, name, 'invalid_value');
+    if (value.length > 2048) throw invalidRequest(`Invalid value for '${name}': too long.`, name, 'invalid_value');
+  }
+  return parseBody(schema, values);
+}

@@ -1,0 +1,161 @@
+// /api/admin/{channels,models,groups,settings}: routing, prices and registration edited at runtime, no
+// restart. Upstream keys are write-only. Every change is audited and announced to every instance.
+import { z } from 'zod';
+import type { GatewayState } from '../../gateway-state.ts';
+import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
+import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
+import type { ApiRouter } from '../api-route.ts';
+import { idParams } from '../api-route.ts';
+import type { ApiCaller } from '../api-caller.ts';
+import { recordAudit } from '../../admin/audit-log.ts';
+import { channelConfigSchema, channelPatchSchema, channelView, createChannel, deleteChannel, deleteGroup, deleteModel, editChannel, groupConfigSchema, groupView, modelConfigSchema, modelView, putGroup, putModel } from '../../admin/admin-catalog.ts';
+import { setChannelEnabled } from '../../admin/admin-channels.ts';
+import { testChannel } from '../../routing/channel-tester.ts';
+import { apiNotFound } from '../../gateway-errors.ts';
+import { REGISTRATION_SETTING, registrationSetting } from '../../accounts/registration.ts';
+import { setSetting } from '../../db/repositories/settings.ts';
+import { testMail } from '../../accounts/mail/mail-templates.ts';
+import { SELF_SERVICE_GROUPS_SETTING, selfServiceGroups } from '../../accounts/user-keys.ts';
+import { actorOf } from './admin-routes.ts';
+import { emailField } from './api-auth-routes.ts';
+
+export interface AdminCatalogDeps {
+  state: GatewayState;
+  agents: UpstreamAgents;
+}
+
+const nameParams = z.object({ name: z.string().min(1).max(200) });
+const registrationSchema = z.object({
+  mode: z.enum(['open', 'closed', 'domains']),
+  domains: z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'not a domain name')).max(500).default([]),
+}).strict();
+
+export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accounts: AccountsDeps): void {
+  const admin = { tag: 'Administration', access: 'admin' as const, allowKeys: true };
+  const db = accounts.db;
+  const changed = async (caller: ApiCaller, action: string, target: string, before: unknown, after: unknown) => {
+    await recordAudit(db, actorOf(caller), action, target, before, after);
+    await accounts.announce({ reason: action });
+  };
+
+  api.route({
+    ...admin, method: 'GET', url: '/api/admin/channels', summary: 'Channels with status and disabled reason (never their upstream keys).',
+    handler: async () => ({ data: (await db.selectFrom('channels').selectAll().orderBy('id').execute()).map(channelView) }),
+  });
+  api.route({
+    ...admin, method: 'POST', url: '/api/admin/channels', status: 201, body: channelConfigSchema, summary: "Create a channel (the config file's channel shape; api_key is write-only).",
+    handler: async ({ caller, body }) => {
+      const row = await createChannel(db, accounts.secrets, body);
+      await changed(caller, 'channel.create', `channel:${row.id}`, null, channelView(row));
+      return channelView(row);
+    },
+  });
+  api.route({
+    ...admin, method: 'PATCH', url: '/api/admin/channels/:id', params: idParams, body: channelPatchSchema, summary: 'Edit any field; api_key replaces the upstream keys (never shown back).',
+    handler: async ({ caller, params, body }) => {
+      const { before, after } = await editChannel(db, accounts.secrets, params.id, body);
+      await changed(caller, 'channel.update', `channel:${params.id}`, channelView(before), { ...channelView(after), ...(body.api_key !== undefined ? { api_key: 'changed' } : {}) });
+      return channelView(after);
+    },
+  });
+  api.route({
+    ...admin, method: 'DELETE', url: '/api/admin/channels/:id', params: idParams, summary: 'Delete a channel.',
+    handler: async ({ caller, params }) => {
+      const row = await deleteChannel(db, params.id);
+      await changed(caller, 'channel.delete', `channel:${params.id}`, channelView(row), null);
+      return { id: params.id, deleted: true };
+    },
+  });
+  api.route({
+    ...admin, method: 'POST', url: '/api/admin/channels/:id/test', params: idParams, summary: 'Send a small request through the channel; reenable: true turns it back on when it answers.',
+    body: z.object({ model: z.string().min(1).optional(), reenable: z.boolean().optional() }).strict(),
+    handler: async ({ caller, params, body }) => {
+      const channel = deps.state.current.routing.anyChannel(params.id);
+      if (!channel) throw apiNotFound('Channel');
+      const model = body.model ?? [...channel.models][0]!;
+      const result = await testChannel(deps.agents, channel, model);
+      if (result.ok && body.reenable) {
+        await setChannelEnabled(db, accounts.announce, params.id, true);
+        await recordAudit(db, actorOf(caller), 'channel.reenable', `channel:${params.id}`, null, { enabled: true });
+      }
+      return { channel: channel.name, model, ok: result.ok, status: result.status, latency_ms: result.latencyMs, error: result.error, reenabled: result.ok && body.reenable === true };
+    },
+  });
+
+  api.route({
+    ...admin, method: 'GET', url: '/api/admin/models', summary: 'Models and their prices (USD per million tokens, per request, per image…).',
+    handler: async () => ({ data: (await db.selectFrom('models').selectAll().orderBy('id').execute()).map(modelView) }),
+  });
+  api.route({
+    ...admin, method: 'PUT', url: '/api/admin/models', body: modelConfigSchema, summary: "Create or replace a model and its prices (the config file's model shape).",
+    handler: async ({ caller, body }) => {
+      const { before, after } = await putModel(db, body);
+      await changed(caller, before ? 'model.update' : 'model.create', `model:${after.id}`, before ? modelView(before) : null, modelView(after));
+      return modelView(after);
+    },
+  });
+  api.route({
+    ...admin, method: 'DELETE', url: '/api/admin/models/:name', params: nameParams, summary: 'Delete a model (URL-encode ids with slashes).',
+    handler: async ({ caller, params }) => {
+      const row = await deleteModel(db, params.name);
+      await changed(caller, 'model.delete', `model:${row.id}`, modelView(row), null);
+      return { id: row.id, deleted: true };
+    },
+  });
+
+  api.route({
+    ...admin, method: 'GET', url: '/api/admin/groups', summary: 'Groups with price ratio and limits.',
+    handler: async () => ({ data: (await db.selectFrom('groups').selectAll().orderBy('name').execute()).map(groupView) }),
+  });
+  api.route({
+    ...admin, method: 'PUT', url: '/api/admin/groups', body: groupConfigSchema, summary: 'Create or replace a group.',
+    handler: async ({ caller, body }) => {
+      const { before, after } = await putGroup(db, body);
+      await changed(caller, before ? 'group.update' : 'group.create', `group:${after.name}`, before ? groupView(before) : null, groupView(after));
+      return groupView(after);
+    },
+  });
+  api.route({
+    ...admin, method: 'DELETE', url: '/api/admin/groups/:name', params: nameParams, summary: 'Delete a group no key uses.',
+    handler: async ({ caller, params }) => {
+      const row = await deleteGroup(db, params.name);
+      await changed(caller, 'group.delete', `group:${row.name}`, groupView(row), null);
+      return { name: row.name, deleted: true };
+    },
+  });
+
+  api.route({
+    ...admin, method: 'GET', url: '/api/admin/settings', summary: 'Registration and mail settings.',
+    handler: async () => ({
+      registration: await registrationSetting(accounts),
+      self_service_groups: await selfServiceGroups(accounts),
+      mail: { transport: accounts.outbox.transport.kind, public_url: accounts.publicUrl() },
+    }),
+  });
+  api.route({
+    ...admin, method: 'PUT', url: '/api/admin/settings', summary: 'Change registration (open, closed, or open to listed e-mail domains) and the groups users may pick for their own keys.',
+    body: z.object({ registration: registrationSchema.optional(), self_service_groups: z.array(z.string().min(1).max(128)).max(200).optional() }).strict(),
+    handler: async ({ caller, body }) => {
+      if (body.registration) {
+        const before = await registrationSetting(accounts);
+        await setSetting(db, REGISTRATION_SETTING, body.registration);
+        await recordAudit(db, actorOf(caller), 'settings.registration', 'settings:registration', before, body.registration);
+      }
+      if (body.self_service_groups) {
+        const before = await selfServiceGroups(accounts);
+        await setSetting(db, SELF_SERVICE_GROUPS_SETTING, body.self_service_groups);
+        await recordAudit(db, actorOf(caller), 'settings.self_service_groups', 'settings:self_service_groups', before, body.self_service_groups);
+      }
+      return { registration: await registrationSetting(accounts), self_service_groups: await selfServiceGroups(accounts) };
+    },
+  });
+  api.route({
+    ...admin, method: 'POST', url: '/api/admin/settings/test-mail', status: 202, summary: 'Queue a test mail to an address.',
+    body: z.object({ to: emailField }).strict(),
+    handler: async ({ caller, body }) => {
+      await accounts.outbox.enqueue(testMail(body.to));
+      await recordAudit(db, actorOf(caller), 'settings.test_mail', `mail:${body.to}`, null, null);
+      return { status: 'queued' };
+    },
+  });
+}

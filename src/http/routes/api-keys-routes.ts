@@ -1,0 +1,67 @@
+// /api/keys: a user's own API keys; /api/groups: the groups a key can use and their models.
+import { z } from 'zod';
+import type { ApiRouter } from '../api-route.ts';
+import { idParams } from '../api-route.ts';
+import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
+import type { GatewayState } from '../../gateway-state.ts';
+import { isValidCidr } from '../../accounts/ip-allowlist.ts';
+import { createUserKey, deleteUserKey, listUserKeys, rotateUserKey, selfServiceGroups, updateUserKey } from '../../accounts/user-keys.ts';
+
+const keyFields = {
+  group: z.string().trim().min(1).max(128).optional(),
+  models: z.array(z.string().min(1).max(200)).max(500).nullable().optional(),
+  quota_usd: z.number().finite().nonnegative().max(1e9).nullable().optional(),
+  expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  ip_allowlist: z.array(z.string().max(64).refine(isValidCidr, 'not an IP address or CIDR')).max(100).nullable().optional(),
+};
+const keyName = z.string().trim().min(1).max(128);
+
+export function apiKeysRoutes(api: ApiRouter, deps: AccountsDeps, state: GatewayState): void {
+  const tag = 'Keys';
+  api.route({
+    method: 'GET', url: '/api/keys', tag, access: 'verified', allowKeys: true, summary: 'My keys: prefix, name, group, restrictions, created, last used, spend.',
+    handler: async ({ caller }) => ({ data: await listUserKeys(deps, caller.user.id) }),
+  });
+  api.route({
+    method: 'POST', url: '/api/keys', tag, access: 'verified', status: 201, summary: 'Create a key; the secret is in this answer only.',
+    body: z.object({ name: keyName, ...keyFields }).strict(),
+    handler: async ({ caller, body }) => {
+      const created = await createUserKey(deps, caller.user.id, body);
+      return { key: created.key, ...created.data };
+    },
+  });
+  api.route({
+    method: 'PATCH', url: '/api/keys/:id', tag, access: 'verified', params: idParams, summary: 'Edit a key, or disable / enable it (enabled).',
+    body: z.object({ name: keyName.optional(), enabled: z.boolean().optional(), ...keyFields }).strict(),
+    handler: async ({ caller, params, body }) => (await updateUserKey(deps, caller.user.id, params.id, body)).after,
+  });
+  api.route({
+    method: 'POST', url: '/api/keys/:id/rotate', tag, access: 'verified', params: idParams, summary: 'A new secret with the same settings; the old one stops at once.',
+    handler: async ({ caller, params }) => {
+      const rotated = await rotateUserKey(deps, caller.user.id, params.id);
+      return { key: rotated.key, ...rotated.data };
+    },
+  });
+  api.route({
+    method: 'DELETE', url: '/api/keys/:id', tag, access: 'verified', params: idParams, summary: 'Delete a key, for good.',
+    handler: async ({ caller, params }) => {
+      await deleteUserKey(deps, caller.user.id, params.id);
+      return { id: params.id, deleted: true };
+    },
+  });
+  api.route({
+    method: 'GET', url: '/api/groups', tag, access: 'verified', allowKeys: true, summary: 'Groups I can pick for my keys (set by an admin), with their price ratio and models.',
+    handler: async () => {
+      const allowed = await selfServiceGroups(deps);
+      const groups = allowed.length === 0 ? [] : await deps.db.selectFrom('groups').select(['name', 'description', 'ratio_ppm']).where('name', 'in', allowed).orderBy('name').execute();
+      return {
+        data: groups.map((group) => ({
+          name: group.name,
+          description: group.description,
+          ratio: group.ratio_ppm / 1_000_000,
+          models: state.current.routing.modelsForGroup(group.name).map((model) => model.id),
+        })),
+      };
+    },
+  });
+}

@@ -1,0 +1,72 @@
+// Everything under /api built on accounts: the mail outbox, the route declarations and the OpenAPI
+// document. app.ts calls installAccountsApi once.
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { DatabaseSchema } from '../../db/schema.ts';
+import type { GatewayState } from '../../gateway-state.ts';
+import type { SecretBox } from '../../accounts/secret-box.ts';
+import type { AnnounceChange } from '../../cluster/invalidation-bus.ts';
+import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
+import { createMailTransport } from '../../accounts/mail/mail-transport.ts';
+import { createMailOutbox } from '../../accounts/mail/mail-outbox.ts';
+import { createApiRouter, type ApiRouter } from '../api-route.ts';
+import { apiDocsRoutes } from './api-docs-routes.ts';
+import { apiAuthRoutes } from './api-auth-routes.ts';
+import { apiMeRoutes } from './api-me-routes.ts';
+import { apiKeysRoutes } from './api-keys-routes.ts';
+import { apiUsageRoutes } from './api-usage-routes.ts';
+import type { Accounting } from '../../metering/accounting.ts';
+import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
+import { adminRoutes } from './admin-routes.ts';
+import { adminCatalogRoutes } from './admin-catalog-routes.ts';
+import { scheduleNotifications } from '../../accounts/notifications.ts';
+
+export interface AccountsOptions {
+  /** PUBLIC_URL; default http://localhost:<listening port>. */
+  publicUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  dataDir: string;
+  secrets: SecretBox;
+  /** How often the mail outbox looks for due mail (retries), in ms. */
+  mailPollMs?: number;
+  /** How often low-balance and key-expiry notifications are checked, in ms (0: never). */
+  notifyIntervalMs?: number;
+}
+
+export interface AccountsApiDeps {
+  db: Kysely<DatabaseSchema>;
+  state: GatewayState;
+  logger: Logger;
+  announce: AnnounceChange;
+  accounting: Accounting;
+  agents: UpstreamAgents;
+}
+
+export interface AccountsApi {
+  router: ApiRouter;
+  accounts: AccountsDeps;
+}
+
+export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, options: AccountsOptions): AccountsApi {
+  const publicUrl = () => (options.publicUrl ?? `http://localhost:${(app.server.address() as AddressInfo | null)?.port ?? 3000}`).replace(/\/+$/, '');
+  const transport = createMailTransport({ smtpUrl: options.smtpUrl, from: options.mailFrom, dataDir: options.dataDir });
+  const outbox = createMailOutbox(deps.db, transport, deps.logger, options.mailPollMs);
+  const accounts: AccountsDeps = { db: deps.db, secrets: options.secrets, outbox, logger: deps.logger, announce: deps.announce, publicUrl };
+  const stopNotifications = scheduleNotifications(accounts, (userId) => deps.accounting.balance(userId), deps.logger, options.notifyIntervalMs ?? 60_000);
+  app.addHook('onClose', async () => {
+    stopNotifications();
+    await outbox.close();
+  });
+  const router = createApiRouter(app, { db: deps.db, state: deps.state });
+  apiAuthRoutes(router, accounts);
+  apiMeRoutes(router, accounts);
+  apiKeysRoutes(router, accounts, deps.state);
+  apiUsageRoutes(router, accounts, deps.accounting);
+  adminRoutes(router, deps, accounts);
+  adminCatalogRoutes(router, deps, accounts);
+  apiDocsRoutes(app, router, publicUrl);
+  return { router, accounts };
+}

@@ -1,0 +1,93 @@
+// /api/logs, /api/logs/:id, /api/logs.csv, /api/stats and /api/wallet: what a user spent, call by call and
+// in sums. Also GET /api/admin/logs(/:id) (everyone's, with channels). An sk- key may read them too; with a
+// key, /api/stats defaults to that key's statistics (as before the dashboard existed).
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { ApiRouter } from '../api-route.ts';
+import { idParams } from '../api-route.ts';
+import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
+import type { Accounting } from '../../metering/accounting.ts';
+import { logsCsv, readLogDetail, readLogPage } from '../../accounts/usage-log-reader.ts';
+import { readStatsReport } from '../../accounts/usage-stats-reader.ts';
+import { readLedgerPage, readWalletSummary } from '../../accounts/wallet-reader.ts';
+import { forbidden, invalidRequest } from '../../gateway-errors.ts';
+import { ownKey } from '../../accounts/user-keys.ts';
+import type { StatScope } from '../../metering/statistics.ts';
+
+/** ISO 8601 date-time or epoch milliseconds. */
+const time = z.string().max(40).refine((text) => /^\d{1,16}$/.test(text) || !Number.isNaN(Date.parse(text)), 'expected an ISO 8601 date-time or epoch milliseconds')
+  .transform((text) => (/^\d{1,16}$/.test(text) ? Number(text) : Date.parse(text)));
+const positiveId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const logFilters = {
+  from: time.optional(),
+  to: time.optional(),
+  key_id: positiveId.optional(),
+  model: z.string().min(1).max(200).optional(),
+  outcome: z.enum(['success', 'error']).optional(),
+};
+const logQuery = z.object({ ...logFilters, limit: z.coerce.number().int().min(1).max(500).default(50), cursor: z.string().max(100).optional() }).strict();
+const adminLogQuery = logQuery.extend({ user_id: positiveId.optional() }).strict();
+
+export function apiUsageRoutes(api: ApiRouter, deps: AccountsDeps, accounting: Accounting): void {
+  const tag = 'Usage';
+  api.route({
+    method: 'GET', url: '/api/logs', tag, access: 'verified', allowKeys: true, query: logQuery, summary: 'My calls, newest first; filters; cursor pagination (next_cursor).',
+    handler: async ({ caller, query }) => readLogPage(deps.db, query, caller.user.id, query.limit, query.cursor),
+  });
+  api.route({
+    method: 'GET', url: '/api/logs/:id', tag, access: 'verified', allowKeys: true, params: idParams, summary: 'One call: timing, tokens, cost, attempts.',
+    handler: async ({ caller, params }) => readLogDetail(deps.db, params.id, caller.user.id),
+  });
+  api.route({
+    method: 'GET', url: '/api/logs.csv', tag, access: 'verified', allowKeys: true, query: z.object(logFilters).strict(), produces: 'text/csv', summary: 'My calls as CSV, streamed row by row.',
+    handler: async ({ caller, query, reply }) => reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="usage-logs.csv"')
+      .send(Readable.from(logsCsv(deps.db, query, caller.user.id))),
+  });
+  api.route({
+    method: 'GET', url: '/api/admin/logs', tag: 'Administration', access: 'admin', allowKeys: true, query: adminLogQuery, summary: "Everyone's calls (user_id to narrow), with channels.",
+    handler: async ({ query }) => readLogPage(deps.db, query, null, query.limit, query.cursor),
+  });
+  api.route({
+    method: 'GET', url: '/api/admin/logs/:id', tag: 'Administration', access: 'admin', allowKeys: true, params: idParams, summary: 'One call with channel names.',
+    handler: async ({ params }) => readLogDetail(deps.db, params.id, null),
+  });
+
+  api.route({
+    method: 'GET', url: '/api/stats', tag, access: 'verified', allowKeys: true, summary: 'Requests, errors, cost, tokens, RPM and TPM: totals and series by minute, hour or day, by model and by key.',
+    query: z.object({
+      bucket: z.enum(['minute', 'hour', 'day']).default('hour'),
+      from: time.optional(),
+      to: time.optional(),
+      scope: z.enum(['key', 'user', 'platform']).optional(),
+      key_id: positiveId.optional(),
+    }).strict(),
+    handler: async ({ caller, query }) => {
+      const to = query.to ?? Date.now();
+      const from = query.from ?? to - 86_400_000;
+      if (from > to) throw invalidRequest("'from' must not be after 'to'.", 'from', 'invalid_value');
+      const scopeName = query.scope ?? (query.key_id !== undefined || caller.via === 'key' ? 'key' : 'user');
+      let scope: StatScope;
+      if (scopeName === 'platform') {
+        if (caller.user.role !== 'admin') throw forbidden('Platform statistics are for administrators.', 'admin_only');
+        scope = { kind: 'platform' };
+      } else if (scopeName === 'key') {
+        const keyId = query.key_id ?? caller.keyId;
+        if (keyId === undefined) throw invalidRequest("Give 'key_id' for scope=key.", 'key_id', 'missing_required_parameter');
+        await ownKey(deps, caller.user.id, keyId);
+        scope = { kind: 'key', keyId };
+      } else {
+        scope = { kind: 'user', userId: caller.user.id };
+      }
+      return { scope: scopeName, ...await readStatsReport(deps.db, scope, query.bucket, from, to), from, to };
+    },
+  });
+
+  api.route({
+    method: 'GET', url: '/api/wallet', tag, access: 'verified', allowKeys: true, summary: 'Balance, total usage, requests, and the ledger (charges summed per day), paginated.',
+    query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cursor: z.string().max(100).optional() }).strict(),
+    handler: async ({ caller, query }) => ({
+      ...await readWalletSummary(deps.db, caller.user.id, await accounting.balance(caller.user.id)),
+      ledger: await readLedgerPage(deps.db, caller.user.id, query.limit, query.cursor),
+    }),
+  });
+}

@@ -1,0 +1,58 @@
+// A card top-up: a pending payment row, then a Stripe Checkout Session for exactly that many whole
+// dollars. The wallet is credited only by the webhook (stripe-events.ts), never by the browser coming back.
+import { randomBytes } from 'node:crypto';
+import type { UserRow } from '../db/schema.ts';
+import { GatewayError, invalidRequest } from '../gateway-errors.ts';
+import { getSetting } from '../db/repositories/settings.ts';
+import { DEFAULT_MAX_TOPUP_USD, MAX_TOPUP_SETTING, type PaymentsDeps } from './payments-deps.ts';
+
+export const cardPaymentsOff = () =>
+  new GatewayError(503, 'server_error', 'GW_ERR_CARD_PAYMENTS_OFF', {
+    message: 'Card payments are not configured on this gateway. Ask an administrator for a redemption code.',
+    code: 'card_payments_not_configured',
+  });
+
+const providerFailed = (cause: unknown) =>
+  new GatewayError(502, 'upstream_error', 'GW_ERR_PAYMENT_PROVIDER', {
+    message: 'The payment provider could not start the checkout. Nothing was charged; please try again.',
+    code: 'payment_provider_error',
+    cause,
+  });
+
+export async function maxTopUpUsd(deps: Pick<PaymentsDeps, 'db'>): Promise<number> {
+  const value = await getSetting<number>(deps.db, MAX_TOPUP_SETTING);
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : DEFAULT_MAX_TOPUP_USD;
+}
+
+export async function startTopUp(deps: PaymentsDeps, user: UserRow, amountUsd: number): Promise<{ checkout_url: string; payment_id: number }> {
+  if (!deps.stripe) throw cardPaymentsOff();
+  const max = await maxTopUpUsd(deps);
+  if (amountUsd > max) throw invalidRequest(`Invalid 'amount_usd': the largest top-up is ${max} USD.`, 'amount_usd', 'amount_too_large');
+  const now = Date.now();
+  // The session id is not known before Stripe answers; a unique placeholder holds the row meanwhile.
+  const inserted = await deps.db.insertInto('payments').values({
+    user_id: user.id, provider: 'stripe', provider_session_id: `pending:${randomBytes(12).toString('hex')}`,
+    amount_micros: amountUsd * 1_000_000, status: 'pending', created_at: now, completed_at: null, updated_at: now,
+  }).returning('id').executeTakeFirstOrThrow();
+  const paymentId = Number(inserted.id);
+  const walletUrl = `${deps.publicUrl()}/wallet`;
+  let session;
+  try {
+    session = await deps.stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: amountUsd * 100, product_data: { name: `Model gateway balance: ${amountUsd} USD` } } }],
+      client_reference_id: String(user.id),
+      metadata: { user_id: String(user.id), payment_id: String(paymentId) },
+      ...(user.email ? { customer_email: user.email } : {}),
+      success_url: `${walletUrl}?payment=success&topup=${paymentId}`,
+      cancel_url: `${walletUrl}?payment=cancel&topup=${paymentId}`,
+    }, { idempotencyKey: `gateway-topup-${paymentId}` });
+  } catch (error) {
+    await deps.db.updateTable('payments').set({ status: 'failed', updated_at: Date.now() }).where('id', '=', paymentId).execute();
+    deps.logger.warn({ err: error, paymentId }, 'stripe checkout session could not be created');
+    throw providerFailed(error);
+  }
+  await deps.db.updateTable('payments').set({ provider_session_id: session.id, checkout_url: session.url, updated_at: Date.now() }).where('id', '=', paymentId).execute();
+  if (!session.url) throw providerFailed(new Error('checkout session without a url'));
+  return { checkout_url: session.url, payment_id: paymentId };
+}

@@ -1,0 +1,83 @@
+// Continuing a stream that broke after the client received part of it. First choice: a channel that
+// accepts an assistant prefill continues the same answer. Otherwise (no such channel, or it refused the
+// prefill): the call is restarted there without the prefill and only the part the client does not have
+// yet is sent on (attempts-replay.ts), as long as the new answer repeats what was delivered.
+import type { RoutedChannel } from '../routing/routing-table.ts';
+import { sendUpstream } from '../upstream/send-upstream.ts';
+import type { RelayHop } from './relay-hop.ts';
+import { DEFAULT_TIMEOUTS } from './attempt-policy.ts';
+import { upstreamModelFor } from './resolve-candidates.ts';
+import { createSsePump } from './sse-pump.ts';
+import { firstOutput, type AttemptContext } from './attempts-first-byte.ts';
+import { deliveredThrough, type CommittedStream } from './attempts-stream.ts';
+import { createReplayFilter } from './attempts-replay.ts';
+import { redactSecrets } from './redact-credentials.ts';
+
+/**
+ * Mends a broken stream on another route: the same model's other channels first, then the fallback
+ * models'. On each: an assistant-prefill continuation if the channel accepts one, else (or when it refuses
+ * the prefill) a restart whose repeated part is held back. Text-only answers only: a half-delivered tool
+ * call cannot be resumed. Null when no route could; the caller then reports the original failure.
+ */
+export async function continueElsewhere(context: AttemptContext, failed: CommittedStream): Promise<CommittedStream | null> {
+  const { deps, call } = context;
+  const delivered = deliveredThrough(failed);
+  if (delivered.toolCalls || delivered.text.length === 0) return null;
+  const prefillHop = context.hop.continuation?.(delivered.text);
+  const startIndex = Math.max(0, context.routes.findIndex((route) => route.model === failed.model));
+  for (const route of context.routes.slice(startIndex)) {
+    for (const channel of route.channels) {
+      if (channel.id === failed.channel.id || deps.breakers.isOpen(channel.id)) continue;
+      if (prefillHop && channel.supportsPrefill) {
+        const continued = await openSegment(context, prefillHop, channel, route.model, 'continued');
+        if (continued) return { ...continued, prefill: delivered.text };
+      }
+      // Restarting needs the client's own format read back, and a hop that can stream this call.
+      const filter = context.hop.stream ? createReplayFilter(call.inboundFormat, delivered.text) : null;
+      if (!filter) continue;
+      const restarted = await openSegment(context, context.hop, channel, route.model, 'restarted');
+      if (restarted) return { ...restarted, replay: { filter, prefix: delivered.text } };
+    }
+  }
+  return null;
+}
+
+/** Opens a stream on one route up to its first event; null (and a note in the attempts) when it cannot. */
+async function openSegment(context: AttemptContext, hop: RelayHop, channel: RoutedChannel, model: string, kind: 'continued' | 'restarted'): Promise<CommittedStream | null> {
+  const { deps, call } = context;
+  const started = performance.now();
+  const upstreamModel = upstreamModelFor(channel, model);
+  const note = (outcome: string, status: number | null, error: string | null) =>
+    call.meter.attempts.push({ model, channel: channel.name, status, outcome, error, ms: Math.round(performance.now() - started) });
+  const what = kind === 'continued' ? 'continuation' : 'restart';
+  try {
+    const response = await sendUpstream(deps.agents, {
+      channel,
+      ...await hop.request(channel, upstreamModel),
+      signal: call.signal,
+      headersTimeoutMs: channel.timeouts.headersMs ?? DEFAULT_TIMEOUTS.streamHeadersMs,
+      idleTimeoutMs: channel.timeouts.idleMs ?? DEFAULT_TIMEOUTS.idleMs,
+    });
+    if (response.statusCode >= 400 || !String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
+      const text = await response.text().catch(() => '');
+      note(`${what} refused`, response.statusCode, redactSecrets(text.slice(0, 300), channel.apiKeys));
+      return null;
+    }
+    const converter = hop.stream!(channel);
+    const pump = createSsePump(response.chunks(), converter, (error) => deps.logger.warn({ requestId: call.requestId, channel: channel.name, err: error.message }, 'skipped a malformed upstream event'));
+    const first = await firstOutput(pump, channel.timeouts.firstTokenMs ?? DEFAULT_TIMEOUTS.firstTokenMs, call.signal).catch(async (error: unknown) => {
+      await pump.stop();
+      throw error;
+    });
+    if (!first) {
+      note(`${what} empty`, 200, null);
+      return null;
+    }
+    note(kind, 200, null);
+    return { channel, model, upstreamModel, converter, pump, first, ttftMs: 0 };
+  } catch (error) {
+    if (call.signal.aborted) throw error;
+    note(`${what} failed`, null, (error as Error).message);
+    return null;
+  }
+}

@@ -1,0 +1,151 @@
+// A committed answer on its way to the client: a stream (continued elsewhere if it breaks, see
+// attempts-continuation.ts) or binary bytes. Records the call once, when the answer ends, charging
+// only what was delivered.
+import { GatewayError, upstreamTimeout } from '../gateway-errors.ts';
+import type { RoutedChannel } from '../routing/routing-table.ts';
+import type { UpstreamResponse } from '../upstream/send-upstream.ts';
+import type { StreamConverter } from './relay-hop.ts';
+import { emptyUsage, type Usage } from '../metering/usage.ts';
+import { addUsages } from '../metering/resolve-usage.ts';
+import { classifyTransportError } from './attempt-policy.ts';
+import { recordCall } from './record-call.ts';
+import type { SsePump } from './sse-pump.ts';
+import type { AttemptContext } from './attempts-first-byte.ts';
+import { continueElsewhere } from './attempts-continuation.ts';
+import type { ReplayFilter } from './attempts-replay.ts';
+import { estimateTextTokens } from '../metering/estimate-tokens.ts';
+
+export interface CommittedStream {
+  channel: RoutedChannel;
+  model: string;
+  upstreamModel: string;
+  converter: StreamConverter;
+  pump: SsePump;
+  first: { text: string; done: boolean };
+  ttftMs: number;
+  /** A restarted answer: the part the client already has is taken out of it (attempts-replay.ts). */
+  replay?: { filter: ReplayFilter; prefix: string };
+  /** For a continuation: the text the client had before this segment. */
+  prefill?: string;
+}
+
+/** All the answer text the client has received, through this segment. */
+export function deliveredThrough(segment: CommittedStream): { text: string; toolCalls: boolean } {
+  const own = segment.converter.delivered();
+  if (segment.replay) return segment.replay.filter.caughtUp ? own : { text: segment.replay.prefix, toolCalls: false };
+  return segment.prefill ? { text: segment.prefill + own.text, toolCalls: own.toolCalls } : own;
+}
+
+export async function* streamToClient(context: AttemptContext, committed: CommittedStream): AsyncGenerator<string> {
+  const { deps, call } = context;
+  let segment = committed;
+  const usages: Usage[] = [];
+  let segmentCounted = false;
+  let error: string | null = null;
+  let errorCode: string | null = null;
+  let finished = false;
+  /** The failure that broke the answer, reported if nothing can mend it. */
+  let broken: { failure: GatewayError; converter: StreamConverter } | null = null;
+  const forClient = (text: string) => (segment.replay ? segment.replay.filter.pass(text) : text);
+  try {
+    let pending: { text: string; done: boolean } | null = segment.first;
+    for (;;) {
+      try {
+        let out = pending?.text ? forClient(pending.text) : '';
+        if (out) yield out;
+        let done = pending?.done ?? false;
+        pending = null;
+        while (!done && !segment.replay?.filter.diverged) {
+          const step = await segment.pump.next();
+          out = step.text ? forClient(step.text) : '';
+          if (out) yield out;
+          done = step.done;
+        }
+        if (!segment.replay?.filter.diverged) {
+          out = forClient(segment.converter.end());
+          if (out) yield out;
+        }
+        if (segment.replay && !segment.replay.filter.caughtUp) {
+          // The restarted answer never repeated what the client has: none of it is sent or charged.
+          await segment.pump.stop();
+          segmentCounted = true;
+          deps.logger.warn({ requestId: call.requestId, channel: segment.channel.name }, 'the restarted answer differed from what the client already had');
+          call.meter.attempts.push({ model: segment.model, channel: segment.channel.name, status: 200, outcome: 'restart diverged', error: null, ms: 0 });
+          error = `${broken!.failure.message} (the answer restarted on '${segment.channel.name}' differed from what had been sent)`;
+          errorCode = broken!.failure.gatewayCode;
+          yield broken!.converter.failure(broken!.failure);
+          finished = true;
+          break;
+        }
+        finished = true;
+        break;
+      } catch (cause) {
+        if (call.signal.aborted) break;
+        const failure = streamFailure(segment.channel, cause);
+        deps.breakers.recordFailure(segment.channel.id);
+        deps.logger.warn({ requestId: call.requestId, channel: segment.channel.name, err: failure.message }, 'upstream stream failed after the first byte');
+        usages.push(segmentUsage(segment));
+        segmentCounted = true;
+        // The original failure is the one reported; a later segment's breaking is only logged.
+        broken ??= { failure, converter: segment.converter };
+        // Another route may continue the answer from what the client already has.
+        const next = await continueElsewhere(context, segment);
+        if (next) {
+          segment = next;
+          segmentCounted = false;
+          pending = next.first;
+          continue;
+        }
+        // No route can: the client gets an error event in its own format, never a normal finish.
+        error = broken.failure.message;
+        errorCode = broken.failure.gatewayCode;
+        yield broken.converter.failure(broken.failure);
+        finished = true;
+        break;
+      }
+    }
+  } finally {
+    if (!finished) {
+      await segment.pump.stop();
+      error ??= 'client disconnected before the stream ended';
+      errorCode ??= 'GW_ERR_CLIENT_GONE';
+    }
+    if (!segmentCounted) usages.push(segmentUsage(segment));
+    // Only what was delivered is charged: reported usage, or a count of the delivered text, per segment.
+    recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error, errorCode });
+  }
+}
+
+/**
+ * A segment's usage. A restarted answer generated again the text the client already had (and was
+ * charged for in the earlier segment): those tokens are taken out; one that never caught up delivered
+ * nothing and costs nothing.
+ */
+function segmentUsage(segment: CommittedStream): Usage {
+  const usage = segment.converter.usage();
+  if (!segment.replay) return usage;
+  if (!segment.replay.filter.caughtUp) return emptyUsage();
+  return { ...usage, outputTokens: Math.max(0, usage.outputTokens - estimateTextTokens(segment.replay.prefix)) };
+}
+
+function streamFailure(channel: RoutedChannel, cause: unknown): GatewayError {
+  return classifyTransportError(cause) === 'silent'
+    ? upstreamTimeout(channel.name, 'idle stream')
+    : new GatewayError(502, 'upstream_error', 'GW_ERR_STREAM_CUT', { message: `The upstream channel '${channel.name}' stream failed midway: ${(cause as Error).message}`, code: 'upstream_stream_failed' });
+}
+
+/** Binary answers (audio): bytes pass through as they arrive; a cut ends the response early. */
+export async function* bytesToClient(context: AttemptContext, response: UpstreamResponse, meta: { channel: RoutedChannel; model: string; upstreamModel: string; usage: () => Usage }): AsyncGenerator<Buffer> {
+  const { deps, call } = context;
+  let error: string | null = null;
+  try {
+    for await (const chunk of response.chunks()) yield chunk;
+  } catch (cause) {
+    error = `upstream failed midway: ${(cause as Error).message}`;
+    deps.logger.warn({ requestId: call.requestId, channel: meta.channel.name, err: error }, 'binary upstream answer failed midway');
+    throw cause;
+  } finally {
+    recordCall(deps, call, { model: meta.model, status: error ? 502 : 200, usage: meta.usage(), channelId: meta.channel.id, upstreamModel: meta.upstreamModel, ttftMs: null, error });
+  }
+}
+

@@ -1,0 +1,54 @@
+// Calls refused before any upstream (a model the key may not use, an unknown model, a quota or rate limit,
+// a malformed body) are logged like every other call, with their error and zero cost. Only once the key is
+// known: an unauthenticated request has no owner to log it under. The row goes through the recorder's
+// write-behind queue, so a refusal adds no database round trip either.
+import type { CachedKey } from '../accounts/key-index.ts';
+import { GatewayError } from '../gateway-errors.ts';
+import { emptyUsage } from '../metering/usage.ts';
+import type { RelayDeps } from './relay-deps.ts';
+
+export interface RefusedCall {
+  requestId: string;
+  key: CachedKey;
+  endpoint: string;
+  inboundFormat: string;
+  /** The model the request named, if it named one. */
+  model: unknown;
+  stream: boolean;
+  startedAt: number;
+  /** True when the relay already logged this call (it failed after admission). */
+  alreadyRecorded: boolean;
+}
+
+/** Longest model name kept in a usage row: anything longer is not a model id anyone serves. */
+const MAX_LOGGED_MODEL = 128;
+const MAX_LOGGED_ERROR = 1000;
+
+export function recordRefusedCall(deps: Pick<RelayDeps, 'recorder' | 'logger'>, call: RefusedCall, error: unknown): void {
+  if (call.alreadyRecorded) return;
+  const status = error instanceof GatewayError ? error.status : 500;
+  if (status === 401) return;
+  try {
+    deps.recorder.record({
+      requestId: call.requestId,
+      key: call.key,
+      model: typeof call.model === 'string' ? call.model.slice(0, MAX_LOGGED_MODEL) : '',
+      upstreamModel: null,
+      channelId: null,
+      inboundFormat: call.inboundFormat,
+      endpoint: call.endpoint,
+      stream: call.stream,
+      status,
+      latencyMs: performance.now() - call.startedAt,
+      ttftMs: null,
+      usage: emptyUsage(),
+      error: (error instanceof Error ? error.message : String(error)).slice(0, MAX_LOGGED_ERROR),
+      attempts: null,
+      reservation: null,
+      pricing: undefined,
+    });
+  } catch (recordError) {
+    // Never let logging a refusal turn it into another error.
+    deps.logger.warn({ err: recordError, requestId: call.requestId }, 'logging a refused call failed');
+  }
+}
