@@ -29,6 +29,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
 import type { MetricsAccess } from './http/metrics-access.ts';
 import { installAccountsApi, type AccountsOptions } from './http/routes/api-routes.ts';
+import { apiPlaygroundRoutes } from './http/routes/api-playground-routes.ts';
 import { installPaymentsApi, type PaymentsOptions } from './http/routes/api-payments-install.ts';
 
 declare module 'fastify' {
@@ -126,6 +127,7 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   });
   billingRoutes(app, deps.state, deps.accounting);
   const api = installAccountsApi(app, deps, deps.accounts);
+  apiPlaygroundRoutes(api.router, deps, api.accounts);
   if (deps.payments) installPaymentsApi(api, deps, deps.payments);
   void app.register(async (scope) => webAppRoutes(scope, { distDir: options.webDistDir ?? DEFAULT_WEB_DIST, warn: (message) => deps.logger.warn(message) }));
   return app;

@@ -8,11 +8,14 @@ export const theme = createTheme({
   primaryShade: { light: 7, dark: 7 },
   defaultRadius: 'md',
   focusRing: 'auto',
+  // Filled badges pick black or white text by their colour's luminance, so every status reads at AA.
+  autoContrast: true,
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif',
 });
 
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-placeholder': 'var(--mantine-color-gray-6)', '--mantine-color-error': 'var(--mantine-color-red-9)' },
+  light: {
+'--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-placeholder': 'var(--mantine-color-gray-6)', '--mantine-color-error': 'var(--mantine-color-red-9)' },
   dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)', '--mantine-color-anchor': 'var(--mantine-color-indigo-3)', '--mantine-color-error': 'var(--mantine-color-red-4)' },
 });

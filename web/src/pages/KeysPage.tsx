@@ -84,7 +84,7 @@ export default function KeysPage() {
                 <Table.Td>{formatDateTime(key.created_at)}</Table.Td>
                 <Table.Td>{key.last_used_at ? formatDateTime(key.last_used_at) : 'Never'}</Table.Td>
                 <Table.Td>
-                  <Badge color={key.status === 'active' ? 'green' : 'gray'} variant="light">
+                  <Badge color={key.status === 'active' ? 'green' : 'gray'} variant="filled">
                     {key.status === 'active' ? 'Active' : 'Disabled'}
                   </Badge>
                 </Table.Td>

@@ -148,7 +148,7 @@ function LogLine({ row, onOpen }: { row: LogRow; onOpen: () => void }) {
       <Table.Td>{row.keyName}</Table.Td>
       <Table.Td>{row.model}</Table.Td>
       <Table.Td>
-        <Badge color={row.outcome === 'success' ? 'green' : 'red'} variant="light">
+        <Badge color={row.outcome === 'success' ? 'green' : 'red.9'} variant="filled">
           {row.outcome === 'success' ? 'OK' : `Failed${row.status ? ` ${row.status}` : ''}`}
         </Badge>
       </Table.Td>

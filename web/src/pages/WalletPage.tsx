@@ -70,8 +70,8 @@ export default function WalletPage() {
                 <Table.Tr key={`${entry.kind}-${entry.id}-${entry.createdAt}`}>
                   <Table.Td>{formatDateTime(entry.createdAt)}</Table.Td>
                   <Table.Td>{entry.kind}</Table.Td>
-                  <Table.Td c={entry.amountUsd < 0 ? undefined : 'green.9'}>{formatUsd(entry.amountUsd)}</Table.Td>
-                  <Table.Td>{entry.status ? <Badge variant="light">{entry.status}</Badge> : null}</Table.Td>
+                  <Table.Td>{entry.amountUsd > 0 ? `+${formatUsd(entry.amountUsd)}` : formatUsd(entry.amountUsd)}</Table.Td>
+                  <Table.Td>{entry.status ? <Badge variant="filled">{entry.status}</Badge> : null}</Table.Td>
                   <Table.Td>
                     {entry.note}
                     {entry.receiptUrl ? (
@@ -151,7 +151,7 @@ function Payments({ payments }: { payments: Payment[] }) {
                   {payment.refundedUsd > 0 ? ` (${formatUsd(payment.refundedUsd)} refunded)` : ''}
                 </Table.Td>
                 <Table.Td>
-                  <Badge variant="light" color={payment.status === 'completed' ? 'green' : payment.status === 'failed' ? 'red' : 'gray'}>
+                  <Badge variant="filled" color={payment.status === 'completed' ? 'green' : payment.status === 'failed' ? 'red.9' : 'gray'}>
                     {STATUS_LABELS[payment.status] ?? payment.status}
                   </Badge>
                 </Table.Td>

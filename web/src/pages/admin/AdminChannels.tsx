@@ -42,7 +42,7 @@ export default function AdminChannels() {
                 <Table.Td fw={500}>{channel.name}</Table.Td>
                 <Table.Td>{channel.type}</Table.Td>
                 <Table.Td>
-                  <Badge variant="light" color={channel.enabled ? 'green' : 'red'}>
+                  <Badge variant="filled" color={channel.enabled ? 'green' : 'red.9'}>
                     {channel.enabled ? 'Enabled' : channel.status === 'auto_disabled' ? 'Disabled automatically' : 'Disabled'}
                   </Badge>
                   {channel.status_reason ? (

@@ -34,7 +34,7 @@ export default function AdminLogs() {
               <Table.Td>{row.model}</Table.Td>
               <Table.Td>{row.channel}</Table.Td>
               <Table.Td>
-                <Badge color={row.outcome === 'success' ? 'green' : 'red'} variant="light">
+                <Badge color={row.outcome === 'success' ? 'green' : 'red.9'} variant="filled">
                   {row.outcome === 'success' ? 'OK' : `Failed ${row.status ?? ''}`}
                 </Badge>
                 {row.error ? (

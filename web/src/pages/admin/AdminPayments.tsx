@@ -89,7 +89,7 @@ export default function AdminPayments() {
                   <Table.Td>{String(payment.user_email ?? payment.user_name ?? payment.user_id)}</Table.Td>
                   <Table.Td>{formatUsd(Number(payment.amount_usd))}</Table.Td>
                   <Table.Td>
-                    <Badge variant="light">{String(payment.status)}</Badge>
+                    <Badge variant="filled">{String(payment.status)}</Badge>
                   </Table.Td>
                 </Table.Tr>
               ))}

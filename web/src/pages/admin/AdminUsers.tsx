@@ -42,7 +42,7 @@ export default function AdminUsers() {
                 <Table.Td>{user.name}</Table.Td>
                 <Table.Td>{user.role === 'admin' ? <Badge>Admin</Badge> : 'User'}</Table.Td>
                 <Table.Td>
-                  <Badge variant="light" color={user.status === 'active' ? 'green' : 'gray'}>
+                  <Badge variant="filled" color={user.status === 'active' ? 'green' : 'gray'}>
                     {user.status === 'active' ? 'Active' : 'Disabled'}
                   </Badge>
                 </Table.Td>
