@@ -72,8 +72,8 @@ export default function KeysPage() {
               <Table.Tr key={key.id}>
                 <Table.Td fw={500}>{key.name}</Table.Td>
                 <Table.Td>
-                  <Text ff="monospace" size="sm">
-                    {key.prefix}…
+                  <Text ff="monospace" size="sm" style={{ whiteSpace: 'nowrap' }}>
+                    {key.prefix}
                   </Text>
                 </Table.Td>
                 <Table.Td>{key.group}</Table.Td>
