@@ -23,11 +23,13 @@ import { geminiGenerateRoutes } from './http/routes/gemini-generate-route.ts';
 import multipart from '@fastify/multipart';
 import websocket from '@fastify/websocket';
 import { chooseRealtimeProtocol, realtimeRoute } from './http/routes/realtime-route.ts';
+import { DEFAULT_WEB_DIST, webAppRoutes } from './http/web-app.ts';
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
 import type { MetricsAccess } from './http/metrics-access.ts';
 import { installAccountsApi, type AccountsOptions } from './http/routes/api-routes.ts';
+import { apiPlaygroundRoutes } from './http/routes/api-playground-routes.ts';
 import { installPaymentsApi, type PaymentsOptions } from './http/routes/api-payments-install.ts';
 
 declare module 'fastify' {
@@ -42,6 +44,8 @@ export interface AppOptions {
   /** Proxies whose X-Forwarded-For is believed (addresses or CIDRs), or none. */
   trustProxy: string[] | undefined;
   isReady: () => boolean;
+  /** The built dashboard (web/dist by default). */
+  webDistDir?: string;
   /** Browser origins allowed on /v1 and /v1beta (CORS_ORIGINS); null or absent: no CORS. */
   corsOrigins?: CorsOrigins | null;
   /** Whether answers carry `x-gateway-cost` (COST_HEADER); default true. */
@@ -123,6 +127,8 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   });
   billingRoutes(app, deps.state, deps.accounting);
   const api = installAccountsApi(app, deps, deps.accounts);
+  apiPlaygroundRoutes(api.router, deps, api.accounts);
   if (deps.payments) installPaymentsApi(api, deps, deps.payments);
+  void app.register(async (scope) => webAppRoutes(scope, { distDir: options.webDistDir ?? DEFAULT_WEB_DIST, warn: (message) => deps.logger.warn(message) }));
   return app;
 }

@@ -31,6 +31,8 @@ export interface CachedKey {
 export interface KeyIndex {
   /** The key for a presented secret, or undefined when it is not one of ours. */
   lookup(presented: string): CachedKey | undefined;
+  /** The key with this id (the dashboard's playground key, whose secret nobody holds). */
+  byId(id: number): CachedKey | undefined;
   readonly size: number;
 }
 
@@ -38,12 +40,13 @@ export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: Group
   const usersById = new Map(users.map((user) => [user.id, user]));
   const groupsByName = new Map(groups.map((group) => [group.name, group]));
   const byHash = new Map<string, CachedKey>();
+  const byId = new Map<number, CachedKey>();
   for (const row of keys) {
     const user = usersById.get(row.user_id);
     if (!user) continue;
     const models = parseJsonArray(row.models_json);
     const allowlist = parseJsonArray(row.ip_allowlist_json);
-    byHash.set(row.key_hash, {
+    const cached: CachedKey = {
       id: row.id,
       name: row.name,
       userId: row.user_id,
@@ -62,13 +65,18 @@ export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: Group
       tpmLimit: row.tpm_limit ?? groupsByName.get(row.group_name)?.tpm_limit ?? null,
       userRpmLimit: user.rpm_limit,
       userTpmLimit: user.tpm_limit,
-    });
+    };
+    byHash.set(row.key_hash, cached);
+    byId.set(row.id, cached);
   }
   return {
     lookup(presented) {
       // The shape check refuses upstream keys and random strings without hashing them.
       if (!looksLikeGatewayKey(presented)) return undefined;
       return byHash.get(hashApiKey(presented));
+    },
+    byId(id) {
+      return byId.get(id);
     },
     get size() {
       return byHash.size;

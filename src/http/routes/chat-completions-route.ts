@@ -3,11 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { relayChat } from '../../relay/relay-chat.ts';
 import { validateOpenAIChatBody } from '../../relay/validate-openai-chat.ts';
-import { relayRoute } from './relay-route.ts';
+import { relayRoute, type RelayRouteOptions } from './relay-route.ts';
 import { openaiChatFormat } from '../../formats/openai-chat/index.ts';
 
 export function chatCompletionsRoute(app: FastifyInstance, deps: RelayDeps): void {
-  relayRoute(app, deps, {
+  relayRoute(app, deps, CHAT_COMPLETIONS);
+}
+
+/** How /v1/chat/completions is validated and relayed; the dashboard's playground relays the same way. */
+export const CHAT_COMPLETIONS: RelayRouteOptions = {
     url: '/v1/chat/completions',
     inboundFormat: 'openai-chat',
     errorFormat: 'openai',
@@ -20,8 +24,7 @@ export function chatCompletionsRoute(app: FastifyInstance, deps: RelayDeps): voi
         relay: (relayDeps, call) => relayChat(relayDeps, call, { hubRequest: () => openaiChatFormat.requestToHub(body).request, maxOutputTokens: maxOutputTokensOf(body) }),
       };
     },
-  });
-}
+};
 
 function maxOutputTokensOf(body: Record<string, unknown>): number | null {
   const value = body.max_completion_tokens ?? body.max_tokens;

@@ -1,5 +1,6 @@
 // One thin route shape for every relayed JSON endpoint: authenticate, validate, build the call, relay, send.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CachedKey } from '../../accounts/key-index.ts';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { newCallMeter, type RelayCall } from '../../relay/relay-types.ts';
 import type { PreparedCall } from '../../relay/prepared-call.ts';
@@ -27,7 +28,15 @@ export interface RelayRouteOptions {
 export function relayRoute(app: FastifyInstance, deps: RelayDeps, options: RelayRouteOptions): void {
   app.post(options.url, { config: { errorFormat: options.errorFormat } }, async (request, reply) => {
     const startedAt = performance.now();
-    const key = authenticateRequest(deps.state, request);
+    return relayForKey(deps, request, reply, authenticateRequest(deps.state, request), options, startedAt);
+  });
+}
+
+/**
+ * Relays one request under a key already known: through the same limits, relay and metering whoever the
+ * caller is (an sk- key, or the dashboard's playground under the signed-in user's playground key).
+ */
+export async function relayForKey(deps: RelayDeps, request: FastifyRequest, reply: FastifyReply, key: CachedKey, options: RelayRouteOptions, startedAt = performance.now()): Promise<FastifyReply> {
     let call: RelayCall | undefined;
     try {
       options.checkHeaders?.(request.headers);
@@ -67,5 +76,4 @@ export function relayRoute(app: FastifyInstance, deps: RelayDeps, options: Relay
       }, error);
       throw error;
     }
-  });
 }

@@ -1,0 +1,23 @@
+// The dashboard's playground calls models under the signed-in user's own key named "playground": the same
+// limits, relay and metering as any key, logged under that name and charged to the user's wallet. The key
+// is made on first use; nobody ever sees its secret (the playground finds it by id, never by secret).
+import type { AccountsDeps } from './accounts-deps.ts';
+import type { CachedKey } from './key-index.ts';
+import type { GatewayState } from '../gateway-state.ts';
+import { createUserKey } from './user-keys.ts';
+import { GatewayError } from '../gateway-errors.ts';
+
+export const PLAYGROUND_KEY_NAME = 'playground';
+
+export async function playgroundKeyFor(deps: AccountsDeps, state: GatewayState, userId: number): Promise<CachedKey> {
+  const existing = await deps.db.selectFrom('api_keys').select(['id', 'status']).where('user_id', '=', userId).where('name', '=', PLAYGROUND_KEY_NAME).executeTakeFirst();
+  let id = existing && existing.status !== 'deleted' ? existing.id : null;
+  if (id === null) {
+    // A deleted playground key keeps its row (deletes are final) but gives its name up to the new one.
+    if (existing) await deps.db.updateTable('api_keys').set({ name: `${PLAYGROUND_KEY_NAME} (deleted ${existing.id})` }).where('id', '=', existing.id).execute();
+    id = (await createUserKey(deps, userId, { name: PLAYGROUND_KEY_NAME })).data.id;
+  }
+  const key = state.current.keys.byId(id) ?? (await state.reload(), state.current.keys.byId(id));
+  if (!key) throw new GatewayError(500, 'server_error', 'GW_ERR_INTERNAL', { message: 'The playground key could not be loaded.', code: 'internal_error' });
+  return key;
+}

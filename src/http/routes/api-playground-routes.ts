@@ -1,0 +1,25 @@
+// The dashboard's playground: the models the signed-in user may call, and chat completions relayed under
+// the user's playground key (session with CSRF, like every state-changing /api request).
+import type { ApiRouter } from '../api-route.ts';
+import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
+import type { RelayDeps } from '../../relay/relay-deps.ts';
+import { playgroundKeyFor } from '../../accounts/playground-key.ts';
+import { relayForKey } from './relay-route.ts';
+import { CHAT_COMPLETIONS } from './chat-completions-route.ts';
+
+export function apiPlaygroundRoutes(api: ApiRouter, deps: RelayDeps, accounts: AccountsDeps): void {
+  const tag = 'Playground';
+  api.route({
+    method: 'GET', url: '/api/playground/models', tag, access: 'verified', summary: 'The models the playground can call (those of my playground key\'s group).',
+    handler: async ({ caller }) => {
+      const key = await playgroundKeyFor(accounts, deps.state, caller.user.id);
+      const models = deps.state.current.routing.modelsForGroup(key.groupName).filter((model) => !key.models || key.models.has(model.id));
+      return { data: models.map((model) => ({ id: model.id, owned_by: model.ownedBy })), key_id: key.id };
+    },
+  });
+  api.route({
+    method: 'POST', url: '/api/playground/chat/completions', tag, access: 'verified',
+    summary: "A chat completion (OpenAI's request and answer, streamed or not) under my playground key: logged under the key name \"playground\" and charged to my wallet.",
+    handler: async ({ caller, request, reply }) => relayForKey(deps, request, reply, await playgroundKeyFor(accounts, deps.state, caller.user.id), CHAT_COMPLETIONS),
+  });
+}

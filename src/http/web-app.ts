@@ -1,0 +1,75 @@
+// Serves the dashboard built into web/dist: hashed assets under /assets/ (cached for a year, immutable,
+// sent precompressed when the browser accepts it) and the app's page for each of its client routes.
+// Pages are named routes rather than a catch-all, so unknown paths keep their API 404 in the caller's
+// error format and /v1, /v1beta and /api are untouched by the app's presence.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+export const DEFAULT_WEB_DIST = join(import.meta.dirname, '..', '..', 'web', 'dist');
+
+/** The client routes of web/src/app/router.tsx; a reload on any of them must land on the app. */
+export const DASHBOARD_PAGES = [
+  '/',
+  '/login',
+  '/signup',
+  '/verify-email',
+  '/forgot-password',
+  '/reset-password',
+  '/keys',
+  '/playground',
+  '/logs',
+  '/usage',
+  '/wallet',
+  '/settings',
+  '/admin',
+  '/admin/*',
+] as const;
+
+// The app needs nothing from elsewhere; inline styles come from the component library's style props.
+// No referrer: the verification and reset pages carry one-time tokens in their address.
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-cache',
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Model gateway</title>
+<body style="font-family:system-ui;max-width:40rem;margin:4rem auto;padding:0 1rem">
+<h1>The dashboard is not built</h1><p>The API works. To build the web dashboard, run <code>npm run build:web</code>
+(<code>npm ci</code> does it for you) and restart the gateway.</p></body></html>`;
+
+export interface WebAppOptions {
+  distDir: string;
+  warn: (message: string) => void;
+}
+
+export async function webAppRoutes(app: FastifyInstance, options: WebAppOptions): Promise<void> {
+  const indexPath = join(options.distDir, 'index.html');
+  const built = existsSync(indexPath);
+  if (!built) options.warn(`The web dashboard is not built (${indexPath} is missing): run \`npm run build:web\`.`);
+  // Read once: the page is small and changes only with a new build (a restart).
+  const page = built ? readFileSync(indexPath) : Buffer.from(NOT_BUILT_PAGE);
+  const sendPage = (reply: FastifyReply) => reply.code(built ? 200 : 503).headers(PAGE_HEADERS).send(page);
+  for (const path of DASHBOARD_PAGES) app.get(path, (_request, reply) => sendPage(reply));
+
+  const assets = join(options.distDir, 'assets');
+  if (built && existsSync(assets)) {
+    await app.register(fastifyStatic, {
+      root: assets,
+      prefix: '/assets/',
+      // Known files only, registered at start: a miss costs no file-system look-up and keeps the API 404.
+      wildcard: false,
+      preCompressed: true,
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+      setHeaders: (reply) => void reply.header('x-content-type-options', 'nosniff'),
+    });
+  }
+}

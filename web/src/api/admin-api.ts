@@ -1,0 +1,100 @@
+// The administration API (/api/admin/...), as the admin pages use it.
+import { api } from './api-client.ts';
+
+const rows = <T>(answer: unknown): T[] => ((answer as { data?: T[] }).data ?? (Array.isArray(answer) ? (answer as T[]) : []));
+
+export interface AdminUser {
+  id: number;
+  email: string | null;
+  name: string;
+  role: 'user' | 'admin';
+  status: 'active' | 'disabled';
+  email_verified: boolean;
+  two_factor_enabled: boolean;
+  balance_usd: number;
+  rpm_limit: number | null;
+  tpm_limit: number | null;
+  created_at: string;
+}
+
+export interface AdminChannel {
+  id: number;
+  name: string;
+  type: string;
+  base_url?: string;
+  models: string[];
+  model_mapping: Record<string, string>;
+  groups: string[];
+  priority: number;
+  weight: number;
+  enabled: boolean;
+  status: string;
+  status_reason: string | null;
+}
+
+export interface AdminModel {
+  id: string;
+  owned_by: string;
+  input_per_mtok?: number;
+  cached_input_per_mtok?: number;
+  output_per_mtok?: number;
+  per_request?: number;
+  free: boolean;
+  [field: string]: unknown;
+}
+
+export interface AdminGroup {
+  id: number;
+  name: string;
+  ratio: number;
+  description: string | null;
+  rpm_limit: number | null;
+  tpm_limit: number | null;
+}
+
+export interface AuditEntry {
+  id: number;
+  actor: string;
+  action: string;
+  target: string;
+  before: unknown;
+  after: unknown;
+  at: string;
+}
+
+export const adminApi = {
+  users: async (q: string) => {
+    const answer = await api.get<{ data: AdminUser[]; next_cursor: string | null }>(`/api/admin/users?${new URLSearchParams(q ? { q, limit: '100' } : { limit: '100' })}`);
+    return answer.data;
+  },
+  createUser: (body: { email: string; name?: string; role: 'user' | 'admin'; password?: string }) => api.post<{ user: AdminUser; set_password_url: string | null }>('/api/admin/users', body),
+  updateUser: (id: number, body: Partial<Pick<AdminUser, 'status' | 'role' | 'rpm_limit' | 'tpm_limit'>>) => api.patch(`/api/admin/users/${id}`, body),
+  resetTwoFactor: (id: number) => api.post(`/api/admin/users/${id}/reset-2fa`),
+  grant: (id: number, amount_usd: number, note: string) => api.post(`/api/admin/users/${id}/grant`, { amount_usd, ...(note ? { note } : {}) }),
+
+  channels: async () => rows<AdminChannel>(await api.get('/api/admin/channels')),
+  createChannel: (body: Record<string, unknown>) => api.post('/api/admin/channels', body),
+  updateChannel: (id: number, body: Record<string, unknown>) => api.patch(`/api/admin/channels/${id}`, body),
+  deleteChannel: (id: number) => api.delete(`/api/admin/channels/${id}`),
+  testChannel: (id: number, reenable: boolean) => api.post<Record<string, unknown>>(`/api/admin/channels/${id}/test`, reenable ? { reenable: true } : {}),
+
+  models: async () => rows<AdminModel>(await api.get('/api/admin/models')),
+  putModel: (body: Record<string, unknown>) => api.put('/api/admin/models', body),
+  deleteModel: (id: string) => api.delete(`/api/admin/models/${encodeURIComponent(id)}`),
+
+  groups: async () => rows<AdminGroup>(await api.get('/api/admin/groups')),
+  putGroup: (body: Record<string, unknown>) => api.put('/api/admin/groups', body),
+  deleteGroup: (name: string) => api.delete(`/api/admin/groups/${encodeURIComponent(name)}`),
+
+  audit: async () => rows<Record<string, unknown>>(await api.get('/api/admin/audit?limit=200')),
+  logs: async () => rows<Record<string, unknown>>(await api.get('/api/admin/logs?limit=100')),
+
+  settings: () => api.get<{ registration: { mode: 'open' | 'closed' | 'domains'; domains: string[] }; mail: { transport: string; public_url: string } }>('/api/admin/settings'),
+  putRegistration: (registration: { mode: string; domains: string[] }) => api.put('/api/admin/settings', { registration }),
+  testMail: (to: string) => api.post('/api/admin/settings/test-mail', { to }),
+
+  payments: async () => rows<Record<string, unknown>>(await api.get('/api/admin/payments?limit=100')),
+  putPaymentSettings: (max_topup_usd: number) => api.put('/api/admin/payments/settings', { max_topup_usd }),
+  redemptionCodes: async () => rows<Record<string, unknown>>(await api.get('/api/admin/redemption-codes')),
+  createRedemptionCodes: (count: number, amount_usd: number, note: string) => api.post<{ codes: string[] }>('/api/admin/redemption-codes', { count, amount_usd, ...(note ? { note } : {}) }),
+};

@@ -1,0 +1,103 @@
+// The wallet (/api/wallet): balance, totals, the ledger page by page, and the ways money comes in.
+import { api } from './api-client.ts';
+
+export interface LedgerEntry {
+  id: string;
+  kind: string;
+  amountUsd: number;
+  note: string | null;
+  status: string | null;
+  receiptUrl: string | null;
+  createdAt: string | null;
+}
+
+export interface Wallet {
+  balanceUsd: number | null;
+  totalUsageUsd: number | null;
+  requests: number | null;
+  ledger: LedgerEntry[];
+  nextCursor: string | null;
+  cardPayments: { enabled: boolean; minUsd: number; maxUsd: number };
+}
+
+const usd = (value: unknown, micros: unknown): number | null =>
+  typeof value === 'number' ? value : typeof micros === 'number' ? micros / 1_000_000 : typeof micros === 'string' && micros !== '' ? Number(micros) / 1_000_000 : null;
+
+const when = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' ? new Date(value).toISOString() : null);
+
+export function readWallet(raw: Record<string, unknown>): Wallet {
+  const ledgerRaw = raw.ledger as unknown;
+  const ledgerList = (Array.isArray(ledgerRaw) ? ledgerRaw : ((ledgerRaw as { data?: unknown[] } | undefined)?.data ?? [])) as Array<Record<string, unknown>>;
+  const topup = (raw.topup ?? raw.card_payments ?? {}) as Record<string, unknown>;
+  return {
+    balanceUsd: usd(raw.balance_usd, raw.balance_micros),
+    totalUsageUsd: usd(raw.total_usage_usd, raw.total_usage_micros),
+    requests: typeof raw.requests === 'number' ? raw.requests : typeof raw.request_count === 'number' ? raw.request_count : null,
+    ledger: ledgerList.map((entry) => ({
+      id: String(entry.id ?? entry.reference ?? ''),
+      kind: String(entry.kind ?? entry.type ?? ''),
+      amountUsd: usd(entry.amount_usd, entry.amount_micros) ?? 0,
+      note: typeof entry.note === 'string' ? entry.note : typeof entry.count === 'number' ? `${entry.count} call${entry.count === 1 ? '' : 's'}` : null,
+      status: typeof entry.status === 'string' ? entry.status : null,
+      receiptUrl: typeof entry.receipt_url === 'string' ? entry.receipt_url : null,
+      createdAt: when(entry.at ?? entry.created_at),
+    })),
+    nextCursor: typeof raw.next_cursor === 'string' ? raw.next_cursor : ((ledgerRaw as { next_cursor?: string } | undefined)?.next_cursor ?? null),
+    cardPayments: {
+      enabled: topup.enabled === true,
+      minUsd: typeof topup.min_usd === 'number' ? topup.min_usd : 1,
+      maxUsd: typeof topup.max_usd === 'number' ? topup.max_usd : 10_000,
+    },
+  };
+}
+
+export async function fetchWallet(cursor: string | null): Promise<Wallet> {
+  return readWallet(await api.get<Record<string, unknown>>(`/api/wallet${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`));
+}
+
+export interface Payment {
+  id: number;
+  amountUsd: number;
+  refundedUsd: number;
+  status: 'pending' | 'completed' | 'failed' | 'refunded';
+  receiptUrl: string | null;
+  createdAt: string;
+}
+
+const readPayment = (raw: Record<string, unknown>): Payment => ({
+  id: Number(raw.id),
+  amountUsd: Number(raw.amount_usd ?? 0),
+  refundedUsd: Number(raw.refunded_usd ?? 0),
+  status: String(raw.status) as Payment['status'],
+  receiptUrl: typeof raw.receipt_url === 'string' ? raw.receipt_url : null,
+  createdAt: String(raw.created_at ?? ''),
+});
+
+export async function fetchPayments(): Promise<Payment[]> {
+  const answer = await api.get<{ data?: Array<Record<string, unknown>> }>('/api/wallet/payments');
+  return (answer.data ?? []).map(readPayment);
+}
+
+export async function fetchPayment(id: string): Promise<Payment> {
+  return readPayment(await api.get<Record<string, unknown>>(`/api/wallet/payments/${encodeURIComponent(id)}`));
+}
+
+export async function fetchTopUpOptions(): Promise<Wallet['cardPayments']> {
+  const answer = await api.get<{ enabled?: boolean; min_usd?: number; max_usd?: number }>('/api/wallet/topup');
+  return { enabled: answer.enabled === true, minUsd: answer.min_usd ?? 1, maxUsd: answer.max_usd ?? 10_000 };
+}
+
+export const walletApi = {
+  topUp: (amountUsd: number) => api.post<{ checkout_url: string }>('/api/wallet/topup', { amount_usd: amountUsd }),
+  redeem: (code: string) => api.post<Record<string, unknown>>('/api/wallet/redeem', { code }),
+};
+
+/** The server's rule, checked in the form first: a whole number of dollars from 1 to the maximum. */
+export function topUpProblem(value: number | string, maxUsd: number): string | null {
+  const amount = typeof value === 'number' ? value : Number(value);
+  if (value === '' || !Number.isFinite(amount)) return 'Enter an amount in whole dollars.';
+  if (!Number.isInteger(amount)) return 'Top-ups are in whole dollars: no cents.';
+  if (amount < 1) return 'The smallest top-up is $1.';
+  if (amount > maxUsd) return `The largest top-up is $${maxUsd.toLocaleString('en-US')}.`;
+  return null;
+}

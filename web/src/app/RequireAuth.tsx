@@ -1,0 +1,33 @@
+// Pages behind sign-in. A missing or expired session leads to /login?next=<this page>, and sign-in comes
+// back here. An account whose address is not verified yet is sent to the verification notice.
+import { Center, Loader } from '@mantine/core';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useMe } from '../api/session.ts';
+import { isSignedOut } from '../api/api-client.ts';
+import { ErrorNotice } from '../components/ErrorNotice.tsx';
+
+export function RequireAuth() {
+  const me = useMe();
+  const location = useLocation();
+  if (me.isPending) {
+    return (
+      <Center h="100vh">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  if (me.isError) {
+    if (isSignedOut(me.error)) {
+      const next = location.pathname + location.search;
+      return <Navigate to={`/login?next=${encodeURIComponent(next)}`} replace />;
+    }
+    return <ErrorNotice error={me.error} />;
+  }
+  if (!me.data.email_verified) return <Navigate to="/verify-email" replace />;
+  return <Outlet />;
+}
+
+/** Where to go after sign-in: the page the user came from, never another site. */
+export function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+}

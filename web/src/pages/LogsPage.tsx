@@ -1,0 +1,185 @@
+// Usage logs: filters (range, key, model, outcome), newest first, cursor pages, a detail drawer, CSV export.
+import { useState } from 'react';
+import { Badge, Button, Code, Drawer, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { csvExportUrl, fetchLog, fetchLogs, type LogFilters, type LogRow } from '../api/logs-api.ts';
+import { keysApi } from '../api/keys-api.ts';
+import { ErrorNotice } from '../components/ErrorNotice.tsx';
+import { formatCount, formatDateTime, formatUsd } from '../components/format.ts';
+
+const RANGES: Record<string, number | null> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, all: null };
+
+export default function LogsPage() {
+  const [range, setRange] = useState('24h');
+  const [key, setKey] = useState<string | null>(null);
+  const [model, setModel] = useState('');
+  const [outcome, setOutcome] = useState<string | null>(null);
+  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const span = RANGES[range] ?? null;
+  // The range is fixed when the filters change, so pages stay stable while new calls are logged.
+  const [anchor, setAnchor] = useState(() => Date.now());
+  const filters: LogFilters = {
+    from: span === null ? null : anchor - span,
+    to: null,
+    key,
+    model: model.trim() || null,
+    outcome: outcome === 'success' || outcome === 'error' ? outcome : null,
+  };
+  const cursor = cursors[cursors.length - 1] ?? null;
+  const logs = useQuery({ queryKey: ['logs', filters, cursor], queryFn: () => fetchLogs(filters, cursor) });
+  const keys = useQuery({ queryKey: ['keys'], queryFn: keysApi.list });
+  const restart = () => {
+    setCursors([null]);
+    setAnchor(Date.now());
+  };
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1}>Logs</Title>
+        <Button component="a" href={csvExportUrl(filters)} variant="default" download>
+          Export CSV
+        </Button>
+      </Group>
+      <Group wrap="wrap" align="flex-end">
+        <Select
+          label="Range"
+          value={range}
+          allowDeselect={false}
+          onChange={(value) => {
+            setRange(value ?? '24h');
+            restart();
+          }}
+          data={[
+            { value: '1h', label: 'Last hour' },
+            { value: '24h', label: 'Last 24 hours' },
+            { value: '7d', label: 'Last 7 days' },
+            { value: '30d', label: 'Last 30 days' },
+            { value: 'all', label: 'Everything' },
+          ]}
+          w={170}
+        />
+        <Select
+          label="Key"
+          placeholder="All keys"
+          clearable
+          value={key}
+          onChange={(value) => {
+            setKey(value);
+            restart();
+          }}
+          data={(keys.data ?? []).map((item) => ({ value: item.id, label: item.name }))}
+          w={200}
+        />
+        <TextInput
+          label="Model"
+          placeholder="Any model"
+          value={model}
+          onChange={(event) => {
+            setModel(event.currentTarget.value);
+            restart();
+          }}
+          w={200}
+        />
+        <Select
+          label="Outcome"
+          placeholder="Any outcome"
+          clearable
+          value={outcome}
+          onChange={(value) => {
+            setOutcome(value);
+            restart();
+          }}
+          data={[
+            { value: 'success', label: 'Succeeded' },
+            { value: 'error', label: 'Failed' },
+          ]}
+          w={170}
+        />
+        <Button variant="default" onClick={restart}>
+          Refresh
+        </Button>
+      </Group>
+      {logs.isError ? <ErrorNotice error={logs.error} /> : null}
+      <Table.ScrollContainer minWidth={820}>
+        <Table striped highlightOnHover aria-label="Calls">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Time</Table.Th>
+              <Table.Th>Key</Table.Th>
+              <Table.Th>Model</Table.Th>
+              <Table.Th>Outcome</Table.Th>
+              <Table.Th>Tokens in / out</Table.Th>
+              <Table.Th>Cost</Table.Th>
+              <Table.Th>Duration</Table.Th>
+              <Table.Th>
+                <span className="visually-hidden">Details</span>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(logs.data?.rows ?? []).map((row) => (
+              <LogLine key={row.id} row={row} onOpen={() => setOpenId(row.id)} />
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {logs.data && logs.data.rows.length === 0 ? <Text c="dimmed">No calls match these filters.</Text> : null}
+      <Group justify="flex-end">
+        <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Newer
+        </Button>
+        <Button variant="default" disabled={!logs.data?.nextCursor} onClick={() => logs.data?.nextCursor && setCursors([...cursors, logs.data.nextCursor])}>
+          Older
+        </Button>
+      </Group>
+      <Drawer opened={openId !== null} onClose={() => setOpenId(null)} position="right" title="Call details" size="lg">
+        {openId ? <LogDetail id={openId} /> : null}
+      </Drawer>
+    </Stack>
+  );
+}
+
+function LogLine({ row, onOpen }: { row: LogRow; onOpen: () => void }) {
+  return (
+    <Table.Tr>
+      <Table.Td>{formatDateTime(row.createdAt)}</Table.Td>
+      <Table.Td>{row.keyName}</Table.Td>
+      <Table.Td>{row.model}</Table.Td>
+      <Table.Td>
+        <Badge color={row.outcome === 'success' ? 'green' : 'red.9'} variant="filled">
+          {row.outcome === 'success' ? 'OK' : `Failed${row.status ? ` ${row.status}` : ''}`}
+        </Badge>
+      </Table.Td>
+      <Table.Td>
+        {formatCount(row.inputTokens)} / {formatCount(row.outputTokens)}
+      </Table.Td>
+      <Table.Td>{formatUsd(row.costUsd)}</Table.Td>
+      <Table.Td>{row.durationMs === null ? '—' : `${formatCount(Math.round(row.durationMs))} ms`}</Table.Td>
+      <Table.Td>
+        <Button size="xs" variant="subtle" onClick={onOpen} aria-label={`Details of the call at ${formatDateTime(row.createdAt)}`}>
+          Details
+        </Button>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function LogDetail({ id }: { id: string }) {
+  const detail = useQuery({ queryKey: ['log', id], queryFn: () => fetchLog(id) });
+  if (detail.isError) return <ErrorNotice error={detail.error} />;
+  if (!detail.data) return <Text>Loading…</Text>;
+  return (
+    <Table aria-label="Call details">
+      <Table.Tbody>
+        {Object.entries(detail.data).map(([field, value]) => (
+          <Table.Tr key={field}>
+            <Table.Th>{field.replaceAll('_', ' ')}</Table.Th>
+            <Table.Td>{typeof value === 'object' && value !== null ? <Code block>{JSON.stringify(value, null, 2)}</Code> : String(value ?? '—')}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,56 @@
+// The first page after sign-in: balance, total usage, requests today, RPM and TPM now, and a chart of
+// requests and cost over the last day.
+import { Anchor, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { fetchStats } from '../api/stats-api.ts';
+import { fetchWallet } from '../api/wallet-api.ts';
+import { StatCard } from '../components/StatCard.tsx';
+import { SeriesChart } from '../components/UsageChart.tsx';
+import { formatCount, formatUsd } from '../components/format.ts';
+import { ErrorNotice } from '../components/ErrorNotice.tsx';
+
+export default function OverviewPage() {
+  const wallet = useQuery({ queryKey: ['wallet', 'summary'], queryFn: () => fetchWallet(null) });
+  const today = useQuery({
+    queryKey: ['stats', 'today'],
+    queryFn: () => {
+      const now = Date.now();
+      const midnight = new Date();
+      midnight.setHours(0, 0, 0, 0);
+      return fetchStats({ from: midnight.getTime(), to: now, bucket: 'hour' });
+    },
+    refetchInterval: 15_000,
+  });
+  const day = useQuery({ queryKey: ['stats', 'day'], queryFn: () => fetchStats({ from: Date.now() - 86_400_000, to: Date.now(), bucket: 'hour' }) });
+  if (wallet.isError) return <ErrorNotice error={wallet.error} />;
+  return (
+    <Stack>
+      <Title order={1}>Overview</Title>
+      <SimpleGrid cols={{ base: 2, md: 5 }}>
+        <StatCard label="Balance" value={formatUsd(wallet.data?.balanceUsd)} />
+        <StatCard label="Total usage" value={formatUsd(wallet.data?.totalUsageUsd)} />
+        <StatCard label="Requests today" value={formatCount(today.data?.totals.requests)} />
+        <StatCard label="RPM" value={formatCount(today.data?.rpm)} hint="requests in the last minute" />
+        <StatCard label="TPM" value={formatCount(today.data?.tpm)} hint="tokens in the last minute" />
+      </SimpleGrid>
+      <Paper withBorder p="md">
+        <Group justify="space-between" mb="sm">
+          <Title order={2} size="h4">
+            Requests and cost, last 24 hours
+          </Title>
+          <Anchor component={Link} to="/usage" size="sm">
+            More on the usage page
+          </Anchor>
+        </Group>
+        {day.data && day.data.series.length > 0 ? (
+          <SeriesChart series={day.data.series} bucket="hour" metrics={['requests', 'costUsd']} />
+        ) : (
+          <Text c="dimmed">
+            No calls yet. <Anchor component={Link} to="/keys">Create a key</Anchor> or try the <Anchor component={Link} to="/playground">playground</Anchor>.
+          </Text>
+        )}
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,163 @@
+// A streamed chat with any of the user's models: system prompt, temperature, max tokens, a stop button,
+// and the tokens and cost of each answer. Runs through the same relay, limits and metering as a key.
+import { useRef, useState } from 'react';
+import { Alert, Button, Grid, Group, NumberInput, Paper, ScrollArea, Select, Slider, Stack, Text, Textarea, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { currentCsrfToken } from '../api/api-client.ts';
+import { listPlaygroundModels, loggedCostUsd, streamPlaygroundChat, type PlaygroundMessage } from '../api/playground-api.ts';
+import { formatCount, formatUsd } from '../components/format.ts';
+import type { ChatUsage } from './playground/chat-stream.ts';
+
+interface Turn extends PlaygroundMessage {
+  usage?: ChatUsage | null;
+  costUsd?: number | null;
+  error?: string | null;
+  stopped?: boolean;
+}
+
+export default function PlaygroundPage() {
+  const models = useQuery({ queryKey: ['playground-models'], queryFn: listPlaygroundModels });
+  const [model, setModel] = useState<string | null>(null);
+  const [system, setSystem] = useState('');
+  const [temperature, setTemperature] = useState(0.7);
+  const [maxTokens, setMaxTokens] = useState<number | string>(512);
+  const [draft, setDraft] = useState('');
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [problem, setProblem] = useState<string | null>(null);
+  const controller = useRef<AbortController | null>(null);
+  const [streaming, setStreaming] = useState(false);
+  const chosen = model ?? models.data?.[0] ?? null;
+
+  const send = async () => {
+    if (!chosen || !draft.trim()) return;
+    setProblem(null);
+    const history: Turn[] = [...turns, { role: 'user', content: draft.trim() }];
+    setTurns([...history, { role: 'assistant', content: '' }]);
+    setDraft('');
+    const abort = new AbortController();
+    controller.current = abort;
+    setStreaming(true);
+    const update = (patch: Partial<Turn>) => setTurns((current) => [...current.slice(0, -1), { ...current[current.length - 1]!, ...patch }]);
+    try {
+      const messages: PlaygroundMessage[] = [
+        ...(system.trim() ? [{ role: 'system' as const, content: system.trim() }] : []),
+        ...history.filter((turn) => !turn.error).map(({ role, content }) => ({ role, content })),
+      ];
+      const { state, requestId } = await streamPlaygroundChat(
+        { model: chosen, messages, temperature, max_tokens: Number(maxTokens) || 512 },
+        abort.signal,
+        currentCsrfToken,
+        (next) => update({ content: next.text, usage: next.usage, error: next.error }),
+      );
+      update({ content: state.text, usage: state.usage, error: state.error, stopped: abort.signal.aborted });
+      if (requestId) update({ costUsd: await loggedCostUsd(requestId) });
+    } catch (error) {
+      if (abort.signal.aborted) update({ stopped: true });
+      else {
+        setTurns(history.slice(0, -1));
+        setDraft(history[history.length - 1]!.content);
+        setProblem(error instanceof Error ? error.message : 'The gateway could not be reached.');
+      }
+    } finally {
+      controller.current = null;
+      setStreaming(false);
+    }
+  };
+
+  return (
+    <Stack>
+      <Title order={1}>Playground</Title>
+      <Grid>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Paper withBorder p="md">
+            <Stack>
+              <Select
+                label="Model"
+                placeholder={models.isPending ? 'Loading models…' : 'No models available'}
+                data={models.data ?? []}
+                value={chosen}
+                onChange={setModel}
+                allowDeselect={false}
+                searchable
+              />
+              <Textarea label="System prompt" autosize minRows={3} maxRows={10} value={system} onChange={(event) => setSystem(event.currentTarget.value)} />
+              <div>
+                <Text size="sm" fw={500} id="temperature-label">
+                  Temperature: {temperature.toFixed(1)}
+                </Text>
+                <Slider aria-labelledby="temperature-label" min={0} max={2} step={0.1} value={temperature} onChange={setTemperature} label={(value) => value.toFixed(1)} />
+              </div>
+              <NumberInput label="Max tokens" min={1} max={100_000} allowDecimal={false} value={maxTokens} onChange={setMaxTokens} />
+              <Button variant="default" onClick={() => setTurns([])} disabled={streaming || turns.length === 0}>
+                Clear the chat
+              </Button>
+            </Stack>
+          </Paper>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Paper withBorder p="md">
+            <Stack>
+              <ScrollArea h={420} type="auto" aria-label="Conversation" aria-live="polite">
+                <Stack gap="sm">
+                  {turns.length === 0 ? <Text c="dimmed">Ask something to start.</Text> : null}
+                  {turns.map((turn, index) => (
+                    <Paper key={index} p="sm" bg={turn.role === 'user' ? 'var(--mantine-color-default-hover)' : undefined} withBorder={turn.role === 'assistant'} data-role={turn.role}>
+                      <Text size="xs" fw={700} c="dimmed">
+                        {turn.role === 'user' ? 'You' : chosen}
+                      </Text>
+                      <Text style={{ whiteSpace: 'pre-wrap' }} data-testid={turn.role === 'assistant' ? 'assistant-answer' : undefined}>
+                        {turn.content}
+                      </Text>
+                      {turn.error ? (
+                        <Text c="red" size="sm">
+                          {turn.error}
+                        </Text>
+                      ) : null}
+                      {turn.role === 'assistant' && (turn.usage || turn.stopped) ? (
+                        <Text size="xs" c="dimmed" data-testid="answer-meter">
+                          {turn.stopped ? 'Stopped. ' : ''}
+                          {turn.usage ? `${formatCount(turn.usage.prompt_tokens)} tokens in, ${formatCount(turn.usage.completion_tokens)} out` : ''}
+                          {turn.costUsd !== undefined && turn.costUsd !== null ? ` · ${formatUsd(turn.costUsd)}` : ''}
+                        </Text>
+                      ) : null}
+                    </Paper>
+                  ))}
+                </Stack>
+              </ScrollArea>
+              {problem ? (
+                <Alert color="red" role="alert">
+                  {problem}
+                </Alert>
+              ) : null}
+              <Textarea
+                label="Message"
+                autosize
+                minRows={2}
+                maxRows={8}
+                value={draft}
+                onChange={(event) => setDraft(event.currentTarget.value)}
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void send();
+                }}
+              />
+              <Group justify="space-between">
+                <Text size="xs" c="dimmed">
+                  Ctrl+Enter sends. Charged to your wallet and logged under the key “playground”.
+                </Text>
+                {streaming ? (
+                  <Button color="red" variant="light" onClick={() => controller.current?.abort()}>
+                    Stop
+                  </Button>
+                ) : (
+                  <Button onClick={() => void send()} disabled={!chosen || !draft.trim()}>
+                    Send
+                  </Button>
+                )}
+              </Group>
+            </Stack>
+          </Paper>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}

@@ -1,0 +1,32 @@
+import { Divider, Stack, Title } from '@mantine/core';
+import { useMe } from '../api/session.ts';
+import { ProfileSettings } from './settings/ProfileSettings.tsx';
+import { NotificationSettings } from './settings/NotificationSettings.tsx';
+import { SidebarSettings } from './settings/SidebarSettings.tsx';
+import { PasswordSettings } from './settings/PasswordSettings.tsx';
+import { SessionSettings } from './settings/SessionSettings.tsx';
+import { TwoFactorSettings } from './settings/TwoFactorSettings.tsx';
+
+export default function SettingsPage() {
+  const me = useMe().data;
+  if (!me) return null;
+  return (
+    <Stack gap="xl" maw={900}>
+      <Title order={1}>Settings</Title>
+      <ProfileSettings me={me} />
+      <Divider />
+      <NotificationSettings me={me} />
+      <Divider />
+      <SidebarSettings me={me} />
+      <Divider />
+      <Stack gap="xl" component="section" aria-labelledby="security-heading">
+        <Title order={2} size="h3" id="security-heading">
+          Security
+        </Title>
+        <PasswordSettings />
+        <SessionSettings />
+        <TwoFactorSettings me={me} />
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,246 @@
+// Balance, total usage, requests, the ledger, "Top up" (whole dollars from 1, through the payment
+// processor's checkout page) and a redemption code field. Coming back from checkout (?payment=…) the page
+// refreshes until the credit shows: the credit itself never depends on this page.
+import { useState } from 'react';
+import { Alert, Anchor, Badge, Button, Group, NumberInput, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { fetchPayment, fetchPayments, fetchTopUpOptions, fetchWallet, topUpProblem, walletApi, type Payment } from '../api/wallet-api.ts';
+import { applyServerError } from '../api/form-errors.ts';
+import { StatCard } from '../components/StatCard.tsx';
+import { ErrorNotice } from '../components/ErrorNotice.tsx';
+import { formatCount, formatDateTime, formatUsd } from '../components/format.ts';
+
+export default function WalletPage() {
+  const queryClient = useQueryClient();
+  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const cursor = cursors[cursors.length - 1] ?? null;
+  const [params] = useSearchParams();
+  const returning = params.get('payment');
+  const topupId = params.get('topup');
+  // Back from checkout: follow that payment until Stripe's confirmation has landed.
+  const pending = useQuery({
+    queryKey: ['payment', topupId],
+    queryFn: () => fetchPayment(topupId!),
+    enabled: returning === 'success' && topupId !== null,
+    refetchInterval: (query) => (query.state.data?.status === 'pending' || !query.state.data ? 2_000 : false),
+  });
+  const settled = pending.data && pending.data.status !== 'pending';
+  const wallet = useQuery({ queryKey: ['wallet', cursor, settled], queryFn: () => fetchWallet(cursor) });
+  const payments = useQuery({ queryKey: ['payments', settled], queryFn: fetchPayments });
+  const options = useQuery({ queryKey: ['topup-options'], queryFn: fetchTopUpOptions });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['wallet'] });
+
+  if (wallet.isError) return <ErrorNotice error={wallet.error} />;
+  const data = wallet.data;
+  return (
+    <Stack>
+      <Title order={1}>Wallet</Title>
+      {returning === 'success' ? <PaymentStatus payment={pending.data} /> : null}
+      {returning === 'cancel' ? <Alert color="yellow">The payment was cancelled. Nothing was charged.</Alert> : null}
+      <SimpleGrid cols={{ base: 1, xs: 3 }}>
+        <StatCard label="Balance" value={formatUsd(data?.balanceUsd)} />
+        <StatCard label="Total usage" value={formatUsd(data?.totalUsageUsd)} />
+        <StatCard label="Requests" value={formatCount(data?.requests)} />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <TopUp enabled={options.data?.enabled ?? false} maxUsd={options.data?.maxUsd ?? 10_000} />
+        <Redeem onRedeemed={refresh} />
+      </SimpleGrid>
+      <Payments payments={payments.data ?? []} />
+      <Paper withBorder p="md">
+        <Title order={2} size="h4" mb="sm">
+          Ledger
+        </Title>
+        <Table.ScrollContainer minWidth={560}>
+          <Table striped aria-label="Ledger">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Date</Table.Th>
+                <Table.Th>Kind</Table.Th>
+                <Table.Th>Amount</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Note</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {(data?.ledger ?? []).map((entry) => (
+                <Table.Tr key={`${entry.kind}-${entry.id}-${entry.createdAt}`}>
+                  <Table.Td>{formatDateTime(entry.createdAt)}</Table.Td>
+                  <Table.Td>{entry.kind}</Table.Td>
+                  <Table.Td>{entry.amountUsd > 0 ? `+${formatUsd(entry.amountUsd)}` : formatUsd(entry.amountUsd)}</Table.Td>
+                  <Table.Td>{entry.status ? <Badge variant="filled">{entry.status}</Badge> : null}</Table.Td>
+                  <Table.Td>
+                    {entry.note}
+                    {entry.receiptUrl ? (
+                      <>
+                        {' '}
+                        <Anchor href={entry.receiptUrl} target="_blank" rel="noreferrer">
+                          Receipt
+                        </Anchor>
+                      </>
+                    ) : null}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <Group justify="flex-end" mt="sm">
+          <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+            Newer
+          </Button>
+          <Button variant="default" disabled={!data?.nextCursor} onClick={() => data?.nextCursor && setCursors([...cursors, data.nextCursor])}>
+            Older
+          </Button>
+        </Group>
+      </Paper>
+    </Stack>
+  );
+}
+
+function PaymentStatus({ payment }: { payment: Payment | undefined }) {
+  if (!payment || payment.status === 'pending') {
+    return (
+      <Alert color="blue" role="status">
+        Thank you. Your payment is being confirmed; this page updates as soon as it is.
+      </Alert>
+    );
+  }
+  if (payment.status === 'failed') {
+    return (
+      <Alert color="red" role="status">
+        The payment did not go through. Nothing was added to your balance.
+      </Alert>
+    );
+  }
+  return (
+    <Alert color="green" role="status">
+      {formatUsd(payment.amountUsd)} was added to your balance.
+    </Alert>
+  );
+}
+
+const STATUS_LABELS: Record<Payment['status'], string> = { pending: 'Pending', completed: 'Paid', failed: 'Failed', refunded: 'Refunded' };
+
+function Payments({ payments }: { payments: Payment[] }) {
+  if (payments.length === 0) return null;
+  return (
+    <Paper withBorder p="md">
+      <Title order={2} size="h4" mb="sm">
+        Top-ups
+      </Title>
+      <Table.ScrollContainer minWidth={480}>
+        <Table striped aria-label="Top-ups">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Date</Table.Th>
+              <Table.Th>Amount</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Receipt</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {payments.map((payment) => (
+              <Table.Tr key={payment.id}>
+                <Table.Td>{formatDateTime(payment.createdAt)}</Table.Td>
+                <Table.Td>
+                  {formatUsd(payment.amountUsd)}
+                  {payment.refundedUsd > 0 ? ` (${formatUsd(payment.refundedUsd)} refunded)` : ''}
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="filled" color={payment.status === 'completed' ? 'green' : payment.status === 'failed' ? 'red.9' : 'gray'}>
+                    {STATUS_LABELS[payment.status] ?? payment.status}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  {payment.receiptUrl ? (
+                    <Anchor href={payment.receiptUrl} target="_blank" rel="noreferrer">
+                      Receipt
+                    </Anchor>
+                  ) : (
+                    '—'
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Paper>
+  );
+}
+
+function TopUp({ enabled, maxUsd }: { enabled: boolean; maxUsd: number }) {
+  const [busy, setBusy] = useState(false);
+  const form = useForm<{ amount_usd: number | string }>({ initialValues: { amount_usd: 10 }, validate: { amount_usd: (value) => topUpProblem(value, maxUsd) } });
+  const submit = form.onSubmit(async (values) => {
+    setBusy(true);
+    try {
+      const { checkout_url } = await walletApi.topUp(Number(values.amount_usd));
+      window.location.assign(checkout_url);
+    } catch (error) {
+      const message = applyServerError(error, form, ['amount_usd']);
+      if (message) notifications.show({ color: 'red', message });
+      setBusy(false);
+    }
+  });
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="topup-heading">
+      <Title order={2} size="h4" id="topup-heading" mb="sm">
+        Top up
+      </Title>
+      {enabled ? (
+        <form onSubmit={submit} noValidate>
+          <Group align="flex-start">
+            <NumberInput label="Amount (USD)" min={1} max={maxUsd} allowDecimal={false} prefix="$" w={180} {...form.getInputProps('amount_usd')} />
+            <Button type="submit" loading={busy} mt={25}>
+              Top up
+            </Button>
+          </Group>
+          <Text size="sm" c="dimmed" mt="xs">
+            You pay on the card processor's page and come back here.
+          </Text>
+        </form>
+      ) : (
+        <Text>Card payments are not configured on this gateway. Ask your administrator for a redemption code.</Text>
+      )}
+    </Paper>
+  );
+}
+
+function Redeem({ onRedeemed }: { onRedeemed: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const form = useForm({ initialValues: { code: '' }, validate: { code: (value) => (value.trim() ? null : 'Enter a redemption code.') } });
+  const submit = form.onSubmit(async (values) => {
+    setBusy(true);
+    try {
+      await walletApi.redeem(values.code.trim());
+      form.reset();
+      notifications.show({ color: 'green', message: 'The code is redeemed and your balance is updated.' });
+      onRedeemed();
+    } catch (error) {
+      const message = applyServerError(error, form, ['code']);
+      if (message) notifications.show({ color: 'red', message });
+    } finally {
+      setBusy(false);
+    }
+  });
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="redeem-heading">
+      <Title order={2} size="h4" id="redeem-heading" mb="sm">
+        Redeem a code
+      </Title>
+      <form onSubmit={submit} noValidate>
+        <Group align="flex-start">
+          <TextInput label="Redemption code" autoComplete="off" w={240} {...form.getInputProps('code')} />
+          <Button type="submit" variant="light" loading={busy} mt={25}>
+            Redeem
+          </Button>
+        </Group>
+      </form>
+    </Paper>
+  );
+}

@@ -1,0 +1,188 @@
+// Channels: status and the reason a channel was disabled, a test button, create, edit every field (the
+// upstream key is write-only: never shown, replaced when a new one is typed) and delete.
+import { useState } from 'react';
+import { Badge, Button, Group, Menu, Modal, NumberInput, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { adminApi, type AdminChannel } from '../../api/admin-api.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { runAdminAction, splitList } from './admin-actions.ts';
+
+const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere'];
+
+export default function AdminChannels() {
+  const queryClient = useQueryClient();
+  const channels = useQuery({ queryKey: ['admin', 'channels'], queryFn: adminApi.channels });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'channels'] });
+  const [editing, setEditing] = useState<AdminChannel | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<AdminChannel | null>(null);
+  return (
+    <Stack>
+      <Group justify="flex-end">
+        <Button onClick={() => setEditing('new')}>Create channel</Button>
+      </Group>
+      {channels.isError ? <ErrorNotice error={channels.error} /> : null}
+      <Table.ScrollContainer minWidth={860}>
+        <Table striped aria-label="Channels">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Type</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Models</Table.Th>
+              <Table.Th>Groups</Table.Th>
+              <Table.Th>Priority / weight</Table.Th>
+              <Table.Th>
+                <span className="visually-hidden">Actions</span>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(channels.data ?? []).map((channel) => (
+              <Table.Tr key={channel.id}>
+                <Table.Td fw={500}>{channel.name}</Table.Td>
+                <Table.Td>{channel.type}</Table.Td>
+                <Table.Td>
+                  <Badge variant="filled" color={channel.enabled ? 'green' : 'red.9'}>
+                    {channel.enabled ? 'Enabled' : channel.status === 'auto_disabled' ? 'Disabled automatically' : 'Disabled'}
+                  </Badge>
+                  {channel.status_reason ? (
+                    <Text size="xs" c="dimmed" maw={260}>
+                      {channel.status_reason}
+                    </Text>
+                  ) : null}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" lineClamp={2} maw={260}>
+                    {channel.models.join(', ')}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{channel.groups.join(', ')}</Table.Td>
+                <Table.Td>
+                  {channel.priority} / {channel.weight}
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <Button
+                      size="xs"
+                      variant="light"
+                      onClick={() => void runAdminAction(() => adminApi.testChannel(channel.id, !channel.enabled), `${channel.name} answered the test.`, refresh)}
+                    >
+                      Test
+                    </Button>
+                    <Menu position="bottom-end">
+                      <Menu.Target>
+                        <Button size="xs" variant="default" aria-label={`Actions for ${channel.name}`}>
+                          More
+                        </Button>
+                      </Menu.Target>
+                      <Menu.Dropdown>
+                        <Menu.Item onClick={() => setEditing(channel)}>Edit</Menu.Item>
+                        <Menu.Item onClick={() => void runAdminAction(() => adminApi.updateChannel(channel.id, { enabled: !channel.enabled }), 'Channel updated.', refresh)}>
+                          {channel.enabled ? 'Disable' : 'Enable'}
+                        </Menu.Item>
+                        <Menu.Item color="red" onClick={() => setDeleting(channel)}>
+                          Delete
+                        </Menu.Item>
+                      </Menu.Dropdown>
+                    </Menu>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <ChannelDialog channel={editing} onClose={() => setEditing(null)} onDone={refresh} />
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this channel?">
+        <Stack>
+          <Text>{deleting?.name} stops serving at once. Its past calls stay in the logs.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDeleting(null)}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={() => deleting && void runAdminAction(() => adminApi.deleteChannel(deleting.id), 'Channel deleted.', refresh).then(() => setDeleting(null))}>
+              Delete channel
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
+
+function ChannelDialog({ channel, onClose, onDone }: { channel: AdminChannel | 'new' | null; onClose: () => void; onDone: () => unknown }) {
+  const existing = channel && channel !== 'new' ? channel : null;
+  return (
+    <Modal opened={channel !== null} onClose={onClose} title={existing ? `Edit ${existing.name}` : 'Create channel'} size="lg">
+      {channel !== null ? <ChannelForm key={existing?.id ?? 'new'} existing={existing} onClose={onClose} onDone={onDone} /> : null}
+    </Modal>
+  );
+}
+
+function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | null; onClose: () => void; onDone: () => unknown }) {
+  const [name, setName] = useState(existing?.name ?? '');
+  const [type, setType] = useState(existing?.type ?? 'openai');
+  const [baseUrl, setBaseUrl] = useState(existing?.base_url ?? '');
+  const [apiKey, setApiKey] = useState('');
+  const [models, setModels] = useState((existing?.models ?? []).join('\n'));
+  const [mapping, setMapping] = useState(existing && Object.keys(existing.model_mapping).length > 0 ? JSON.stringify(existing.model_mapping, null, 2) : '');
+  const [groups, setGroups] = useState((existing?.groups ?? ['default']).join(', '));
+  const [priority, setPriority] = useState<number | string>(existing?.priority ?? 0);
+  const [weight, setWeight] = useState<number | string>(existing?.weight ?? 1);
+  const [enabled, setEnabled] = useState(existing?.enabled ?? true);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const submit = async () => {
+    let modelMapping: Record<string, string> = {};
+    try {
+      modelMapping = mapping.trim() ? (JSON.parse(mapping) as Record<string, string>) : {};
+    } catch {
+      setProblem('The model mapping must be JSON, such as {"gpt-4o": "gpt-4o-2024-08-06"}.');
+      return;
+    }
+    const body: Record<string, unknown> = {
+      name: name.trim(),
+      type,
+      ...(baseUrl.trim() ? { base_url: baseUrl.trim() } : {}),
+      models: splitList(models),
+      model_mapping: modelMapping,
+      groups: splitList(groups),
+      priority: Number(priority) || 0,
+      weight: Number(weight) || 0,
+      enabled,
+      ...(apiKey ? { api_key: apiKey } : {}),
+    };
+    const ok = await runAdminAction(() => (existing ? adminApi.updateChannel(existing.id, body) : adminApi.createChannel(body)), existing ? 'Channel saved.' : 'Channel created.', onDone);
+    if (ok) onClose();
+  };
+
+  return (
+    <Stack>
+      {problem ? <Text c="red">{problem}</Text> : null}
+      <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} />
+      <Select label="Type" data={TYPES} value={type} onChange={(value) => setType(value ?? 'openai')} allowDeselect={false} />
+      <TextInput label="Base URL" placeholder="https://api.openai.com" value={baseUrl} onChange={(event) => setBaseUrl(event.currentTarget.value)} />
+      <PasswordInput
+        label="Upstream API key"
+        description={existing ? 'Write-only: leave empty to keep the current key.' : 'Stored encrypted; never shown again.'}
+        value={apiKey}
+        onChange={(event) => setApiKey(event.currentTarget.value)}
+        autoComplete="off"
+      />
+      <Textarea label="Models" description="One per line." autosize minRows={2} value={models} onChange={(event) => setModels(event.currentTarget.value)} />
+      <Textarea label="Model mapping (JSON)" autosize minRows={2} value={mapping} onChange={(event) => setMapping(event.currentTarget.value)} />
+      <TextInput label="Groups" description="Comma-separated." value={groups} onChange={(event) => setGroups(event.currentTarget.value)} />
+      <Group grow>
+        <NumberInput label="Priority" value={priority} onChange={setPriority} allowDecimal={false} />
+        <NumberInput label="Weight" value={weight} onChange={setWeight} min={0} allowDecimal={false} />
+      </Group>
+      <Switch label="Enabled" checked={enabled} onChange={(event) => setEnabled(event.currentTarget.checked)} />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button onClick={() => void submit()}>{existing ? 'Save channel' : 'Create channel'}</Button>
+      </Group>
+    </Stack>
+  );
+}

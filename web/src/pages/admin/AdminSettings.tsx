@@ -1,0 +1,87 @@
+// Registration (open, closed, or open to listed e-mail domains), mail (transport and a test mail) and the
+// largest card top-up.
+import { useEffect, useState } from 'react';
+import { Button, Group, NumberInput, Paper, SegmentedControl, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { adminApi } from '../../api/admin-api.ts';
+import { fetchTopUpOptions } from '../../api/wallet-api.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { runAdminAction, splitList } from './admin-actions.ts';
+
+export default function AdminSettings() {
+  const queryClient = useQueryClient();
+  const settings = useQuery({ queryKey: ['admin', 'settings'], queryFn: adminApi.settings });
+  const topup = useQuery({ queryKey: ['topup-options'], queryFn: fetchTopUpOptions });
+  const [mode, setMode] = useState<'open' | 'closed' | 'domains'>('open');
+  const [domains, setDomains] = useState('');
+  const [testTo, setTestTo] = useState('');
+  const [maxTopUp, setMaxTopUp] = useState<number | string>(10_000);
+  useEffect(() => {
+    if (settings.data) {
+      setMode(settings.data.registration.mode);
+      setDomains(settings.data.registration.domains.join('\n'));
+    }
+  }, [settings.data]);
+  useEffect(() => {
+    if (topup.data) setMaxTopUp(topup.data.maxUsd);
+  }, [topup.data]);
+  if (settings.isError) return <ErrorNotice error={settings.error} />;
+  return (
+    <Stack maw={640}>
+      <Paper withBorder p="md">
+        <Stack>
+          <Title order={2} size="h4">
+            Registration
+          </Title>
+          <SegmentedControl
+            aria-label="Registration"
+            value={mode}
+            onChange={(value) => setMode(value as typeof mode)}
+            data={[
+              { value: 'open', label: 'Open' },
+              { value: 'domains', label: 'Listed domains' },
+              { value: 'closed', label: 'Closed' },
+            ]}
+          />
+          {mode === 'domains' ? <Textarea label="E-mail domains" description="One per line, such as example.com." autosize minRows={2} value={domains} onChange={(event) => setDomains(event.currentTarget.value)} /> : null}
+          <Button
+            w="fit-content"
+            onClick={() => void runAdminAction(() => adminApi.putRegistration({ mode, domains: splitList(domains) }), 'Registration settings saved.', () => queryClient.invalidateQueries({ queryKey: ['admin', 'settings'] }))}
+          >
+            Save registration
+          </Button>
+        </Stack>
+      </Paper>
+      <Paper withBorder p="md">
+        <Stack>
+          <Title order={2} size="h4">
+            Mail
+          </Title>
+          <Text size="sm">
+            Transport: {settings.data?.mail.transport ?? '—'} · links start with {settings.data?.mail.public_url ?? '—'}
+          </Text>
+          <Group align="flex-end">
+            <TextInput label="Send a test mail to" type="email" value={testTo} onChange={(event) => setTestTo(event.currentTarget.value)} w={280} />
+            <Button variant="light" onClick={() => void runAdminAction(() => adminApi.testMail(testTo), `A test mail to ${testTo} is queued.`, () => undefined)}>
+              Send test mail
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+      <Paper withBorder p="md">
+        <Stack>
+          <Title order={2} size="h4">
+            Card payments
+          </Title>
+          <Text size="sm">{topup.data?.enabled ? 'Stripe is configured.' : 'Stripe is not configured (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET); redemption codes still work.'}</Text>
+          <Group align="flex-end">
+            <NumberInput label="Largest top-up (USD)" min={1} max={1_000_000} allowDecimal={false} value={maxTopUp} onChange={setMaxTopUp} w={200} />
+            <Button variant="light" onClick={() => void runAdminAction(() => adminApi.putPaymentSettings(Number(maxTopUp)), 'Saved.', () => queryClient.invalidateQueries({ queryKey: ['topup-options'] }))}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,151 @@
+import { useState } from 'react';
+import { Badge, Button, Group, Menu, Modal, NumberInput, PasswordInput, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { adminApi, type AdminUser } from '../../api/admin-api.ts';
+import { formatUsd } from '../../components/format.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { runAdminAction } from './admin-actions.ts';
+
+export default function AdminUsers() {
+  const [q, setQ] = useState('');
+  const queryClient = useQueryClient();
+  const users = useQuery({ queryKey: ['admin', 'users', q], queryFn: () => adminApi.users(q) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] });
+  const [granting, setGranting] = useState<AdminUser | null>(null);
+  const [creating, setCreating] = useState(false);
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <TextInput label="Search users" placeholder="E-mail or name" value={q} onChange={(event) => setQ(event.currentTarget.value)} w={280} />
+        <Button onClick={() => setCreating(true)}>Create user</Button>
+      </Group>
+      {users.isError ? <ErrorNotice error={users.error} /> : null}
+      <Table.ScrollContainer minWidth={820}>
+        <Table striped aria-label="Users">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>E-mail</Table.Th>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Role</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Two-factor</Table.Th>
+              <Table.Th>Balance</Table.Th>
+              <Table.Th>
+                <span className="visually-hidden">Actions</span>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(users.data ?? []).map((user) => (
+              <Table.Tr key={user.id}>
+                <Table.Td>{user.email ?? '—'}</Table.Td>
+                <Table.Td>{user.name}</Table.Td>
+                <Table.Td>{user.role === 'admin' ? <Badge>Admin</Badge> : 'User'}</Table.Td>
+                <Table.Td>
+                  <Badge variant="filled" color={user.status === 'active' ? 'green' : 'gray'}>
+                    {user.status === 'active' ? 'Active' : 'Disabled'}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{user.two_factor_enabled ? 'On' : 'Off'}</Table.Td>
+                <Table.Td>{formatUsd(user.balance_usd)}</Table.Td>
+                <Table.Td>
+                  <Menu position="bottom-end">
+                    <Menu.Target>
+                      <Button size="xs" variant="default" aria-label={`Actions for ${user.email ?? user.name}`}>
+                        Actions
+                      </Button>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      <Menu.Item onClick={() => setGranting(user)}>Grant or debit</Menu.Item>
+                      <Menu.Item onClick={() => void runAdminAction(() => adminApi.updateUser(user.id, { status: user.status === 'active' ? 'disabled' : 'active' }), 'User updated.', refresh)}>
+                        {user.status === 'active' ? 'Disable' : 'Enable'}
+                      </Menu.Item>
+                      <Menu.Item onClick={() => void runAdminAction(() => adminApi.updateUser(user.id, { role: user.role === 'admin' ? 'user' : 'admin' }), 'Role changed.', refresh)}>
+                        {user.role === 'admin' ? 'Make a user' : 'Make an admin'}
+                      </Menu.Item>
+                      {user.two_factor_enabled ? (
+                        <Menu.Item onClick={() => void runAdminAction(() => adminApi.resetTwoFactor(user.id), 'Two-factor sign-in turned off for this user.', refresh)}>Reset two-factor</Menu.Item>
+                      ) : null}
+                    </Menu.Dropdown>
+                  </Menu>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <GrantDialog user={granting} onClose={() => setGranting(null)} onDone={refresh} />
+      <CreateUserDialog opened={creating} onClose={() => setCreating(false)} onDone={refresh} />
+    </Stack>
+  );
+}
+
+function GrantDialog({ user, onClose, onDone }: { user: AdminUser | null; onClose: () => void; onDone: () => unknown }) {
+  const [amount, setAmount] = useState<number | string>('');
+  const [note, setNote] = useState('');
+  return (
+    <Modal opened={user !== null} onClose={onClose} title={`Grant or debit ${user?.email ?? user?.name ?? ''}`}>
+      <Stack>
+        <NumberInput label="Amount (USD)" description="Negative to debit." decimalScale={6} value={amount} onChange={setAmount} />
+        <TextInput label="Note" value={note} onChange={(event) => setNote(event.currentTarget.value)} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            disabled={amount === '' || Number(amount) === 0}
+            onClick={async () => {
+              if (user && (await runAdminAction(() => adminApi.grant(user.id, Number(amount), note), 'The wallet is updated.', onDone))) {
+                setAmount('');
+                setNote('');
+                onClose();
+              }
+            }}
+          >
+            Apply
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function CreateUserDialog({ opened, onClose, onDone }: { opened: boolean; onClose: () => void; onDone: () => unknown }) {
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<'user' | 'admin'>('user');
+  const [password, setPassword] = useState('');
+  const [link, setLink] = useState<string | null>(null);
+  return (
+    <Modal opened={opened} onClose={() => { setLink(null); onClose(); }} title="Create user">
+      {link ? (
+        <Stack>
+          <Text>The user is created and a link to set their password was mailed to them:</Text>
+          <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
+            {link}
+          </Text>
+        </Stack>
+      ) : (
+        <Stack>
+          <TextInput label="Email" type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} />
+          <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} />
+          <Select label="Role" data={[{ value: 'user', label: 'User' }, { value: 'admin', label: 'Admin' }]} value={role} onChange={(value) => setRole(value === 'admin' ? 'admin' : 'user')} allowDeselect={false} />
+          <PasswordInput label="Password" description="Empty: the user gets a mail with a link to choose one." value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
+          <Group justify="flex-end">
+            <Button
+              onClick={() =>
+                void runAdminAction(async () => {
+                  const created = await adminApi.createUser({ email, role, ...(name ? { name } : {}), ...(password ? { password } : {}) });
+                  if (created.set_password_url) setLink(created.set_password_url);
+                  else onClose();
+                }, 'User created.', onDone)
+              }
+            >
+              Create user
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

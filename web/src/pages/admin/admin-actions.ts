@@ -1,0 +1,20 @@
+import { notifications } from '@mantine/notifications';
+
+/** Runs an admin change, says what happened in plain words, and refreshes the view. */
+export async function runAdminAction(action: () => Promise<unknown>, done: string, refresh: () => unknown): Promise<boolean> {
+  try {
+    await action();
+    notifications.show({ color: 'green', message: done });
+    await refresh();
+    return true;
+  } catch (error) {
+    notifications.show({ color: 'red', message: error instanceof Error ? error.message : 'That did not work.' });
+    return false;
+  }
+}
+
+export const splitList = (text: string): string[] =>
+  text
+    .split(/[\n,]/)
+    .map((entry) => entry.trim())
+    .filter(Boolean);

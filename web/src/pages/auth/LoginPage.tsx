@@ -1,0 +1,109 @@
+// Sign-in in one or two steps: e-mail and password, then a two-factor code when the account has it on
+// (the server answers 401 with code `totp_required`). After sign-in the user returns to ?next=.
+import { useState } from 'react';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ApiError, api } from '../../api/api-client.ts';
+import { applyServerError } from '../../api/form-errors.ts';
+import { rememberSignIn } from '../../api/session.ts';
+import { safeNext } from '../../app/RequireAuth.tsx';
+import { AuthCard } from './AuthCard.tsx';
+import { emailProblem } from './password-rules.ts';
+
+export function LoginPage() {
+  const [step, setStep] = useState<'password' | 'code'>('password');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const next = safeNext(params.get('next'));
+
+  const credentials = useForm({
+    initialValues: { email: '', password: '' },
+    validate: { email: emailProblem, password: (value) => (value ? null : 'Enter your password.') },
+  });
+  const second = useForm({
+    initialValues: { code: '' },
+    validate: { code: (value) => (value.trim().length >= 6 ? null : 'Enter the 6-digit code from your app, or a recovery code.') },
+  });
+
+  const finish = (data: unknown) => {
+    rememberSignIn(queryClient, data);
+    navigate(next, { replace: true });
+  };
+
+  const submitPassword = credentials.onSubmit(async (values) => {
+    setProblem(null);
+    setBusy(true);
+    try {
+      finish(await api.post('/api/auth/login', { email: values.email.trim(), password: values.password }));
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'totp_required') {
+        setStep('code');
+      } else {
+        setProblem(applyServerError(error, credentials, ['email', 'password']));
+      }
+    } finally {
+      setBusy(false);
+    }
+  });
+
+  const submitCode = second.onSubmit(async (values) => {
+    setProblem(null);
+    setBusy(true);
+    try {
+      finish(await api.post('/api/auth/login/totp', { code: values.code.trim() }));
+    } catch (error) {
+      setProblem(applyServerError(error, second, ['code']));
+    } finally {
+      setBusy(false);
+    }
+  });
+
+  return (
+    <AuthCard title="Sign in" subtitle={step === 'code' ? 'Enter the code from your authenticator app.' : 'Welcome back to the model gateway.'}>
+      {problem ? (
+        <Alert color="red" role="alert">
+          {problem}
+        </Alert>
+      ) : null}
+      {step === 'password' ? (
+        <form onSubmit={submitPassword} noValidate>
+          <Stack>
+            <TextInput label="Email" type="email" autoComplete="email" required {...credentials.getInputProps('email')} />
+            <PasswordInput label="Password" autoComplete="current-password" required {...credentials.getInputProps('password')} />
+            <Button type="submit" loading={busy} fullWidth>
+              Sign in
+            </Button>
+          </Stack>
+        </form>
+      ) : (
+        <form onSubmit={submitCode} noValidate>
+          <Stack>
+            <TextInput label="Code" autoComplete="one-time-code" inputMode="text" required data-autofocus {...second.getInputProps('code')} />
+            <Button type="submit" loading={busy} fullWidth>
+              Verify
+            </Button>
+            <Anchor component="button" type="button" size="sm" onClick={() => setStep('password')}>
+              Back
+            </Anchor>
+          </Stack>
+        </form>
+      )}
+      <Group justify="space-between">
+        <Anchor component={Link} to="/forgot-password" size="sm">
+          Forgot password?
+        </Anchor>
+        <Text size="sm">
+          New here?{' '}
+          <Anchor component={Link} to="/signup">
+            Create an account
+          </Anchor>
+        </Text>
+      </Group>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { Button, NumberInput, Stack, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/api-client.ts';
+import { applyServerError } from '../../api/form-errors.ts';
+import { meQueryKey, type Me } from '../../api/session.ts';
+
+export function NotificationSettings({ me }: { me: Me }) {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const current = me.settings.notifications ?? {};
+  const form = useForm<{ low_balance_usd: number | string; key_expiry_days: number | string }>({
+    initialValues: { low_balance_usd: current.low_balance_usd ?? '', key_expiry_days: current.key_expiry_days ?? '' },
+  });
+  const submit = form.onSubmit(async (values) => {
+    setBusy(true);
+    try {
+      await api.put('/api/me/settings', {
+        notifications: {
+          low_balance_usd: values.low_balance_usd === '' ? null : Number(values.low_balance_usd),
+          key_expiry_days: values.key_expiry_days === '' ? null : Number(values.key_expiry_days),
+        },
+      });
+      await queryClient.invalidateQueries({ queryKey: meQueryKey });
+      notifications.show({ color: 'green', message: 'Notification settings saved.' });
+    } catch (error) {
+      const message = applyServerError(error, form, ['notifications']);
+      if (message) notifications.show({ color: 'red', message });
+    } finally {
+      setBusy(false);
+    }
+  });
+  return (
+    <Stack component="section" aria-labelledby="notifications-heading">
+      <Title order={2} size="h3" id="notifications-heading">
+        Notifications
+      </Title>
+      <form onSubmit={submit} noValidate>
+        <Stack maw={480}>
+          <NumberInput
+            label="Low-balance alert (USD)"
+            description="One mail when your balance falls below this amount. Empty: no alert."
+            min={0}
+            decimalScale={2}
+            prefix="$"
+            {...form.getInputProps('low_balance_usd')}
+          />
+          <NumberInput
+            label="Key-expiry warning (days before)"
+            description="One mail this many days before a key expires. Empty: no warning."
+            min={1}
+            max={365}
+            allowDecimal={false}
+            {...form.getInputProps('key_expiry_days')}
+          />
+          <Button type="submit" loading={busy} w="fit-content">
+            Save notifications
+          </Button>
+        </Stack>
+      </form>
+    </Stack>
+  );
+}

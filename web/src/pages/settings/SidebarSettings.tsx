@@ -1,0 +1,64 @@
+// Reorder and hide the sidebar's sections. Each change is shown at once (the signed-in user's cached
+// settings are updated before the server answers) and saved to the server, so it survives a reload.
+import { ActionIcon, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/api-client.ts';
+import { meQueryKey, type Me } from '../../api/session.ts';
+import { arrangeSections, moveSection, setSectionHidden, type SidebarLayout } from '../../layout/sidebar-sections.ts';
+
+export function SidebarSettings({ me }: { me: Me }) {
+  const queryClient = useQueryClient();
+  const isAdmin = me.role === 'admin';
+  const sections = arrangeSections(me.settings.sidebar, isAdmin);
+
+  const save = async (layout: SidebarLayout) => {
+    const previous = queryClient.getQueryData<Me>(meQueryKey);
+    queryClient.setQueryData<Me>(meQueryKey, (old) => (old ? { ...old, settings: { ...old.settings, sidebar: layout } } : old));
+    try {
+      await api.put('/api/me/settings', { sidebar: layout });
+    } catch (error) {
+      queryClient.setQueryData(meQueryKey, previous);
+      notifications.show({ color: 'red', message: error instanceof Error ? error.message : 'The layout could not be saved.' });
+    }
+  };
+
+  return (
+    <Stack component="section" aria-labelledby="sidebar-heading">
+      <Title order={2} size="h3" id="sidebar-heading">
+        Sidebar layout
+      </Title>
+      <Text c="dimmed" size="sm">
+        Choose the order of the sections and which ones the sidebar shows. Settings always stays visible.
+      </Text>
+      <Stack gap={6} maw={480} role="list" aria-label="Sidebar sections">
+        {sections.map((section, index) => (
+          <Paper key={section.id} withBorder p="xs" role="listitem">
+            <Group justify="space-between" wrap="nowrap">
+              <Text fw={500}>{section.label}</Text>
+              <Group gap={6} wrap="nowrap">
+                <Switch
+                  label="Shown"
+                  checked={!section.hidden}
+                  disabled={section.id === 'settings'}
+                  onChange={(event) => void save(setSectionHidden(me.settings.sidebar, isAdmin, section.id, !event.currentTarget.checked))}
+                />
+                <ActionIcon variant="default" aria-label={`Move ${section.label} up`} disabled={index === 0} onClick={() => void save(moveSection(me.settings.sidebar, isAdmin, section.id, -1))}>
+                  <span aria-hidden>↑</span>
+                </ActionIcon>
+                <ActionIcon
+                  variant="default"
+                  aria-label={`Move ${section.label} down`}
+                  disabled={index === sections.length - 1}
+                  onClick={() => void save(moveSection(me.settings.sidebar, isAdmin, section.id, 1))}
+                >
+                  <span aria-hidden>↓</span>
+                </ActionIcon>
+              </Group>
+            </Group>
+          </Paper>
+        ))}
+      </Stack>
+    </Stack>
+  );
+}
