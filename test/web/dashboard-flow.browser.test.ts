@@ -205,9 +205,11 @@ describe('the dashboard, end to end in Chromium', { timeout: 90_000 }, () => {
     await admin.close();
   });
 
-  it('meets WCAG AA contrast on the signed-in pages, and writes screenshots of every page', async () => {
+  const PAGES = ['/', '/keys', '/playground', '/logs', '/usage', '/wallet', '/settings'];
+
+  it('meets WCAG AA contrast on the signed-in pages, light and dark', { timeout: 240_000 }, async () => {
     const state = await user.storageState();
-    for (const path of ['/', '/keys', '/playground', '/logs', '/usage', '/wallet', '/settings']) {
+    for (const path of PAGES) {
       for (const scheme of ['light', 'dark'] as const) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: scheme, storageState: state });
         const view = await context.newPage();
@@ -218,9 +220,16 @@ describe('the dashboard, end to end in Chromium', { timeout: 90_000 }, () => {
         expect(problems, `${path} (${scheme}): ${JSON.stringify(problems)}`).toEqual([]);
         await context.close();
       }
-      await screenshotEverywhere(browser, `${gateway.url}${path}`, path === '/' ? 'overview' : path.slice(1), async (view) => {
+    }
+  });
+
+  it('writes screenshots of every page, desktop and phone, light and dark', { timeout: 300_000 }, async () => {
+    const state = await user.storageState();
+    for (const path of PAGES) {
+      const files = await screenshotEverywhere(browser, `${gateway.url}${path}`, path === '/' ? 'overview' : path.slice(1), async (view) => {
         await view.getByRole('heading', { level: 1 }).waitFor();
       }, state);
+      expect(files).toHaveLength(4);
     }
     const admin = await browser.newContext();
     const adminPage = await admin.newPage();
