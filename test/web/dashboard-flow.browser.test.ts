@@ -28,6 +28,7 @@ let user: BrowserContext;
 let page: Page;
 let userKey = '';
 let totpSecret = '';
+let recoveryCodes: string[] = [];
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -102,7 +103,8 @@ describe('the dashboard, end to end in Chromium', { timeout: 90_000 }, () => {
     await page.getByLabel('Code').fill(await generate({ secret: totpSecret }));
     await page.getByRole('button', { name: 'Turn on two-factor' }).click();
     await page.getByText('Two-factor sign-in is on', { exact: true }).waitFor();
-    expect(await page.getByLabel('Recovery codes').locator('code').count()).toBe(10);
+    recoveryCodes = await page.getByLabel('Recovery codes').locator('code').allTextContents();
+    expect(recoveryCodes).toHaveLength(10);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await heading(page, 'Sign in').waitFor();
@@ -241,5 +243,24 @@ describe('the dashboard, end to end in Chromium', { timeout: 90_000 }, () => {
         await view.getByRole('heading', { level: 1, name: 'Administration' }).waitFor();
       }, adminState);
     }
+  });
+
+  it('leads to sign-in when the session ends while a page is open, and back to that page after', async () => {
+    await page.goto(`${gateway.url}/keys`);
+    await heading(page, 'Keys').waitFor();
+    // Every session of the user ends elsewhere (a password reset, a revoke on another device).
+    await gateway.database.db.deleteFrom('sessions').execute();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('after-expiry');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await page.waitForURL(/\/login\?next=%2Fkeys/);
+    await page.getByLabel(/^Email/).fill(USER.email);
+    await page.getByLabel(/^Password/).fill(USER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Code').fill(recoveryCodes[0]!.trim());
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await heading(page, 'Keys').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/keys');
   });
 });

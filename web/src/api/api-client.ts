@@ -21,6 +21,9 @@ export class ApiError extends Error {
 
 let csrfToken: string | null = null;
 
+/** Dispatched on window when any /api call answers 401: the session is gone. */
+export const SIGNED_OUT_EVENT = 'gateway:signed-out';
+
 /** Remembered from sign-in and /api/me; cleared on sign-out. Kept in memory only (never in storage). */
 export function setCsrfToken(token: string | null): void {
   csrfToken = token;
@@ -43,7 +46,11 @@ export async function apiRequest<T>(method: Method, path: string, body?: unknown
   if (response.status === 204) return undefined as T;
   const text = await response.text();
   const data: unknown = text ? safeParse(text) : null;
-  if (!response.ok) throw toApiError(response, data);
+  if (!response.ok) {
+    // A session that ended while a page was open: the app sends the user to sign in and back (RequireAuth).
+    if (response.status === 401 && !path.startsWith('/api/auth/')) window.dispatchEvent(new Event(SIGNED_OUT_EVENT));
+    throw toApiError(response, data);
+  }
   // A privilege change (password, two-factor) rotates the session and answers its new CSRF token.
   const rotated = (data as { csrf_token?: unknown } | null)?.csrf_token;
   if (typeof rotated === 'string') setCsrfToken(rotated);

@@ -1,14 +1,28 @@
 // Pages behind sign-in. A missing or expired session leads to /login?next=<this page>, and sign-in comes
 // back here. An account whose address is not verified yet is sent to the verification notice.
+import { useEffect } from 'react';
 import { Center, Loader } from '@mantine/core';
-import { Navigate, Outlet, useLocation } from 'react-router';
-import { useMe } from '../api/session.ts';
-import { isSignedOut } from '../api/api-client.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { meQueryKey, useMe } from '../api/session.ts';
+import { isSignedOut, setCsrfToken, SIGNED_OUT_EVENT } from '../api/api-client.ts';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 
 export function RequireAuth() {
   const me = useMe();
   const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  // Any call that finds the session gone (expired, revoked elsewhere) leads to sign-in, then back here.
+  useEffect(() => {
+    const onSignedOut = () => {
+      setCsrfToken(null);
+      queryClient.removeQueries({ queryKey: meQueryKey });
+      navigate(`/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, { replace: true });
+    };
+    window.addEventListener(SIGNED_OUT_EVENT, onSignedOut);
+    return () => window.removeEventListener(SIGNED_OUT_EVENT, onSignedOut);
+  }, [navigate, queryClient]);
   if (me.isPending) {
     return (
       <Center h="100vh">
