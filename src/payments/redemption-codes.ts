@@ -9,7 +9,7 @@ import { applyWalletEntry } from './wallet-entries.ts';
 
 const hashCode = (code: string) => createHash('sha256').update(code.trim()).digest('hex');
 
-/** 128 random bits, base64url, with a readable prefix: rc-XXXXXXXXXXXXXXXXXXXXXX. */
+/** 128 random bits as 22 base64url characters after a readable `rc-` prefix. */
 const newCode = () => `rc-${randomBytes(16).toString('base64url')}`;
 
 export const invalidCode = () => invalidRequest('This redemption code is not valid or has already been used.', 'code', 'invalid_redemption_code');
