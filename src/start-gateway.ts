@@ -181,6 +181,9 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
       stopRetention();
       clearInterval(reloadTimer);
       await closeWithin(app, env.SHUTDOWN_GRACE_MS);
+      // A whole answer is recorded in a setImmediate queued right after its write (src/relay): let the
+      // last ones run before the queues close, or calls answered in the final turn would go unrecorded.
+      await new Promise((resolve) => setImmediate(resolve));
       await metricsServer?.close();
       await responseOwners.close();
       await recorder.close();
