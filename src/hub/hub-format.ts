@@ -25,6 +25,8 @@ export interface HubToResponseContext {
   requestModel: string;
   /** Unix seconds for `created` (OpenAI); now when absent. */
   created?: number;
+  /** The client's own request body, for formats whose answers echo the request's settings (Responses). */
+  requestBody?: unknown;
 }
 
 /** Watches a stream passed through unchanged and finishes it when the upstream left off its terminator. */
@@ -45,6 +47,8 @@ export interface FormatConverters {
   modelIn: 'body' | 'path';
   /** Whether this format takes images only as inline bytes, so image URLs are fetched before sending. */
   needsInlineImages: boolean;
+  /** Whether this format takes documents (input_file, PDFs) only as inline bytes, so file URLs are fetched first. */
+  needsInlineDocuments?: boolean;
   /** For formats whose streams end with a terminator a cut upstream stream may lack, one that adds it. */
   streamCloser?(): StreamCloser;
   requestToHub(body: unknown, ctx?: RequestToHubContext): { request: HubRequest; warnings: HubWarning[] };

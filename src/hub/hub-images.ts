@@ -1,6 +1,6 @@
 // Image URLs in a request: some targets (Anthropic for arbitrary URLs, Gemini always) need the bytes inline.
 // The relay collects the URLs, fetches them (with its own limits), and inlines them before converting.
-import type { HubImagePart, HubMessage, HubRequest } from './hub-request.ts';
+import type { HubDocumentPart, HubImagePart, HubMessage, HubRequest } from './hub-request.ts';
 
 export interface InlineImage {
   data: string;
@@ -52,6 +52,30 @@ export function inlineImages(request: HubRequest, images: ReadonlyMap<string, In
         return message;
     }
   });
+  return { ...request, messages };
+}
+
+/** Every distinct document URL in the request's user messages, in order of first use. */
+export function collectDocumentUrls(request: HubRequest): string[] {
+  const urls = new Set<string>();
+  for (const message of request.messages) {
+    if (message.role !== 'user') continue;
+    for (const part of message.content) if (part.type === 'document' && part.source.kind === 'url') urls.add(part.source.url);
+  }
+  return [...urls];
+}
+
+/** A copy of the request with each document URL found in `files` replaced by its bytes; other URLs stay. */
+export function inlineDocuments(request: HubRequest, files: ReadonlyMap<string, InlineImage>): HubRequest {
+  const swap = (part: HubDocumentPart): HubDocumentPart => {
+    if (part.source.kind !== 'url') return part;
+    const found = files.get(part.source.url);
+    if (!found) return part;
+    return { ...part, source: { kind: 'base64', data: found.data, mediaType: found.mediaType } };
+  };
+  const messages = request.messages.map((message): HubMessage =>
+    message.role === 'user' ? { ...message, content: message.content.map((p) => (p.type === 'document' ? swap(p) : p)) } : message,
+  );
   return { ...request, messages };
 }
 

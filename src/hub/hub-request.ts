@@ -25,6 +25,21 @@ export interface HubImagePart {
   detail?: 'auto' | 'low' | 'high';
 }
 
+/**
+ * A document (a PDF, or another file type the target takes) as bytes or as a URL. Like images, a URL is
+ * fetched and inlined by the relay for targets that only take bytes (collectMediaUrls in hub-images.ts).
+ */
+export type HubDocumentSource =
+  | { kind: 'base64'; data: string; mediaType: string }
+  | { kind: 'url'; url: string; mediaType?: string };
+
+export interface HubDocumentPart {
+  type: 'document';
+  source: HubDocumentSource;
+  /** The file's name as the caller gave it (OpenAI's `filename`); formats without one drop it. */
+  filename?: string;
+}
+
 export interface HubToolCallPart {
   type: 'tool-call';
   id: string;
@@ -53,7 +68,7 @@ export interface HubReasoningPart {
   redactedData?: string;
 }
 
-export type HubUserContent = HubTextPart | HubImagePart;
+export type HubUserContent = HubTextPart | HubImagePart | HubDocumentPart;
 export type HubAssistantContent = HubTextPart | HubReasoningPart | HubToolCallPart;
 
 export interface HubUserMessage {

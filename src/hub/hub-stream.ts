@@ -46,6 +46,8 @@ export interface HubToStreamContext {
   onWarning?: WarningSink;
   /** Unix seconds for `created` fields; now when absent (tests pin it). */
   created?: number;
+  /** The client's own request body, for formats whose events echo the request's settings (Responses). */
+  requestBody?: unknown;
 }
 
 export function machineToTransformStream<I, O>(machine: StreamMachine<I, O>): TransformStream<I, O> {

@@ -1,6 +1,7 @@
-// Fetches image URLs for targets that need the bytes inline (Gemini always). Guarded: http(s) only, images
-// only, at most 20 MB each, 10 s each, and, unless IMAGE_FETCH_ALLOW_PRIVATE is set, never an address on
-// a private, loopback or link-local network (no server-side request forgery through an image URL).
+// Fetches image URLs (and document URLs: PDFs, text files) for targets that need the bytes inline (Gemini
+// always; OpenAI chat for files). Guarded: http(s) only, images (or documents) only, at most 20 MB each,
+// 10 s each, and, unless IMAGE_FETCH_ALLOW_PRIVATE is set, never an address on a private, loopback or
+// link-local network (no server-side request forgery through an image or file URL).
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { request } from 'undici';
@@ -15,20 +16,38 @@ const privateRanges = new BlockList();
 for (const [address, prefix] of [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['127.0.0.0', 8], ['169.254.0.0', 16], ['0.0.0.0', 8], ['100.64.0.0', 10]] as const) privateRanges.addSubnet(address, prefix, 'ipv4');
 for (const [address, prefix] of [['::1', 128], ['fc00::', 7], ['fe80::', 10], ['::', 128]] as const) privateRanges.addSubnet(address, prefix, 'ipv6');
 
-async function assertPublic(hostname: string): Promise<void> {
+/** What is fetched: the word used in messages and the content types accepted. */
+interface MediaKind {
+  noun: 'image' | 'file';
+  accepts(type: string): boolean;
+}
+
+const IMAGE: MediaKind = { noun: 'image', accepts: (type) => type.startsWith('image/') };
+const DOCUMENT: MediaKind = { noun: 'file', accepts: (type) => type === 'application/pdf' || type.startsWith('text/') };
+
+async function assertPublic(hostname: string, kind: MediaKind): Promise<void> {
   let addresses: { address: string; family: number }[];
   try {
     addresses = isIP(hostname) ? [{ address: hostname, family: isIP(hostname) }] : await lookup(hostname, { all: true });
   } catch (error) {
     // A host that does not resolve is the client's URL at fault (it was a 500 with ENOTFOUND).
-    throw invalidRequest(`The image URL's host '${hostname.slice(0, 100)}' could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'DNS error'}).`, 'messages', 'image_fetch_failed');
+    throw invalidRequest(`The ${kind.noun} URL's host '${hostname.slice(0, 100)}' could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'DNS error'}).`, 'messages', 'image_fetch_failed');
   }
   for (const { address, family } of addresses) {
-    if (privateRanges.check(address, family === 6 ? 'ipv6' : 'ipv4')) throw invalidRequest(`The image URL's host ${hostname} is on a private network; the gateway does not fetch from there.`, 'messages', 'image_url_forbidden');
+    if (privateRanges.check(address, family === 6 ? 'ipv6' : 'ipv4')) throw invalidRequest(`The ${kind.noun} URL's host ${hostname} is on a private network; the gateway does not fetch from there.`, 'messages', 'image_url_forbidden');
   }
 }
 
-export async function fetchImages(urls: string[], allowPrivate: boolean): Promise<Map<string, InlineImage>> {
+export function fetchImages(urls: string[], allowPrivate: boolean): Promise<Map<string, InlineImage>> {
+  return fetchMedia(urls, allowPrivate, IMAGE);
+}
+
+/** Document URLs (Responses input_file file_url): PDFs and text files, under the same guard and cap. */
+export function fetchDocuments(urls: string[], allowPrivate: boolean): Promise<Map<string, InlineImage>> {
+  return fetchMedia(urls, allowPrivate, DOCUMENT);
+}
+
+async function fetchMedia(urls: string[], allowPrivate: boolean, kind: MediaKind): Promise<Map<string, InlineImage>> {
   const images = new Map<string, InlineImage>();
   await Promise.all(urls.map(async (url) => {
     const inline = parseDataUrl(url);
@@ -37,20 +56,20 @@ export async function fetchImages(urls: string[], allowPrivate: boolean): Promis
     try {
       parsed = new URL(url);
     } catch {
-      throw invalidRequest(`The image URL '${url.slice(0, 100)}' is not a valid URL.`, 'messages', 'invalid_image_url');
+      throw invalidRequest(`The ${kind.noun} URL '${url.slice(0, 100)}' is not a valid URL.`, 'messages', 'invalid_image_url');
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalidRequest('Image URLs must be http(s) or data: URLs.', 'messages', 'invalid_image_url');
-    if (!allowPrivate) await assertPublic(parsed.hostname.replace(/^\[|\]$/g, ''));
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalidRequest(`${kind.noun === 'image' ? 'Image' : 'File'} URLs must be http(s) or data: URLs.`, 'messages', 'invalid_image_url');
+    if (!allowPrivate) await assertPublic(parsed.hostname.replace(/^\[|\]$/g, ''), kind);
     let response;
     try {
       response = await request(url, { method: 'GET', headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS, maxRedirections: 0 } as never);
     } catch (error) {
-      throw invalidRequest(`The image at ${parsed.host} could not be fetched: ${(error as Error).message}`, 'messages', 'image_fetch_failed');
+      throw invalidRequest(`The ${kind.noun} at ${parsed.host} could not be fetched: ${(error as Error).message}`, 'messages', 'image_fetch_failed');
     }
     const type = String(response.headers['content-type'] ?? '').split(';')[0]!.trim();
-    if (response.statusCode !== 200 || !type.startsWith('image/')) {
+    if (response.statusCode !== 200 || !kind.accepts(type)) {
       await response.body.dump();
-      throw invalidRequest(`The image at ${parsed.host} answered ${response.statusCode} with '${type || 'no type'}', not an image.`, 'messages', 'image_fetch_failed');
+      throw invalidRequest(`The ${kind.noun} at ${parsed.host} answered ${response.statusCode} with '${type || 'no type'}', not ${kind.noun === 'image' ? 'an image' : 'a PDF or text file'}.`, 'messages', 'image_fetch_failed');
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -58,7 +77,7 @@ export async function fetchImages(urls: string[], allowPrivate: boolean): Promis
       size += (chunk as Buffer).length;
       if (size > MAX_IMAGE_BYTES) {
         response.body.destroy();
-        throw invalidRequest(`The image at ${parsed.host} is larger than 20 MB.`, 'messages', 'image_too_large');
+        throw invalidRequest(`The ${kind.noun} at ${parsed.host} is larger than 20 MB.`, 'messages', kind.noun === 'image' ? 'image_too_large' : 'file_too_large');
       }
       chunks.push(chunk as Buffer);
     }

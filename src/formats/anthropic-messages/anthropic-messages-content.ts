@@ -3,6 +3,7 @@
 import { invalidRequest } from '../../gateway-errors.ts';
 import type {
   HubAssistantContent,
+  HubDocumentPart,
   HubImagePart,
   HubMessage,
   HubTextPart,
@@ -22,6 +23,16 @@ function imageToHub(block: ImageBlock, at: string): HubImagePart {
   if (source.type === 'base64') return { type: 'image', source: { kind: 'base64', data: source.data ?? '', mediaType: source.media_type ?? '' } };
   if (source.type === 'url') return { type: 'image', source: { kind: 'url', url: source.url ?? '' } };
   throw invalidRequest(`'${at}.source': images uploaded through the Files API cannot be translated for this model's provider.`, `${at}.source`);
+}
+
+/** A document block (PDF by base64 or URL, or plain text) as a hub document; Files API ids are refused. */
+function documentToHub(block: Record<string, unknown>, at: string): HubDocumentPart {
+  const source = (block.source ?? {}) as { type?: string; media_type?: string; data?: string; url?: string };
+  const title = typeof block.title === 'string' ? { filename: block.title } : {};
+  if (source.type === 'base64') return { type: 'document', source: { kind: 'base64', data: source.data ?? '', mediaType: source.media_type ?? 'application/pdf' }, ...title };
+  if (source.type === 'url') return { type: 'document', source: { kind: 'url', url: source.url ?? '' }, ...title };
+  if (source.type === 'text') return { type: 'document', source: { kind: 'base64', data: Buffer.from(source.data ?? '').toString('base64'), mediaType: source.media_type ?? 'text/plain' }, ...title };
+  throw invalidRequest(`'${at}.source': documents of source type '${String(source.type)}' cannot be translated for this model's provider.`, `${at}.source`);
 }
 
 const refuse = (type: string, at: string) =>
@@ -44,6 +55,10 @@ export function anthropicMessagesToHub(messages: AnthropicMessage[]): HubMessage
         case 'image':
           if (message.role !== 'user') throw refuse('image', path);
           user.push(imageToHub(block as ImageBlock, path));
+          return;
+        case 'document':
+          if (message.role !== 'user') throw refuse('document', path);
+          user.push(documentToHub(block as Record<string, unknown>, path));
           return;
         case 'tool_result': {
           if (message.role !== 'user') throw refuse('tool_result', path);
@@ -99,11 +114,31 @@ function imageToAnthropic(image: HubImagePart): Record<string, unknown> {
   return { type: 'image', source: { type: 'base64', media_type: image.source.mediaType, data: image.source.data } };
 }
 
-function userBlocks(content: HubUserContent[]): Record<string, unknown>[] {
-  // Anthropic refuses empty text blocks.
-  return content
-    .filter((part) => part.type !== 'text' || part.text !== '')
-    .map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : imageToAnthropic(part)));
+/**
+ * A document block: PDFs as a base64 or URL source, text files as a text source (Anthropic takes no other
+ * base64 media type); the filename becomes the block's title.
+ */
+function documentToAnthropic(doc: HubDocumentPart, at: string): Record<string, unknown> {
+  const block: Record<string, unknown> = { type: 'document' };
+  const { source } = doc;
+  if (source.kind === 'url') block.source = { type: 'url', url: source.url };
+  else if (source.mediaType === 'application/pdf') block.source = { type: 'base64', media_type: 'application/pdf', data: source.data };
+  else if (source.mediaType.startsWith('text/')) block.source = { type: 'text', media_type: 'text/plain', data: Buffer.from(source.data, 'base64').toString('utf8') };
+  else throw invalidRequest(`'${at}': Anthropic takes PDF and plain-text documents, not ${source.mediaType}.`, at, 'invalid_file_format');
+  if (doc.filename) block.title = doc.filename;
+  return block;
+}
+
+function userBlocks(content: HubUserContent[], at: string): Record<string, unknown>[] {
+  const blocks: Record<string, unknown>[] = [];
+  content.forEach((part, j) => {
+    // Anthropic refuses empty text blocks.
+    if (part.type === 'text') {
+      if (part.text !== '') blocks.push({ type: 'text', text: part.text });
+    } else if (part.type === 'image') blocks.push(imageToAnthropic(part));
+    else blocks.push(documentToAnthropic(part, `${at}[${j}]`));
+  });
+  return blocks;
 }
 
 function toolResultBlock(result: HubToolResultPart): Record<string, unknown> {
@@ -147,7 +182,7 @@ export function hubMessagesToAnthropic(messages: HubMessage[], warnings: Warning
   };
   messages.forEach((message, i) => {
     const at = `messages[${i}].content`;
-    if (message.role === 'user') push('user', userBlocks(message.content));
+    if (message.role === 'user') push('user', userBlocks(message.content, at));
     else if (message.role === 'tool') push('user', message.content.map(toolResultBlock));
     else push('assistant', assistantBlocks(message.content, at, warnings));
   });

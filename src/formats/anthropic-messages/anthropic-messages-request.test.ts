@@ -68,9 +68,11 @@ describe('anthropicMessagesRequestToHub', () => {
     expect(() => anthropicMessagesRequestToHub({ ...ok, messages: [{ role: 'system', content: 'x' }] })).toThrowError(expect.objectContaining({ param: 'messages[0].role' }));
   });
 
-  it('refuses documents, naming the block', () => {
-    const body = { model: 'c', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'x' } }] }] };
-    expect(() => anthropicMessagesRequestToHub(body)).toThrowError(expect.objectContaining({ status: 400, param: 'messages[0].content[0]' }));
+  it('reads documents (text and PDF sources) and refuses Files API documents, naming the block', () => {
+    const text = { model: 'c', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'document', title: 'notes', source: { type: 'text', media_type: 'text/plain', data: 'x' } }] }] };
+    expect(anthropicMessagesRequestToHub(text).request.messages[0]!.content[0]).toEqual({ type: 'document', source: { kind: 'base64', data: 'eA==', mediaType: 'text/plain' }, filename: 'notes' });
+    const file = { model: 'c', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'file', file_id: 'f' } }] }] };
+    expect(() => anthropicMessagesRequestToHub(file)).toThrowError(expect.objectContaining({ status: 400, param: 'messages[0].content[0].source' }));
   });
 
   it('reads structured output and adaptive thinking with an effort', () => {

@@ -4,6 +4,7 @@ import { invalidRequest } from '../../gateway-errors.ts';
 import { defaultGenerateId } from '../../hub/hub-stream.ts';
 import type {
   HubAssistantContent,
+  HubDocumentPart,
   HubImagePart,
   HubMessage,
   HubToolResultPart,
@@ -14,17 +15,23 @@ import { parseArgumentsObject } from '../../hub/hub-validation.ts';
 import type { Warnings } from '../../hub/hub-warnings.ts';
 import type { GeminiContent, GeminiPart } from './gemini-generate-schema.ts';
 
+/** PDFs and text files read as documents; audio and video have no hub part. */
+const isDocumentType = (mimeType: string) => mimeType === 'application/pdf' || mimeType.startsWith('text/');
+
 const refuse = (at: string, what: string) =>
   invalidRequest(`'${at}': ${what} cannot be translated for this model's provider.`, at);
 
 function userPartToHub(part: GeminiPart, at: string): HubUserContent {
   if (part.text !== undefined) return { type: 'text', text: part.text };
   if (part.inlineData) {
-    if (!part.inlineData.mimeType.startsWith('image/')) throw refuse(at, `inline ${part.inlineData.mimeType} data`);
-    return { type: 'image', source: { kind: 'base64', data: part.inlineData.data, mediaType: part.inlineData.mimeType } };
+    const { mimeType, data } = part.inlineData;
+    if (isDocumentType(mimeType)) return { type: 'document', source: { kind: 'base64', data, mediaType: mimeType } };
+    if (!mimeType.startsWith('image/')) throw refuse(at, `inline ${mimeType} data`);
+    return { type: 'image', source: { kind: 'base64', data, mediaType: mimeType } };
   }
   if (part.fileData) {
     const mediaType = part.fileData.mimeType;
+    if (mediaType && isDocumentType(mediaType)) return { type: 'document', source: { kind: 'url', url: part.fileData.fileUri, mediaType } };
     if (mediaType && !mediaType.startsWith('image/')) throw refuse(at, `a ${mediaType} file`);
     return { type: 'image', source: { kind: 'url', url: part.fileData.fileUri, ...(mediaType ? { mediaType } : {}) } };
   }
@@ -100,6 +107,19 @@ function imageToGemini(image: HubImagePart, at: string): Record<string, unknown>
   throw invalidRequest(`'${at}': Gemini needs image bytes; the image URL was not fetched and inlined before conversion.`, at);
 }
 
+/** A document as inline bytes, or as fileData when it is one of Gemini's own file URIs (else fetched first). */
+function documentToGemini(doc: HubDocumentPart, at: string): Record<string, unknown> {
+  const { source } = doc;
+  if (source.kind === 'base64') return { inlineData: { mimeType: source.mediaType, data: source.data } };
+  if (isGeminiFileUri(source.url)) return { fileData: { fileUri: source.url, mimeType: source.mediaType ?? 'application/pdf' } };
+  throw invalidRequest(`'${at}': Gemini needs the file's bytes; the file URL was not fetched and inlined before conversion.`, at);
+}
+
+function userPartToGemini(part: HubUserContent, at: string): Record<string, unknown> {
+  if (part.type === 'text') return { text: part.text };
+  return part.type === 'image' ? imageToGemini(part, at) : documentToGemini(part, at);
+}
+
 function resultToGemini(result: HubToolResultPart, name: string, at: string): Record<string, unknown>[] {
   const text = typeof result.content === 'string' ? result.content : result.content.filter((p) => p.type === 'text').map((p) => p.text).join('');
   let response: Record<string, unknown>;
@@ -136,7 +156,7 @@ export function hubMessagesToGemini(messages: HubMessage[], warnings: Warnings):
     const at = `messages[${i}].content`;
     switch (message.role) {
       case 'user':
-        push('user', message.content.map((part, j) => (part.type === 'text' ? { text: part.text } : imageToGemini(part, `${at}[${j}]`))));
+        push('user', message.content.map((part, j) => userPartToGemini(part, `${at}[${j}]`)));
         return;
       case 'tool':
         push('user', message.content.flatMap((result, j) => {

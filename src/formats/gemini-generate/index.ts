@@ -28,6 +28,7 @@ export const geminiGenerateFormat: FormatConverters = {
   name: 'gemini-generate',
   modelIn: 'path',
   needsInlineImages: true,
+  needsInlineDocuments: true,
   requestToHub: geminiGenerateRequestToHub,
   hubToRequest: hubToGeminiGenerateRequest,
   responseToHub: geminiGenerateResponseToHub,

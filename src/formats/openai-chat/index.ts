@@ -27,6 +27,7 @@ export const openaiChatFormat: FormatConverters = {
   name: 'openai-chat',
   modelIn: 'body',
   needsInlineImages: false,
+  needsInlineDocuments: true,
   requestToHub: (body) => openaiChatRequestToHub(body),
   hubToRequest: hubToOpenaiChatRequest,
   responseToHub: (json) => openaiChatResponseToHub(json),

@@ -4,6 +4,7 @@ import { invalidRequest } from '../../gateway-errors.ts';
 import { parseDataUrl } from '../../hub/hub-images.ts';
 import type {
   HubAssistantContent,
+  HubDocumentPart,
   HubImagePart,
   HubMessage,
   HubTextPart,
@@ -27,6 +28,13 @@ export function openaiImageToHub(url: string, detail: HubImagePart['detail']): H
     : { type: 'image', source: { kind: 'url', url } };
   if (detail) image.detail = detail;
   return image;
+}
+
+/** A chat `file` part with inline bytes; files by id live in OpenAI's store and cannot be sent elsewhere. */
+function openaiFileToHub(file: { file_data?: string; file_id?: string; filename?: string } | undefined, at: string): HubDocumentPart {
+  const inline = typeof file?.file_data === 'string' ? parseDataUrl(file.file_data) : undefined;
+  if (!inline) throw invalidRequest(`'${at}.file': send the file's bytes as file_data (a data: URL); files by file_id need OpenAI's file store.`, `${at}.file`);
+  return { type: 'document', source: { kind: 'base64', data: inline.data, mediaType: inline.mediaType }, ...(file?.filename ? { filename: file.filename } : {}) };
 }
 
 export function openaiMessagesToHub(
@@ -55,6 +63,8 @@ export function openaiMessagesToHub(
             else if (part.type === 'image_url') {
               const image = part.image_url as { url: string; detail?: HubImagePart['detail'] };
               content.push(openaiImageToHub(image.url, image.detail));
+            } else if (part.type === 'file') {
+              content.push(openaiFileToHub(part.file as { file_data?: string; file_id?: string; filename?: string } | undefined, `${at}.content[${j}]`));
             } else {
               throw invalidRequest(`'${at}.content[${j}]': ${part.type} parts cannot be translated for this model's provider.`, `${at}.content[${j}]`);
             }
@@ -118,10 +128,19 @@ function imageToOpenAI(image: HubImagePart): Record<string, unknown> {
   return { type: 'image_url', image_url: imageUrl };
 }
 
-function userContentToOpenAI(content: HubUserContent[]): unknown {
+/** The chat `file` part takes bytes as a data: URL (file_data) and a filename; URLs are inlined first. */
+function documentToOpenAI(doc: HubDocumentPart, at: string): Record<string, unknown> {
+  if (doc.source.kind === 'url') throw invalidRequest(`'${at}': OpenAI chat needs the file's bytes; the file URL was not fetched and inlined before conversion.`, at);
+  return { type: 'file', file: { file_data: `data:${doc.source.mediaType};base64,${doc.source.data}`, filename: doc.filename ?? 'document.pdf' } };
+}
+
+function userContentToOpenAI(content: HubUserContent[], at: string): unknown {
   const only = content[0];
   if (content.length === 1 && only?.type === 'text') return only.text;
-  return content.map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : imageToOpenAI(part)));
+  return content.map((part, j) => {
+    if (part.type === 'text') return { type: 'text', text: part.text };
+    return part.type === 'image' ? imageToOpenAI(part) : documentToOpenAI(part, `${at}.content[${j}]`);
+  });
 }
 
 function toolResultContentToOpenAI(result: HubToolResultPart, at: string): unknown {
@@ -142,7 +161,7 @@ export function hubMessagesToOpenAI(system: HubTextPart[], messages: HubMessage[
     const at = `messages[${i}]`;
     switch (message.role) {
       case 'user':
-        out.push({ role: 'user', content: userContentToOpenAI(message.content) });
+        out.push({ role: 'user', content: userContentToOpenAI(message.content, at) });
         return;
       case 'assistant': {
         const text = message.content.filter((p) => p.type === 'text').map((p) => p.text).join('');

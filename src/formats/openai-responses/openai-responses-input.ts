@@ -7,6 +7,7 @@ import { invalidRequest } from '../../gateway-errors.ts';
 import { parseDataUrl } from '../../hub/hub-images.ts';
 import type {
   HubAssistantContent,
+  HubDocumentPart,
   HubImagePart,
   HubMessage,
   HubReasoningPart,
@@ -21,6 +22,7 @@ import type { Warnings } from '../../hub/hub-warnings.ts';
 import {
   responsesFunctionCallItemSchema,
   responsesFunctionCallOutputItemSchema,
+  responsesInputFileSchema,
   responsesInputImageSchema,
   responsesMessageItemSchema,
   responsesReasoningItemSchema,
@@ -48,8 +50,25 @@ function imageToHub(url: string, detail: string | null | undefined): HubImagePar
   return image;
 }
 
-/** input_text / input_image parts (and output_text in history); files and audio are refused by name. */
-function partsToHub(parts: ReadonlyArray<Record<string, unknown>>, at: string): Array<HubTextPart | HubImagePart> {
+/** The media type a bare file name implies, for file_data sent as bare base64 (PDF unless it says text). */
+const mediaTypeOfName = (filename: string | null | undefined) => (/\.(txt|md|csv)$/i.test(filename ?? '') ? 'text/plain' : 'application/pdf');
+
+/** input_file: bytes (file_data) or a URL (file_url) become a hub document; OpenAI file ids are refused. */
+function fileToHub(part: Record<string, unknown>, where: string): HubDocumentPart {
+  const file = parseAt(responsesInputFileSchema, part, where);
+  const filename = file.filename ? { filename: file.filename } : {};
+  if (file.file_data) {
+    const inline = parseDataUrl(file.file_data);
+    if (inline) return { type: 'document', source: { kind: 'base64', data: inline.data, mediaType: inline.mediaType }, ...filename };
+    if (file.file_data.startsWith('data:')) throw invalidRequest(`Invalid value for '${where}.file_data': a data: URL must be base64 ('data:<type>;base64,<bytes>').`, `${where}.file_data`);
+    return { type: 'document', source: { kind: 'base64', data: file.file_data, mediaType: mediaTypeOfName(file.filename) }, ...filename };
+  }
+  if (file.file_url) return { type: 'document', source: { kind: 'url', url: file.file_url }, ...filename };
+  throw invalidRequest(`'${where}': files by file_id need OpenAI's file store; send file_data (a data: URL) or file_url instead.`, `${where}.file_id`);
+}
+
+/** input_text / input_image / input_file parts (and output_text in history); audio is refused by name. */
+function partsToHub(parts: ReadonlyArray<Record<string, unknown>>, at: string): Array<HubTextPart | HubImagePart | HubDocumentPart> {
   return parts.map((part, j) => {
     const where = `${at}[${j}]`;
     switch (part.type) {
@@ -66,9 +85,19 @@ function partsToHub(parts: ReadonlyArray<Record<string, unknown>>, at: string): 
         }
         return imageToHub(image.image_url, image.detail);
       }
+      case 'input_file':
+        return fileToHub(part, where);
       default:
         throw invalidRequest(`'${where}': ${String(part.type)} parts cannot be translated for this model's provider.`, where);
     }
+  });
+}
+
+/** Tool results carry text and images; a file in a function_call_output is refused by name. */
+function toolOutputToHub(parts: Array<HubTextPart | HubImagePart | HubDocumentPart>, at: string): Array<HubTextPart | HubImagePart> {
+  return parts.map((part, j) => {
+    if (part.type === 'document') throw invalidRequest(`'${at}[${j}]': files in a function_call_output cannot be translated for this model's provider; send them in a user message.`, `${at}[${j}]`);
+    return part;
   });
 }
 
@@ -142,7 +171,7 @@ export function responsesInputToHub(
         toolTurn().push({
           type: 'tool-result',
           toolCallId: decodeToolCallId(item.call_id).id,
-          content: typeof item.output === 'string' ? item.output : partsToHub(item.output, `${at}.output`),
+          content: typeof item.output === 'string' ? item.output : toolOutputToHub(partsToHub(item.output, `${at}.output`), `${at}.output`),
           isError: false,
         });
         return;
@@ -178,8 +207,16 @@ function imageToResponses(image: HubImagePart): Record<string, unknown> {
   return { type: 'input_image', image_url: url, detail: image.detail ?? 'auto' };
 }
 
-const userPartToResponses = (part: HubTextPart | HubImagePart) =>
-  part.type === 'text' ? { type: 'input_text', text: part.text } : imageToResponses(part);
+function documentToResponses(doc: HubDocumentPart): Record<string, unknown> {
+  const out: Record<string, unknown> = { type: 'input_file' };
+  if (doc.source.kind === 'url') out.file_url = doc.source.url;
+  else out.file_data = `data:${doc.source.mediaType};base64,${doc.source.data}`;
+  if (doc.filename) out.filename = doc.filename;
+  return out;
+}
+
+const userPartToResponses = (part: HubTextPart | HubImagePart | HubDocumentPart) =>
+  part.type === 'text' ? { type: 'input_text', text: part.text } : part.type === 'image' ? imageToResponses(part) : documentToResponses(part);
 
 export function hubMessagesToResponsesInput(messages: readonly HubMessage[], warnings: Warnings): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];

@@ -5,6 +5,7 @@ import type { HubUsage } from '../../hub/hub-response.ts';
 import { REDACTED_PREFIX } from './openai-responses-input.ts';
 import type { ResponsesStatus } from './openai-responses-finish-reason.ts';
 import { hubUsageToOpenaiResponses } from './openai-responses-usage.ts';
+import { responseEchoFields } from './openai-responses-echo.ts';
 
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 
@@ -55,37 +56,28 @@ export interface EnvelopeInit {
   incompleteDetails: ResponsesStatus['incomplete_details'];
   output: Record<string, unknown>[];
   usage: HubUsage | null;
+  /** The client's request body: its settings are echoed, the API's defaults stand in for what it left out. */
+  requestBody?: unknown;
 }
 
 /**
- * A whole Response object. The gateway answers from the hub, which does not keep the request's echo
- * fields (tools, temperature, …), so those carry the API's defaults; store is false because nothing is kept.
+ * A whole Response object with every field of the Responses schema, `id` first (the relay reads it from the
+ * head of the answer). The request's settings come from responseEchoFields.
  */
 export function responseEnvelope(init: EnvelopeInit): Record<string, unknown> {
+  const echo = responseEchoFields(init.requestBody);
   return {
     id: init.id,
     object: 'response',
     created_at: init.createdAt,
     status: init.status,
-    background: false,
-    completed_at: init.status === 'in_progress' ? null : init.createdAt,
+    completed_at: init.status === 'completed' ? init.createdAt : null,
     error: null,
     incomplete_details: init.incompleteDetails,
-    instructions: null,
-    max_output_tokens: null,
-    metadata: {},
+    ...echo.head,
     model: init.model,
     output: init.output,
-    parallel_tool_calls: true,
-    previous_response_id: null,
-    reasoning: { effort: null, summary: null },
-    store: false,
-    temperature: null,
-    text: { format: { type: 'text' } },
-    tool_choice: 'auto',
-    tools: [],
-    top_p: null,
-    truncation: 'disabled',
+    ...echo.tail,
     usage: init.usage ? hubUsageToOpenaiResponses(init.usage) : null,
   };
 }

@@ -116,7 +116,8 @@ describe('openaiResponsesRequestToHub', () => {
     expect(invalid({ input: 'hi' }).param).toBe('model');
     expect(invalid({ model: 'm' }).param).toBe('input');
     expect(invalid({ model: 'm', input: [{ type: 'function_call', name: 'f', arguments: '{}' }] }).param).toBe('input[0].call_id');
-    expect(invalid({ model: 'm', input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }] }).param).toBe('input[0].content[0]');
+    expect(invalid({ model: 'm', input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }] }).param).toBe('input[0].content[0].file_id');
+    expect(invalid({ model: 'm', input: [{ role: 'user', content: [{ type: 'input_audio', input_audio: {} }] }] }).param).toBe('input[0].content[0]');
     expect(invalid({ model: 'm', input: [{ type: 'web_search_call', id: 'ws' }] }).param).toBe('input[0].type');
     expect(invalid({ model: 'm', input: [{ type: 'item_reference', id: 'msg_1' }] }).param).toBe('input[0].type');
   });

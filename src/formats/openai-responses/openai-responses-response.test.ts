@@ -81,3 +81,24 @@ describe('hubToOpenaiResponsesResponse', () => {
     expect(back.finishReason).toEqual({ unified: 'tool-calls', raw: 'completed' });
   });
 });
+
+describe('the echo of the request', () => {
+  it("repeats the request's own settings in the Response", () => {
+    const tools = [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: {} } }];
+    const requestBody = {
+      model: 'alias', input: 'hi', instructions: 'Be brief.', tools, tool_choice: 'required', temperature: 0.3, top_p: 0.9,
+      max_output_tokens: 50, max_tool_calls: 2, metadata: { run: '7' }, parallel_tool_calls: false, top_logprobs: 3,
+      text: { format: { type: 'json_object' } }, reasoning: { effort: 'low', summary: 'auto' }, truncation: 'auto', user: 'u-1',
+      store: false, safety_identifier: 'safe-1', prompt_cache_key: 'pck', presence_penalty: 0.5, frequency_penalty: -0.5,
+    };
+    const out = hubToOpenaiResponsesResponse(hubAnswer, { requestModel: 'alias', created: 9, requestBody });
+    expect(out).toMatchObject({
+      instructions: 'Be brief.', tool_choice: 'required', temperature: 0.3, top_p: 0.9, max_output_tokens: 50, max_tool_calls: 2,
+      metadata: { run: '7' }, parallel_tool_calls: false, top_logprobs: 3, text: { format: { type: 'json_object' }, verbosity: 'medium' },
+      reasoning: { effort: 'low', summary: 'auto' }, truncation: 'auto', user: 'u-1', store: false, safety_identifier: 'safe-1',
+      prompt_cache_key: 'pck', presence_penalty: 0.5, frequency_penalty: -0.5, service_tier: 'default', background: false,
+    });
+    expect(out.tools).toEqual([{ type: 'function', name: 'get_weather', description: null, parameters: { type: 'object', properties: {} }, strict: null }]);
+    expect(Object.keys(out)[0]).toBe('id');
+  });
+});

@@ -101,5 +101,6 @@ export function hubToOpenaiResponsesResponse(response: HubResponse, ctx: HubToRe
     incompleteDetails: finish.incomplete_details,
     output: hubContentToResponsesOutput(response.content, itemIdBase(id), finish.status === 'incomplete'),
     usage: response.usage,
+    requestBody: ctx.requestBody,
   });
 }

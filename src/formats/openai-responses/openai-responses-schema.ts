@@ -16,6 +16,15 @@ export const responsesInputImageSchema = z.looseObject({
   detail: nullish(z.enum(['auto', 'low', 'high', 'original'])),
 });
 
+/** A file part: its bytes as file_data (a data: URL, or bare base64), a file_url, or an OpenAI file_id. */
+export const responsesInputFileSchema = z.looseObject({
+  type: z.literal('input_file'),
+  file_data: nullish(z.string().min(1)),
+  file_url: nullish(z.string().min(1)),
+  file_id: nullish(z.string()),
+  filename: nullish(z.string()),
+});
+
 /** History: the assistant's own earlier text comes back as output_text (or refusal) parts. */
 export const responsesOutputTextSchema = z.looseObject({ type: z.literal('output_text'), text: z.string() });
 export const responsesRefusalSchema = z.looseObject({ type: z.literal('refusal'), refusal: z.string() });

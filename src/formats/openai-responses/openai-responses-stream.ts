@@ -186,7 +186,7 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
     out.push({ event: type, data: JSON.stringify({ type, ...fields, sequence_number: seq++ }) });
   };
   const envelope = (status: 'in_progress' | 'completed' | 'incomplete', finish: ReturnType<typeof hubFinishReasonToResponses> | null, usage: HubUsage | null) =>
-    responseEnvelope({ id, createdAt: created, model: ctx.requestModel, status, incompleteDetails: finish?.incomplete_details ?? null, output, usage });
+    responseEnvelope({ id, createdAt: created, model: ctx.requestModel, status, incompleteDetails: finish?.incomplete_details ?? null, output, usage, requestBody: ctx.requestBody });
 
   const start = (out: SseEvent[], partId: string) => {
     started = true;

@@ -34,7 +34,7 @@ export interface HubStreamConverterOptions {
 export function hubStreamConverter(options: HubStreamConverterOptions): HubStreamConverter {
   const onWarning = (warning: { feature: string; detail: string }) => options.logger.warn({ feature: warning.feature, detail: warning.detail }, 'stream conversion warning');
   const toHub = options.upstream.streamToHubMachine({ onWarning });
-  const clientMachine = options.clientMachine ?? options.client.hubToStreamMachine({ requestModel: options.requestModel, includeUsage: options.includeUsage, onWarning });
+  const clientMachine = options.clientMachine ?? options.client.hubToStreamMachine({ requestModel: options.requestModel, includeUsage: options.includeUsage, onWarning, requestBody: options.requestBody });
   let usage: Usage | null = null;
   const output = deliveredOutput();
   const counts: UsageCounts = { prompt: () => estimatePromptTokens(options.requestBody), output: () => output.tokens() };

@@ -13,8 +13,8 @@ import { gatewayErrorFromUpstream, redactUpstreamError } from '../upstream-error
 import { refusesCredential } from '../redact-credentials.ts';
 import { hubStreamConverter } from './hub-stream-converter.ts';
 import { relayFormat } from '../../formats/index.ts';
-import { collectImageUrls, inlineImages } from '../../hub/hub-images.ts';
-import { fetchImages } from '../../upstream/fetch-images.ts';
+import { collectDocumentUrls, collectImageUrls, inlineDocuments, inlineImages } from '../../hub/hub-images.ts';
+import { fetchDocuments, fetchImages } from '../../upstream/fetch-images.ts';
 import { estimateHubResponseTokens, estimatePromptTokens } from '../../metering/estimate-tokens.ts';
 import { resolveUsage } from '../../metering/resolve-usage.ts';
 
@@ -41,13 +41,19 @@ export function translatedChatHop(options: TranslatedHopOptions): RelayHop {
     const urls = collectImageUrls(request);
     return urls.length === 0 ? request : inlineImages(request, await fetchImages(urls, options.imageFetchAllowPrivate));
   })());
+  // Document URLs (Responses input_file file_url) are fetched the same way for targets that need bytes.
+  const withInlineDocuments = async (request: HubRequest) => {
+    const urls = collectDocumentUrls(request);
+    return urls.length === 0 ? request : inlineDocuments(request, await fetchDocuments(urls, options.imageFetchAllowPrivate));
+  };
   const warn = (channel: RoutedChannel, warnings: { feature: string; detail: string }[]) => {
     for (const warning of warnings) logger.warn({ requestId: call.requestId, channel: channel.name, feature: warning.feature, detail: warning.detail }, 'conversion dropped a feature');
   };
   return {
     supports: (channel) => channel.provider.chatFormat !== client.name && relayFormat(channel.provider.chatFormat) !== undefined && supportsOperation(channel, 'chat'),
     async request(channel, upstreamModel) {
-      const source = target(channel).needsInlineImages ? await withInlineImages() : hubRequest();
+      const withImages = target(channel).needsInlineImages ? await withInlineImages() : hubRequest();
+      const source = target(channel).needsInlineDocuments ? await withInlineDocuments(withImages) : withImages;
       const { body, warnings } = target(channel).hubToRequest({ ...source, stream: call.stream }, upstreamModel);
       warn(channel, warnings);
       return {
@@ -60,7 +66,8 @@ export function translatedChatHop(options: TranslatedHopOptions): RelayHop {
       const hub = target(channel).responseToHub(JSON.parse(text));
       // What the upstream left unreported is counted, and the client is shown the usage it is billed by.
       const usage = resolveUsage(hub.usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateHubResponseTokens(hub) });
-      return { body: JSON.stringify(client.hubToResponse({ ...hub, usage }, { requestModel: call.model })), contentType: 'application/json', usage };
+      const answer = client.hubToResponse({ ...hub, usage }, { requestModel: call.model, requestBody: call.body });
+      return { body: JSON.stringify(answer), contentType: 'application/json', usage };
     },
     error(channel, status, text) {
       // A refusal of the channel's own credentials is the gateway's problem, not the client's key.
