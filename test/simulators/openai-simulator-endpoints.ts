@@ -1,9 +1,10 @@
-// The OpenAI simulator's endpoints for images, speech and responses, in OpenAI's shapes (checked by
+// The OpenAI simulator's endpoints for images, speech and stored responses (POST /v1/responses is in
+// openai-simulator-responses.ts), in OpenAI's shapes (checked by
 // pointing the official openai SDK at them in the end-to-end tests).
-import { randomBytes } from 'node:crypto';
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
-import { countWords, splitIntoPieces } from './simulator-answers.ts';
+import { splitIntoPieces } from './simulator-answers.ts';
+import { storedResponses } from './openai-simulator-responses.ts';
 
 type Body = Record<string, unknown>;
 
@@ -24,45 +25,6 @@ export async function speech(exchange: SimulatorExchange): Promise<void> {
   for (const piece of splitIntoPieces(String(body.input))) exchange.response.write(Buffer.from(piece));
   exchange.response.end();
 }
-
-export function responses(exchange: SimulatorExchange): void | Promise<void> {
-  const body = exchange.recorded.body as Body;
-  const input = typeof body.input === 'string' ? body.input : JSON.stringify(body.input ?? '');
-  const text = exchange.step.reply ?? `Hello from the OpenAI simulator: you said "${input}"`;
-  // Unique like OpenAI's: two responses in the same millisecond must not share an id.
-  const id = `resp_sim${randomBytes(12).toString('hex')}`;
-  const messageId = `msg_sim${Date.now().toString(36)}`;
-  const createdAt = Math.floor(Date.now() / 1000);
-  const usage = { input_tokens: countWords(input), input_tokens_details: { cached_tokens: exchange.step.cachedTokens ?? 0, ...(exchange.step.cacheWriteTokens ? { cache_write_tokens: exchange.step.cacheWriteTokens } : {}) }, output_tokens: countWords(text), output_tokens_details: { reasoning_tokens: 0 }, total_tokens: countWords(input) + countWords(text) };
-  const message = (content: string, status: string) => ({ type: 'message', id: messageId, status, role: 'assistant', content: [{ type: 'output_text', text: content, annotations: [], logprobs: [] }] });
-  const response = (status: string, output: unknown[], withUsage: boolean) => ({
-    id, object: 'response', created_at: createdAt, status, error: null, incomplete_details: null, instructions: null,
-    max_output_tokens: body.max_output_tokens ?? null, model: body.model, output, parallel_tool_calls: true,
-    previous_response_id: body.previous_response_id ?? null, reasoning: { effort: null, summary: null }, store: true,
-    temperature: 1, text: { format: { type: 'text' } }, tool_choice: 'auto', tools: [], top_p: 1, truncation: 'disabled',
-    usage: withUsage && !exchange.step.omitUsage ? usage : null, user: null, metadata: {},
-  });
-  const inputItems = [{ id: `msg_in${randomBytes(6).toString('hex')}`, type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: input }] }];
-  storedResponses.set(id, { response: response('completed', [message(text, 'completed')], true), inputItems });
-  if (!body.stream) return sendJson(exchange.response, 200, response('completed', [message(text, 'completed')], true));
-  let sequence = 0;
-  const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`;
-  const events = [
-    event('response.created', { response: response('in_progress', [], false) }),
-    event('response.in_progress', { response: response('in_progress', [], false) }),
-    event('response.output_item.added', { output_index: 0, item: { ...message('', 'in_progress'), content: [] } }),
-    event('response.content_part.added', { item_id: messageId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } }),
-    ...splitIntoPieces(text).map((delta) => event('response.output_text.delta', { item_id: messageId, output_index: 0, content_index: 0, delta, logprobs: [] })),
-    event('response.output_text.done', { item_id: messageId, output_index: 0, content_index: 0, text, logprobs: [] }),
-    event('response.content_part.done', { item_id: messageId, output_index: 0, content_index: 0, part: { type: 'output_text', text, annotations: [], logprobs: [] } }),
-    event('response.output_item.done', { output_index: 0, item: message(text, 'completed') }),
-    event('response.completed', { response: response('completed', [message(text, 'completed')], true) }),
-  ];
-  return sendEventStream(exchange.response, exchange.step, events, { terminator: null, malformed: 'event: response.output_text.delta\ndata: {"broken": \n\n' });
-}
-
-/** Responses kept as OpenAI keeps stored ones, for GET/DELETE /v1/responses/{id} and its input_items. */
-const storedResponses = new Map<string, { response: Record<string, unknown>; inputItems: object[] }>();
 
 /** GET /v1/responses/{id}, DELETE /v1/responses/{id}, GET /v1/responses/{id}/input_items, POST /v1/responses/{id}/cancel. */
 export function storedResponse(exchange: SimulatorExchange): void {

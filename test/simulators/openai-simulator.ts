@@ -2,7 +2,8 @@
 //   POST /v1/chat/completions   (openai-simulator-chat.ts)   stream and not, tool calls, usage
 //   POST /v1/completions        (openai-simulator-legacy.ts) text_completion, stream and not
 //   POST /v1/embeddings         (openai-simulator-legacy.ts) float or base64, `dimensions`
-//   POST /v1/images/generations, /v1/audio/speech, /v1/responses (openai-simulator-endpoints.ts)
+//   POST /v1/images/generations, /v1/audio/speech (openai-simulator-endpoints.ts)
+//   POST /v1/responses          (openai-simulator-responses.ts) every Response field, function calls, stream events
 //   GET/DELETE /v1/responses/{id}, GET /v1/responses/{id}/input_items, POST /v1/responses/{id}/cancel
 //   GET  /v1/models, GET /v1/models/{id}
 // Auth: `Authorization: Bearer <apiKey>`; anything else gets OpenAI's 401 invalid_api_key.
@@ -19,7 +20,8 @@ import { sendJson } from './simulator-http.ts';
 import { openAIError, openAIErrorForStatus } from './openai-simulator-errors.ts';
 import { chatCompletions } from './openai-simulator-chat.ts';
 import { completions, embeddings } from './openai-simulator-legacy.ts';
-import { imagesEdits, imagesGenerations, responses, speech, storedResponse, transcriptions } from './openai-simulator-endpoints.ts';
+import { imagesEdits, imagesGenerations, speech, storedResponse, transcriptions } from './openai-simulator-endpoints.ts';
+import { responses } from './openai-simulator-responses.ts';
 
 export type OpenAISimulator = Simulator;
 export type { RecordedRequest, ScriptStep } from './simulator-core.ts';
