@@ -178,7 +178,7 @@ describe.each(channels)('Open Responses compliance through $name', (channel) => 
     const format = { type: 'json_schema' as const, name: 'verdict', strict: true, schema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false } };
     const response = await client().responses.create({ model, input: 'Is the sky blue?', text: { format } });
     conforms(response);
-    expect(response.text.format).toEqual(format);
+    expect(response.text?.format).toEqual(format);
     expect(JSON.parse(response.output_text)).toEqual({ answer: 'yes' });
     expect(JSON.stringify(lastBody(channel))).toContain('"additionalProperties":false');
   });
