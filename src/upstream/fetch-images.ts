@@ -23,7 +23,8 @@ interface MediaKind {
 }
 
 const IMAGE: MediaKind = { noun: 'image', accepts: (type) => type.startsWith('image/') };
-const DOCUMENT: MediaKind = { noun: 'file', accepts: (type) => type === 'application/pdf' || type.startsWith('text/') };
+const DOCUMENT_TYPES = new Set(['application/pdf', 'text/plain', 'text/markdown', 'text/csv']);
+const DOCUMENT: MediaKind = { noun: 'file', accepts: (type) => DOCUMENT_TYPES.has(type) };
 
 async function assertPublic(hostname: string, kind: MediaKind): Promise<void> {
   let addresses: { address: string; family: number }[];

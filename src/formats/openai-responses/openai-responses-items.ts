@@ -52,10 +52,12 @@ export interface EnvelopeInit {
   id: string;
   createdAt: number;
   model: string;
-  status: 'in_progress' | ResponsesStatus['status'];
+  status: 'in_progress' | 'failed' | ResponsesStatus['status'];
   incompleteDetails: ResponsesStatus['incomplete_details'];
   output: Record<string, unknown>[];
   usage: HubUsage | null;
+  /** Why a failed response failed (response.failed); null otherwise. */
+  error?: { code: string; message: string } | null;
   /** The client's request body: its settings are echoed, the API's defaults stand in for what it left out. */
   requestBody?: unknown;
 }
@@ -72,7 +74,7 @@ export function responseEnvelope(init: EnvelopeInit): Record<string, unknown> {
     created_at: init.createdAt,
     status: init.status,
     completed_at: init.status === 'completed' ? init.createdAt : null,
-    error: null,
+    error: init.error ?? null,
     incomplete_details: init.incompleteDetails,
     ...echo.head,
     model: init.model,

@@ -220,10 +220,12 @@ describe('hubToOpenaiResponsesStream', () => {
       { type: 'error', error: upstreamStatusError(529, { message: 'Overloaded' }) },
       { type: 'text-delta', delta: 'ignored' },
     ]);
-    expect(events).toHaveLength(6);
-    expect(events[5]).toEqual({
+    expect(events).toHaveLength(7);
+    const failed = JSON.parse(events[5]!.data) as { type: string; response: Record<string, unknown>; sequence_number: number };
+    expect(failed).toMatchObject({ type: 'response.failed', sequence_number: 5, response: { status: 'failed', error: { code: 'overloaded_error', message: 'Overloaded' }, completed_at: null, usage: null } });
+    expect(events[6]).toEqual({
       event: 'error',
-      data: JSON.stringify({ type: 'error', code: 'overloaded_error', message: 'Overloaded', param: null, sequence_number: 5 }),
+      data: JSON.stringify({ type: 'error', code: 'overloaded_error', message: 'Overloaded', param: null, sequence_number: 6 }),
     });
   });
 });

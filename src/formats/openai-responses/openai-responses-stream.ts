@@ -185,8 +185,8 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
   const emit = (out: SseEvent[], type: string, fields: Record<string, unknown>) => {
     out.push({ event: type, data: JSON.stringify({ type, ...fields, sequence_number: seq++ }) });
   };
-  const envelope = (status: 'in_progress' | 'completed' | 'incomplete', finish: ReturnType<typeof hubFinishReasonToResponses> | null, usage: HubUsage | null) =>
-    responseEnvelope({ id, createdAt: created, model: ctx.requestModel, status, incompleteDetails: finish?.incomplete_details ?? null, output, usage, requestBody: ctx.requestBody });
+  const envelope = (status: 'in_progress' | 'completed' | 'incomplete' | 'failed', finish: ReturnType<typeof hubFinishReasonToResponses> | null, usage: HubUsage | null, error?: { code: string; message: string }) =>
+    responseEnvelope({ id, createdAt: created, model: ctx.requestModel, status, incompleteDetails: finish?.incomplete_details ?? null, output, usage, error: error ?? null, requestBody: ctx.requestBody });
 
   const start = (out: SseEvent[], partId: string) => {
     started = true;
@@ -322,6 +322,8 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
           break;
         case 'error':
           ended = true;
+          // A started response ends as OpenAI ends one: response.failed with the whole response, then `error`.
+          if (started) emit(out, 'response.failed', { response: envelope('failed', null, null, { code: part.error.code ?? part.error.kind, message: part.error.message }) });
           out.push(hubErrorToOpenaiResponsesStreamEvent(part.error, seq++));
           break;
       }
