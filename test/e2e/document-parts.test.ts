@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
@@ -90,6 +91,14 @@ describe('document parts', () => {
     expect(sent()).toEqual(expected);
     await anthropicWithDocument({ type: 'url', url: `${baseUrl}/report.pdf` });
     expect(sent()).toEqual(expected);
+  });
+
+  it('a Gemini inlineData PDF reaches Anthropic as a document block', async () => {
+    const google = new GoogleGenAI({ apiKey: KEY, httpOptions: { baseUrl: gateway.url } });
+    const answer = await google.models.generateContent({ model: 'claude-d', contents: [{ role: 'user', parts: [{ text: 'Summarise.' }, { inlineData: { mimeType: 'application/pdf', data: PDF64 } }] }] });
+    expect(answer.text).toContain('Hello from the Anthropic simulator');
+    const block = (anthropicUpstream.requests.at(-1)!.body as { messages: { content: { type: string }[] }[] }).messages[0]!.content[1];
+    expect(block).toEqual({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF64 } });
   });
 
   it('refuses a file URL that is not a document, or too large, with a 400 in the caller format', async () => {

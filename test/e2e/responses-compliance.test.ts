@@ -104,6 +104,16 @@ describe.each(channels)('Open Responses compliance through $name', (channel) => 
     expect(response.output_text ?? (response.output[0] as { content: { text: string }[] }).content[0]!.text).toBe(deltas);
   });
 
+  it('a length cut is an incomplete Response, whole and streamed', async () => {
+    const whole = await client().responses.create({ model, input: 'Tell me a long story please', max_output_tokens: 3 });
+    conforms(whole);
+    expect(whole).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, completed_at: null, max_output_tokens: 3 });
+    expect(whole.output.at(-1)).toMatchObject({ type: 'message', status: 'incomplete' });
+    const { types, response } = await streamed({ model, input: 'Tell me a long story please', max_output_tokens: 3 });
+    expect(types.at(-1)).toBe('response.incomplete');
+    expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
+  });
+
   it('system prompt and instructions reach the model and instructions are echoed', async () => {
     const response = await client().responses.create({
       model, instructions: 'Answer briefly.',
