@@ -125,15 +125,18 @@ function responsesPassthroughStream(call: RelayCall, onResponseId: (id: unknown)
   let deliveredText = '';
   let otherOutput = '';
   let toolCalls = false;
+  // The error event that ends a failed stream continues the upstream's numbering.
+  let nextSequence = 0;
   return {
     event(event: EventSourceMessage) {
-      let parsed: { type?: string; delta?: unknown; response?: { id?: unknown; usage?: unknown } };
+      let parsed: { type?: string; delta?: unknown; sequence_number?: unknown; response?: { id?: unknown; usage?: unknown } };
       try {
         parsed = JSON.parse(event.data) as typeof parsed;
       } catch {
         throw new MalformedEventError(`not JSON: ${event.data.slice(0, 80)}`);
       }
       const type = parsed.type ?? event.event ?? '';
+      if (typeof parsed.sequence_number === 'number') nextSequence = parsed.sequence_number + 1;
       if (OUTPUT_DELTAS.has(type) && typeof parsed.delta === 'string') {
         if (type === 'response.output_text.delta') deliveredText += parsed.delta;
         else otherOutput += parsed.delta;
@@ -145,7 +148,7 @@ function responsesPassthroughStream(call: RelayCall, onResponseId: (id: unknown)
     },
     // The Responses API has no [DONE]; a stream without its final event is closed as it is, and metered.
     end: () => '',
-    failure: (error: GatewayError) => formatSseEvent(JSON.stringify({ type: 'error', code: error.code, message: error.message, param: null, sequence_number: 0 }), 'error'),
+    failure: (error: GatewayError) => formatSseEvent(JSON.stringify({ type: 'error', code: error.code, message: error.message, param: null, sequence_number: nextSequence }), 'error'),
     usage: (): Usage => resolveUsage(usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(deliveredText + otherOutput) }),
     delivered: () => ({ text: deliveredText, toolCalls }),
   };

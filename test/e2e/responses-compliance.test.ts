@@ -114,6 +114,26 @@ describe.each(channels)('Open Responses compliance through $name', (channel) => 
     expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
   });
 
+  it('a stream that fails midway ends with an error event continuing the numbering (and response.failed when translated)', async () => {
+    // Cut on every attempt, paced so the first events reach the client before the cut.
+    channel.upstream().script(...Array.from({ length: 4 }, () => ({ cutStreamAfterChunks: 7, chunkDelayMs: 30 })));
+    const events: Array<{ type: string; sequence_number: number } & Record<string, unknown>> = [];
+    try {
+      for await (const event of await client().responses.create({ model, input: 'Cut me off.', stream: true })) events.push(event as never);
+    } finally {
+      channel.upstream().reset();
+    }
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, i) => i));
+    const last = events.at(-1)!;
+    expect(last).toMatchObject({ type: 'error', code: 'upstream_stream_failed' });
+    const delivered = events.filter((event) => event.type === 'response.output_text.delta').map((event) => event.delta).join('');
+    expect(delivered.length).toBeGreaterThan(0);
+    if (model === 'gpt-c') return; // passed through: OpenAI's own events, up to the cut
+    const failed = events.at(-2)!;
+    expect(schemaErrors(streamEvent, failed)).toEqual([]);
+    expect(failed.response).toMatchObject({ status: 'failed', error: { code: 'upstream_stream_failed' }, output: [{ type: 'message', status: 'incomplete', content: [{ text: delivered }] }] });
+  });
+
   it('system prompt and instructions reach the model and instructions are echoed', async () => {
     const response = await client().responses.create({
       model, instructions: 'Answer briefly.',

@@ -259,6 +259,12 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
     doneItem(out, call.index, functionCallItem(call.itemId, call.callId, call.name, call.args, 'completed'));
   };
 
+  /** For a failed response: open items as delivered so far, incomplete, without their done events. */
+  const sealOpenItems = () => {
+    if (open) output[open.index] = open.kind === 'message' ? messageItem(open.itemId, open.text, 'incomplete') : reasoningItem(open.itemId, open.text);
+    for (const call of calls.values()) output[call.index] = functionCallItem(call.itemId, call.callId, call.name, call.args, 'incomplete');
+  };
+
   const finish = (out: SseEvent[], reason: HubFinishReason, usage: HubUsage) => {
     const result = hubFinishReasonToResponses(reason);
     // A cut answer leaves its last item, if it is a message, incomplete (as hubToOpenaiResponsesResponse does).
@@ -322,8 +328,12 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
           break;
         case 'error':
           ended = true;
-          // A started response ends as OpenAI ends one: response.failed with the whole response, then `error`.
-          if (started) emit(out, 'response.failed', { response: envelope('failed', null, null, { code: part.error.code ?? part.error.kind, message: part.error.message }) });
+          // A started response ends as OpenAI ends one: response.failed with the whole response (open items
+          // hold what was delivered, marked incomplete), then `error`.
+          if (started) {
+            sealOpenItems();
+            emit(out, 'response.failed', { response: envelope('failed', null, null, { code: part.error.code ?? part.error.kind, message: part.error.message }) });
+          }
           out.push(hubErrorToOpenaiResponsesStreamEvent(part.error, seq++));
           break;
       }

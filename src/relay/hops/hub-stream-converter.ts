@@ -64,8 +64,11 @@ export function hubStreamConverter(options: HubStreamConverterOptions): HubStrea
       return out;
     },
     failure: (error: GatewayError) => {
-      const event = options.client.hubErrorToStreamEvent(error);
-      return formatSseEvent(event.data, event.event);
+      // The client's machine knows where its stream stands (Responses numbers its events and ends a started
+      // response with response.failed); a machine that already ended falls back to the format's error event.
+      const events = clientMachine.push({ type: 'error', error });
+      const list = events.length > 0 ? events : [options.client.hubErrorToStreamEvent(error)];
+      return list.map((event) => formatSseEvent(event.data, event.event)).join('');
     },
     usage: (): Usage => usage ?? resolveUsage(null, counts),
     delivered: () => ({ text: output.text, toolCalls: output.toolCalls }),
