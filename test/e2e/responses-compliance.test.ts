@@ -146,6 +146,20 @@ describe.each(channels)('Open Responses compliance through $name', (channel) => 
     expect(sent).toContain('Answer briefly.');
   });
 
+  it('multi-turn: earlier user and assistant messages sent as explicit input items', async () => {
+    const response = await client().responses.create({
+      model,
+      input: [
+        { type: 'message', role: 'user', content: 'My name is Alice.' },
+        { type: 'message', role: 'assistant', content: 'Hello Alice! How can I help?' },
+        { type: 'message', role: 'user', content: 'What is my name?' },
+      ],
+    });
+    conforms(response);
+    expect(response.output_text).toBe(`${channel.greeting}: you said "What is my name?"`);
+    expect(JSON.stringify(lastBody(channel))).toContain('Hello Alice! How can I help?');
+  });
+
   it('tool calling, then the tool output sent back as explicit input items', async () => {
     const question = 'What is the weather in Paris?';
     const first = await client().responses.create({ model, tools: [weatherTool], input: [{ type: 'message', role: 'user', content: question }] });
