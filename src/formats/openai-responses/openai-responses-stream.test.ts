@@ -228,4 +228,28 @@ describe('hubToOpenaiResponsesStream', () => {
       data: JSON.stringify({ type: 'error', code: 'overloaded_error', message: 'Overloaded', param: null, sequence_number: 6 }),
     });
   });
+
+  it("echoes the request's settings in response.created and the final response", async () => {
+    const requestBody = { model: 'alias', input: 'x', temperature: 0.2, tools: [{ type: 'function', name: 'get_weather', parameters: {} }], tool_choice: 'required' };
+    const data = json(await runStream(hubToOpenaiResponsesStream({ requestModel: 'alias', created: 9, requestBody }), parts));
+    for (const event of [data[0]!, data.at(-1)!]) {
+      expect(event.response).toMatchObject({ temperature: 0.2, top_p: 1, tool_choice: 'required', tools: [{ type: 'function', name: 'get_weather', description: null, parameters: {}, strict: null }] });
+    }
+  });
+
+  it('a failed response holds what was delivered, its open items marked incomplete', () => {
+    const machine = createHubToOpenaiResponsesStreamMachine({ requestModel: 'a', created: 1 });
+    machine.push({ type: 'start', id: 'r', model: 'm' });
+    machine.push({ type: 'text-delta', delta: 'Half an ans' });
+    machine.push({ type: 'tool-call-start', index: 0, id: 'call_1', name: 'f' });
+    machine.push({ type: 'tool-call-delta', index: 0, argumentsDelta: '{"a":' });
+    const [failed, error] = json(machine.push({ type: 'error', error: upstreamStatusError(502, { message: 'gone' }) }));
+    expect(failed!.type).toBe('response.failed');
+    expect(failed!.response.output).toEqual([
+      // The message was closed when the call started; only the call was still open.
+      { id: 'msg_r_0', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', annotations: [], logprobs: [], text: 'Half an ans' }] },
+      { id: 'fc_r_1', type: 'function_call', status: 'incomplete', arguments: '{"a":', call_id: 'call_1', name: 'f' },
+    ]);
+    expect(error).toMatchObject({ type: 'error', message: 'gone', sequence_number: failed!.sequence_number + 1 });
+  });
 });
