@@ -13,7 +13,7 @@ import { gatewayErrorFromUpstream, redactUpstreamError } from '../upstream-error
 import { refusesCredential } from '../redact-credentials.ts';
 import { hubStreamConverter } from './hub-stream-converter.ts';
 import { relayFormat } from '../../formats/index.ts';
-import { collectDocumentUrls, collectImageUrls, inlineDocuments, inlineImages } from '../../hub/hub-images.ts';
+import { collectDocumentUrls, collectImageUrls, inlineDocuments, inlineImages, type InlineImage } from '../../hub/hub-images.ts';
 import { fetchDocuments, fetchImages } from '../../upstream/fetch-images.ts';
 import { estimateHubResponseTokens, estimatePromptTokens } from '../../metering/estimate-tokens.ts';
 import { resolveUsage } from '../../metering/resolve-usage.ts';
@@ -41,10 +41,13 @@ export function translatedChatHop(options: TranslatedHopOptions): RelayHop {
     const urls = collectImageUrls(request);
     return urls.length === 0 ? request : inlineImages(request, await fetchImages(urls, options.imageFetchAllowPrivate));
   })());
-  // Document URLs (Responses input_file file_url) are fetched the same way for targets that need bytes.
+  // Document URLs (Responses input_file file_url) are fetched the same way for targets that need bytes,
+  // once per call however many channels are tried.
+  let documents: Promise<Map<string, InlineImage>> | undefined;
   const withInlineDocuments = async (request: HubRequest) => {
     const urls = collectDocumentUrls(request);
-    return urls.length === 0 ? request : inlineDocuments(request, await fetchDocuments(urls, options.imageFetchAllowPrivate));
+    if (urls.length === 0) return request;
+    return inlineDocuments(request, await (documents ??= fetchDocuments(urls, options.imageFetchAllowPrivate)));
   };
   const warn = (channel: RoutedChannel, warnings: { feature: string; detail: string }[]) => {
     for (const warning of warnings) logger.warn({ requestId: call.requestId, channel: channel.name, feature: warning.feature, detail: warning.detail }, 'conversion dropped a feature');
