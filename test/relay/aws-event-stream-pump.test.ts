@@ -56,7 +56,7 @@ describe('AWS event-stream pump', () => {
 
   it('skips a message whose CRC does not match, reporting it, and goes on', async () => {
     const broken = Buffer.from(event('contentBlockDelta', { delta: { text: 'lost' } }));
-    broken[broken.length - 6] ^= 0xff; // a payload byte: the message CRC no longer matches
+    broken[broken.length - 6] = broken[broken.length - 6]! ^ 0xff; // a payload byte: the message CRC no longer matches
     const malformed: Error[] = [];
     expect(await drain(concat(event('messageStart', {}), broken, event('messageStop', {})), 9, malformed)).toBe('messageStart={};messageStop={};');
     expect(malformed).toHaveLength(1);
