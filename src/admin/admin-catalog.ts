@@ -4,7 +4,7 @@
 // routes with it on its next request.
 import { z, type ZodArray, type ZodDefault, type ZodObject } from 'zod';
 import { configFileSchema } from '../config/config-file-schema.ts';
-import { channelRowFromConfig, groupRowFromConfig, modelRowFromConfig } from '../config/config-to-rows.ts';
+import { channelRowFromConfig, checkChannelCredentials, groupRowFromConfig, modelRowFromConfig } from '../config/config-to-rows.ts';
 import type { ChannelRow, GroupRow, ModelRow } from '../db/schema.ts';
 import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
@@ -64,6 +64,7 @@ function channelAsConfig(row: ChannelRow): Record<string, unknown> {
 
 export async function createChannel(db: Db, secrets: SecretBox, input: ChannelInput & { api_key: string | string[] }): Promise<ChannelRow> {
   const parsed = parseBody(channelConfigSchema, input);
+  checkChannelCredentials(parsed, parsed.api_key);
   const now = Date.now();
   try {
     return await db.insertInto('channels').values({
@@ -83,6 +84,7 @@ export async function editChannel(db: Db, secrets: SecretBox, id: number, change
   if (!before) throw apiNotFound('Channel');
   const merged = parseBody(channelEditSchema, { ...channelAsConfig(before), ...changes });
   const { api_key: newKey, ...rest } = merged;
+  if (newKey !== undefined) checkChannelCredentials(rest, newKey);
   const row = channelRowFromConfig({ ...rest, api_key: 'unused' });
   // An automatically disabled channel stays so unless the edit says enabled explicitly.
   const status = changes.enabled === undefined ? before.status : row.status;

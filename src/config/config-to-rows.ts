@@ -19,6 +19,16 @@ export function groupRowFromConfig(group: GroupConfig) {
   };
 }
 
+/** Refuses upstream credentials whose shape the provider cannot use (Bedrock's AKID:SECRET), naming none of them. */
+export function checkChannelCredentials(channel: { name: string; type: string }, apiKey: string | string[]): void {
+  const check = getProvider(channel.type).credentialProblem;
+  if (!check) return;
+  for (const key of [apiKey].flat()) {
+    const problem = check(key);
+    if (problem) throw invalidRequest(`Channel '${channel.name}': ${problem}`, 'api_key');
+  }
+}
+
 export function channelRowFromConfig(channel: ChannelConfig) {
   // Settings a provider cannot work without (Bedrock's region) are refused here, for the file and the admin API alike.
   const problem = getProvider(channel.type).settingsProblem?.({ ...(channel.region !== undefined ? { region: channel.region } : {}) });

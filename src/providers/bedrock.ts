@@ -14,12 +14,17 @@ export interface AwsCredentials {
   sessionToken?: string;
 }
 
+const CREDENTIAL_FORMAT = "a bedrock channel's api_key must be 'ACCESS_KEY_ID:SECRET_ACCESS_KEY' or 'ACCESS_KEY_ID:SECRET_ACCESS_KEY:SESSION_TOKEN'.";
+
+function credentialParts(apiKey: string): string[] | null {
+  const parts = apiKey.trim().split(':');
+  return (parts.length === 2 || parts.length === 3) && parts.every((part) => part !== '') ? parts : null;
+}
+
 /** Reads `AKID:SECRET[:TOKEN]`; the message never repeats the value. */
 export function parseAwsCredentials(apiKey: string): AwsCredentials {
-  const parts = apiKey.trim().split(':');
-  if ((parts.length !== 2 && parts.length !== 3) || parts.some((part) => part === '')) {
-    throw new Error("A bedrock channel's api_key must be 'ACCESS_KEY_ID:SECRET_ACCESS_KEY' or 'ACCESS_KEY_ID:SECRET_ACCESS_KEY:SESSION_TOKEN'.");
-  }
+  const parts = credentialParts(apiKey);
+  if (!parts) throw new Error(CREDENTIAL_FORMAT);
   const [accessKeyId, secretAccessKey, sessionToken] = parts as [string, string, string | undefined];
   return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
 }
@@ -78,6 +83,7 @@ export const bedrockProvider: ProviderDefinition = {
   chatFormat: 'bedrock-converse',
   defaultBaseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com',
   baseUrlFor: (settings) => `https://bedrock-runtime.${settings.region ?? 'us-east-1'}.amazonaws.com`,
+  credentialProblem: (apiKey) => (credentialParts(apiKey) ? null : CREDENTIAL_FORMAT),
   settingsProblem: (settings) => (settings.region ? null : { param: 'region', message: "a bedrock channel needs its AWS region, e.g. region: 'us-east-1'." }),
   path(operation, upstreamModel) {
     switch (operation) {

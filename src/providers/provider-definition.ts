@@ -30,6 +30,8 @@ export interface ProviderDefinition {
   baseUrlFor?(settings: ProviderSettings): string;
   /** What is wrong with a channel's settings for this provider (a missing region), or null; checked on save. */
   settingsProblem?(settings: ProviderSettings): { param: string; message: string } | null;
+  /** What is wrong with the shape of one upstream credential (never quoting it), or null; checked on save. */
+  credentialProblem?(apiKey: string): string | null;
   /** Path (with query) below the base URL for an operation on an upstream model id; null when unsupported. */
   path(operation: Operation, upstreamModel: string): string | null;
   /** Headers every request carries unless the hop sets its own (Anthropic's API version). */

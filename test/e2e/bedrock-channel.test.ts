@@ -9,10 +9,12 @@ import { GoogleGenAI, type Content } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BEDROCK_SIM_CREDENTIALS, startBedrockSimulator, type BedrockSimulator } from '../simulators/bedrock-simulator.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
+import { parseConfigText } from '../../src/config/load-config-file.ts';
 
 const KEY = testKey('bedrockuser');
 const ADMIN_KEY = testKey('bedrockadmin');
 const AWS_KEY = `${BEDROCK_SIM_CREDENTIALS.accessKeyId}:${BEDROCK_SIM_CREDENTIALS.secretAccessKey}`;
+const TEMPORARY = { accessKeyId: 'ASIATEMPORARY0000001', secretAccessKey: 'tempSecret/abc+def', sessionToken: 'FwoGZXIvYXdzEJr//////////wEaDH+token==' };
 const MODEL = 'claude-bedrock';
 const UPSTREAM_MODEL = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
 const GREETING = 'Hello from the Bedrock simulator';
@@ -24,7 +26,7 @@ let spare: BedrockSimulator;
 let gateway: TestGateway;
 
 beforeAll(async () => {
-  sim = await startBedrockSimulator();
+  sim = await startBedrockSimulator({ credentials: [BEDROCK_SIM_CREDENTIALS, TEMPORARY] });
   spare = await startBedrockSimulator();
   const channel = { type: 'bedrock', base_url: sim.url, region: 'us-east-1', api_key: AWS_KEY };
   gateway = await startTestGateway({
@@ -33,8 +35,9 @@ beforeAll(async () => {
       { ...channel, name: 'bedrock-wrong-secret', api_key: `${BEDROCK_SIM_CREDENTIALS.accessKeyId}:not-the-secret`, models: ['fragile-bedrock'] },
       { ...channel, name: 'bedrock-primary', models: ['ha-bedrock'], priority: 1 },
       { ...channel, name: 'bedrock-secondary', base_url: spare.url, models: ['ha-bedrock'], priority: 0 },
+      { ...channel, name: 'bedrock-temporary', api_key: `${TEMPORARY.accessKeyId}:${TEMPORARY.secretAccessKey}:${TEMPORARY.sessionToken}`, models: ['temp-bedrock'], model_mapping: { 'temp-bedrock': 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3' } },
     ],
-    models: [{ id: MODEL, ...PRICES }, { id: 'fragile-bedrock', ...PRICES }, { id: 'ha-bedrock', ...PRICES }],
+    models: [{ id: MODEL, ...PRICES }, { id: 'fragile-bedrock', ...PRICES }, { id: 'ha-bedrock', ...PRICES }, { id: 'temp-bedrock', ...PRICES }],
     users: [{ name: 'bea', balance: 100 }, { name: 'root', role: 'admin', balance: 1 }],
     keys: [{ name: 'bedrock', key: KEY, user: 'bea' }, { name: 'admin', key: ADMIN_KEY, user: 'root' }],
   });
@@ -250,9 +253,30 @@ describe('bedrock channel operations', () => {
     expect(view).toMatchObject({ type: 'bedrock', region: 'us-east-1', id: stored.id });
   });
 
-  it('refuses a bedrock channel without a region, naming the field', async () => {
-    const created = await admin('POST', '/api/admin/channels', { name: 'no-region', type: 'bedrock', api_key: AWS_KEY, models: ['x'] });
-    expect(created.status).toBe(400);
-    expect(created.body).toMatchObject({ error: { param: 'region' } });
+  it('signs temporary credentials with their session token, for a model named by an inference profile ARN', async () => {
+    const completion = await openai().chat.completions.create({ model: 'temp-bedrock', messages: [{ role: 'user', content: 'Hello there' }] });
+    expect(completion.choices[0]!.message.content).toBe(`${GREETING}: you said "Hello there"`);
+    const seen = sim.requests.at(-1)!;
+    expect(seen.headers['x-amz-security-token']).toBe(TEMPORARY.sessionToken);
+    expect(seen.path).toBe('/model/arn%3Aaws%3Abedrock%3Aus-east-1%3A123456789012%3Aapplication-inference-profile%2Fa1b2c3/converse');
+    expect(sim.modelIds.at(-1)).toBe('arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3');
+  });
+
+  it('refuses a bedrock channel without a region or with a credential it cannot use, naming the field and not the value', async () => {
+    const noRegion = await admin('POST', '/api/admin/channels', { name: 'no-region', type: 'bedrock', api_key: AWS_KEY, models: ['x'] });
+    expect(noRegion.status).toBe(400);
+    expect(noRegion.body).toMatchObject({ error: { param: 'region' } });
+    const badKey = await admin('POST', '/api/admin/channels', { name: 'bad-key', type: 'bedrock', region: 'eu-west-1', api_key: 'only-one-part-secret', models: ['x'] });
+    expect(badKey.status).toBe(400);
+    expect(badKey.body).toMatchObject({ error: { param: 'api_key' } });
+    expect(JSON.stringify(badKey.body)).not.toContain('only-one-part-secret');
+    const bedrockId = (await channelRow('bedrock')).id;
+    expect((await admin('PATCH', `/api/admin/channels/${bedrockId}`, { api_key: 'nope' })).status).toBe(400);
+    expect((await admin('PATCH', `/api/admin/channels/${bedrockId}`, { region: 'Not A Region' })).status).toBe(400);
+  });
+
+  it('refuses the same in the config file, naming the file, the field and the problem', () => {
+    const text = JSON.stringify({ channels: [{ name: 'b', type: 'bedrock', api_key: 'AKIA-only', models: ['x'] }] });
+    expect(() => parseConfigText('gateway.yaml', text)).toThrow(/channels\[0\]\.region: a bedrock channel needs its AWS region[\s\S]*channels\[0\]\.api_key: a bedrock channel's api_key must be/);
   });
 });
