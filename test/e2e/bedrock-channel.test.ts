@@ -203,6 +203,27 @@ describe('bedrock channel operations', () => {
     expect(Number(row.cost_micros)).toBe(5 * 4 + 2 * 1 + 1 * 5 + 15 * 8);
   });
 
+  it('counts what an upstream without usage did not report, from what was sent and delivered', async () => {
+    sim.script({ omitUsage: true });
+    await openai().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello there' }] });
+    await gateway.recorder.flush();
+    const row = await gateway.database.db.selectFrom('usage_logs').selectAll().where('key_name', '=', 'bedrock').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    expect(row.tokens_counted).toBe(1);
+    expect(row.output_tokens).toBeGreaterThan(0);
+    expect(Number(row.cost_micros)).toBeGreaterThan(0);
+  });
+
+  it('ends a stream Bedrock breaks off with an exception event with an error in the client’s own format', async () => {
+    sim.failNextStream({ type: 'modelStreamErrorException', message: 'The model stopped unexpectedly.', afterMessages: 4 });
+    let text = '';
+    const error = await (async () => {
+      for await (const chunk of await openai().chat.completions.create({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'Hello there' }] })) text += chunk.choices[0]?.delta.content ?? '';
+    })().catch((e: unknown) => e);
+    expect(text).toBe('Hello from the ');
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as Error).message).toContain('The model stopped unexpectedly.');
+  });
+
   it('gives the client a clear 502 for a wrong AWS secret and disables the channel with its reason', async () => {
     const error = await openai().chat.completions.create({ model: 'fragile-bedrock', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 502 });

@@ -39,7 +39,10 @@ function sendAwsError(response: ServerResponse, status: number, type: string, me
   sendJson(response, answer.status, answer.body, answer.headers);
 }
 
-export async function converse(exchange: SimulatorExchange, modelId: string, stream: boolean): Promise<void> {
+/** An exception message a ConverseStream ends with, after this many of its messages. */
+export interface StreamException { type: string; message: string; afterMessages: number }
+
+export async function converse(exchange: SimulatorExchange, modelId: string, stream: boolean, exception?: StreamException): Promise<void> {
   const { step, response } = exchange;
   const body = exchange.recorded.body as ConverseBody | undefined;
   if (!body || typeof body !== 'object' || !Array.isArray(body.messages) || body.messages.length === 0) {
@@ -91,6 +94,7 @@ export async function converse(exchange: SimulatorExchange, modelId: string, str
   });
   messages.push(eventMessage('messageStop', { stopReason }));
   if (!step.omitTerminator) messages.push(eventMessage('metadata', { ...(usage ? { usage } : {}), metrics: { latencyMs: 12 } }));
+  if (exception) messages.splice(exception.afterMessages, messages.length, exceptionMessage(exception.type, exception.message));
   return sendBinaryStream(response, step, messages, requestId);
 }
 

@@ -12,12 +12,18 @@
 // Usage: inputTokens = words of the system prompt and every message less the script's cachedTokens and
 // cacheWriteTokens (reported as cacheReadInputTokens / cacheWriteInputTokens); outputTokens = words of the answer.
 // Scripts (simulator-script.ts) apply; `omitTerminator` leaves out the final metadata event.
+// `failNextStream({type, message, afterMessages})`: the next ConverseStream sends that many messages, then an
+// exception message (`:message-type: exception`, `:exception-type: <type>`) and ends.
 import { startSimulator, type Simulator } from './simulator-core.ts';
 import { sendJson } from './simulator-http.ts';
 import { awsError, checkSigV4, type AwsTestCredentials } from './bedrock-simulator-auth.ts';
-import { converse } from './bedrock-simulator-converse.ts';
+import { converse, type StreamException } from './bedrock-simulator-converse.ts';
 
-export type BedrockSimulator = Simulator & { modelIds: string[] };
+export type BedrockSimulator = Simulator & {
+  /** The model ids of the Converse calls, decoded from the path. */
+  modelIds: string[];
+  failNextStream(exception: StreamException): void;
+};
 export type { AwsTestCredentials } from './bedrock-simulator-auth.ts';
 
 export interface BedrockSimulatorOptions {
@@ -35,6 +41,7 @@ export async function startBedrockSimulator(options: BedrockSimulatorOptions = {
   const credentials = options.credentials ?? [BEDROCK_SIM_CREDENTIALS];
   const region = options.region ?? BEDROCK_SIM_REGION;
   const modelIds: string[] = [];
+  const exceptions: StreamException[] = [];
   const simulator = await startSimulator({
     recordRequests: options.recordRequests,
     errorBody: (status) => ({ message: `${TYPE_FOR_STATUS[status] ?? 'InternalServerException'} (simulated)` }),
@@ -47,8 +54,9 @@ export async function startBedrockSimulator(options: BedrockSimulatorOptions = {
       }
       const modelId = decodeURIComponent(match[1]!);
       modelIds.push(modelId);
-      return converse(exchange, modelId, match[2] === 'converse-stream');
+      const stream = match[2] === 'converse-stream';
+      return converse(exchange, modelId, stream, stream ? exceptions.shift() : undefined);
     },
   });
-  return Object.assign(simulator, { modelIds });
+  return Object.assign(simulator, { modelIds, failNextStream: (exception: StreamException) => void exceptions.push(exception) });
 }
