@@ -30,12 +30,17 @@ function userPartToConverse(part: HubUserContent | HubTextPart, param: string): 
   return imageToConverse(part, param);
 }
 
-function assistantPartToConverse(part: HubAssistantContent, param: string): Block | null {
+function assistantPartToConverse(part: HubAssistantContent, param: string, warnings: Warnings): Block | null {
   switch (part.type) {
     case 'text':
       return part.text === '' ? null : { text: part.text };
     case 'reasoning':
       if (part.redactedData !== undefined) return { reasoningContent: { redactedContent: part.redactedData } };
+      // Bedrock's reasoning models refuse reasoning in the history that they did not sign (another provider's).
+      if (!part.signature) {
+        warnings.dropped(param, 'reasoning without a signature cannot be sent back to Bedrock; it was left out.');
+        return null;
+      }
       return { reasoningContent: { reasoningText: { text: part.text, ...(part.signature ? { signature: part.signature } : {}) } } };
     case 'tool-call':
       return { toolUse: { toolUseId: converseToolUseId(part.id), name: part.name, input: parseArgumentsObject(part.argumentsJson, param) } };
@@ -49,7 +54,7 @@ function toolResultToConverse(part: HubToolResultPart, param: string): Block {
   return { toolResult: { toolUseId: converseToolUseId(part.toolCallId), content: content.length > 0 ? content : [{ text: '' }], status: part.isError ? 'error' : 'success' } };
 }
 
-export function hubMessagesToConverse(messages: readonly HubMessage[]): ConverseMessage[] {
+export function hubMessagesToConverse(messages: readonly HubMessage[], warnings: Warnings): ConverseMessage[] {
   const out: ConverseMessage[] = [];
   messages.forEach((message, index) => {
     const param = `messages[${index}]`;
@@ -59,12 +64,12 @@ export function hubMessagesToConverse(messages: readonly HubMessage[]): Converse
       const at = `${param}.content[${partIndex}]`;
       const block = message.role === 'tool'
         ? toolResultToConverse(part as HubToolResultPart, at)
-        : message.role === 'assistant' ? assistantPartToConverse(part as HubAssistantContent, at) : userPartToConverse(part as HubUserContent, at);
+        : message.role === 'assistant' ? assistantPartToConverse(part as HubAssistantContent, at, warnings) : userPartToConverse(part as HubUserContent, at);
       if (block) blocks.push(block);
     });
     if (blocks.length === 0) return;
     const last = out.at(-1);
-    // Tool results first within a merged user turn, as Converse expects them right after the tool use.
+    // Roles must alternate: a tool turn and the user turn after it become one user turn (results first).
     if (last && last.role === role) last.content.push(...blocks);
     else out.push({ role, content: blocks });
   });

@@ -44,6 +44,17 @@ describe('hubToConverseRequest', () => {
     expect(warnings.map((warning) => warning.feature)).toEqual(['seed']);
   });
 
+  it('sends signed and redacted reasoning back, and leaves unsigned reasoning out with a warning', () => {
+    const { body, warnings } = hubToConverseRequest({ ...base, messages: [
+      { role: 'user', content: [{ type: 'text', text: 'x' }] },
+      { role: 'assistant', content: [{ type: 'reasoning', text: 'mine', signature: 'sig' }, { type: 'reasoning', text: '', redactedData: 'b64' }, { type: 'reasoning', text: 'theirs' }, { type: 'text', text: 'ok' }] },
+    ] }, 'm');
+    expect((body.messages as { content: unknown[] }[])[1]!.content).toEqual([
+      { reasoningContent: { reasoningText: { text: 'mine', signature: 'sig' } } }, { reasoningContent: { redactedContent: 'b64' } }, { text: 'ok' },
+    ]);
+    expect(warnings).toEqual([expect.objectContaining({ type: 'dropped', feature: 'messages[1].content[2]' })]);
+  });
+
   it("leaves tools out for tool choice 'none' when none were used, and names a specific tool", () => {
     expect(hubToConverseRequest({ ...base, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }], tools: [weather], toolChoice: 'none' }, 'm').body).not.toHaveProperty('toolConfig');
     expect(hubToConverseRequest({ ...base, tools: [weather], toolChoice: { type: 'tool', name: 'get_weather' } }, 'm').body.toolConfig).toMatchObject({ toolChoice: { tool: { name: 'get_weather' } } });

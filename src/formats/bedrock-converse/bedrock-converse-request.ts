@@ -74,7 +74,7 @@ function warnDropped(request: HubRequest, warnings: Warnings): void {
 
 export function hubToConverseRequest(request: HubRequest, _upstreamModel: string): { body: Record<string, unknown>; warnings: HubWarning[] } {
   const warnings = new Warnings();
-  const body: Record<string, unknown> = { messages: hubMessagesToConverse(request.messages) };
+  const body: Record<string, unknown> = { messages: hubMessagesToConverse(request.messages, warnings) };
   const system = request.system.filter((part) => part.text !== '').map((part) => ({ text: part.text }));
   if (system.length > 0) body.system = system;
   const inference: Record<string, unknown> = {};
