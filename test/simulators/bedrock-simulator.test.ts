@@ -48,6 +48,17 @@ describe('Bedrock simulator, seen by the AWS SDK', () => {
     expect(usage).toMatchObject({ inputTokens: 3 });
   });
 
+  it('ends a stream with an exception message the SDK raises as that exception', async () => {
+    sim.failNextStream({ type: 'throttlingException', message: 'Too many tokens, please wait before trying again.', afterMessages: 2 });
+    const stream = await client().send(new ConverseStreamCommand({ modelId: 'm', messages: [{ role: 'user', content: [{ text: 'Hello there' }] }] }));
+    const seen: string[] = [];
+    const failure = await (async () => {
+      for await (const event of stream.stream!) seen.push(Object.keys(event)[0]!);
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(['messageStart', 'contentBlockDelta']);
+    expect(failure).toMatchObject({ name: 'ThrottlingException', message: 'Too many tokens, please wait before trying again.' });
+  });
+
   it('refuses a wrong secret with InvalidSignatureException and an unknown key with UnrecognizedClientException', async () => {
     const send = (credentials: typeof BEDROCK_SIM_CREDENTIALS) => client(credentials).send(new ConverseCommand({ modelId: 'm', messages: [{ role: 'user', content: [{ text: 'x' }] }] }));
     await expect(send({ ...BEDROCK_SIM_CREDENTIALS, secretAccessKey: 'wrong' })).rejects.toMatchObject({ name: 'InvalidSignatureException', $metadata: { httpStatusCode: 403 } });
