@@ -83,6 +83,23 @@ describe('openai SDK → bedrock channel', () => {
     expect(text).toBe(`${GREETING}: you said "Hello there"`);
     expect(types.at(-1)).toBe('response.completed');
   });
+
+  it('makes a Responses API round trip with function calls', async () => {
+    const tools = [{ type: 'function' as const, name: weatherTool.name, description: weatherTool.description, parameters: weatherTool.parameters, strict: false }];
+    const first = await openai().responses.create({ model: MODEL, input: 'What is the weather in Paris and Tokyo?', tools });
+    const calls = first.output.filter((item) => item.type === 'function_call');
+    expect(calls.map((call) => call.type === 'function_call' && JSON.parse(call.arguments))).toEqual([{ city: 'Paris' }, { city: 'Tokyo' }]);
+    const second = await openai().responses.create({
+      model: MODEL,
+      tools,
+      input: [
+        { role: 'user', content: 'What is the weather in Paris and Tokyo?' },
+        ...calls,
+        ...calls.map((call) => ({ type: 'function_call_output' as const, call_id: call.type === 'function_call' ? call.call_id : '', output: `sunny in ${call.type === 'function_call' ? JSON.parse(call.arguments).city : ''}` })),
+      ] as OpenAI.Responses.ResponseInput,
+    });
+    expect(second.output_text).toBe('The tool said: sunny in Paris; sunny in Tokyo');
+  });
 });
 
 describe('@anthropic-ai/sdk → bedrock channel', () => {
