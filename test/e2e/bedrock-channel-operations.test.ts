@@ -93,6 +93,19 @@ describe('bedrock channel operations', () => {
     expect(spare.requests.length).toBe(before + 1);
   });
 
+  it('opens the circuit of a failing Bedrock channel and stops sending it requests', async () => {
+    const toPrimary = () => sim.requests.filter((request) => request.path === '/model/breaker-bedrock/converse').length;
+    sim.script({ status: 503 }, { status: 503 }, { status: 503 });
+    const ask = () => openai().chat.completions.create({ model: 'breaker-bedrock', messages: [{ role: 'user', content: 'Hello there' }] });
+    await ask(); // 503, retried once: 503, then the secondary answers (two failures)
+    await ask(); // 503 again: the third failure opens the circuit, no retry
+    expect(toPrimary()).toBe(3);
+    const completion = await ask(); // the open channel is skipped
+    expect(completion.choices[0]!.message.content).toBe(`${GREETING}: you said "Hello there"`);
+    expect(toPrimary()).toBe(3);
+    sim.reset();
+  });
+
   it('passes a ValidationException on as a 400 with its message, in the client’s format', async () => {
     sim.script({ status: 400, body: { message: 'The provided request is not valid' } });
     const error = await anthropic().messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
