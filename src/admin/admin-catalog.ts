@@ -4,7 +4,7 @@
 // routes with it on its next request.
 import { z, type ZodArray, type ZodDefault, type ZodObject } from 'zod';
 import { configFileSchema } from '../config/config-file-schema.ts';
-import { channelRowFromConfig, groupRowFromConfig, modelRowFromConfig } from '../config/config-to-rows.ts';
+import { channelRowFromConfig, checkChannelCredentials, groupRowFromConfig, modelRowFromConfig } from '../config/config-to-rows.ts';
 import type { ChannelRow, GroupRow, ModelRow } from '../db/schema.ts';
 import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
@@ -34,7 +34,7 @@ type GroupInput = z.infer<typeof groupConfigSchema>;
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message);
 
 export function channelView(row: ChannelRow) {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean };
+  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean; region?: string };
   const t = settings.timeouts;
   return {
     id: row.id,
@@ -50,6 +50,7 @@ export function channelView(row: ChannelRow) {
     status: row.status,
     status_reason: row.status_reason,
     ...(settings.supportsPrefill !== undefined ? { supports_prefill: settings.supportsPrefill } : {}),
+    ...(settings.region !== undefined ? { region: settings.region } : {}),
     ...(t ? { timeouts: Object.fromEntries(Object.entries({ connect_ms: t.connectMs, headers_ms: t.headersMs, first_token_ms: t.firstTokenMs, idle_ms: t.idleMs }).filter(([, v]) => v !== undefined)) } : {}),
     updated_at: new Date(row.updated_at).toISOString(),
   };
@@ -63,6 +64,7 @@ function channelAsConfig(row: ChannelRow): Record<string, unknown> {
 
 export async function createChannel(db: Db, secrets: SecretBox, input: ChannelInput & { api_key: string | string[] }): Promise<ChannelRow> {
   const parsed = parseBody(channelConfigSchema, input);
+  checkChannelCredentials(parsed, parsed.api_key);
   const now = Date.now();
   try {
     return await db.insertInto('channels').values({
@@ -82,6 +84,7 @@ export async function editChannel(db: Db, secrets: SecretBox, id: number, change
   if (!before) throw apiNotFound('Channel');
   const merged = parseBody(channelEditSchema, { ...channelAsConfig(before), ...changes });
   const { api_key: newKey, ...rest } = merged;
+  if (newKey !== undefined) checkChannelCredentials(rest, newKey);
   const row = channelRowFromConfig({ ...rest, api_key: 'unused' });
   // An automatically disabled channel stays so unless the edit says enabled explicitly.
   const status = changes.enabled === undefined ? before.status : row.status;

@@ -34,6 +34,8 @@ const channelSchema = z.object({
   enabled: z.boolean().default(true),
   /** The upstream continues a trailing assistant message (Anthropic; vLLM's continue_final_message). */
   supports_prefill: z.boolean().optional(),
+  /** AWS region of a `bedrock` channel (us-east-1, eu-central-1, …): its endpoint and signing scope. */
+  region: z.string().regex(/^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/, 'must be an AWS region such as us-east-1').optional(),
   timeouts: z.object({
     connect_ms: z.number().int().positive().optional(),
     headers_ms: z.number().int().positive().optional(),

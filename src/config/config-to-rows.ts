@@ -3,6 +3,8 @@
 import type { ChannelConfig, ConfigFile, KeyConfig, ModelConfig } from './config-file-schema.ts';
 import { usdToMicros, type ModelPricing } from '../metering/pricing.ts';
 import { normalizeBaseUrl } from './normalize-base-url.ts';
+import { getProvider } from '../providers/registry.ts';
+import { invalidRequest } from '../gateway-errors.ts';
 
 type GroupConfig = ConfigFile['groups'][number];
 type UserConfig = ConfigFile['users'][number];
@@ -17,7 +19,20 @@ export function groupRowFromConfig(group: GroupConfig) {
   };
 }
 
+/** Refuses upstream credentials whose shape the provider cannot use (Bedrock's AKID:SECRET), naming none of them. */
+export function checkChannelCredentials(channel: { name: string; type: string }, apiKey: string | string[]): void {
+  const check = getProvider(channel.type).credentialProblem;
+  if (!check) return;
+  for (const key of [apiKey].flat()) {
+    const problem = check(key);
+    if (problem) throw invalidRequest(`Channel '${channel.name}': ${problem}`, 'api_key');
+  }
+}
+
 export function channelRowFromConfig(channel: ChannelConfig) {
+  // Settings a provider cannot work without (Bedrock's region) are refused here, for the file and the admin API alike.
+  const problem = getProvider(channel.type).settingsProblem?.({ ...(channel.region !== undefined ? { region: channel.region } : {}) });
+  if (problem) throw invalidRequest(`Channel '${channel.name}': ${problem.message}`, problem.param);
   return {
     name: channel.name,
     type: channel.type,
@@ -32,6 +47,7 @@ export function channelRowFromConfig(channel: ChannelConfig) {
     settings_json: JSON.stringify({
       ...(channel.timeouts ? { timeouts: camelTimeouts(channel.timeouts) } : {}),
       ...(channel.supports_prefill !== undefined ? { supportsPrefill: channel.supports_prefill } : {}),
+      ...(channel.region !== undefined ? { region: channel.region } : {}),
     }),
   };
 }

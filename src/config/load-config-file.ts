@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { configFileSchema, type ConfigFile } from './config-file-schema.ts';
+import { getProvider } from '../providers/registry.ts';
 
 export class ConfigFileError extends Error {
   constructor(file: string, problems: string[]) {
@@ -45,6 +46,16 @@ function assertReferences(file: string, config: ConfigFile): void {
   config.channels.forEach((channel, i) => {
     channel.groups.forEach((group, j) => {
       if (!groupNames.has(group)) problems.push(`channels[${i}].groups[${j}]: unknown group '${group}' (declare it under groups)`);
+    });
+  });
+  config.channels.forEach((channel, i) => {
+    // What a provider cannot work without: Bedrock's region and the AKID:SECRET shape of its credential.
+    const provider = getProvider(channel.type);
+    const settings = provider.settingsProblem?.(channel.region !== undefined ? { region: channel.region } : {});
+    if (settings) problems.push(`channels[${i}].${settings.param}: ${settings.message}`);
+    [channel.api_key].flat().forEach((key, j) => {
+      const problem = provider.credentialProblem?.(key);
+      if (problem) problems.push(`channels[${i}].api_key${Array.isArray(channel.api_key) ? `[${j}]` : ''}: ${problem}`);
     });
   });
   config.keys.forEach((key, i) => {

@@ -4,6 +4,7 @@
 // test/formats/registry-and-hub.test.ts fails when a registered format lacks one).
 import type { FormatConverters } from '../hub/hub-format.ts';
 import { anthropicMessagesFormat } from './anthropic-messages/index.ts';
+import { bedrockConverseFormat } from './bedrock-converse/index.ts';
 import { geminiGenerateFormat } from './gemini-generate/index.ts';
 import { openaiChatFormat } from './openai-chat/index.ts';
 import { openaiResponsesFormat } from './openai-responses/index.ts';
@@ -13,6 +14,8 @@ export const formats = {
   'anthropic-messages': anthropicMessagesFormat,
   'gemini-generate': geminiGenerateFormat,
   'openai-responses': openaiResponsesFormat,
+  // Upstream only: Bedrock channels speak it; no client route.
+  'bedrock-converse': bedrockConverseFormat,
 } as const satisfies Record<string, FormatConverters>;
 
 /** The wire formats the gateway speaks: the one union of format names, derived from the registry. */
@@ -30,7 +33,7 @@ export function getFormat(name: string): FormatConverters {
   return formats[name];
 }
 
-export { anthropicMessagesFormat, geminiGenerateFormat, openaiChatFormat, openaiResponsesFormat };
+export { anthropicMessagesFormat, bedrockConverseFormat, geminiGenerateFormat, openaiChatFormat, openaiResponsesFormat };
 
 /** The converters for a format, or undefined where there are none (the relay then offers no translation). */
 export function relayFormat(name: string): FormatConverters | undefined {

@@ -29,6 +29,8 @@ export interface HubToResponseContext {
   requestBody?: unknown;
 }
 
+export type StreamFraming = 'sse' | 'aws-event-stream';
+
 /** Watches a stream passed through unchanged and finishes it when the upstream left off its terminator. */
 export interface StreamCloser {
   observe(event: SseEvent): void;
@@ -49,6 +51,11 @@ export interface FormatConverters {
   needsInlineImages: boolean;
   /** Whether this format takes documents (input_file, PDFs) only as inline bytes, so file URLs are fetched first. */
   needsInlineDocuments?: boolean;
+  /**
+   * How the format's streams are framed on the wire: server-sent events (the default) or AWS's binary event
+   * stream (application/vnd.amazon.eventstream, Bedrock). The relay picks its decoder by this.
+   */
+  streamFraming?: StreamFraming;
   /** For formats whose streams end with a terminator a cut upstream stream may lack, one that adds it. */
   streamCloser?(): StreamCloser;
   requestToHub(body: unknown, ctx?: RequestToHubContext): { request: HubRequest; warnings: HubWarning[] };

@@ -12,11 +12,26 @@ export type Operation =
   /** Exact prompt token counting (Anthropic's count_tokens, Gemini's countTokens); OpenAI has none. */
   | 'count-tokens';
 
+/**
+ * A channel's provider-specific settings (the channel's settings_json): where a cloud upstream lives and
+ * how it signs. Absent for providers that need none.
+ */
+export interface ProviderSettings {
+  /** AWS region of a Bedrock channel (`us-east-1`): its endpoint and its SigV4 signing scope. */
+  region?: string;
+}
+
 export interface ProviderDefinition {
   type: string;
   /** The wire format of its chat-like endpoint. */
   chatFormat: WireFormat;
   defaultBaseUrl: string;
+  /** The base URL when it depends on the channel's settings (Bedrock's region); defaultBaseUrl otherwise. */
+  baseUrlFor?(settings: ProviderSettings): string;
+  /** What is wrong with a channel's settings for this provider (a missing region), or null; checked on save. */
+  settingsProblem?(settings: ProviderSettings): { param: string; message: string } | null;
+  /** What is wrong with the shape of one upstream credential (never quoting it), or null; checked on save. */
+  credentialProblem?(apiKey: string): string | null;
   /** Path (with query) below the base URL for an operation on an upstream model id; null when unsupported. */
   path(operation: Operation, upstreamModel: string): string | null;
   /** Headers every request carries unless the hop sets its own (Anthropic's API version). */
@@ -26,7 +41,7 @@ export interface ProviderDefinition {
    * asynchronous, so request signing (AWS SigV4) and short-lived tokens (Vertex OAuth) fit here; a plain
    * key answers synchronously and costs the hot path no extra tick. Applied in src/upstream/upstream-auth.ts.
    */
-  authenticate(request: UpstreamRequestToSign, apiKey: string): Record<string, string> | Promise<Record<string, string>>;
+  authenticate(request: UpstreamRequestToSign, apiKey: string, settings: ProviderSettings): Record<string, string> | Promise<Record<string, string>>;
 }
 
 /** What an upstream request looks like when it is authenticated: everything but the credentials. */

@@ -1,5 +1,6 @@
 // Every provider the gateway knows, by channel type.
 import { anthropicProvider } from './anthropic.ts';
+import { bedrockProvider } from './bedrock.ts';
 import { geminiProvider } from './gemini.ts';
 import { openaiProvider } from './openai.ts';
 import type { ProviderDefinition } from './provider-definition.ts';
@@ -11,6 +12,7 @@ const providers = {
   gemini: geminiProvider,
   jina: jinaProvider,
   cohere: cohereProvider,
+  bedrock: bedrockProvider,
 } as const satisfies Record<string, ProviderDefinition>;
 
 export type ProviderType = keyof typeof providers;

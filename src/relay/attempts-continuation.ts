@@ -7,7 +7,7 @@ import { sendUpstream } from '../upstream/send-upstream.ts';
 import type { RelayHop } from './relay-hop.ts';
 import { DEFAULT_TIMEOUTS } from './attempt-policy.ts';
 import { upstreamModelFor } from './resolve-candidates.ts';
-import { createSsePump } from './sse-pump.ts';
+import { createUpstreamPump, isUpstreamStream } from './upstream-stream-framing.ts';
 import { firstOutput, type AttemptContext } from './attempts-first-byte.ts';
 import { deliveredThrough, type CommittedStream } from './attempts-stream.ts';
 import { createReplayFilter } from './attempts-replay.ts';
@@ -58,13 +58,13 @@ async function openSegment(context: AttemptContext, hop: RelayHop, channel: Rout
       headersTimeoutMs: channel.timeouts.headersMs ?? DEFAULT_TIMEOUTS.streamHeadersMs,
       idleTimeoutMs: channel.timeouts.idleMs ?? DEFAULT_TIMEOUTS.idleMs,
     });
-    if (response.statusCode >= 400 || !String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
+    if (response.statusCode >= 400 || !isUpstreamStream(channel, response.headers['content-type'])) {
       const text = await response.text().catch(() => '');
       note(`${what} refused`, response.statusCode, redactSecrets(text.slice(0, 300), channel.apiKeys));
       return null;
     }
     const converter = hop.stream!(channel);
-    const pump = createSsePump(response.chunks(), converter, (error) => deps.logger.warn({ requestId: call.requestId, channel: channel.name, err: error.message }, 'skipped a malformed upstream event'));
+    const pump = createUpstreamPump(channel, response.chunks(), converter, (error) => deps.logger.warn({ requestId: call.requestId, channel: channel.name, err: error.message }, 'skipped a malformed upstream event'));
     const first = await firstOutput(pump, channel.timeouts.firstTokenMs ?? DEFAULT_TIMEOUTS.firstTokenMs, call.signal).catch(async (error: unknown) => {
       await pump.stop();
       throw error;

@@ -11,7 +11,8 @@ import { recordCall } from './record-call.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayCall, RelayResult } from './relay-types.ts';
 import { upstreamModelFor } from './resolve-candidates.ts';
-import { createSsePump, type SsePump } from './sse-pump.ts';
+import type { SsePump } from './sse-pump.ts';
+import { createUpstreamPump, isUpstreamStream } from './upstream-stream-framing.ts';
 import type { ModelRoute } from './attempts-order.ts';
 import { bytesToClient, streamToClient } from './attempts-stream.ts';
 
@@ -102,8 +103,8 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
       discard: async () => response.abort(),
     };
   }
-  const isSse = String(response.headers['content-type'] ?? '').includes('text/event-stream');
-  if (!call.stream || !isSse || !hop.stream) {
+  const isStream = isUpstreamStream(channel, response.headers['content-type']);
+  if (!call.stream || !isStream || !hop.stream) {
     let text: string;
     try {
       text = await response.text();
@@ -125,7 +126,7 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
   }
 
   const converter = hop.stream(channel);
-  const pump = createSsePump(response.chunks(), converter, (error) => deps.logger.warn({ requestId: call.requestId, channel: channel.name, err: error.message }, 'skipped a malformed upstream event'));
+  const pump = createUpstreamPump(channel, response.chunks(), converter, (error) => deps.logger.warn({ requestId: call.requestId, channel: channel.name, err: error.message }, 'skipped a malformed upstream event'));
   let first: { text: string; done: boolean } | null;
   try {
     first = await firstOutput(pump, channel.timeouts.firstTokenMs ?? DEFAULT_TIMEOUTS.firstTokenMs, signal);

@@ -22,6 +22,11 @@ export function redactSecrets(text: string, credentials: readonly string[] = [])
   for (const credential of credentials) {
     // Short values (a test key like "k") would blank ordinary words; the patterns still catch key shapes.
     if (credential.length >= 8) redacted = redacted.replaceAll(credential, '[redacted]');
+    // A composite credential (Bedrock's ACCESS_KEY_ID:SECRET:SESSION_TOKEN) is redacted part by part too:
+    // AWS echoes the session token inside the canonical request of an InvalidSignatureException.
+    if (credential.includes(':')) {
+      for (const part of credential.split(':')) if (part.length >= 8) redacted = redacted.replaceAll(part, '[redacted]');
+    }
   }
   for (const [pattern, replacement] of SECRET_PATTERNS) redacted = redacted.replace(pattern, replacement);
   return redacted;

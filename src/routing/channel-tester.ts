@@ -5,6 +5,7 @@ import type { RoutedChannel } from './routing-table.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import { operationPath } from '../providers/operation-path.ts';
 import { redactSecrets } from '../relay/redact-credentials.ts';
+import { relayFormat } from '../formats/index.ts';
 
 export interface ChannelTestResult {
   ok: boolean;
@@ -22,8 +23,17 @@ function probeBody(channel: RoutedChannel, upstreamModel: string): object {
       return { model: upstreamModel, max_tokens: 8, messages: [{ role: 'user', content: 'ping' }] };
     case 'gemini-generate':
       return { contents: [{ role: 'user', parts: [{ text: 'ping' }] }], generationConfig: { maxOutputTokens: 8 } };
-    default:
+    case 'openai-chat':
       return { model: upstreamModel, max_tokens: 8, messages: [{ role: 'user', content: 'ping' }] };
+    default: {
+      // Any other format writes the same tiny request from the hub with its own converter (Bedrock Converse).
+      const format = relayFormat(channel.provider.chatFormat);
+      if (!format) return { model: upstreamModel, max_tokens: 8, messages: [{ role: 'user', content: 'ping' }] };
+      return format.hubToRequest({
+        model: upstreamModel, system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'ping' }] }], tools: [],
+        maxOutputTokens: 8, stopSequences: [], stream: false, extensions: {},
+      }, upstreamModel).body;
+    }
   }
 }
 

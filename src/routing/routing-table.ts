@@ -3,7 +3,7 @@
 import type { ChannelRow, ModelRow } from '../db/schema.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import { getProvider } from '../providers/registry.ts';
-import type { ProviderDefinition } from '../providers/provider-definition.ts';
+import type { ProviderDefinition, ProviderSettings } from '../providers/provider-definition.ts';
 
 export const DEFAULT_GROUP = 'default';
 
@@ -32,6 +32,8 @@ export interface RoutedChannel {
   timeouts: ChannelTimeouts;
   /** Whether a mid-stream failure elsewhere may be continued here with an assistant prefill. */
   supportsPrefill: boolean;
+  /** Provider-specific settings (Bedrock's region), handed to the provider's authentication. */
+  providerSettings?: ProviderSettings;
 }
 
 export interface ModelInfo {
@@ -154,13 +156,14 @@ function tryRoutedChannel(row: ChannelRow, secrets: SecretBox): { channel: Route
 
 function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
   const provider = getProvider(row.type);
-  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean };
+  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; region?: string };
+  const providerSettings: ProviderSettings = settings.region !== undefined ? { region: settings.region } : {};
   return {
     id: row.id,
     name: row.name,
     type: row.type,
     provider,
-    ...splitBaseUrl(row.base_url || provider.defaultBaseUrl),
+    ...splitBaseUrl(row.base_url || (provider.baseUrlFor ? provider.baseUrlFor(providerSettings) : provider.defaultBaseUrl)),
     apiKeys,
     models: new Set(JSON.parse(row.models_json) as string[]),
     modelMapping: JSON.parse(row.model_mapping_json) as Record<string, string>,
@@ -170,6 +173,7 @@ function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
     timeouts: settings.timeouts ?? {},
     // Anthropic continues a trailing assistant message natively; OpenAI-compatible servers only if declared.
     supportsPrefill: settings.supportsPrefill ?? provider.chatFormat === 'anthropic-messages',
+    providerSettings,
   };
 }
 

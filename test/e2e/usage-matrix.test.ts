@@ -1,5 +1,5 @@
 // The usage matrix: every client format (openai chat, openai responses, anthropic messages, gemini
-// generateContent, each through its official SDK) × every channel type (openai, anthropic, gemini) ×
+// generateContent, each through its official SDK) × every channel type (openai, anthropic, gemini, bedrock) ×
 // streamed or not × the upstream reporting usage (with cached and cache-write tokens) or omitting it.
 // In every cell the usage-log row holds the tokens that were delivered and the wallet is charged the
 // row's cost: reported counts are kept (cache reads and writes priced apart), and an upstream that says
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
 import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini-simulator.ts';
+import { BEDROCK_SIM_CREDENTIALS, startBedrockSimulator, type BedrockSimulator } from '../simulators/bedrock-simulator.ts';
 import { countWords } from '../simulators/simulator-answers.ts';
 import type { ScriptStep } from '../simulators/simulator-script.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
@@ -28,10 +29,11 @@ const PRICES = { input_per_mtok: 4, cached_input_per_mtok: 1, cache_write_per_mt
 let openaiUpstream: OpenAISimulator;
 let anthropicUpstream: AnthropicSimulator;
 let geminiUpstream: GeminiSimulator;
+let bedrockUpstream: BedrockSimulator;
 let gateway: TestGateway;
 
 interface Channel {
-  type: 'openai' | 'anthropic' | 'gemini';
+  type: 'openai' | 'anthropic' | 'gemini' | 'bedrock';
   model: string;
   script(step: ScriptStep): void;
   /** Whether this upstream has a cache-write count to report. */
@@ -42,17 +44,20 @@ const channels: Channel[] = [
   { type: 'openai', model: 'm-openai', script: (step) => openaiUpstream.script(step), reportsCacheWrite: true },
   { type: 'anthropic', model: 'm-anthropic', script: (step) => anthropicUpstream.script(step), reportsCacheWrite: true },
   { type: 'gemini', model: 'm-gemini', script: (step) => geminiUpstream.script(step), reportsCacheWrite: false },
+  { type: 'bedrock', model: 'm-bedrock', script: (step) => bedrockUpstream.script(step), reportsCacheWrite: true },
 ];
 
 beforeAll(async () => {
   openaiUpstream = await startOpenAISimulator({ apiKey: 'sk-up-openai' });
   anthropicUpstream = await startAnthropicSimulator({ apiKey: 'sk-up-anthropic' });
   geminiUpstream = await startGeminiSimulator({ apiKey: 'up-gemini-key' });
+  bedrockUpstream = await startBedrockSimulator();
   gateway = await startTestGateway({
     channels: [
       { name: 'openai', type: 'openai', base_url: openaiUpstream.url, api_key: 'sk-up-openai', models: ['m-openai', 'm-instruct', 'm-embed'] },
       { name: 'anthropic', type: 'anthropic', base_url: anthropicUpstream.url, api_key: 'sk-up-anthropic', models: ['m-anthropic'], model_mapping: { 'm-anthropic': 'claude-sonnet-4-6' } },
       { name: 'gemini', type: 'gemini', base_url: geminiUpstream.url, api_key: 'up-gemini-key', models: ['m-gemini'], model_mapping: { 'm-gemini': 'gemini-2.5-flash' } },
+      { name: 'bedrock', type: 'bedrock', base_url: bedrockUpstream.url, region: 'us-east-1', api_key: `${BEDROCK_SIM_CREDENTIALS.accessKeyId}:${BEDROCK_SIM_CREDENTIALS.secretAccessKey}`, models: ['m-bedrock'], model_mapping: { 'm-bedrock': 'anthropic.claude-3-5-haiku-20241022-v1:0' } },
     ],
     models: [...channels.map((channel) => ({ id: channel.model, ...PRICES })), { id: 'm-instruct', ...PRICES }, { id: 'm-embed', ...PRICES }],
     users: [{ name: 'ursula', balance: 100 }],
@@ -65,6 +70,7 @@ afterAll(async () => {
   await openaiUpstream?.close();
   await anthropicUpstream?.close();
   await geminiUpstream?.close();
+  await bedrockUpstream?.close();
 });
 
 /** What the client received: the answer text, and the usage it was shown (null when it was shown none). */

@@ -6,7 +6,7 @@ import { effortForBudget } from '../../src/hub/hub-reasoning.ts';
 
 describe('formats registry', () => {
   it('finds each format by name and refuses unknown ones', () => {
-    expect(Object.keys(formats)).toEqual(['openai-chat', 'anthropic-messages', 'gemini-generate', 'openai-responses']);
+    expect(Object.keys(formats)).toEqual(['openai-chat', 'anthropic-messages', 'gemini-generate', 'openai-responses', 'bedrock-converse']);
     expect(getFormat('anthropic-messages').name).toBe('anthropic-messages');
     expect(hasFormat('openai-responses')).toBe(true);
     expect(hasFormat('cohere-chat')).toBe(false);
@@ -35,8 +35,10 @@ describe('formats registry', () => {
       [429, { type: 'error', error: { type: 'rate_limit_error', message: error.message } }],
       [429, { error: { code: 429, message: error.message, status: 'RESOURCE_EXHAUSTED' } }],
       [429, { error: { message: error.message, type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' } }],
+      [429, { message: error.message }],
     ]);
-    expect(Object.values(formats).map((f) => f.hubErrorToStreamEvent(error).event)).toEqual([undefined, 'error', undefined, 'error']);
+    expect(formats['bedrock-converse'].hubToError(error).headers).toMatchObject({ 'x-amzn-errortype': 'ThrottlingException' });
+    expect(Object.values(formats).map((f) => f.hubErrorToStreamEvent(error).event)).toEqual([undefined, 'error', undefined, 'error', 'throttlingException']);
   });
 });
 

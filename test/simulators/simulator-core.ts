@@ -15,6 +15,8 @@ export interface RecordedRequest {
   headers: IncomingMessage['headers'];
   /** Parsed JSON, or the raw text when it is not JSON, or undefined when empty. */
   body: unknown;
+  /** The body exactly as received (signature checks hash these bytes). */
+  rawBody: string;
   /** True when the client went away before the answer was complete. */
   aborted: boolean;
 }
@@ -44,7 +46,7 @@ export interface ErrorAnswer { status: number; body: unknown; headers?: Record<s
 export interface SimulatorDefinition {
   recordRequests?: boolean | undefined;
   /** Returns the error answer when the request's credentials are wrong, or null. */
-  checkAuth(exchange: SimulatorExchange): ErrorAnswer | null;
+  checkAuth(exchange: SimulatorExchange): ErrorAnswer | null | Promise<ErrorAnswer | null>;
   /** The provider's error body for a scripted status without a body. */
   errorBody(status: number): unknown;
   handle(exchange: SimulatorExchange): Promise<void> | void;
@@ -65,6 +67,7 @@ export async function startSimulator(definition: SimulatorDefinition): Promise<S
       query: new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1)),
       headers: request.headers,
       body: parseBody(text),
+      rawBody: text,
       aborted: false,
     };
     if (record) {
@@ -81,7 +84,7 @@ export async function startSimulator(definition: SimulatorDefinition): Promise<S
         request.socket.destroy();
         return;
       }
-      const authError = definition.checkAuth(exchange);
+      const authError = await definition.checkAuth(exchange);
       if (authError) return sendJson(response, authError.status, authError.body, authError.headers);
       if (step.status !== undefined) {
         return sendJson(response, step.status, step.body ?? (step.status >= 300 ? definition.errorBody(step.status) : {}), step.headers);

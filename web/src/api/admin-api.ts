@@ -22,6 +22,8 @@ export interface AdminChannel {
   name: string;
   type: string;
   base_url?: string;
+  /** Bedrock channels: the AWS region. */
+  region?: string;
   models: string[];
   model_mapping: Record<string, string>;
   groups: string[];

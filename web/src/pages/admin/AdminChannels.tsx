@@ -7,7 +7,7 @@ import { adminApi, type AdminChannel } from '../../api/admin-api.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 
-const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere'];
+const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere', 'bedrock'];
 
 export default function AdminChannels() {
   const queryClient = useQueryClient();
@@ -123,6 +123,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
   const [name, setName] = useState(existing?.name ?? '');
   const [type, setType] = useState(existing?.type ?? 'openai');
   const [baseUrl, setBaseUrl] = useState(existing?.base_url ?? '');
+  const [region, setRegion] = useState(existing?.region ?? '');
   const [apiKey, setApiKey] = useState('');
   const [models, setModels] = useState((existing?.models ?? []).join('\n'));
   const [mapping, setMapping] = useState(existing && Object.keys(existing.model_mapping).length > 0 ? JSON.stringify(existing.model_mapping, null, 2) : '');
@@ -144,6 +145,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       name: name.trim(),
       type,
       ...(baseUrl.trim() ? { base_url: baseUrl.trim() } : {}),
+      ...(type === 'bedrock' && region.trim() ? { region: region.trim() } : {}),
       models: splitList(models),
       model_mapping: modelMapping,
       groups: splitList(groups),
@@ -162,9 +164,12 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} />
       <Select label="Type" data={TYPES} value={type} onChange={(value) => setType(value ?? 'openai')} allowDeselect={false} />
       <TextInput label="Base URL" placeholder="https://api.openai.com" value={baseUrl} onChange={(event) => setBaseUrl(event.currentTarget.value)} />
+      {type === 'bedrock' ? (
+        <TextInput label="AWS region" placeholder="us-east-1" description="The Bedrock endpoint's region, also the signing scope." value={region} onChange={(event) => setRegion(event.currentTarget.value)} />
+      ) : null}
       <PasswordInput
-        label="Upstream API key"
-        description={existing ? 'Write-only: leave empty to keep the current key.' : 'Stored encrypted; never shown again.'}
+        label={type === 'bedrock' ? 'AWS credentials' : 'Upstream API key'}
+        description={`${type === 'bedrock' ? 'ACCESS_KEY_ID:SECRET_ACCESS_KEY, or ACCESS_KEY_ID:SECRET_ACCESS_KEY:SESSION_TOKEN. ' : ''}${existing ? 'Write-only: leave empty to keep the current key.' : 'Stored encrypted; never shown again.'}`}
         value={apiKey}
         onChange={(event) => setApiKey(event.currentTarget.value)}
         autoComplete="off"

@@ -1,0 +1,36 @@
+// Converse usage ⇄ hub usage. Like Anthropic's, Bedrock's inputTokens leaves out the tokens read from and
+// written to the prompt cache (totalTokens = input + output + cacheRead + cacheWrite); the hub's
+// inputTokens is the whole prompt, so they are added going in and subtracted going out.
+import type { HubUsage } from '../../hub/hub-response.ts';
+import { asObject, countField, knownCounts } from '../shared/usage-fields.ts';
+
+/** Reads Converse's `usage` (the answer's, or a stream's metadata event); what it leaves out is unknown. */
+export function converseUsageToHub(wire: unknown): HubUsage {
+  const usage = asObject(wire);
+  if (!usage) return {};
+  const cacheRead = countField(usage.cacheReadInputTokens);
+  const cacheWrite = countField(usage.cacheWriteInputTokens);
+  const input = countField(usage.inputTokens);
+  return knownCounts<HubUsage>({
+    inputTokens: input === undefined ? undefined : input + (cacheRead ?? 0) + (cacheWrite ?? 0),
+    cachedInputTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
+    outputTokens: countField(usage.outputTokens),
+    // Converse does not report reasoning tokens apart: they are inside outputTokens.
+    reasoningTokens: undefined,
+  });
+}
+
+export function hubUsageToConverse(usage: HubUsage): Record<string, number> {
+  const cached = usage.cachedInputTokens ?? 0;
+  const cacheWrite = usage.cacheWriteTokens ?? 0;
+  const input = Math.max(0, (usage.inputTokens ?? 0) - cached - cacheWrite);
+  const output = usage.outputTokens ?? 0;
+  return {
+    inputTokens: input,
+    outputTokens: output,
+    totalTokens: input + output + cached + cacheWrite,
+    ...(cached > 0 ? { cacheReadInputTokens: cached } : {}),
+    ...(cacheWrite > 0 ? { cacheWriteInputTokens: cacheWrite } : {}),
+  };
+}

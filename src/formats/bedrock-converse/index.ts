@@ -1,0 +1,36 @@
+// Amazon Bedrock's Converse and ConverseStream: every converter to and from the hub. Upstream only (no
+// client route): the gateway speaks it to `bedrock` channels. Its streams are binary AWS event streams,
+// declared by `streamFraming` and decoded by the relay into one event per message.
+import type { FormatConverters } from '../../hub/hub-format.ts';
+import { converseErrorToHub, hubErrorToConverse, hubErrorToConverseStreamEvent } from './bedrock-converse-error.ts';
+import { converseRequestToHub, hubToConverseRequest } from './bedrock-converse-request.ts';
+import { converseResponseToHub, hubToConverseResponse } from './bedrock-converse-response.ts';
+import { converseStreamToHub, createConverseStreamToHubMachine, createHubToConverseStreamMachine, hubToConverseStream } from './bedrock-converse-stream.ts';
+import { converseUsageToHub } from './bedrock-converse-usage.ts';
+
+export { converseErrorToHub, converseExceptionEventToHub, hubErrorToConverse } from './bedrock-converse-error.ts';
+export { converseRequestToHub, hubToConverseRequest } from './bedrock-converse-request.ts';
+export { converseResponseToHub, hubToConverseResponse } from './bedrock-converse-response.ts';
+export { createConverseStreamToHubMachine, createHubToConverseStreamMachine } from './bedrock-converse-stream.ts';
+export { converseUsageToHub, hubUsageToConverse } from './bedrock-converse-usage.ts';
+
+export const bedrockConverseFormat: FormatConverters = {
+  name: 'bedrock-converse',
+  modelIn: 'path',
+  // Converse takes image bytes only.
+  needsInlineImages: true,
+  needsInlineDocuments: true,
+  streamFraming: 'aws-event-stream',
+  requestToHub: converseRequestToHub,
+  hubToRequest: hubToConverseRequest,
+  responseToHub: converseResponseToHub,
+  hubToResponse: hubToConverseResponse,
+  usageToHub: converseUsageToHub,
+  streamToHub: converseStreamToHub,
+  hubToStream: hubToConverseStream,
+  streamToHubMachine: createConverseStreamToHubMachine,
+  hubToStreamMachine: createHubToConverseStreamMachine,
+  errorToHub: converseErrorToHub,
+  hubToError: hubErrorToConverse,
+  hubErrorToStreamEvent: hubErrorToConverseStreamEvent,
+};

@@ -1,0 +1,71 @@
+// The Bedrock simulator checked by the official AWS SDK client: if @aws-sdk/client-bedrock-runtime signs,
+// sends, parses and decodes the event stream against it, the simulator speaks Bedrock's wire.
+import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BEDROCK_SIM_CREDENTIALS, startBedrockSimulator, type BedrockSimulator } from './bedrock-simulator.ts';
+
+let sim: BedrockSimulator;
+const client = (credentials = BEDROCK_SIM_CREDENTIALS) => new BedrockRuntimeClient({ region: 'us-east-1', endpoint: sim.url, credentials, maxAttempts: 1,
+  // The SDK speaks HTTP/2 to Bedrock by default; the simulator (like the gateway's upstream pool) speaks HTTP/1.1.
+  requestHandler: new NodeHttpHandler() });
+const MODEL = 'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4-20250514-v1:0';
+
+beforeAll(async () => {
+  sim = await startBedrockSimulator();
+});
+afterAll(() => sim.close());
+
+describe('Bedrock simulator, seen by the AWS SDK', () => {
+  it('answers Converse with text and usage, the model id (an ARN with : and /) decoded from one path segment', async () => {
+    const answer = await client().send(new ConverseCommand({ modelId: MODEL, system: [{ text: 'be brief' }], messages: [{ role: 'user', content: [{ text: 'hi there' }] }] }));
+    expect(answer.output?.message?.content).toEqual([{ text: 'Hello from the Bedrock simulator: you said "hi there"' }]);
+    expect(answer.stopReason).toBe('end_turn');
+    expect(answer.usage).toEqual({ inputTokens: 4, outputTokens: 9, totalTokens: 13 });
+    expect(sim.modelIds.at(-1)).toBe(MODEL);
+    expect(sim.requests.at(-1)?.path).toContain('%3A');
+  });
+
+  it('streams ConverseStream as an event stream the SDK decodes: text, tool use, stop reason, metadata', async () => {
+    const stream = await client().send(new ConverseStreamCommand({
+      modelId: 'anthropic.claude-3-haiku-20240307-v1:0',
+      messages: [{ role: 'user', content: [{ text: 'weather in Paris' }] }],
+      toolConfig: { tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: { type: 'object' } } } }] },
+    }));
+    const events: string[] = [];
+    let input = '';
+    let usage: unknown;
+    for await (const event of stream.stream!) {
+      events.push(Object.keys(event)[0]!);
+      if (event.contentBlockDelta?.delta?.toolUse) input += event.contentBlockDelta.delta.toolUse.input;
+      if (event.messageStop) expect(event.messageStop.stopReason).toBe('tool_use');
+      if (event.metadata) usage = event.metadata.usage;
+    }
+    expect(events[0]).toBe('messageStart');
+    expect(events).toContain('contentBlockStart');
+    expect(events.slice(-2)).toEqual(['messageStop', 'metadata']);
+    expect(JSON.parse(input)).toEqual({ city: 'Paris' });
+    expect(usage).toMatchObject({ inputTokens: 3 });
+  });
+
+  it('ends a stream with an exception message the SDK raises as that exception', async () => {
+    sim.failNextStream({ type: 'throttlingException', message: 'Too many tokens, please wait before trying again.', afterMessages: 2 });
+    const stream = await client().send(new ConverseStreamCommand({ modelId: 'm', messages: [{ role: 'user', content: [{ text: 'Hello there' }] }] }));
+    const seen: string[] = [];
+    const failure = await (async () => {
+      for await (const event of stream.stream!) seen.push(Object.keys(event)[0]!);
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(['messageStart', 'contentBlockDelta']);
+    expect(failure).toMatchObject({ name: 'ThrottlingException', message: 'Too many tokens, please wait before trying again.' });
+  });
+
+  it('refuses a wrong secret with InvalidSignatureException and an unknown key with UnrecognizedClientException', async () => {
+    const send = (credentials: typeof BEDROCK_SIM_CREDENTIALS) => client(credentials).send(new ConverseCommand({ modelId: 'm', messages: [{ role: 'user', content: [{ text: 'x' }] }] }));
+    await expect(send({ ...BEDROCK_SIM_CREDENTIALS, secretAccessKey: 'wrong' })).rejects.toMatchObject({ name: 'InvalidSignatureException', $metadata: { httpStatusCode: 403 } });
+    await expect(send({ accessKeyId: 'AKIAUNKNOWN', secretAccessKey: 'x' })).rejects.toMatchObject({ name: 'UnrecognizedClientException', $metadata: { httpStatusCode: 403 } });
+  });
+
+  it('answers a bad body with a ValidationException', async () => {
+    await expect(client().send(new ConverseCommand({ modelId: 'm', messages: [] }))).rejects.toMatchObject({ name: 'ValidationException', $metadata: { httpStatusCode: 400 } });
+  });
+});
