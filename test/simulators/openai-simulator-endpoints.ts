@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
-import { countWords, splitIntoPieces } from './simulator-answers.ts';
+import { announcement, countWords, splitIntoPieces, toolResultAnswer, weatherCities } from './simulator-answers.ts';
 
 type Body = Record<string, unknown>;
 
@@ -28,38 +28,86 @@ export async function speech(exchange: SimulatorExchange): Promise<void> {
 export function responses(exchange: SimulatorExchange): void | Promise<void> {
   const body = exchange.recorded.body as Body;
   const input = typeof body.input === 'string' ? body.input : JSON.stringify(body.input ?? '');
-  const text = exchange.step.reply ?? `Hello from the OpenAI simulator: you said "${input}"`;
+  const items = Array.isArray(body.input) ? (body.input as Body[]) : [];
+  // As OpenAI: a reference must name an item of a stored response.
+  const missing = items.find((item) => item.type === 'item_reference' && !knownItemIds.has(String(item.id)));
+  if (missing) return sendJson(exchange.response, 404, { error: { message: `Item with id '${String(missing.id)}' not found.`, type: 'invalid_request_error', param: 'input', code: null } });
+  const said = lastUserText(body.input);
+  const results = items.filter((item) => item.type === 'function_call_output').map((item) => String(item.output));
+  const tools = Array.isArray(body.tools) ? (body.tools as Body[]).filter((tool) => tool.type === 'function') : [];
+  const cities = exchange.step.reply === undefined && results.length === 0 && tools.length > 0 ? weatherCities(said) : null;
+  const text = exchange.step.reply ?? (results.length > 0 ? toolResultAnswer(results) : `Hello from the OpenAI simulator: you said "${input}"`);
   // Unique like OpenAI's: two responses in the same millisecond must not share an id.
   const id = `resp_sim${randomBytes(12).toString('hex')}`;
-  const messageId = `msg_sim${Date.now().toString(36)}`;
+  const itemId = (prefix: string) => `${prefix}_sim${randomBytes(8).toString('hex')}`;
   const createdAt = Math.floor(Date.now() / 1000);
-  const usage = { input_tokens: countWords(input), input_tokens_details: { cached_tokens: exchange.step.cachedTokens ?? 0, ...(exchange.step.cacheWriteTokens ? { cache_write_tokens: exchange.step.cacheWriteTokens } : {}) }, output_tokens: countWords(text), output_tokens_details: { reasoning_tokens: 0 }, total_tokens: countWords(input) + countWords(text) };
-  const message = (content: string, status: string) => ({ type: 'message', id: messageId, status, role: 'assistant', content: [{ type: 'output_text', text: content, annotations: [], logprobs: [] }] });
-  const response = (status: string, output: unknown[], withUsage: boolean) => ({
+  const message = (messageId: string, content: string, status: string) => ({ type: 'message', id: messageId, status, role: 'assistant', content: [{ type: 'output_text', text: content, annotations: [], logprobs: [] }] });
+  const output: Body[] = [];
+  if (cities) {
+    const preface = announcement(said);
+    if (preface !== null) output.push(message(itemId('msg'), preface, 'completed'));
+    const name = String(tools[0]!.name);
+    cities.forEach((city, i) => output.push({ type: 'function_call', id: itemId('fc'), call_id: `call_sim_${i}_${city.toLowerCase().replace(/\W+/g, '')}`, name, arguments: JSON.stringify({ city }), status: 'completed' }));
+  } else {
+    output.push(message(itemId('msg'), text, 'completed'));
+  }
+  const outputText = output.map((item) => (item.type === 'message' ? (item.content as { text: string }[])[0]!.text : String(item.arguments))).join(' ');
+  const usage = { input_tokens: countWords(input), input_tokens_details: { cached_tokens: exchange.step.cachedTokens ?? 0, ...(exchange.step.cacheWriteTokens ? { cache_write_tokens: exchange.step.cacheWriteTokens } : {}) }, output_tokens: countWords(outputText), output_tokens_details: { reasoning_tokens: 0 }, total_tokens: countWords(input) + countWords(outputText) };
+  const response = (status: string, out: unknown[], withUsage: boolean) => ({
     id, object: 'response', created_at: createdAt, status, error: null, incomplete_details: null, instructions: null,
-    max_output_tokens: body.max_output_tokens ?? null, model: body.model, output, parallel_tool_calls: true,
+    max_output_tokens: body.max_output_tokens ?? null, model: body.model, output: out, parallel_tool_calls: true,
     previous_response_id: body.previous_response_id ?? null, reasoning: { effort: null, summary: null }, store: true,
     temperature: 1, text: { format: { type: 'text' } }, tool_choice: 'auto', tools: [], top_p: 1, truncation: 'disabled',
     usage: withUsage && !exchange.step.omitUsage ? usage : null, user: null, metadata: {},
   });
   const inputItems = [{ id: `msg_in${randomBytes(6).toString('hex')}`, type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: input }] }];
-  storedResponses.set(id, { response: response('completed', [message(text, 'completed')], true), inputItems });
-  if (!body.stream) return sendJson(exchange.response, 200, response('completed', [message(text, 'completed')], true));
+  storedResponses.set(id, { response: response('completed', output, true), inputItems });
+  if (body.store !== false) for (const item of output) knownItemIds.add(String(item.id));
+  if (!body.stream) return sendJson(exchange.response, 200, response('completed', output, true));
   let sequence = 0;
   const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`;
+  const itemEvents = (item: Body, output_index: number): string[] => {
+    const item_id = String(item.id);
+    if (item.type === 'function_call') {
+      const args = String(item.arguments);
+      return [
+        event('response.output_item.added', { output_index, item: { ...item, arguments: '', status: 'in_progress' } }),
+        event('response.function_call_arguments.delta', { item_id, output_index, delta: args }),
+        event('response.function_call_arguments.done', { item_id, output_index, arguments: args }),
+        event('response.output_item.done', { output_index, item }),
+      ];
+    }
+    const content = (item.content as { text: string }[])[0]!.text;
+    return [
+      event('response.output_item.added', { output_index, item: { ...message(item_id, '', 'in_progress'), content: [] } }),
+      event('response.content_part.added', { item_id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } }),
+      ...splitIntoPieces(content).map((delta) => event('response.output_text.delta', { item_id, output_index, content_index: 0, delta, logprobs: [] })),
+      event('response.output_text.done', { item_id, output_index, content_index: 0, text: content, logprobs: [] }),
+      event('response.content_part.done', { item_id, output_index, content_index: 0, part: { type: 'output_text', text: content, annotations: [], logprobs: [] } }),
+      event('response.output_item.done', { output_index, item }),
+    ];
+  };
   const events = [
     event('response.created', { response: response('in_progress', [], false) }),
     event('response.in_progress', { response: response('in_progress', [], false) }),
-    event('response.output_item.added', { output_index: 0, item: { ...message('', 'in_progress'), content: [] } }),
-    event('response.content_part.added', { item_id: messageId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } }),
-    ...splitIntoPieces(text).map((delta) => event('response.output_text.delta', { item_id: messageId, output_index: 0, content_index: 0, delta, logprobs: [] })),
-    event('response.output_text.done', { item_id: messageId, output_index: 0, content_index: 0, text, logprobs: [] }),
-    event('response.content_part.done', { item_id: messageId, output_index: 0, content_index: 0, part: { type: 'output_text', text, annotations: [], logprobs: [] } }),
-    event('response.output_item.done', { output_index: 0, item: message(text, 'completed') }),
-    event('response.completed', { response: response('completed', [message(text, 'completed')], true) }),
+    ...output.flatMap(itemEvents),
+    event('response.completed', { response: response('completed', output, true) }),
   ];
   return sendEventStream(exchange.response, exchange.step, events, { terminator: null, malformed: 'event: response.output_text.delta\ndata: {"broken": \n\n' });
 }
+
+/** The text of the last user message of a Responses input (a string, or message items). */
+function lastUserText(input: unknown): string {
+  if (typeof input === 'string') return input;
+  if (!Array.isArray(input)) return '';
+  const last = (input as Body[]).filter((item) => item.role === 'user').at(-1);
+  if (!last) return '';
+  if (typeof last.content === 'string') return last.content;
+  return Array.isArray(last.content) ? (last.content as Body[]).map((part) => (typeof part.text === 'string' ? part.text : '')).join(' ').trim() : '';
+}
+
+/** Output item ids of stored responses, which an item_reference may name. */
+const knownItemIds = new Set<string>();
 
 /** Responses kept as OpenAI keeps stored ones, for GET/DELETE /v1/responses/{id} and its input_items. */
 const storedResponses = new Map<string, { response: Record<string, unknown>; inputItems: object[] }>();
