@@ -112,8 +112,9 @@ export function createKeptResponses(options: KeptResponsesOptions) {
     /**
      * The conversation up to and including response `id`, oldest first: each response's input items then
      * its output items. The chain is walked through previous_response_id, bounded in length and size.
+     * Null when `id` itself is not this user's live kept response (deleted or expired meanwhile, say).
      */
-    async conversation(id: string, userId: number): Promise<ResponseItem[]> {
+    async conversation(id: string, userId: number): Promise<ResponseItem[] | null> {
       const chain: string[] = [];
       const now = Date.now();
       let next: string | null = id;
@@ -125,6 +126,7 @@ export function createKeptResponses(options: KeptResponsesOptions) {
         chain.unshift(next);
         next = row.previous_response_id;
       }
+      if (chain.length === 0) return null;
       const items: ResponseItem[] = [];
       let chars = 0;
       for (const responseId of chain) {

@@ -62,6 +62,8 @@ export async function resolveResponsesState(owners: ResponseOwners, key: CachedK
     return { previous, turnInput, rebuilt: resolvedAny ? { ...body, input: turnInput } : null, fromStore };
   }
   const conversation = await owners.kept.conversation(previous.id, key.userId);
+  // Known to this instance's memory, but deleted or expired since: unknown, as for anyone.
+  if (conversation === null) throw previousResponseNotFound(previous.id);
   for (const item of conversation) fromStore.add(item);
   const { previous_response_id: _kept, ...rest } = body;
   return { previous, turnInput, rebuilt: { ...rest, input: [...conversation, ...turnInput] }, fromStore };

@@ -6,6 +6,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
 import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini-simulator.ts';
+import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 import { createTestPostgres, testRedisPrefix, type TestPostgres } from '../helpers/test-postgres.ts';
 
@@ -16,14 +17,16 @@ const keys = { alice: testKey('alicekept'), alicePhone: testKey('alicekeptphone'
 
 let anthropic: AnthropicSimulator;
 let gemini: GeminiSimulator;
+let openai: OpenAISimulator;
 
 function config() {
   return {
     channels: [
       { name: 'claude', type: 'anthropic', base_url: anthropic.url, api_key: ANTHROPIC_KEY, models: ['claude-x'] },
       { name: 'gemini', type: 'gemini', base_url: gemini.url, api_key: GEMINI_KEY, models: ['gemini-x'] },
+      { name: 'openai', type: 'openai', base_url: openai.url, api_key: 'sk-openai-kept', models: ['gpt-x'] },
     ],
-    models: [{ id: 'claude-x', free: true }, { id: 'gemini-x', free: true }],
+    models: [{ id: 'claude-x', free: true }, { id: 'gemini-x', free: true }, { id: 'gpt-x', free: true }],
     users: [{ name: 'alice', balance: 10 }, { name: 'bob', balance: 10 }],
     keys: [
       { name: 'laptop', key: keys.alice, user: 'alice' },
@@ -36,11 +39,13 @@ function config() {
 beforeAll(async () => {
   anthropic = await startAnthropicSimulator({ apiKey: ANTHROPIC_KEY });
   gemini = await startGeminiSimulator({ apiKey: GEMINI_KEY });
+  openai = await startOpenAISimulator({ apiKey: 'sk-openai-kept' });
 });
 
 afterAll(async () => {
   await anthropic?.close();
   await gemini?.close();
+  await openai?.close();
 });
 
 const clientFor = (gateway: { url: string }, key: string) => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: key, maxRetries: 0 });
@@ -138,6 +143,18 @@ describe.each([
     expect(anthropic.requests.length + gemini.requests.length).toBe(calls);
   });
 
+  it('continues a kept conversation on an OpenAI-type channel, sent there whole', async () => {
+    const alice = clientFor(gateway, keys.alice);
+    const first = await alice.responses.create({ model, input: 'started elsewhere' });
+    const second = await alice.responses.create({ model: 'gpt-x', input: 'finished on OpenAI', previous_response_id: first.id });
+    expect(second.id).toMatch(/^resp_sim/);
+    const sent = openai.requests.at(-1)!.body as { previous_response_id?: string; input: Record<string, unknown>[] };
+    expect(sent.previous_response_id).toBeUndefined();
+    expect(textsIn(sent.input)).toEqual(['started elsewhere', answerText(first), 'finished on OpenAI']);
+    // The gateway's own item ids mean nothing to OpenAI.
+    expect(sent.input.slice(0, 2).every((item) => item.id === undefined)).toBe(true);
+  });
+
   it('keeps nothing with store: false', async () => {
     const alice = clientFor(gateway, keys.alice);
     const unkept = await alice.responses.create({ model, input: 'forget me', store: false });
@@ -173,5 +190,12 @@ describe('kept responses across instances (PostgreSQL and Redis)', () => {
     expect(upstreamTexts()).toEqual(['asked on A', answerText(first), 'asked on B']);
     await expect(clientFor(b, keys.bob).responses.retrieve(first.id)).rejects.toMatchObject({ status: 404 });
     expect((await clientFor(b, keys.alice).responses.retrieve(second.id)).previous_response_id).toBe(first.id);
+  });
+
+  it('answers 404 on A for a response deleted on B, although A remembers its owner', async () => {
+    const first = await clientFor(a, keys.alice).responses.create({ model: 'claude-x', input: 'delete me elsewhere' });
+    await clientFor(b, keys.alice).responses.delete(first.id);
+    await expect(clientFor(a, keys.alice).responses.create({ model: 'claude-x', input: 'x', previous_response_id: first.id })).rejects.toMatchObject({ status: 404, code: 'previous_response_not_found' });
+    await expect(clientFor(a, keys.alice).responses.retrieve(first.id)).rejects.toMatchObject({ status: 404, code: 'response_not_found' });
   });
 });

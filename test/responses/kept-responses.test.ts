@@ -27,9 +27,12 @@ describe('kept responses', () => {
   it('rebuilds a chain oldest first, and only for its owner', async () => {
     await kept.save(turn('resp_a', null, 'one'));
     await kept.save(turn('resp_b', 'resp_a', 'two'));
-    const texts = (await kept.conversation('resp_b', 1)).map((item) => (item.content as { text: string }[])[0]!.text);
+    const texts = (await kept.conversation('resp_b', 1))!.map((item) => (item.content as { text: string }[])[0]!.text);
     expect(texts).toEqual(['one', 're: one', 'two', 're: two']);
-    expect(await kept.conversation('resp_b', 2)).toEqual([]);
+    expect(await kept.conversation('resp_b', 2)).toBeNull();
+    await kept.delete('resp_b');
+    expect(await kept.conversation('resp_b', 1)).toBeNull();
+    expect((await kept.conversation('resp_a', 1))?.length).toBe(2);
     expect(await kept.response('resp_b', 2)).toBeNull();
     expect([...(await kept.items(2, ['msg_resp_a'])).keys()]).toEqual([]);
     expect([...(await kept.items(1, ['msg_resp_a'])).keys()]).toEqual(['msg_resp_a']);
