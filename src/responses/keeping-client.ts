@@ -5,7 +5,7 @@
 // handed to `onFinished` to be saved.
 import { randomBytes } from 'node:crypto';
 import type { FormatConverters } from '../hub/hub-format.ts';
-import type { HubStreamPart, SseEvent, StreamMachine } from '../hub/hub-stream.ts';
+import type { HubStreamPart, HubToStreamContext, SseEvent, StreamMachine } from '../hub/hub-stream.ts';
 
 export interface KeepingOptions {
   previousResponseId: string | null;
@@ -24,6 +24,21 @@ export function keepingClient(format: FormatConverters, id: string, options: Kee
     response.previous_response_id = options.previousResponseId;
     return response;
   };
+  const streamMachine = (ctx: HubToStreamContext): StreamMachine<HubStreamPart, SseEvent> => {
+    const inner = format.hubToStreamMachine(ctx);
+    const watch = (events: SseEvent[]): SseEvent[] => events.map((event) => {
+      if (!event.event || !ENVELOPE_EVENTS.has(event.event)) return event;
+      const parsed = JSON.parse(event.data) as { response?: Record<string, unknown> };
+      if (!parsed.response) return event;
+      stamp(parsed.response);
+      if (FINAL_EVENTS.has(event.event)) options.onFinished(parsed.response);
+      return { ...event, data: JSON.stringify(parsed) };
+    });
+    return {
+      push: (part) => watch(inner.push(part.type === 'start' ? { ...part, id } : part)),
+      end: () => watch(inner.end()),
+    };
+  };
   return {
     ...format,
     hubToResponse(response, ctx) {
@@ -31,24 +46,10 @@ export function keepingClient(format: FormatConverters, id: string, options: Kee
       options.onFinished(json);
       return json;
     },
-    hubToStreamMachine(ctx): StreamMachine<HubStreamPart, SseEvent> {
-      const inner = format.hubToStreamMachine(ctx);
-      const watch = (events: SseEvent[]): SseEvent[] => events.map((event) => {
-        if (!event.event || !ENVELOPE_EVENTS.has(event.event)) return event;
-        const parsed = JSON.parse(event.data) as { response?: Record<string, unknown> };
-        if (!parsed.response) return event;
-        stamp(parsed.response);
-        if (FINAL_EVENTS.has(event.event)) options.onFinished(parsed.response);
-        return { ...event, data: JSON.stringify(parsed) };
-      });
-      return {
-        push: (part) => watch(inner.push(part.type === 'start' ? { ...part, id } : part)),
-        end: () => watch(inner.end()),
-      };
-    },
+    hubToStreamMachine: streamMachine,
     hubToStream(ctx) {
       // The relay writes streams through the machine above; this keeps the id for any other user.
-      const machine = this.hubToStreamMachine(ctx);
+      const machine = streamMachine(ctx);
       return new TransformStream<HubStreamPart, SseEvent>({
         transform: (part, controller) => machine.push(part).forEach((event) => controller.enqueue(event)),
         flush: (controller) => machine.end().forEach((event) => controller.enqueue(event)),
