@@ -50,7 +50,10 @@ export function prepareResponses(raw: unknown): PreparedCall {
       const translated = translatedChatHop({
         call,
         client: keeper?.client ?? openaiResponsesFormat,
-        request: () => openaiResponsesFormat.requestToHub(state.rebuilt ?? body).request,
+        request: () => {
+          if (state.previous?.keptBy === 'upstream') throw heldUpstream();
+          return openaiResponsesFormat.requestToHub(state.rebuilt ?? body).request;
+        },
         logger: deps.logger,
         imageFetchAllowPrivate: deps.imageFetchAllowPrivate,
       });
@@ -76,6 +79,9 @@ function refuseConversation(body: Record<string, unknown>): void {
     throw invalidRequest("'conversation' is not supported through this gateway: it cannot tell whose stored conversations are whose. Chain turns with previous_response_id, or send the whole conversation in 'input'.", 'conversation', 'unsupported_parameter');
   }
 }
+
+/** A conversation an OpenAI-type channel holds cannot be read back, so no other provider can continue it. */
+const heldUpstream = () => invalidRequest("previous_response_id names a response kept by an OpenAI-type channel, which holds the conversation; this model is served by another provider. Continue it with a model of that channel, or send the whole conversation in 'input'.", 'previous_response_id');
 
 /** To an OpenAI-type channel: the client's bytes, or the rebuilt body; ids of the answer recorded with their owner. */
 function passthroughHop(deps: RelayDeps, call: RelayCall, state: ResolvedResponsesState, store: boolean): RelayHop {

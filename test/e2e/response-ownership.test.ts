@@ -119,10 +119,10 @@ describe('previous_response_id on one instance', () => {
     }
   });
 
-  it('still names previous_response_id as unsupported when the owner continues on a translated channel', async () => {
+  it('refuses to continue on another provider a conversation an OpenAI channel holds, naming previous_response_id', async () => {
     const first = await clientFor(gateway, keys.alice).responses.create({ model: 'gpt-4o-mini', input: 'hello' });
     await expect(clientFor(gateway, keys.alice).responses.create({ model: 'claude-x', input: 'x', previous_response_id: first.id }))
-      .rejects.toMatchObject({ status: 400, param: 'previous_response_id' });
+      .rejects.toMatchObject({ status: 400, param: 'previous_response_id', message: expect.stringContaining('kept by an OpenAI-type channel') });
   });
 
   it('retrieves, lists input items of and deletes a response for its owner only', async () => {

@@ -96,6 +96,11 @@ describe.each([
     const third = await clientFor(gateway, keys.alicePhone).responses.create({ model, input: [{ role: 'user', content: 'third turn' }], previous_response_id: second.id });
     expect(third.output_text).toContain('third turn');
     expect(texts()).toEqual(['first turn', answerText(first), 'second turn', answerText(second), 'third turn']);
+    // What GET answers is the Response the client received, streamed or not.
+    const retrieved = await alice.responses.retrieve(second.id);
+    expect({ id: retrieved.id, output: retrieved.output, previous: retrieved.previous_response_id }).toEqual({ id: second.id, output: second.output, previous: first.id });
+    const items = await alice.responses.inputItems.list(second.id);
+    expect(items.data.map((item) => textsIn(item))).toEqual([['second turn']]);
   });
 
   it('serves GET, input_items (paged) and DELETE from its store, for the owner only', async () => {
