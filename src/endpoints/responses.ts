@@ -44,6 +44,8 @@ export function prepareResponses(raw: unknown): PreparedCall {
     relay: async (deps, call) => {
       // Names of earlier state are checked against their owner, and what the gateway keeps is put back in.
       const state = await resolveResponsesState(deps.responseOwners, call.key, body);
+      // Usage the upstream leaves unreported is counted from what was sent: the rebuilt conversation.
+      if (state.rebuilt) call.body = state.rebuilt;
       const store = body.store !== false;
       const passthrough = passthroughHop(deps, call, state, store);
       const keeper = store ? keptAnswers(deps, call, state) : null;
