@@ -4,7 +4,7 @@
 // channel the gateway resolves the reference from its own store; on an OpenAI channel it relays it to the
 // upstream that keeps the item. Either way step two must succeed and answer from the tool's result.
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, stepCountIs, tool } from 'ai';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
@@ -88,5 +88,31 @@ describe.each([
     expect(answers[0]!.output.map((item) => item.type)).toEqual(['message', 'function_call']);
     expect(reference?.id).toBe(answers[0]!.output[0]!.id);
     expect(secondInput.some((item) => item.type === 'function_call_output')).toBe(true);
+  });
+
+  it('does the same streamed: step two references step one the moment its stream ends', async () => {
+    const sent: Record<string, unknown>[] = [];
+    const provider = createOpenAI({
+      baseURL: `${gateway.url}/v1`,
+      apiKey: KEY,
+      fetch: async (input, init) => {
+        if (typeof init?.body === 'string') sent.push(JSON.parse(init.body) as Record<string, unknown>);
+        return fetch(input, init);
+      },
+    });
+    const result = streamText({
+      model: provider(model),
+      prompt: '(announce) What is the weather in Lyon?',
+      tools: {
+        get_weather: tool({ description: 'The weather in a city', inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => `Rainy in ${city}` }),
+      },
+      stopWhen: stepCountIs(2),
+    });
+    expect(await result.text).toBe('The tool said: Rainy in Lyon');
+    const steps = await result.steps;
+    expect(steps[0]!.text).toBe('Let me look that up.');
+    expect(steps.map((step) => step.finishReason)).toEqual(['tool-calls', 'stop']);
+    expect(sent.map((body) => body.stream)).toEqual([true, true]);
+    expect((sent[1]!.input as { type?: string }[]).some((item) => item.type === 'item_reference')).toBe(true);
   });
 });
