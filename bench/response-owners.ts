@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createResponseOwners } from '../src/responses/response-owners.ts';
-import { responseIdOf } from '../src/endpoints/responses.ts';
+import { responseIdOf } from '../src/responses/passthrough-answers.ts';
 
 const N = 200_000;
 const cpuMs = () => {

@@ -61,6 +61,8 @@ export const GATEWAY_ERRORS = {
   // Operations and response ownership.
   GW_ERR_PREVIOUS_RESPONSE_NOT_FOUND: { status: 404, kind: 'invalid_request_error', clientCodes: ['previous_response_not_found'], meaning: "A previous_response_id that is unknown or another user's (the same answer for both)." },
   GW_ERR_RESPONSE_NOT_FOUND: { status: 404, kind: 'invalid_request_error', clientCodes: ['response_not_found'], meaning: "GET/DELETE of a response id that is unknown or another user's." },
+  GW_ERR_ITEM_NOT_FOUND: { status: 404, kind: 'invalid_request_error', clientCodes: ['item_not_found'], meaning: "An item_reference to an item that is unknown or another user's (the same answer for both)." },
+  GW_ERR_RESPONSE_CHAIN_TOO_LONG: { status: 400, kind: 'invalid_request_error', clientCodes: ['response_chain_too_long'], meaning: 'A previous_response_id whose gateway-kept conversation is over the rebuild bounds.' },
   GW_ERR_RESPONSE_CHANNEL_UNAVAILABLE: { status: 503, kind: 'overloaded_error', clientCodes: ['channel_unavailable'], meaning: 'The channel that holds a stored response no longer serves.' },
   GW_ERR_UPSTREAM_CREDENTIALS: { status: 502, kind: 'upstream_error', clientCodes: ['upstream_credentials_refused'], meaning: "An upstream refused the channel's own credentials; the channel is disabled, nothing of the key is shown." },
   GW_ERR_KEY_DELETED: { status: 404, kind: 'not_found_error', clientCodes: ['not_found'], meaning: 'A change to a deleted key, which can never be enabled again.' },

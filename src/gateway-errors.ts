@@ -233,6 +233,13 @@ export const responseNotFound = (id: string) =>
     code: 'response_not_found',
   });
 
+export const itemNotFound = (id: string, param: string) =>
+  new GatewayError(404, 'invalid_request_error', 'GW_ERR_ITEM_NOT_FOUND', {
+    message: `Item with id '${id.slice(0, 256)}' not found.`,
+    param,
+    code: 'item_not_found',
+  });
+
 // An upstream refused the channel's own credentials: the client learns that, and nothing of the credential.
 export const upstreamCredentialsRefused = (channel: string, status: number, upstreamCode: string | null) =>
   new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_CREDENTIALS', {

@@ -111,7 +111,8 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     await bus.publish(event);
   };
   announceRef.current = announce;
-  const responseOwners = createResponseOwners({ db: database.db, logger, redis: shared.redis, flushIntervalMs: env.FLUSH_INTERVAL_MS });
+  // Responses the gateway keeps itself live as long as the usage log (0: until deleted).
+  const responseOwners = createResponseOwners({ db: database.db, logger, redis: shared.redis, flushIntervalMs: env.FLUSH_INTERVAL_MS, keptRetentionMs: env.USAGE_LOG_RETENTION_DAYS > 0 ? env.USAGE_LOG_RETENTION_DAYS * 86_400_000 : null });
   const metrics = createMetrics();
   const recorder = createUsageRecorder({
     writer: createMeteringBatchWriter(database.db, env.DATABASE_URL),

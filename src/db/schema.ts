@@ -273,6 +273,21 @@ export interface ResponsesTable {
   expires_at: number | null;
   /** Set by DELETE /v1/responses/{id}: the id then answers 404 to everyone. */
   deleted_at: number | null;
+  /** The response this one continues, for a gateway-kept chain (migration 0010). */
+  previous_response_id: Generated<string | null>;
+}
+
+/** Items of gateway-kept responses, and owners of upstream-kept output items (migration 0010). */
+export interface ResponseItemsTable {
+  response_id: string;
+  position: number;
+  user_id: number;
+  item_id: string;
+  kind: 'input' | 'output';
+  /** The item itself when the gateway keeps it; null when only its owner is recorded. */
+  item_json: string | null;
+  created_at: number;
+  expires_at: number | null;
 }
 
 // ── Accounts (migration 0005) ──
@@ -333,6 +348,7 @@ export interface DatabaseSchema {
   settings: SettingsTable;
   metering_dead_letters: MeteringDeadLettersTable;
   responses: ResponsesTable;
+  response_items: ResponseItemsTable;
   recovery_codes: RecoveryCodesTable;
   login_failures: LoginFailuresTable;
   mail_outbox: MailOutboxTable;

@@ -8,20 +8,36 @@ const DAY_MS = 86_400_000;
 export const MINUTE_STATS_RETENTION_MS = 2 * DAY_MS;
 export const HOUR_STATS_RETENTION_MS = 90 * DAY_MS;
 
-export async function applyRetention(db: Kysely<DatabaseSchema>, logRetentionDays: number, now = Date.now()): Promise<{ logs: number; stats: number }> {
+export async function applyRetention(db: Kysely<DatabaseSchema>, logRetentionDays: number, now = Date.now()): Promise<{ logs: number; stats: number; responses: number }> {
   let logs = 0;
   if (logRetentionDays > 0) {
     const result = await db.deleteFrom('usage_logs').where('created_at', '<', now - logRetentionDays * DAY_MS).executeTakeFirst();
     logs = Number(result.numDeletedRows);
   }
+  const responses = await deleteOldResponses(db, logRetentionDays, now);
   const minute = await db.deleteFrom('usage_stats').where('bucket', '=', 'minute').where('bucket_start', '<', now - MINUTE_STATS_RETENTION_MS).executeTakeFirst();
   const hour = await db.deleteFrom('usage_stats').where('bucket', '=', 'hour').where('bucket_start', '<', now - HOUR_STATS_RETENTION_MS).executeTakeFirst();
-  return { logs, stats: Number(minute.numDeletedRows) + Number(hour.numDeletedRows) };
+  return { logs, stats: Number(minute.numDeletedRows) + Number(hour.numDeletedRows), responses };
+}
+
+/**
+ * Responses kept by the gateway live as long as the usage log: past their expiry, or older than the
+ * retention in force now (it may have been shortened since they were kept). Their items go with them.
+ */
+async function deleteOldResponses(db: Kysely<DatabaseSchema>, logRetentionDays: number, now: number): Promise<number> {
+  const cutoff = logRetentionDays > 0 ? now - logRetentionDays * DAY_MS : null;
+  const old = db.selectFrom('responses').select('id').where((eb) => eb.or([
+    eb('expires_at', '<', now),
+    ...(cutoff === null ? [] : [eb.and([eb('state_kept_by', '=', 'gateway'), eb('created_at', '<', cutoff)])]),
+  ]));
+  await db.deleteFrom('response_items').where((eb) => eb.or([eb('expires_at', '<', now), eb('response_id', 'in', old)])).execute();
+  const result = await db.deleteFrom('responses').where('id', 'in', old).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export function scheduleRetention(db: Kysely<DatabaseSchema>, logger: Logger, logRetentionDays: number): () => void {
   const run = () => applyRetention(db, logRetentionDays).then(
-    (deleted) => deleted.logs + deleted.stats > 0 && logger.info(deleted, 'old usage logs and statistics deleted'),
+    (deleted) => deleted.logs + deleted.stats + deleted.responses > 0 && logger.info(deleted, 'old usage logs, statistics and kept responses deleted'),
     (error: unknown) => logger.error({ err: error }, 'retention cleanup failed'),
   );
   const timer = setInterval(run, 3_600_000);

@@ -12,14 +12,19 @@ import type { DatabaseSchema } from '../db/schema.ts';
 import { insertResponseOwnerBatch, type ResponseOwnerRow } from '../db/repositories/responses.ts';
 import type { RedisContext } from '../cluster/redis-connection.ts';
 import { createWriteBehindQueue } from '../metering/write-behind-queue.ts';
+import { createKeptResponses, type KeptResponses } from './kept-responses.ts';
+import { createUpstreamItemOwners, type UpstreamItemOwners } from './upstream-item-owners.ts';
+import { createRecentIds } from './recent-ids.ts';
 
 export interface ResponseOwner {
   userId: number;
   /** The channel that holds the response upstream, or null. */
   channelId: number | null;
+  /** Where the conversation lives: on the channel ('upstream') or in the gateway's own store ('gateway'). */
+  keptBy: 'upstream' | 'gateway';
 }
 
-export interface RelayedResponse extends ResponseOwner {
+export interface RelayedResponse extends Omit<ResponseOwner, 'keptBy'> {
   id: string;
   keyId: number | null;
   model: string;
@@ -27,6 +32,12 @@ export interface RelayedResponse extends ResponseOwner {
 
 export interface ResponseOwners {
   remember(response: RelayedResponse): void;
+  /** Notes the owner of a response the gateway keeps (already written to the database) for quick lookups. */
+  rememberKept(id: string, userId: number): void;
+  /** Responses the gateway keeps itself (channels without Responses state). */
+  kept: KeptResponses;
+  /** Owners of the output items of responses an upstream keeps, for item_reference. */
+  items: UpstreamItemOwners;
   /** The owner of an id, or null when the gateway never relayed it (or it expired or was deleted). */
   lookup(id: string): Promise<ResponseOwner | null>;
   /**
@@ -45,6 +56,8 @@ export interface ResponseOwnersOptions {
   flushIntervalMs: number;
   /** How long an id is remembered; OpenAI keeps stored responses 30 days. */
   retentionMs?: number;
+  /** How long a response the gateway keeps lives (the usage-log retention); null: until deleted. */
+  keptRetentionMs?: number | null;
   /** Ids kept in memory (the most recent); older ones are found in Redis or the database. */
   memoryEntries?: number;
 }
@@ -56,7 +69,7 @@ export const MAX_RESPONSE_ID_LENGTH = 256;
 export function createResponseOwners(options: ResponseOwnersOptions): ResponseOwners {
   const retentionMs = options.retentionMs ?? RESPONSE_RETENTION_MS;
   const memoryEntries = options.memoryEntries ?? 50_000;
-  const recent = createRecentIds(memoryEntries);
+  const recent = createRecentIds<ResponseOwner>(memoryEntries);
   const redisKey = (id: string) => `${options.redis!.prefix}resp:${id}`;
 
   const queue = createWriteBehindQueue<ResponseOwnerRow>({
@@ -66,6 +79,9 @@ export function createResponseOwners(options: ResponseOwnersOptions): ResponseOw
     onError: (error, rows) => options.logger.error({ err: error, responses: rows.length }, 'response ids could not be written; they will be retried'),
   });
 
+  const kept = createKeptResponses({ db: options.db, retentionMs: options.keptRetentionMs === undefined ? retentionMs : options.keptRetentionMs });
+  const items = createUpstreamItemOwners({ db: options.db, logger: options.logger, redis: options.redis, flushIntervalMs: options.flushIntervalMs, retentionMs, memoryEntries });
+
   const remember = (id: string, owner: ResponseOwner) => {
     // Ids are unique upstream; should one repeat, the first owner keeps it (as the database row does).
     const earlier = recent.get(id);
@@ -74,15 +90,20 @@ export function createResponseOwners(options: ResponseOwnersOptions): ResponseOw
   };
 
   const sweep = setInterval(() => {
-    options.db.deleteFrom('responses').where('expires_at', '<', Date.now()).execute()
+    const now = Date.now();
+    options.db.deleteFrom('response_items').where('expires_at', '<', now).execute()
+      .then(() => options.db.deleteFrom('responses').where('expires_at', '<', now).execute())
       .catch((error: unknown) => options.logger.warn({ err: error }, 'sweeping expired response ids failed'));
   }, 3_600_000);
   sweep.unref();
 
   return {
+    kept,
+    items,
+    rememberKept: (id, userId) => remember(id, { userId, channelId: null, keptBy: 'gateway' }),
     remember(response) {
       if (!response.id || response.id.length > MAX_RESPONSE_ID_LENGTH) return;
-      const owner = { userId: response.userId, channelId: response.channelId };
+      const owner: ResponseOwner = { userId: response.userId, channelId: response.channelId, keptBy: 'upstream' };
       remember(response.id, owner);
       const now = Date.now();
       queue.enqueue({ id: response.id, user_id: response.userId, key_id: response.keyId, channel_id: response.channelId, model: response.model.slice(0, 256), created_at: now, expires_at: now + retentionMs });
@@ -97,14 +118,14 @@ export function createResponseOwners(options: ResponseOwnersOptions): ResponseOw
         const shared = await options.redis.redis.get(redisKey(id)).catch(() => null);
         if (shared !== null) {
           const [user, channel] = shared.split(':');
-          const owner = { userId: Number(user), channelId: channel ? Number(channel) : null };
+          const owner: ResponseOwner = { userId: Number(user), channelId: channel ? Number(channel) : null, keptBy: 'upstream' };
           remember(id, owner);
           return owner;
         }
       }
-      const row = await options.db.selectFrom('responses').select(['user_id', 'channel_id', 'expires_at', 'deleted_at']).where('id', '=', id).executeTakeFirst();
+      const row = await options.db.selectFrom('responses').select(['user_id', 'channel_id', 'expires_at', 'deleted_at', 'state_kept_by']).where('id', '=', id).executeTakeFirst();
       if (!row || row.deleted_at !== null || (row.expires_at !== null && row.expires_at < Date.now())) return null;
-      const owner = { userId: row.user_id, channelId: row.channel_id };
+      const owner: ResponseOwner = { userId: row.user_id, channelId: row.channel_id, keptBy: row.state_kept_by === 'gateway' ? 'gateway' : 'upstream' };
       remember(id, owner);
       return owner;
     },
@@ -117,41 +138,14 @@ export function createResponseOwners(options: ResponseOwnersOptions): ResponseOw
       // A lookup that ran meanwhile may have cached it again from the not-yet-marked row.
       recent.delete(id);
     },
-    flush: () => queue.flush(),
+    flush: async () => {
+      await queue.flush();
+      await items.flush();
+    },
     async close() {
       clearInterval(sweep);
       await queue.close();
-    },
-  };
-}
-
-interface RecentIds {
-  get(id: string): ResponseOwner | undefined;
-  set(id: string, owner: ResponseOwner): void;
-  delete(id: string): void;
-}
-
-/**
- * The most recent ids, at most `capacity`, in two generations: when the young one is half full it becomes
- * the old one and the previous old one is dropped. O(1) per call; evicting one key at a time from a Map
- * (`keys().next()` after many deletes) walks the deleted slots and cost ~50 µs a call at 50,000 entries.
- */
-function createRecentIds(capacity: number): RecentIds {
-  const half = Math.max(1, Math.floor(capacity / 2));
-  let young = new Map<string, ResponseOwner>();
-  let old = new Map<string, ResponseOwner>();
-  return {
-    get: (id) => young.get(id) ?? old.get(id),
-    set(id, owner) {
-      if (young.size >= half) {
-        old = young;
-        young = new Map();
-      }
-      young.set(id, owner);
-    },
-    delete(id) {
-      young.delete(id);
-      old.delete(id);
+      await items.close();
     },
   };
 }

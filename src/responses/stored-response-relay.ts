@@ -1,6 +1,7 @@
 // GET/DELETE /v1/responses/{id}, GET /v1/responses/{id}/input_items and POST /v1/responses/{id}/cancel:
-// OpenAI's stored-response endpoints, relayed to the channel that holds the response, for its owner only.
-// Anyone else's id, and an id the gateway never relayed, get the 404 an unknown id gets.
+// OpenAI's stored-response endpoints, for the response's owner only: served from the gateway's own store
+// for responses it keeps, relayed to the channel that holds the response otherwise. Anyone else's id, and
+// an id the gateway never saw, get the 404 an unknown id gets.
 import type { CachedKey } from '../accounts/key-index.ts';
 import { GatewayError, responseNotFound, upstreamTimeout, upstreamUnreachable } from '../gateway-errors.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
@@ -9,6 +10,7 @@ import { gatewayErrorFromUpstream } from '../relay/upstream-error.ts';
 import { classifyTransportError, DEFAULT_TIMEOUTS } from '../relay/attempt-policy.ts';
 import { operationPath, supportsOperation } from '../providers/operation-path.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
+import { serveKeptResponse } from './serve-kept-response.ts';
 
 export type StoredResponseAction = 'retrieve' | 'delete' | 'input_items' | 'cancel';
 
@@ -31,6 +33,7 @@ export interface StoredResponseRequest {
 export async function relayStoredResponse(deps: RelayDeps, request: StoredResponseRequest): Promise<RelayResult> {
   const owner = await deps.responseOwners.lookup(request.id);
   if (!owner || owner.userId !== request.key.userId) throw responseNotFound(request.id);
+  if (owner.keptBy === 'gateway') return serveKeptResponse(deps.responseOwners, request);
   const channel = owner.channelId === null ? undefined : deps.state.current.routing.channel(owner.channelId);
   if (!channel || !supportsOperation(channel, 'responses')) {
     throw new GatewayError(503, 'overloaded_error', 'GW_ERR_RESPONSE_CHANNEL_UNAVAILABLE', { message: `The channel that holds response '${request.id}' is not available right now; try again later.`, code: 'channel_unavailable' });

@@ -119,10 +119,10 @@ describe('previous_response_id on one instance', () => {
     }
   });
 
-  it('still names previous_response_id as unsupported when the owner continues on a translated channel', async () => {
+  it('refuses to continue on another provider a conversation an OpenAI channel holds, naming previous_response_id', async () => {
     const first = await clientFor(gateway, keys.alice).responses.create({ model: 'gpt-4o-mini', input: 'hello' });
     await expect(clientFor(gateway, keys.alice).responses.create({ model: 'claude-x', input: 'x', previous_response_id: first.id }))
-      .rejects.toMatchObject({ status: 400, param: 'previous_response_id' });
+      .rejects.toMatchObject({ status: 400, param: 'previous_response_id', message: expect.stringContaining('kept by an OpenAI-type channel') });
   });
 
   it('retrieves, lists input items of and deletes a response for its owner only', async () => {
@@ -149,14 +149,24 @@ describe('previous_response_id on one instance', () => {
     expect(row.deleted_at).not.toBeNull();
   });
 
-  it('refuses stored state it cannot attribute: conversation ids and item references', async () => {
+  it("refuses conversation ids, and item references to another user's items as unknown ones", async () => {
+    const alice = clientFor(gateway, keys.alice);
     const bob = clientFor(gateway, keys.bob);
+    const first = await alice.responses.create({ model: 'gpt-4o-mini', input: 'my items' });
+    const aliceItem = first.output[0]!.id!;
     const upstreamCalls = upstream.requests.length;
     await expect(bob.responses.create({ model: 'gpt-4o-mini', input: 'x', conversation: 'conv_of_alice' }))
       .rejects.toMatchObject({ status: 400, param: 'conversation', code: 'unsupported_parameter' });
-    await expect(bob.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: 'x' }, { type: 'item_reference', id: 'msg_of_alice' }] }))
-      .rejects.toMatchObject({ status: 400, param: 'input[1]', code: 'unsupported_parameter' });
+    const stolen = await bob.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: 'x' }, { type: 'item_reference', id: aliceItem }] }).catch((error: unknown) => error);
+    const unknown = await bob.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: 'x' }, { type: 'item_reference', id: 'msg_never_issued' }] }).catch((error: unknown) => error);
+    expect(stolen).toMatchObject({ status: 404, param: 'input[1]', code: 'item_not_found' });
+    expect((stolen as Error).message).toBe(`404 Item with id '${aliceItem}' not found.`);
+    expect((unknown as Error).message).toBe("404 Item with id 'msg_never_issued' not found.");
     expect(upstream.requests.length).toBe(upstreamCalls);
+
+    // Its owner's reference goes to the channel that keeps the item, as it is.
+    await alice.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: 'again' }, { type: 'item_reference', id: aliceItem }] });
+    expect((upstream.requests.at(-1)!.body as { input: unknown[] }).input[1]).toEqual({ type: 'item_reference', id: aliceItem });
   });
 
   it('remembers owners across a restart (from the database)', async () => {

@@ -18,7 +18,7 @@ it('deletes rows past retention and keeps the rest', async () => {
   const stat = (bucket: string, age: number) => ({ bucket, bucket_start: now - age, user_id: 1, key_id: 1, model: 'm', requests: 1, errors: 0, input_tokens: 1, output_tokens: 1, cost_micros: 1 });
   await db.insertInto('usage_stats').values([stat('minute', 3 * day), stat('minute', 60_000), stat('hour', 100 * day), stat('day', 400 * day)]).execute();
   const deleted = await applyRetention(db, 30, now);
-  expect(deleted).toEqual({ logs: 1, stats: 2 });
+  expect(deleted).toEqual({ logs: 1, stats: 2, responses: 0 });
   expect((await db.selectFrom('usage_logs').select('request_id').execute()).map((row) => row.request_id)).toEqual(['recent']);
   expect((await db.selectFrom('usage_stats').select('bucket').orderBy('bucket').execute()).map((row) => row.bucket)).toEqual(['day', 'minute']);
 });

@@ -26,16 +26,16 @@ describe('response owners', () => {
     for (let i = 0; i < 10; i++) owners.remember(entry(`resp_${i}`, 1));
     // Not yet written: only the recent ids are known.
     expect(await owners.lookup('resp_0')).toBeNull();
-    expect(await owners.lookup('resp_9')).toEqual({ userId: 1, channelId: 7 });
+    expect(await owners.lookup('resp_9')).toEqual({ userId: 1, channelId: 7, keptBy: 'upstream' });
     await owners.flush();
-    expect(await owners.lookup('resp_0')).toEqual({ userId: 1, channelId: 7 });
+    expect(await owners.lookup('resp_0')).toEqual({ userId: 1, channelId: 7, keptBy: 'upstream' });
   });
 
   it('keeps the first owner of an id that repeats, in memory and in the database', async () => {
     await setUp(100);
     owners.remember(entry('resp_same', 1));
     owners.remember(entry('resp_same', 2));
-    expect(await owners.lookup('resp_same')).toEqual({ userId: 1, channelId: 7 });
+    expect(await owners.lookup('resp_same')).toEqual({ userId: 1, channelId: 7, keptBy: 'upstream' });
     await owners.flush();
     const rows = await database.db.selectFrom('responses').selectAll().execute();
     expect(rows.map((row) => row.user_id)).toEqual([1]);

@@ -3,7 +3,7 @@
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
 import {
-  countWords, greeting, shapeText, splitEvenly, splitIntoPieces, thinkingSignature, thinkingText, toolResultAnswer, weatherCities,
+  announcement, countWords, greeting, shapeText, splitEvenly, splitIntoPieces, thinkingSignature, thinkingText, toolResultAnswer, weatherCities,
 } from './simulator-answers.ts';
 import { anthropicError } from './anthropic-simulator-errors.ts';
 
@@ -71,6 +71,8 @@ export function messages(exchange: SimulatorExchange): void | Promise<void> {
   const cities = step.reply === undefined && results.length === 0 && body.tools && body.tools.length > 0 ? weatherCities(said) : null;
   if (cities) {
     const name = body.tools?.[0]?.name ?? 'get_weather';
+    const preface = announcement(said);
+    if (preface !== null) blocks.push({ type: 'text', text: preface, citations: null });
     cities.forEach((city, i) => blocks.push({ type: 'tool_use', id: `toolu_sim_${i}_${city.toLowerCase().replace(/\W+/g, '')}`, name, input: { city }, caller: { type: 'direct' } }));
     stopReason = 'tool_use';
   } else {

@@ -2,7 +2,7 @@
 // (behaviour documented in gemini-simulator.ts).
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
-import { countWords, greeting, shapeText, simulatedEmbedding, splitIntoPieces, thinkingText, toolResultAnswer, weatherCities } from './simulator-answers.ts';
+import { announcement, countWords, greeting, shapeText, simulatedEmbedding, splitIntoPieces, thinkingText, toolResultAnswer, weatherCities } from './simulator-answers.ts';
 import { geminiError } from './gemini-simulator-errors.ts';
 
 interface Part { text?: string; thought?: boolean; functionCall?: { name?: string; args?: unknown }; functionResponse?: { name?: string; response?: unknown } }
@@ -62,6 +62,11 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
   let answerTokens = 0;
   if (cities) {
     const name = declared[0]?.name ?? 'get_weather';
+    const preface = announcement(said);
+    if (preface !== null) {
+      parts.push({ text: preface });
+      answerTokens += countWords(preface);
+    }
     for (const city of cities) {
       parts.push({ functionCall: { name, args: { city } } });
       answerTokens += countWords(JSON.stringify({ city }));

@@ -7,13 +7,16 @@
 import { randomBytes } from 'node:crypto';
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
-import { countWords, greeting, shapeText, splitEvenly, splitIntoPieces, thinkingText, toolResultAnswer, weatherCities } from './simulator-answers.ts';
+import { announcement, countWords, greeting, shapeText, splitEvenly, splitIntoPieces, thinkingText, toolResultAnswer, weatherCities } from './simulator-answers.ts';
 
 type Body = Record<string, unknown>;
 type Item = Record<string, unknown>;
 
 /** Responses kept as OpenAI keeps stored ones, for GET/DELETE /v1/responses/{id} and its input_items. */
 export const storedResponses = new Map<string, { response: Record<string, unknown>; inputItems: object[] }>();
+
+/** Output item ids of stored responses, which an item_reference may name (as OpenAI: only those). */
+const knownItemIds = new Set<string>();
 
 const textOfContent = (content: unknown): string =>
   typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => (typeof (p as Item).text === 'string' ? (p as Item).text : '')).join('') : '';
@@ -48,6 +51,8 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
   const { step } = exchange;
   const inputText = typeof body.input === 'string' ? body.input : JSON.stringify(body.input ?? '');
   const { said, results } = readInput(body.input);
+  const missing = Array.isArray(body.input) ? (body.input as Item[]).find((item) => item.type === 'item_reference' && !knownItemIds.has(String(item.id))) : undefined;
+  if (missing) return sendJson(exchange.response, 404, { error: { message: `Item with id '${String(missing.id)}' not found.`, type: 'invalid_request_error', param: 'input', code: null } });
   const id = `resp_sim${randomBytes(12).toString('hex')}`;
   const base = id.slice(8, 24);
   const createdAt = Math.floor(Date.now() / 1000);
@@ -59,6 +64,9 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
   if (summary) output.push({ id: `rs_${base}`, type: 'reasoning', summary: [{ type: 'summary_text', text: thinkingText(said) }] });
   let incomplete = false;
   if (cities) {
+    // Some models say what they are about to do before calling tools (the ai SDK keeps both in step one).
+    const preface = announcement(said);
+    if (preface !== null) output.push({ id: `msg_${base}_pre`, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: preface, annotations: [], logprobs: [] }] });
     cities.forEach((city, i) => output.push({ id: `fc_${base}_${i}`, type: 'function_call', status: 'completed', arguments: JSON.stringify({ city }), call_id: `call_sim_${i}_${city.toLowerCase().replace(/\W+/g, '')}`, name: functionTool!.name }));
   } else {
     const shaped = shapeText(step.reply ?? (results.length > 0 ? toolResultAnswer(results) : greeting('OpenAI', said)), undefined, typeof body.max_output_tokens === 'number' ? body.max_output_tokens : undefined);
@@ -76,6 +84,7 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
   });
   const inputItems = [{ id: `msg_in${randomBytes(6).toString('hex')}`, type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: inputText }] }];
   storedResponses.set(id, { response: response(status, output, true), inputItems });
+  if (body.store !== false) for (const item of output) knownItemIds.add(String(item.id));
   if (!body.stream) return sendJson(exchange.response, 200, response(status, output, true));
 
   let sequence = 0;

@@ -17,6 +17,11 @@ export function toolResultAnswer(results: string[]): string {
   return `The tool said: ${results.join('; ')}`;
 }
 
+/** Text said before the tool calls when the prompt asks for it with "(announce)", as models often do. */
+export function announcement(said: string): string | null {
+  return /\(announce\)/i.test(said) ? 'Let me look that up.' : null;
+}
+
 export function thinkingText(said: string): string {
   return `Thinking about "${said}".`;
 }
