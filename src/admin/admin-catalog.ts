@@ -34,7 +34,7 @@ type GroupInput = z.infer<typeof groupConfigSchema>;
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message);
 
 export function channelView(row: ChannelRow) {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean };
+  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean; chatFormat?: string };
   const t = settings.timeouts;
   return {
     id: row.id,
@@ -50,6 +50,7 @@ export function channelView(row: ChannelRow) {
     status: row.status,
     status_reason: row.status_reason,
     ...(settings.supportsPrefill !== undefined ? { supports_prefill: settings.supportsPrefill } : {}),
+    ...(settings.chatFormat !== undefined ? { chat_format: settings.chatFormat } : {}),
     ...(t ? { timeouts: Object.fromEntries(Object.entries({ connect_ms: t.connectMs, headers_ms: t.headersMs, first_token_ms: t.firstTokenMs, idle_ms: t.idleMs }).filter(([, v]) => v !== undefined)) } : {}),
     updated_at: new Date(row.updated_at).toISOString(),
   };

@@ -3,6 +3,9 @@
 import type { ChannelConfig, ConfigFile, KeyConfig, ModelConfig } from './config-file-schema.ts';
 import { usdToMicros, type ModelPricing } from '../metering/pricing.ts';
 import { normalizeBaseUrl } from './normalize-base-url.ts';
+import { getProvider } from '../providers/registry.ts';
+import { channelChatFormat } from '../routing/channel-chat-format.ts';
+import { invalidRequest } from '../gateway-errors.ts';
 
 type GroupConfig = ConfigFile['groups'][number];
 type UserConfig = ConfigFile['users'][number];
@@ -18,6 +21,7 @@ export function groupRowFromConfig(group: GroupConfig) {
 }
 
 export function channelRowFromConfig(channel: ChannelConfig) {
+  checkChatFormat(channel);
   return {
     name: channel.name,
     type: channel.type,
@@ -32,8 +36,18 @@ export function channelRowFromConfig(channel: ChannelConfig) {
     settings_json: JSON.stringify({
       ...(channel.timeouts ? { timeouts: camelTimeouts(channel.timeouts) } : {}),
       ...(channel.supports_prefill !== undefined ? { supportsPrefill: channel.supports_prefill } : {}),
+      ...(channel.chat_format !== undefined ? { chatFormat: channel.chat_format } : {}),
     }),
   };
+}
+
+/** A chat format the channel's type cannot serve chat in is refused (400 from the admin API, a start-up error from the file). */
+function checkChatFormat(channel: ChannelConfig): void {
+  try {
+    channelChatFormat(getProvider(channel.type), channel.chat_format);
+  } catch (error) {
+    throw invalidRequest(`Channel '${channel.name}': ${(error as Error).message}.`, 'chat_format', 'invalid_value');
+  }
 }
 
 function camelTimeouts(timeouts: NonNullable<ChannelConfig['timeouts']>) {

@@ -16,6 +16,11 @@ export interface ProviderDefinition {
   type: string;
   /** The wire format of its chat-like endpoint. */
   chatFormat: WireFormat;
+  /**
+   * Other wire formats a channel of this type may be set to serve chat in (a channel's `chat_format`), for
+   * upstreams that serve some models through one endpoint only: OpenAI's `openai-responses`.
+   */
+  otherChatFormats?: readonly WireFormat[];
   defaultBaseUrl: string;
   /** Path (with query) below the base URL for an operation on an upstream model id; null when unsupported. */
   path(operation: Operation, upstreamModel: string): string | null;

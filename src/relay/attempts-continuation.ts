@@ -11,6 +11,7 @@ import { createSsePump } from './sse-pump.ts';
 import { firstOutput, type AttemptContext } from './attempts-first-byte.ts';
 import { deliveredThrough, type CommittedStream } from './attempts-stream.ts';
 import { createReplayFilter } from './attempts-replay.ts';
+import { getFormat } from '../formats/index.ts';
 import { redactSecrets } from './redact-credentials.ts';
 
 /**
@@ -33,7 +34,7 @@ export async function continueElsewhere(context: AttemptContext, failed: Committ
         if (continued) return { ...continued, prefill: delivered.text };
       }
       // Restarting needs the client's own format read back, and a hop that can stream this call.
-      const filter = context.hop.stream ? createReplayFilter(call.inboundFormat, delivered.text) : null;
+      const filter = context.hop.stream ? createReplayFilter(getFormat(call.inboundFormat), delivered.text) : null;
       if (!filter) continue;
       const restarted = await openSegment(context, context.hop, channel, route.model, 'restarted');
       if (restarted) return { ...restarted, replay: { filter, prefix: delivered.text } };

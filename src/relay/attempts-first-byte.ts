@@ -14,6 +14,7 @@ import { upstreamModelFor } from './resolve-candidates.ts';
 import { createSsePump, type SsePump } from './sse-pump.ts';
 import type { ModelRoute } from './attempts-order.ts';
 import { bytesToClient, streamToClient } from './attempts-stream.ts';
+import { getFormat } from '../formats/index.ts';
 
 export interface AttemptContext {
   deps: RelayDeps;
@@ -82,7 +83,8 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     const text = await response.text().catch(() => '');
     if (signal.aborted) return stopped(signal.reason);
     const error = hop.error(channel, response.statusCode, text);
-    return fail(classifyUpstreamStatus(response.statusCode, error), error, response.statusCode, retryAfterMs(response.headers['retry-after']));
+    const refusal = getFormat(channel.chatFormat).refusalOf(response.statusCode, text);
+    return fail(classifyUpstreamStatus(response.statusCode, error, refusal), error, response.statusCode, retryAfterMs(response.headers['retry-after']));
   }
 
   const win = (usageModel: string) => {

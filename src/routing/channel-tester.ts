@@ -5,6 +5,7 @@ import type { RoutedChannel } from './routing-table.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import { operationPath } from '../providers/operation-path.ts';
 import { redactSecrets } from '../relay/redact-credentials.ts';
+import { getFormat } from '../formats/index.ts';
 
 export interface ChannelTestResult {
   ok: boolean;
@@ -15,28 +16,18 @@ export interface ChannelTestResult {
 
 const TEST_TIMEOUT_MS = 20_000;
 
-/** The smallest valid chat request in each wire format. */
-function probeBody(channel: RoutedChannel, upstreamModel: string): object {
-  switch (channel.provider.chatFormat) {
-    case 'anthropic-messages':
-      return { model: upstreamModel, max_tokens: 8, messages: [{ role: 'user', content: 'ping' }] };
-    case 'gemini-generate':
-      return { contents: [{ role: 'user', parts: [{ text: 'ping' }] }], generationConfig: { maxOutputTokens: 8 } };
-    default:
-      return { model: upstreamModel, max_tokens: 8, messages: [{ role: 'user', content: 'ping' }] };
-  }
-}
-
 export async function testChannel(agents: UpstreamAgents, channel: RoutedChannel, model: string): Promise<ChannelTestResult> {
   const upstreamModel = channel.modelMapping[model] ?? model;
+  // The smallest valid chat request in the format the channel serves chat in, as that format declares it.
+  const format = getFormat(channel.chatFormat);
   const started = performance.now();
   const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);
   try {
     const response = await sendUpstream(agents, {
       channel,
-      path: operationPath(channel, 'chat', upstreamModel),
+      path: operationPath(channel, format.chatOperations.whole, upstreamModel),
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(probeBody(channel, upstreamModel)),
+      body: JSON.stringify(format.probeBody(upstreamModel)),
       signal,
       headersTimeoutMs: TEST_TIMEOUT_MS,
       idleTimeoutMs: TEST_TIMEOUT_MS,

@@ -1,5 +1,7 @@
 // Gemini generateContent / streamGenerateContent: every converter to and from the hub.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { geminiRefusalOf } from './gemini-generate-refusal.ts';
+import { geminiReplayEvent } from './gemini-generate-replay.ts';
 import { geminiUsageToHub } from './gemini-generate-usage.ts';
 import { geminiErrorToHub, hubErrorToGeminiGenerate, hubErrorToGeminiStreamEvent } from './gemini-generate-error.ts';
 import { geminiGenerateRequestToHub, hubToGeminiGenerateRequest } from './gemini-generate-request.ts';
@@ -28,6 +30,15 @@ export const geminiGenerateFormat: FormatConverters = {
   name: 'gemini-generate',
   modelIn: 'path',
   needsInlineImages: true,
+  chatOperations: { whole: 'chat', stream: 'chat-stream' },
+  apiFamily: 'google',
+  supportsPrefill: false,
+  streamUsageOption: null,
+  streamTerminator: null,
+  // The model is in the URL path, not the body.
+  probeBody: () => ({ contents: [{ role: 'user', parts: [{ text: 'ping' }] }], generationConfig: { maxOutputTokens: 8 } }),
+  refusalOf: geminiRefusalOf,
+  replayEvent: geminiReplayEvent,
   requestToHub: geminiGenerateRequestToHub,
   hubToRequest: hubToGeminiGenerateRequest,
   responseToHub: geminiGenerateResponseToHub,

@@ -18,8 +18,8 @@ import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null = null, operation: 'chat' | 'completions' = 'chat'): RelayHop {
   const clientWantsUsage = (call.body.stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true;
   return {
-    // Passthrough only: the channel speaks OpenAI's format itself.
-    supports: (channel) => channel.provider.chatFormat === 'openai-chat' && supportsOperation(channel, operation),
+    // Passthrough only: the channel serves chat in the client's own format.
+    supports: (channel) => channel.chatFormat === call.inboundFormat && supportsOperation(channel, operation),
     request(channel, upstreamModel) {
       return {
         path: operationPath(channel, operation === 'chat' && call.stream ? 'chat-stream' : operation, upstreamModel),
