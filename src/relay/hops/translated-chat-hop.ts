@@ -98,6 +98,6 @@ function withPrefill(request: HubRequest, prefill: string): HubRequest {
   return {
     ...request,
     messages: [...request.messages, { role: 'assistant', content: [{ type: 'text', text: prefill }] }],
-    extensions: { ...request.extensions, 'openai-chat': { ...request.extensions['openai-chat'], continue_final_message: true, add_generation_prompt: false } },
+    continuesLastMessage: true,
   };
 }
