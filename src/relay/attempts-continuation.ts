@@ -13,6 +13,7 @@ import { deliveredThrough, type CommittedStream } from './attempts-stream.ts';
 import { createReplayFilter } from './attempts-replay.ts';
 import { getFormat } from '../formats/index.ts';
 import { redactSecrets } from './redact-credentials.ts';
+import { attemptRecord, logAttempt } from './attempt-log.ts';
 
 /**
  * Mends a broken stream on another route: the same model's other channels first, then the fallback
@@ -48,8 +49,8 @@ async function openSegment(context: AttemptContext, hop: RelayHop, channel: Rout
   const { deps, call } = context;
   const started = performance.now();
   const upstreamModel = upstreamModelFor(channel, model);
-  const note = (outcome: string, status: number | null, error: string | null) =>
-    call.meter.attempts.push({ model, channel: channel.name, status, outcome, error, ms: Math.round(performance.now() - started) });
+  // Each segment tried ends in one immutable record in the call's log, whatever became of it.
+  const note = (outcome: string, status: number | null, error: string | null) => logAttempt(call.meter, attemptRecord(model, channel.name, status, outcome, error, started));
   const what = kind === 'continued' ? 'continuation' : 'restart';
   try {
     const response = await sendUpstream(deps.agents, {
