@@ -35,6 +35,14 @@ export interface StreamCloser {
   close(outputTokens: number): SseEvent[];
 }
 
+/** A model as the gateway lists it to clients (GET /v1/models and the like). */
+export interface HubModelInfo {
+  id: string;
+  ownedBy: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+}
+
 /**
  * An upstream refusal the relay treats apart from other client errors: a prompt too long for the model (a
  * fallback model with a larger context may take it), or a refusal by the upstream's content policy (final:
@@ -77,6 +85,9 @@ export interface FormatConverters {
   streamUsageOption: Readonly<Record<string, unknown>> | null;
   /** The data line a stream in this format ends with ('[DONE]'), or null when its last event says so. */
   streamTerminator: string | null;
+  /** Its model list's shape (src/http/routes/models-route.ts): the whole list, and one model object. */
+  modelList(models: readonly HubModelInfo[]): Record<string, unknown>;
+  modelEntry(model: HubModelInfo): Record<string, unknown>;
   /** The smallest valid chat request, for the channel tester (src/routing/channel-tester.ts). */
   probeBody(upstreamModel: string): Record<string, unknown>;
   /** Its error reader's verdict on refusals the relay routes differently (context length, content policy). */

@@ -39,13 +39,16 @@ describe('formats registry', () => {
       const probe = format.probeBody('probe-model');
       expect(() => format.requestToHub(probe, { model: 'probe-model' }), `${name}.probeBody`).not.toThrow();
       expect(format.refusalOf(400, { not: 'an error envelope' }), `${name}.refusalOf`).toBeNull();
+      // The model list holds each model's own entry.
+      const model = { id: 'm-1', ownedBy: 'system', createdAt: Date.UTC(2025, 0, 1) };
+      expect(JSON.stringify(format.modelList([model])), `${name}.modelList`).toContain(JSON.stringify(format.modelEntry(model)));
       if (format.replayEvent !== undefined) expect(typeof format.replayEvent, `${name}.replayEvent`).toBe('function');
     }
   });
 
   it('declares the parts the issue lists, and a registered format lacking one fails', () => {
     const required = ['name', 'modelIn', 'needsInlineImages', 'chatOperations', 'apiFamily', 'supportsPrefill', 'streamUsageOption', 'streamTerminator',
-      'probeBody', 'refusalOf', 'requestToHub', 'hubToRequest', 'responseToHub', 'hubToResponse', 'usageToHub', 'streamToHub', 'hubToStream',
+      'modelList', 'modelEntry', 'probeBody', 'refusalOf', 'requestToHub', 'hubToRequest', 'responseToHub', 'hubToResponse', 'usageToHub', 'streamToHub', 'hubToStream',
       'streamToHubMachine', 'hubToStreamMachine', 'errorToHub', 'hubToError', 'hubErrorToStreamEvent'];
     const lacking = (format: object) => required.filter((part) => !(part in format));
     for (const [name, format] of Object.entries(formats)) expect(lacking(format), name).toEqual([]);

@@ -1,5 +1,6 @@
 // Anthropic /v1/messages: every converter to and from the hub.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { anthropicModelEntry, anthropicModelList } from './anthropic-messages-models.ts';
 import { anthropicRefusalOf } from './anthropic-messages-refusal.ts';
 import { anthropicReplayEvent } from './anthropic-messages-replay.ts';
 import { anthropicStreamCloser } from './anthropic-messages-stream-closer.ts';
@@ -47,6 +48,8 @@ export const anthropicMessagesFormat: FormatConverters = {
   supportsPrefill: true,
   streamUsageOption: null,
   streamTerminator: null,
+  modelList: anthropicModelList,
+  modelEntry: anthropicModelEntry,
   probeBody: (upstreamModel) => ({ model: upstreamModel, max_tokens: 8, messages: [{ role: 'user', content: 'ping' }] }),
   refusalOf: anthropicRefusalOf,
   replayEvent: anthropicReplayEvent,

@@ -1,5 +1,6 @@
 // Gemini generateContent / streamGenerateContent: every converter to and from the hub.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { geminiModelEntry, geminiModelList } from './gemini-generate-models.ts';
 import { geminiRefusalOf } from './gemini-generate-refusal.ts';
 import { geminiReplayEvent } from './gemini-generate-replay.ts';
 import { geminiUsageToHub } from './gemini-generate-usage.ts';
@@ -35,6 +36,8 @@ export const geminiGenerateFormat: FormatConverters = {
   supportsPrefill: false,
   streamUsageOption: null,
   streamTerminator: null,
+  modelList: geminiModelList,
+  modelEntry: geminiModelEntry,
   // The model is in the URL path, not the body.
   probeBody: () => ({ contents: [{ role: 'user', parts: [{ text: 'ping' }] }], generationConfig: { maxOutputTokens: 8 } }),
   refusalOf: geminiRefusalOf,

@@ -1,5 +1,6 @@
 // OpenAI /v1/chat/completions: every converter to and from the hub.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { openaiModelEntry, openaiModelList } from './openai-chat-models.ts';
 import { openaiRefusalOf } from './openai-chat-refusal.ts';
 import { openaiChatReplayEvent } from './openai-chat-replay.ts';
 import { openaiUsageToHub } from './openai-chat-usage.ts';
@@ -35,6 +36,8 @@ export const openaiChatFormat: FormatConverters = {
   supportsPrefill: false,
   streamUsageOption: { stream_options: { include_usage: true } },
   streamTerminator: '[DONE]',
+  modelList: openaiModelList,
+  modelEntry: openaiModelEntry,
   probeBody: (upstreamModel) => ({ model: upstreamModel, max_tokens: 8, messages: [{ role: 'user', content: 'ping' }] }),
   refusalOf: openaiRefusalOf,
   replayEvent: openaiChatReplayEvent,

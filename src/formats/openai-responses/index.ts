@@ -1,6 +1,7 @@
 // OpenAI /v1/responses: every converter to and from the hub. Inbound, a Responses client is served from
 // chat-type upstreams (Anthropic, Gemini, OpenAI chat); outbound, a Responses-only upstream can be used.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { openaiModelEntry, openaiModelList } from '../openai-chat/openai-chat-models.ts';
 import { openaiRefusalOf } from '../openai-chat/openai-chat-refusal.ts';
 import { openaiResponsesUsageToHub } from './openai-responses-usage.ts';
 import { hubErrorToOpenaiResponses, hubErrorToOpenaiResponsesStreamEvent, openaiResponsesErrorToHub } from './openai-responses-error.ts';
@@ -37,6 +38,8 @@ export const openaiResponsesFormat: FormatConverters = {
   supportsPrefill: false,
   streamUsageOption: null,
   streamTerminator: null,
+  modelList: openaiModelList,
+  modelEntry: openaiModelEntry,
   // 16 is the smallest max_output_tokens the Responses API accepts.
   probeBody: (upstreamModel) => ({ model: upstreamModel, input: 'ping', max_output_tokens: 16 }),
   // The same envelope as OpenAI chat's, so the same reader.
