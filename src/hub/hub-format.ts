@@ -69,6 +69,12 @@ export interface FormatConverters {
   modelIn: 'body' | 'path';
   /** Whether this format takes images only as inline bytes, so image URLs are fetched before sending. */
   needsInlineImages: boolean;
+  /**
+   * How its clients present their key: the header (`authorization` with `bearer`: `Bearer <key>`), and a
+   * query parameter some SDKs use instead (Gemini's `?key=`). The gateway accepts every format's
+   * convention on every route (src/http/authenticate.ts), so a client's SDK works wherever it points.
+   */
+  clientKey: { header: string; bearer: boolean; query?: string };
   /** The provider operations its chat is sent to, whole and streamed (src/providers/*: a path for each). */
   chatOperations: { whole: Operation; stream: Operation };
   /**

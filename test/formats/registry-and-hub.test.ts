@@ -32,6 +32,7 @@ describe('formats registry', () => {
         expect(operationNames, `${name}.chatOperations`).toContain(operation);
       }
       expect(format.apiFamily, `${name}.apiFamily`).toMatch(/^[a-z][a-z0-9-]*$/);
+      expect(format.clientKey.header, `${name}.clientKey`).toMatch(/^[a-z][a-z0-9-]*$/);
       expect(typeof format.supportsPrefill, `${name}.supportsPrefill`).toBe('boolean');
       expect(format.streamUsageOption === null || typeof format.streamUsageOption === 'object', `${name}.streamUsageOption`).toBe(true);
       expect(format.streamTerminator === null || typeof format.streamTerminator === 'string', `${name}.streamTerminator`).toBe(true);
@@ -47,7 +48,7 @@ describe('formats registry', () => {
   });
 
   it('declares the parts the issue lists, and a registered format lacking one fails', () => {
-    const required = ['name', 'modelIn', 'needsInlineImages', 'chatOperations', 'apiFamily', 'supportsPrefill', 'streamUsageOption', 'streamTerminator',
+    const required = ['name', 'clientKey', 'modelIn', 'needsInlineImages', 'chatOperations', 'apiFamily', 'supportsPrefill', 'streamUsageOption', 'streamTerminator',
       'modelList', 'modelEntry', 'probeBody', 'refusalOf', 'requestToHub', 'hubToRequest', 'responseToHub', 'hubToResponse', 'usageToHub', 'streamToHub', 'hubToStream',
       'streamToHubMachine', 'hubToStreamMachine', 'errorToHub', 'hubToError', 'hubErrorToStreamEvent'];
     const lacking = (format: object) => required.filter((part) => !(part in format));

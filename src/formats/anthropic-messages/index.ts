@@ -42,6 +42,7 @@ export const anthropicMessagesFormat: FormatConverters = {
   name: 'anthropic-messages',
   modelIn: 'body',
   needsInlineImages: false,
+  clientKey: { header: 'x-api-key', bearer: false },
   chatOperations: { whole: 'chat', stream: 'chat-stream' },
   apiFamily: 'anthropic',
   // Anthropic continues a trailing assistant message natively.

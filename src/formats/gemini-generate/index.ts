@@ -31,6 +31,7 @@ export const geminiGenerateFormat: FormatConverters = {
   name: 'gemini-generate',
   modelIn: 'path',
   needsInlineImages: true,
+  clientKey: { header: 'x-goog-api-key', bearer: false, query: 'key' },
   chatOperations: { whole: 'chat', stream: 'chat-stream' },
   apiFamily: 'google',
   supportsPrefill: false,

@@ -30,6 +30,7 @@ export const openaiChatFormat: FormatConverters = {
   name: 'openai-chat',
   modelIn: 'body',
   needsInlineImages: false,
+  clientKey: { header: 'authorization', bearer: true },
   chatOperations: { whole: 'chat', stream: 'chat-stream' },
   apiFamily: 'openai',
   // Only some OpenAI-compatible servers continue a trailing assistant message (vLLM): a channel declares it.

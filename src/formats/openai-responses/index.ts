@@ -32,6 +32,7 @@ export const openaiResponsesFormat: FormatConverters = {
   name: 'openai-responses',
   modelIn: 'body',
   needsInlineImages: false,
+  clientKey: { header: 'authorization', bearer: true },
   // One endpoint whole and streamed: `stream` is a body field.
   chatOperations: { whole: 'responses', stream: 'responses' },
   apiFamily: 'openai',
