@@ -51,7 +51,8 @@ describe('format names outside src/formats/', () => {
     ]) expect(formatNameDecisions(line), line).toEqual([line]);
     for (const line of [
       "  chatFormat: 'openai-chat',",
-      "relayRoute(app, deps, { url, inboundFormat: 'anthropic-messages', errorFormat: 'anthropic', prepare });",
+      "relayRoute(app, deps, { url: '/v1/messages', inboundFormat: 'anthropic-messages', prepare });",
+      "  app.get('/v1beta/models', { config: { errorFormat: 'gemini-generate' } }, list);",
       "// was: channel.provider.chatFormat === 'openai-chat'",
       "if (channel.chatFormat === call.inboundFormat) {",
       "  otherChatFormats: ['openai-responses'],",

@@ -15,7 +15,7 @@ export function modelsRoute(app: FastifyInstance, state: GatewayState): void {
     // Called the Anthropic way (its SDK always sends anthropic-version): Anthropic's list shape.
     return listingFormat(request, false).modelList(models);
   });
-  app.get('/v1beta/models', { config: { errorFormat: 'gemini' } }, async (request) => geminiGenerateFormat.modelList(modelsOfKey(state, request)));
+  app.get('/v1beta/models', { config: { errorFormat: 'gemini-generate' } }, async (request) => geminiGenerateFormat.modelList(modelsOfKey(state, request)));
 }
 
 function modelsOfKey(state: GatewayState, request: FastifyRequest): ModelInfo[] {
@@ -29,7 +29,8 @@ function modelsOfKey(state: GatewayState, request: FastifyRequest): ModelInfo[] 
  * also for a model that exists but this key may not see (no enumeration of other groups' models).
  */
 export function retrieveModel(state: GatewayState, request: FastifyRequest, id: string, gemini: boolean): object {
-  request.errorFormat = gemini ? 'gemini' : request.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
+  // Errors in the same caller's format as the answer.
+  request.errorFormat = listingFormat(request, gemini).name;
   const bare = gemini && id.startsWith('models/') ? id.slice('models/'.length) : id;
   const model = modelsOfKey(state, request).find((candidate) => candidate.id === bare);
   if (!model) throw modelNotFound(bare);

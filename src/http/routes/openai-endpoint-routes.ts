@@ -22,6 +22,6 @@ const endpoints: [url: string, prepare: (body: unknown) => PreparedCall, inbound
 
 export function openAIEndpointRoutes(app: FastifyInstance, deps: RelayDeps): void {
   for (const [url, prepare, inboundFormat] of endpoints) {
-    relayRoute(app, deps, { url, inboundFormat, errorFormat: 'openai', prepare });
+    relayRoute(app, deps, { url, inboundFormat, prepare });
   }
 }
