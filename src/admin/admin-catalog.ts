@@ -34,7 +34,7 @@ type GroupInput = z.infer<typeof groupConfigSchema>;
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message);
 
 export function channelView(row: ChannelRow) {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean; region?: string };
+  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean; region?: string; chatFormat?: string };
   const t = settings.timeouts;
   return {
     id: row.id,
@@ -51,6 +51,7 @@ export function channelView(row: ChannelRow) {
     status_reason: row.status_reason,
     ...(settings.supportsPrefill !== undefined ? { supports_prefill: settings.supportsPrefill } : {}),
     ...(settings.region !== undefined ? { region: settings.region } : {}),
+    ...(settings.chatFormat !== undefined ? { chat_format: settings.chatFormat } : {}),
     ...(t ? { timeouts: Object.fromEntries(Object.entries({ connect_ms: t.connectMs, headers_ms: t.headersMs, first_token_ms: t.firstTokenMs, idle_ms: t.idleMs }).filter(([, v]) => v !== undefined)) } : {}),
     updated_at: new Date(row.updated_at).toISOString(),
   };

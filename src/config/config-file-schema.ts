@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { isValidCidr } from '../accounts/ip-allowlist.ts';
 import { providerTypes } from '../providers/registry.ts';
+import { formatNames, type FormatName } from '../formats/index.ts';
 import { MAX_AMOUNT_USD } from '../metering/money-bounds.ts';
 import { looksLikeGatewayKey } from '../accounts/api-key-format.ts';
 
@@ -36,6 +37,11 @@ const channelSchema = z.object({
   supports_prefill: z.boolean().optional(),
   /** AWS region of a `bedrock` channel (us-east-1, eu-central-1, …): its endpoint and signing scope. */
   region: z.string().regex(/^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/, 'must be an AWS region such as us-east-1').optional(),
+  /**
+   * The wire format the channel serves chat in, when not its type's own: 'openai-responses' for an OpenAI
+   * channel whose models answer only on /v1/responses (chat clients are then translated to it).
+   */
+  chat_format: z.enum(formatNames as [FormatName, ...FormatName[]]).optional(),
   timeouts: z.object({
     connect_ms: z.number().int().positive().optional(),
     headers_ms: z.number().int().positive().optional(),

@@ -4,6 +4,7 @@ import type { ChannelConfig, ConfigFile, KeyConfig, ModelConfig } from './config
 import { usdToMicros, type ModelPricing } from '../metering/pricing.ts';
 import { normalizeBaseUrl } from './normalize-base-url.ts';
 import { getProvider } from '../providers/registry.ts';
+import { channelChatFormat } from '../routing/channel-chat-format.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 
 type GroupConfig = ConfigFile['groups'][number];
@@ -33,6 +34,7 @@ export function channelRowFromConfig(channel: ChannelConfig) {
   // Settings a provider cannot work without (Bedrock's region) are refused here, for the file and the admin API alike.
   const problem = getProvider(channel.type).settingsProblem?.({ ...(channel.region !== undefined ? { region: channel.region } : {}) });
   if (problem) throw invalidRequest(`Channel '${channel.name}': ${problem.message}`, problem.param);
+  checkChatFormat(channel);
   return {
     name: channel.name,
     type: channel.type,
@@ -48,8 +50,18 @@ export function channelRowFromConfig(channel: ChannelConfig) {
       ...(channel.timeouts ? { timeouts: camelTimeouts(channel.timeouts) } : {}),
       ...(channel.supports_prefill !== undefined ? { supportsPrefill: channel.supports_prefill } : {}),
       ...(channel.region !== undefined ? { region: channel.region } : {}),
+      ...(channel.chat_format !== undefined ? { chatFormat: channel.chat_format } : {}),
     }),
   };
+}
+
+/** A chat format the channel's type cannot serve chat in is refused (400 from the admin API, a start-up error from the file). */
+function checkChatFormat(channel: ChannelConfig): void {
+  try {
+    channelChatFormat(getProvider(channel.type), channel.chat_format);
+  } catch (error) {
+    throw invalidRequest(`Channel '${channel.name}': ${(error as Error).message}.`, 'chat_format', 'invalid_value');
+  }
 }
 
 function camelTimeouts(timeouts: NonNullable<ChannelConfig['timeouts']>) {

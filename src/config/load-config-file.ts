@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { configFileSchema, type ConfigFile } from './config-file-schema.ts';
 import { getProvider } from '../providers/registry.ts';
+import { chatFormatsOf } from '../routing/channel-chat-format.ts';
 
 export class ConfigFileError extends Error {
   constructor(file: string, problems: string[]) {
@@ -47,6 +48,10 @@ function assertReferences(file: string, config: ConfigFile): void {
     channel.groups.forEach((group, j) => {
       if (!groupNames.has(group)) problems.push(`channels[${i}].groups[${j}]: unknown group '${group}' (declare it under groups)`);
     });
+    const chatFormats = chatFormatsOf(getProvider(channel.type));
+    if (channel.chat_format !== undefined && !chatFormats.includes(channel.chat_format)) {
+      problems.push(`channels[${i}].chat_format: a '${channel.type}' channel serves chat in ${chatFormats.join(' or ')}, not '${channel.chat_format}'`);
+    }
   });
   config.channels.forEach((channel, i) => {
     // What a provider cannot work without: Bedrock's region and the AKID:SECRET shape of its credential.

@@ -14,6 +14,8 @@ import { byChannelFormat } from '../relay/hops/by-channel-format.ts';
 import type { PreparedCall } from '../relay/prepared-call.ts';
 import type { RelayHop } from '../relay/relay-hop.ts';
 import { gatewayErrorFromUpstream } from '../relay/upstream-error.ts';
+import { geminiGenerateFormat, openaiChatFormat } from '../formats/index.ts';
+import { speaksFamilyOf } from '../relay/hops/api-family.ts';
 
 /** The most texts one call may embed, as for /v1/embeddings. */
 const MAX_REQUESTS = 2048;
@@ -41,7 +43,7 @@ export function prepareGeminiEmbed(raw: unknown, model: string, batch: boolean):
       const localTokens = () => texts.reduce((sum, text) => sum + estimateTextTokens(text), 0);
       const answer = (embeddings: { values: number[] }[]) => JSON.stringify(batch ? { embeddings } : { embedding: embeddings[0] ?? { values: [] } });
       const geminiHop: RelayHop = {
-        supports: (channel) => channel.provider.chatFormat === 'gemini-generate' && supportsOperation(channel, 'embeddings'),
+        supports: (channel) => speaksFamilyOf(channel, geminiGenerateFormat) && supportsOperation(channel, 'embeddings'),
         request: (channel, upstreamModel) => ({
           path: operationPath(channel, 'embeddings', upstreamModel),
           headers: { 'content-type': 'application/json' },
@@ -55,7 +57,7 @@ export function prepareGeminiEmbed(raw: unknown, model: string, batch: boolean):
         error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
       };
       const openAIHop: RelayHop = {
-        supports: (channel) => channel.provider.chatFormat === 'openai-chat' && supportsOperation(channel, 'embeddings'),
+        supports: (channel) => speaksFamilyOf(channel, openaiChatFormat) && supportsOperation(channel, 'embeddings'),
         request: (channel, upstreamModel) => ({
           path: operationPath(channel, 'embeddings', upstreamModel),
           headers: { 'content-type': 'application/json' },

@@ -4,7 +4,9 @@
 import { invalidRequest } from '../gateway-errors.ts';
 import { estimateTextTokens } from '../metering/estimate-tokens.ts';
 import { emptyUsage } from '../metering/usage.ts';
-import { operationPath } from '../providers/operation-path.ts';
+import { operationPath, supportsOperation } from '../providers/operation-path.ts';
+import { geminiGenerateFormat } from '../formats/index.ts';
+import { speaksFamilyOf } from '../relay/hops/api-family.ts';
 import type { RelayHop } from '../relay/relay-hop.ts';
 import { gatewayErrorFromUpstream } from '../relay/upstream-error.ts';
 
@@ -23,7 +25,7 @@ export function textInputs(body: EmbeddingsRequest): string[] {
 
 export function geminiEmbeddingsHop(body: EmbeddingsRequest): RelayHop {
   return {
-    supports: (channel) => channel.provider.chatFormat === 'gemini-generate',
+    supports: (channel) => speaksFamilyOf(channel, geminiGenerateFormat) && supportsOperation(channel, 'embeddings'),
     request(channel, upstreamModel) {
       const texts = textInputs(body);
       return {

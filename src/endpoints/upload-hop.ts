@@ -7,10 +7,12 @@ import type { RelayHop } from '../relay/relay-hop.ts';
 import { gatewayErrorFromUpstream } from '../relay/upstream-error.ts';
 import type { MultipartUpload } from '../http/multipart-upload.ts';
 import { multipartBody } from '../upstream/multipart-body.ts';
+import { openaiChatFormat } from '../formats/index.ts';
+import { speaksFamilyOf } from '../relay/hops/api-family.ts';
 
 export function uploadPassthroughHop(upload: MultipartUpload, operation: Operation, usage: (text: string) => Usage, contentTypeOf: (text: string) => string): RelayHop {
   return {
-    supports: (channel) => channel.provider.chatFormat === 'openai-chat' && supportsOperation(channel, operation),
+    supports: (channel) => speaksFamilyOf(channel, openaiChatFormat) && supportsOperation(channel, operation),
     request(channel, upstreamModel) {
       const body = multipartBody({ ...upload.fields, model: upstreamModel }, upload.files);
       return {

@@ -60,7 +60,7 @@ export function createApiRouter(app: FastifyInstance, deps: ApiCallerDeps): ApiR
       app.route({
         method: spec.method,
         url: spec.url,
-        config: { errorFormat: 'openai' },
+        config: { errorFormat: 'openai-chat' },
         handler: async (request, reply) => {
           // JSON only: a cross-site HTML form can post text/plain that happens to parse as JSON (a sign-in
           // CSRF); it cannot send application/json without the browser asking this origin first.

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { CachedKey } from '../accounts/key-index.ts';
 import { authenticateKey } from '../accounts/authenticate-key.ts';
 import type { GatewayState } from '../gateway-state.ts';
+import { formats } from '../formats/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,17 +11,31 @@ declare module 'fastify' {
   }
 }
 
-/** OpenAI: Authorization Bearer; Anthropic: x-api-key; Gemini: x-goog-api-key or ?key=. Any of them works anywhere. */
+// Where keys are presented, as the formats declare it (OpenAI: Authorization Bearer; Anthropic: x-api-key;
+// Gemini: x-goog-api-key or ?key=), gathered once at start so a request costs no allocation.
+const conventions = Object.values(formats).map((format) => format.clientKey);
+const BEARER_HEADERS = [...new Set(conventions.filter((key) => key.bearer).map((key) => key.header))];
+const PLAIN_HEADERS = [...new Set(conventions.filter((key) => !key.bearer).map((key) => key.header))];
+const QUERY_PARAMETERS = [...new Set(conventions.flatMap((key) => (key.query ? [key.query] : [])))];
+const BEARER = /^Bearer\s+(.+)$/i;
+
+/** The key in any format's convention: any of them works anywhere, so a client's SDK works on every route. */
 export function presentedKey(request: FastifyRequest): string | undefined {
-  const authorization = request.headers.authorization;
-  if (authorization) {
-    const match = /^Bearer\s+(.+)$/i.exec(authorization);
+  for (const name of BEARER_HEADERS) {
+    const value = request.headers[name];
+    const match = typeof value === 'string' && value ? BEARER.exec(value) : null;
     if (match) return match[1]!.trim();
   }
-  const fromHeader = request.headers['x-api-key'] ?? request.headers['x-goog-api-key'];
-  if (typeof fromHeader === 'string' && fromHeader) return fromHeader.trim();
-  const fromQuery = (request.query as Record<string, unknown> | undefined)?.key;
-  return typeof fromQuery === 'string' && fromQuery ? fromQuery : undefined;
+  for (const name of PLAIN_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === 'string' && value) return value.trim();
+  }
+  const query = request.query as Record<string, unknown> | undefined;
+  for (const name of QUERY_PARAMETERS) {
+    const value = query?.[name];
+    if (typeof value === 'string' && value) return value;
+  }
+  return undefined;
 }
 
 export function authenticateRequest(state: GatewayState, request: FastifyRequest): CachedKey {

@@ -2,20 +2,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { GatewayError } from '../gateway-errors.ts';
 import type { RenderedFormatError } from '../hub/hub-errors.ts';
-import { renderOpenAIError } from './openai-error.ts';
-import { hubErrorToAnthropicMessages } from '../formats/anthropic-messages/index.ts';
-import { hubErrorToGeminiGenerate } from '../formats/gemini-generate/index.ts';
+import { getFormat, type FormatName } from '../formats/index.ts';
 
-export type ErrorFormat = 'openai' | 'anthropic' | 'gemini';
-
-const renderers: Record<ErrorFormat, (error: GatewayError) => RenderedFormatError> = {
-  openai: renderOpenAIError,
-  anthropic: hubErrorToAnthropicMessages,
-  gemini: hubErrorToGeminiGenerate,
-};
+/** Errors are rendered in a wire format's own envelope, by the format (its `hubToError`). */
+export type ErrorFormat = FormatName;
 
 export function renderError(format: ErrorFormat, error: GatewayError): RenderedFormatError {
-  return renderers[format](error);
+  return getFormat(format).hubToError(error);
 }
 
 declare module 'fastify' {
@@ -38,7 +31,7 @@ export function errorFormatOf(request: FastifyRequest): ErrorFormat {
 /** The format guessed from the path alone: for unknown URLs and for errors raised before any route matched. */
 export function errorFormatForUrl(url: string, headers: Record<string, string | string[] | undefined>): ErrorFormat {
   // Gemini's generateContent is also served under /v1 (`/v1/models/{model}:generateContent`).
-  if (url.startsWith('/v1beta/') || (url.startsWith('/v1/models/') && url.split('?', 1)[0]!.includes(':'))) return 'gemini';
-  if (url.startsWith('/v1/messages') || headers['anthropic-version'] !== undefined) return 'anthropic';
-  return 'openai';
+  if (url.startsWith('/v1beta/') || (url.startsWith('/v1/models/') && url.split('?', 1)[0]!.includes(':'))) return 'gemini-generate';
+  if (url.startsWith('/v1/messages') || headers['anthropic-version'] !== undefined) return 'anthropic-messages';
+  return 'openai-chat';
 }

@@ -6,6 +6,7 @@ import type { FormatName, HubRequest } from './hub-request.ts';
 import type { HubResponse, HubUsage } from './hub-response.ts';
 import type { HubStreamPart, HubToStreamContext, SseEvent, StreamMachine, StreamToHubContext } from './hub-stream.ts';
 import type { HubWarning } from './hub-warnings.ts';
+import type { Operation } from '../providers/provider-definition.ts';
 
 export interface RequestToHubContext {
   /** Where the model is named outside the body (Gemini: the URL path `models/{model}:generateContent`). */
@@ -38,6 +39,29 @@ export interface StreamCloser {
   close(outputTokens: number): SseEvent[];
 }
 
+/** A model as the gateway lists it to clients (GET /v1/models and the like). */
+export interface HubModelInfo {
+  id: string;
+  ownedBy: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+}
+
+/**
+ * An upstream refusal the relay treats apart from other client errors: a prompt too long for the model (a
+ * fallback model with a larger context may take it), or a refusal by the upstream's content policy (final:
+ * neither another channel nor the channel's health is concerned). Each format recognises its own.
+ */
+export type FormatRefusal = 'context-length' | 'content-policy';
+
+/**
+ * Reads one event of a restarted stream in this format against the text the client already has: the event
+ * with what was already delivered taken out (`keep`, null to drop it), or 'diverged' when the new answer
+ * differs (src/relay/attempts-replay.ts). `skip(piece)` returns the piece's part the client does not have
+ * yet, or null when the piece contradicts it; `caughtUp()` tells whether the delivered text was repeated whole.
+ */
+export type ReplayEventReader = (event: string | undefined, data: string, skip: (piece: string) => string | null, caughtUp: () => boolean) => { keep: string | null } | 'diverged';
+
 /**
  * Everything the relay, the routes and the metering need to know about one wire format: converters both
  * ways, the usage reader, and capabilities declared as data, so that nothing outside src/formats/ compares
@@ -56,6 +80,37 @@ export interface FormatConverters {
    * stream (application/vnd.amazon.eventstream, Bedrock). The relay picks its decoder by this.
    */
   streamFraming?: StreamFraming;
+  /**
+   * How its clients present their key: the header (`authorization` with `bearer`: `Bearer <key>`), and a
+   * query parameter some SDKs use instead (Gemini's `?key=`). The gateway accepts every format's
+   * convention on every route (src/http/authenticate.ts), so a client's SDK works wherever it points.
+   */
+  clientKey: { header: string; bearer: boolean; query?: string };
+  /** The provider operations its chat is sent to, whole and streamed (src/providers/*: a path for each). */
+  chatOperations: { whole: Operation; stream: Operation };
+  /**
+   * The API family: channels whose formats share one speak the same dialect on every other endpoint
+   * (embeddings, images, audio, uploads, realtime, the models list): the same envelope and auth header.
+   */
+  apiFamily: string;
+  /** Whether an upstream speaking it continues a trailing assistant message natively (a channel default). */
+  supportsPrefill: boolean;
+  /**
+   * The body fields that make an upstream report usage in a stream (OpenAI's stream_options); null when
+   * its streams always carry usage. A client format with them is passed through by the hop that adds them.
+   */
+  streamUsageOption: Readonly<Record<string, unknown>> | null;
+  /** The data line a stream in this format ends with ('[DONE]'), or null when its last event says so. */
+  streamTerminator: string | null;
+  /** Its model list's shape (src/http/routes/models-route.ts): the whole list, and one model object. */
+  modelList(models: readonly HubModelInfo[]): Record<string, unknown>;
+  modelEntry(model: HubModelInfo): Record<string, unknown>;
+  /** The smallest valid chat request, for the channel tester (src/routing/channel-tester.ts). */
+  probeBody(upstreamModel: string): Record<string, unknown>;
+  /** Its error reader's verdict on refusals the relay routes differently (context length, content policy). */
+  refusalOf(status: number, body: unknown): FormatRefusal | null;
+  /** For client formats whose broken streams may be restarted elsewhere: reads the restarted events. */
+  replayEvent?: ReplayEventReader;
   /** For formats whose streams end with a terminator a cut upstream stream may lack, one that adds it. */
   streamCloser?(): StreamCloser;
   requestToHub(body: unknown, ctx?: RequestToHubContext): { request: HubRequest; warnings: HubWarning[] };

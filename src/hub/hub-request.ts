@@ -139,6 +139,12 @@ export interface HubRequest {
   user?: string;
   metadata?: Record<string, string>;
   /**
+   * The trailing assistant message is text already delivered, for the upstream to continue (the relay's
+   * mid-stream continuation). Anthropic continues such a message natively; OpenAI-compatible servers that
+   * can are told so (vLLM's continue_final_message).
+   */
+  continuesLastMessage?: boolean;
+  /**
    * Top-level fields a format could not map into the hub, by the format they came from. A converter
    * writing that same format puts them back (without overriding what it set itself); others ignore them.
    */

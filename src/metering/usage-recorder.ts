@@ -32,7 +32,7 @@ export interface CallRecord {
   error: string | null;
   /** The gateway error code (GW_ERR_…) of a failed call, when one is known. */
   errorCode?: string | null;
-  attempts: unknown[] | null;
+  attempts: readonly unknown[] | null;
   /** Taken at admission; settled here. Null for free models. */
   reservation: Reservation | null;
   pricing: ModelPricing | undefined;

@@ -19,6 +19,8 @@ const paths: Partial<Record<Operation, string>> = {
 export const openaiProvider: ProviderDefinition = {
   type: 'openai',
   chatFormat: 'openai-chat',
+  // Models such as o1-pro and codex are served only through /v1/responses.
+  otherChatFormats: ['openai-responses'],
   defaultBaseUrl: 'https://api.openai.com',
   path: (operation) => paths[operation] ?? null,
   authenticate: bearerAuthentication,

@@ -25,6 +25,11 @@ export interface ProviderDefinition {
   type: string;
   /** The wire format of its chat-like endpoint. */
   chatFormat: WireFormat;
+  /**
+   * Other wire formats a channel of this type may be set to serve chat in (a channel's `chat_format`), for
+   * upstreams that serve some models through one endpoint only: OpenAI's `openai-responses`.
+   */
+  otherChatFormats?: readonly WireFormat[];
   defaultBaseUrl: string;
   /** The base URL when it depends on the channel's settings (Bedrock's region); defaultBaseUrl otherwise. */
   baseUrlFor?(settings: ProviderSettings): string;

@@ -13,6 +13,8 @@ import type { RelayDeps } from '../relay/relay-deps.ts';
 import { recordCall } from '../relay/record-call.ts';
 import { newCallMeter, type RelayCall } from '../relay/relay-types.ts';
 import { resolveCandidates, upstreamModelFor } from '../relay/resolve-candidates.ts';
+import { openaiChatFormat } from '../formats/index.ts';
+import { speaksFamilyOf } from '../relay/hops/api-family.ts';
 
 export interface RealtimeSession {
   requestId: string;
@@ -25,7 +27,7 @@ export interface RealtimeSession {
 /** Checks the model, limits and wallet, and picks the channel, before the client's socket is accepted. */
 export async function admitRealtime(deps: RelayDeps, session: RealtimeSession): Promise<RoutedChannel> {
   const snapshot = deps.state.current;
-  const channels = resolveCandidates(snapshot.routing, session.key, session.model).filter((channel) => channel.provider.chatFormat === 'openai-chat' && supportsOperation(channel, 'realtime'));
+  const channels = resolveCandidates(snapshot.routing, session.key, session.model).filter((channel) => speaksFamilyOf(channel, openaiChatFormat) && supportsOperation(channel, 'realtime'));
   const channel = channels[0];
   if (!channel) throw new GatewayError(400, 'invalid_request_error', 'GW_ERR_UNSUPPORTED_ENDPOINT', { message: `The model '${session.model}' is not served by a channel that supports realtime.`, param: 'model', code: 'unsupported_endpoint' });
   // One response's worth must fit the wallet to start; each response is then charged as it completes.

@@ -2,6 +2,7 @@
 // in docs/failover.md; every number here is overridable per channel (timeouts) in the config file.
 import { errors as undiciErrors } from 'undici';
 import type { GatewayError } from '../gateway-errors.ts';
+import type { FormatRefusal } from '../hub/hub-format.ts';
 
 export const DEFAULT_TIMEOUTS = {
   /** Response headers of a streamed call: providers send them before generating. */
@@ -33,18 +34,22 @@ export const RETRY_POLICY = {
  * - credentials: the channel's key is refused or out of credit: disable the channel, fail over;
  * - context-length: the prompt is too long for this model: a fallback model may take it;
  * - final: the request itself is wrong (400 and the like) or refused by policy: the client gets it.
+ *
+ * Context-length and content-policy refusals are recognised by the channel's format (its `refusalOf`,
+ * src/formats/<format>/<format>-refusal.ts), each in its own envelope; this only decides what they mean.
  */
 export type FailureKind = 'transient' | 'silent' | 'hung-up' | 'rate-limited' | 'credentials' | 'context-length' | 'final';
 
-export function classifyUpstreamStatus(status: number, error: GatewayError): FailureKind {
+export function classifyUpstreamStatus(status: number, error: GatewayError, refusal: FormatRefusal | null = null): FailureKind {
+  // A policy refusal says nothing about the channel's key or health, whatever status carried it.
+  if (refusal === 'content-policy') return 'final';
   const code = error.code ?? '';
   if (status === 401 || status === 403 || status === 402 || code === 'upstream_credentials_refused') return 'credentials';
   if (status === 429 && /insufficient_quota|billing/i.test(code + error.message)) return 'credentials';
   if (status === 429) return 'rate-limited';
   if (status === 408 || status === 504) return 'silent';
   if (status >= 500) return 'transient';
-  if (/context_length_exceeded|context length|too many tokens|prompt is too long/i.test(code + ' ' + error.message)) return 'context-length';
-  return 'final';
+  return refusal === 'context-length' ? 'context-length' : 'final';
 }
 
 /** Errors of the connection itself, before the request could be sent: the upstream is not there. */

@@ -11,7 +11,9 @@ import { createUpstreamPump, isUpstreamStream } from './upstream-stream-framing.
 import { firstOutput, type AttemptContext } from './attempts-first-byte.ts';
 import { deliveredThrough, type CommittedStream } from './attempts-stream.ts';
 import { createReplayFilter } from './attempts-replay.ts';
+import { getFormat } from '../formats/index.ts';
 import { redactSecrets } from './redact-credentials.ts';
+import { attemptRecord, logAttempt } from './attempt-log.ts';
 
 /**
  * Mends a broken stream on another route: the same model's other channels first, then the fallback
@@ -33,7 +35,7 @@ export async function continueElsewhere(context: AttemptContext, failed: Committ
         if (continued) return { ...continued, prefill: delivered.text };
       }
       // Restarting needs the client's own format read back, and a hop that can stream this call.
-      const filter = context.hop.stream ? createReplayFilter(call.inboundFormat, delivered.text) : null;
+      const filter = context.hop.stream ? createReplayFilter(getFormat(call.inboundFormat), delivered.text) : null;
       if (!filter) continue;
       const restarted = await openSegment(context, context.hop, channel, route.model, 'restarted');
       if (restarted) return { ...restarted, replay: { filter, prefix: delivered.text } };
@@ -47,8 +49,8 @@ async function openSegment(context: AttemptContext, hop: RelayHop, channel: Rout
   const { deps, call } = context;
   const started = performance.now();
   const upstreamModel = upstreamModelFor(channel, model);
-  const note = (outcome: string, status: number | null, error: string | null) =>
-    call.meter.attempts.push({ model, channel: channel.name, status, outcome, error, ms: Math.round(performance.now() - started) });
+  // Each segment tried ends in one immutable record in the call's log, whatever became of it.
+  const note = (outcome: string, status: number | null, error: string | null) => logAttempt(call.meter, attemptRecord(model, channel.name, status, outcome, error, started));
   const what = kind === 'continued' ? 'continuation' : 'restart';
   try {
     const response = await sendUpstream(deps.agents, {

@@ -1,20 +1,23 @@
 // One attempt on one route, up to the moment it has something for the client: a whole answer, a binary
-// answer's headers, or a stream's first event. Nothing is sent or charged here: the attempt comes back
-// "ready" and the loop commits it (it won) or discards it (a hedge beat it). A stream's headers are held
+// answer's headers, or a stream's first event. Nothing is sent, charged or logged here: the attempt comes
+// back as an outcome carrying its immutable record, "ready" ones to be committed (it won) or discarded (a
+// hedge beat it) by the loop, which logs the records. A stream's headers are held
 // until its first event, so a slow first token or an empty stream can still fail over invisibly.
 import { GatewayError, upstreamTimeout, upstreamUnreachable } from '../gateway-errors.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { sendUpstream, type UpstreamResponse } from '../upstream/send-upstream.ts';
 import type { RelayHop, UpstreamCallShape } from './relay-hop.ts';
 import { classifyTransportError, classifyUpstreamStatus, DEFAULT_TIMEOUTS, retryAfterMs, type FailureKind } from './attempt-policy.ts';
-import { recordCall } from './record-call.ts';
+import { recordCall, wholeCostMicros } from './record-call.ts';
+import { attemptRecord } from './attempt-log.ts';
 import type { RelayDeps } from './relay-deps.ts';
-import type { RelayCall, RelayResult } from './relay-types.ts';
+import type { AttemptRecord, RelayCall, RelayResult } from './relay-types.ts';
 import { upstreamModelFor } from './resolve-candidates.ts';
 import type { SsePump } from './sse-pump.ts';
 import { createUpstreamPump, isUpstreamStream } from './upstream-stream-framing.ts';
 import type { ModelRoute } from './attempts-order.ts';
 import { bytesToClient, streamToClient } from './attempts-stream.ts';
+import { getFormat } from '../formats/index.ts';
 
 export interface AttemptContext {
   deps: RelayDeps;
@@ -24,10 +27,10 @@ export interface AttemptContext {
 }
 
 export type AttemptOutcome =
-  | { kind: 'ready'; commit(): RelayResult; discard(): Promise<void> }
-  | { kind: 'failure'; failure: FailureKind; error: GatewayError; retryAfterMs: number | null }
-  /** Stopped by the loop (a hedge won elsewhere): says nothing about the channel. */
-  | { kind: 'cancelled' };
+  | { kind: 'ready'; record: AttemptRecord; commit(): RelayResult; discard(): Promise<void> }
+  | { kind: 'failure'; record: AttemptRecord; failure: FailureKind; error: GatewayError; retryAfterMs: number | null }
+  /** Stopped by the loop (a hedge won elsewhere): says nothing about the channel. No record when it never started. */
+  | { kind: 'cancelled'; record?: AttemptRecord };
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
 
@@ -38,18 +41,17 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache
 export async function attemptOnce(context: AttemptContext, channel: RoutedChannel, model: string, signal: AbortSignal): Promise<AttemptOutcome> {
   const { deps, call, hop } = context;
   const started = performance.now();
+  /** A streamed answer's cost is known once the recorder has charged it, when the stream ends. */
+  const recordedCost = () => call.meter.costMicros ?? null;
   const upstreamModel = upstreamModelFor(channel, model);
-  const note = (status: number | null, outcome: string, error: string | null, code?: string) =>
-    call.meter.attempts.push({ model, channel: channel.name, status, outcome, error, ...(code ? { code } : {}), ms: Math.round(performance.now() - started) });
+  const record = (status: number | null, outcome: string, error: string | null, code?: string) => attemptRecord(model, channel.name, status, outcome, error, started, code);
   const fail = (failure: FailureKind, error: GatewayError, status: number | null, retryAfter: number | null = null): AttemptOutcome => {
-    note(status, failure, error.message, error.gatewayCode);
     deps.logger.warn({ requestId: call.requestId, channel: channel.name, model, failure, status, code: error.gatewayCode, err: error.message }, 'upstream attempt failed');
-    return { kind: 'failure', failure, error, retryAfterMs: retryAfter };
+    return { kind: 'failure', record: record(status, failure, error.message, error.gatewayCode), failure, error, retryAfterMs: retryAfter };
   };
   const stopped = (error: unknown): AttemptOutcome => {
     if (call.signal.aborted) throw error;
-    note(null, 'cancelled', null);
-    return { kind: 'cancelled' };
+    return { kind: 'cancelled', record: record(null, 'cancelled', null) };
   };
   const transportFailure = (error: unknown, what: string, status: number | null): AttemptOutcome => {
     if (signal.aborted) return stopped(error);
@@ -83,22 +85,19 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     const text = await response.text().catch(() => '');
     if (signal.aborted) return stopped(signal.reason);
     const error = hop.error(channel, response.statusCode, text);
-    return fail(classifyUpstreamStatus(response.statusCode, error), error, response.statusCode, retryAfterMs(response.headers['retry-after']));
+    const refusal = getFormat(channel.chatFormat).refusalOf(response.statusCode, text);
+    return fail(classifyUpstreamStatus(response.statusCode, error, refusal), error, response.statusCode, retryAfterMs(response.headers['retry-after']));
   }
 
-  const win = (usageModel: string) => {
-    note(response.statusCode, 'ok', null);
-    call.meter.pricing = deps.state.current.pricing.get(usageModel);
-  };
   if (hop.passBytes) {
     const passBytes = hop.passBytes;
     const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
     return {
       kind: 'ready',
+      record: record(response.statusCode, 'ok', null),
       commit() {
-        win(model);
         const body = bytesToClient(context, response, { channel, model, upstreamModel, usage: () => passBytes.usage() });
-        return { kind: 'stream', status: response.statusCode, headers: { 'content-type': contentType }, body };
+        return { kind: 'stream', status: response.statusCode, headers: { 'content-type': contentType }, body, costMicros: recordedCost };
       },
       discard: async () => response.abort(),
     };
@@ -114,12 +113,14 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     const answer = hop.whole(text, channel);
     return {
       kind: 'ready',
+      record: record(response.statusCode, 'ok', null),
       commit() {
-        win(model);
         // Recorded right after the answer is written (the write happens in this same turn of the event loop,
-        // setImmediate at its end): the charge is never skipped, and it no longer delays the client.
+        // setImmediate at its end): the charge is never skipped, and it no longer delays the client. Its cost
+        // (for the x-gateway-cost header) is the recorder's computation, made now from the same outcome.
         setImmediate(recordCall, deps, call, { model, status: response.statusCode, usage: answer.usage, channelId: channel.id, upstreamModel, ttftMs: null, error: null });
-        return { kind: 'buffer', status: response.statusCode, headers: { 'content-type': answer.contentType }, body: answer.body };
+        const cost = wholeCostMicros(deps, call, model, answer.usage);
+        return { kind: 'buffer', status: response.statusCode, headers: { 'content-type': answer.contentType }, body: answer.body, costMicros: () => cost };
       },
       discard: async () => {},
     };
@@ -142,11 +143,11 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
   const ready = first;
   return {
     kind: 'ready',
+    record: record(response.statusCode, 'ok', null),
     commit() {
-      win(model);
       const ttftMs = performance.now() - call.startedAt;
       const body = streamToClient(context, { channel, model, upstreamModel, converter, pump, first: ready, ttftMs });
-      return { kind: 'stream', status: 200, headers: SSE_HEADERS, body };
+      return { kind: 'stream', status: 200, headers: SSE_HEADERS, body, costMicros: recordedCost };
     },
     discard: () => pump.stop(),
   };

@@ -3,8 +3,8 @@
 // the client-format events of that new answer and drops its text until it has repeated, character for
 // character, what was delivered, then passes the rest on. If the new answer says something else first
 // (different text, a tool call, or an end before catching up) it has diverged: nothing of it is sent.
-// Works on the client's wire format (OpenAI chat, Anthropic messages, Gemini), so every hop can use it.
-import type { WireFormat } from '../providers/provider-definition.ts';
+// Works on the client's wire format through the format's own `replayEvent` reader, so every hop can use it.
+import type { FormatConverters } from '../hub/hub-format.ts';
 import { formatSseEvent } from './sse-pump.ts';
 
 export interface ReplayFilter {
@@ -16,11 +16,9 @@ export interface ReplayFilter {
   readonly diverged: boolean;
 }
 
-type Step = { keep: string | null } | 'diverged';
-
 /** Null for a client format this filter cannot read (the stream then ends with its error event). */
-export function createReplayFilter(format: WireFormat, delivered: string): ReplayFilter | null {
-  const readEvent = EVENT_READERS[format];
+export function createReplayFilter(format: FormatConverters, delivered: string): ReplayFilter | null {
+  const readEvent = format.replayEvent;
   if (!readEvent) return null;
   let offset = 0;
   let diverged = false;
@@ -72,94 +70,4 @@ function parseEvent(raw: string): { event: string | undefined; data: string } {
     else if (line.startsWith('data:')) data += (data ? '\n' : '') + line.slice(line.charCodeAt(5) === 32 ? 6 : 5);
   }
   return { event, data };
-}
-
-type Skip = (piece: string) => string | null;
-/** `done()`: the delivered text has been repeated in full (an end is consistent from then on). */
-type EventReader = (event: string | undefined, data: string, skip: Skip, done: () => boolean) => Step;
-
-const EVENT_READERS: Partial<Record<WireFormat, EventReader>> = {
-  'openai-chat': openAIChatEvent,
-  'anthropic-messages': anthropicEvent,
-  'gemini-generate': geminiEvent,
-};
-
-interface OpenAIChunk { choices?: { delta?: Record<string, unknown>; text?: unknown; finish_reason?: unknown }[] }
-
-/** OpenAI chat chunks: `content` (and `reasoning_content`) are compared; a finish or a tool call before catching up diverges. */
-function openAIChatEvent(_event: string | undefined, data: string, skip: Skip, done: () => boolean): Step {
-  if (data === '[DONE]') return 'diverged';
-  const chunk = parseJson(data) as OpenAIChunk | null;
-  if (!chunk) return { keep: null };
-  const choice = chunk.choices?.[0];
-  if (!choice) return { keep: data }; // usage-only or empty chunk: nothing of the answer in it
-  const delta = choice.delta ?? {};
-  if (delta.tool_calls) return 'diverged';
-  let left = '';
-  for (const field of ['content', 'reasoning_content']) {
-    const piece = delta[field];
-    if (typeof piece !== 'string') continue;
-    const rest = skip(piece);
-    if (rest === null) return 'diverged';
-    delta[field] = rest;
-    left += rest;
-  }
-  const finishing = choice.finish_reason !== null && choice.finish_reason !== undefined;
-  if (finishing && !done()) return 'diverged';
-  if (left.length === 0 && !finishing) return { keep: null };
-  // The new answer ended exactly where the delivered text did: the client needs its finish, nothing else.
-  return { keep: JSON.stringify(chunk) };
-}
-
-interface AnthropicEvent { type?: string; delta?: { type?: string; text?: string }; content_block?: { type?: string } }
-
-/** Anthropic message events: text_delta is compared; its openings are the client's already. */
-function anthropicEvent(event: string | undefined, data: string, skip: Skip): Step {
-  const parsed = parseJson(data) as AnthropicEvent | null;
-  const type = parsed?.type ?? event;
-  if (type === 'message_start' || type === 'ping' || type === 'content_block_stop') return { keep: null };
-  if (type === 'content_block_start') return parsed?.content_block?.type === 'tool_use' ? 'diverged' : { keep: null };
-  if (type === 'content_block_delta') {
-    const delta = parsed?.delta;
-    if (delta?.type === 'input_json_delta') return 'diverged';
-    if (delta?.type !== 'text_delta' || typeof delta.text !== 'string') return { keep: null };
-    const rest = skip(delta.text);
-    if (rest === null) return 'diverged';
-    if (rest.length === 0) return { keep: null };
-    delta.text = rest;
-    return { keep: JSON.stringify(parsed) };
-  }
-  return 'diverged'; // message_delta, message_stop, error: the answer ended before catching up
-}
-
-interface GeminiChunk { candidates?: { content?: { parts?: { text?: unknown; functionCall?: unknown; thought?: unknown }[] }; finishReason?: unknown }[] }
-
-/** Gemini chunks: the text parts are compared; a function call, or a finish before catching up, diverges. */
-function geminiEvent(_event: string | undefined, data: string, skip: Skip, done: () => boolean): Step {
-  const chunk = parseJson(data) as GeminiChunk | null;
-  const candidate = chunk?.candidates?.[0];
-  if (!chunk || !candidate) return { keep: null };
-  let left = '';
-  const parts = [];
-  for (const part of candidate.content?.parts ?? []) {
-    if (part.functionCall) return 'diverged';
-    if (typeof part.text !== 'string') continue;
-    const rest = skip(part.text);
-    if (rest === null) return 'diverged';
-    if (rest.length > 0) parts.push({ ...part, text: rest });
-    left += rest;
-  }
-  if (candidate.content) candidate.content.parts = parts;
-  const finishing = candidate.finishReason !== undefined && candidate.finishReason !== null;
-  if (finishing && !done()) return 'diverged';
-  if (left.length === 0 && !finishing) return { keep: null };
-  return { keep: JSON.stringify(chunk) };
-}
-
-function parseJson(data: string): unknown {
-  try {
-    return JSON.parse(data);
-  } catch {
-    return null;
-  }
 }

@@ -9,6 +9,7 @@ import { emptyUsage, type Usage } from '../metering/usage.ts';
 import { addUsages } from '../metering/resolve-usage.ts';
 import { classifyTransportError } from './attempt-policy.ts';
 import { recordCall } from './record-call.ts';
+import { attemptRecord, logAttempt } from './attempt-log.ts';
 import type { SsePump } from './sse-pump.ts';
 import type { AttemptContext } from './attempts-first-byte.ts';
 import { continueElsewhere } from './attempts-continuation.ts';
@@ -70,7 +71,7 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
           await segment.pump.stop();
           segmentCounted = true;
           deps.logger.warn({ requestId: call.requestId, channel: segment.channel.name }, 'the restarted answer differed from what the client already had');
-          call.meter.attempts.push({ model: segment.model, channel: segment.channel.name, status: 200, outcome: 'restart diverged', error: null, ms: 0 });
+          logAttempt(call.meter, attemptRecord(segment.model, segment.channel.name, 200, 'restart diverged', null, performance.now()));
           error = `${broken!.failure.message} (the answer restarted on '${segment.channel.name}' differed from what had been sent)`;
           errorCode = broken!.failure.gatewayCode;
           yield broken!.converter.failure(broken!.failure);

@@ -10,6 +10,7 @@ import type { RelayHop } from './relay-hop.ts';
 import type { RelayCall, RelayResult } from './relay-types.ts';
 import { attemptOnce, type AttemptContext, type AttemptOutcome } from './attempts-first-byte.ts';
 import { createAttemptOrder, type Candidate, type ModelRoute } from './attempts-order.ts';
+import { logAttempt } from './attempt-log.ts';
 
 export type { ModelRoute } from './attempts-order.ts';
 
@@ -73,6 +74,8 @@ export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHo
         throw event.thrown;
       }
       const { outcome } = event;
+      // The loop logs each settled attempt's record, in the order they settle; a hedge that lost is not logged.
+      if (outcome.record) logAttempt(call.meter, outcome.record);
       if (outcome.kind === 'ready') {
         deps.breakers.recordSuccess(channel.id);
         order.releaseProbe(channel.id, true);

@@ -16,6 +16,8 @@ import { DEFAULT_TIMEOUTS } from './attempt-policy.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import { resolveCandidates, upstreamModelFor } from './resolve-candidates.ts';
 import { gatewayErrorFromUpstream } from './upstream-error.ts';
+import { getFormat } from '../formats/index.ts';
+import { speaksFamilyOf } from './hops/api-family.ts';
 
 /** At most this many channels are asked before falling back to the local count. */
 const MAX_EXACT_ATTEMPTS = 2;
@@ -46,7 +48,7 @@ export async function countPromptTokens(deps: RelayDeps, request: CountTokensReq
   // Same access rules as generating: 403 for a model the key may not use, 404 for one nobody serves.
   const channels = resolveCandidates(deps.state.current.routing, request.key, request.model);
   await admitCount(deps, request.key);
-  const exact = channels.filter((channel) => channel.provider.chatFormat === request.exactFormat && supportsOperation(channel, 'count-tokens') && !deps.breakers.isOpen(channel.id));
+  const exact = channels.filter((channel) => speaksFamilyOf(channel, getFormat(request.exactFormat)) && supportsOperation(channel, 'count-tokens') && !deps.breakers.isOpen(channel.id));
   for (const channel of exact.slice(0, MAX_EXACT_ATTEMPTS)) {
     const counted = await countOn(deps, request, channel);
     if (counted) return { exact: true, channel: channel.name, body: counted };

@@ -1,6 +1,7 @@
 // Records the outcome of a relayed call exactly once: usage log, charge, token counters and metrics.
 import type { Usage } from '../metering/usage.ts';
 import { emptyUsage } from '../metering/usage.ts';
+import { computeCostMicros, type ModelPricing } from '../metering/pricing.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayCall } from './relay-types.ts';
 
@@ -38,7 +39,7 @@ export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
     errorCode: outcome.errorCode ?? null,
     attempts: call.meter.attempts.length > 1 || outcome.status >= 400 ? call.meter.attempts : null,
     reservation: call.meter.reservation,
-    pricing: call.meter.pricing,
+    pricing: pricingOf(deps, call, outcome.model ?? call.model),
   });
   recordCallMetrics(deps, call, outcome);
   if (outcome.usage.inputTokens > 0) deps.metrics.tokens.inc({ model: outcome.model ?? call.model, direction: 'input' }, outcome.usage.inputTokens);
@@ -52,6 +53,17 @@ function recordCallMetrics(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
   if (outcome.ttftMs !== null && outcome.ttftMs > 0) deps.metrics.timeToFirstToken.observe({ model }, outcome.ttftMs / 1000);
   const attempts = call.meter.attempts;
   if (attempts.some((attempt, i) => i > 0 && attempt.channel !== attempts[i - 1]!.channel)) deps.metrics.failovers.inc({ model: call.model });
+}
+
+/** The prices of the model that answered: the requested one's from admission, a fallback's as in force now. */
+export function pricingOf(deps: RelayDeps, call: RelayCall, model: string): ModelPricing | undefined {
+  return model === call.model ? call.meter.pricing : deps.state.current.pricing.get(model);
+}
+
+/** What a whole answer costs: the computation the recorder makes, for the answer's x-gateway-cost header. */
+export function wholeCostMicros(deps: RelayDeps, call: RelayCall, model: string, usage: Usage): number {
+  const pricing = pricingOf(deps, call, model);
+  return pricing ? computeCostMicros(pricing, usage, call.key.groupRatioPpm) : 0;
 }
 
 /** For calls that failed before any upstream answered: logged, reservation released, nothing charged. */

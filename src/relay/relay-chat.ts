@@ -21,7 +21,9 @@ export interface ChatRelayOptions {
 
 export function relayChat(deps: RelayDeps, call: RelayCall, options: ChatRelayOptions): Promise<RelayResult> {
   const client = relayFormat(call.inboundFormat)!;
-  const passthrough: RelayHop = call.inboundFormat === 'openai-chat'
+  // A client format whose streams report usage only when asked (OpenAI's stream_options) is passed through
+  // by the hop that asks for it; any other by the hop that watches the stream unchanged.
+  const passthrough: RelayHop = client.streamUsageOption !== null
     ? openAIChatPassthroughHop(call)
     : sameFormatPassthroughHop({ call, format: client, logger: deps.logger });
   const translated = translatedChatHop({ call, client: client as FormatConverters, request: options.hubRequest, logger: deps.logger, imageFetchAllowPrivate: deps.imageFetchAllowPrivate });

@@ -5,7 +5,6 @@ import { GatewayError } from '../gateway-errors.ts';
 import type { ModelRow } from '../db/schema.ts';
 import { admitCall, isBillable } from '../metering/admission.ts';
 import type { Usage } from '../metering/usage.ts';
-import { computeCostMicros } from '../metering/pricing.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayCall, RelayResult } from './relay-types.ts';
 import type { RelayHop } from './relay-hop.ts';
@@ -21,17 +20,6 @@ export interface EndpointOptions {
 export async function relayEndpoint(deps: RelayDeps, call: RelayCall, hop: RelayHop, options: EndpointOptions): Promise<RelayResult> {
   const snapshot = deps.state.current;
   const routes = modelRoutes(deps, call, hop);
-  // The usage of a whole (non-streamed) answer, so its cost can go into the response's headers: it is
-  // charged just after the answer is written, too late to read back from the recorder.
-  let wholeUsage: Usage | null = null;
-  const metered: RelayHop = {
-    ...hop,
-    whole(text, channel) {
-      const answer = hop.whole(text, channel);
-      wholeUsage = answer.usage;
-      return answer;
-    },
-  };
   const admission = await admitCall(snapshot, deps.accounting, deps.rateLimiter, {
     key: call.key,
     model: call.model,
@@ -41,24 +29,13 @@ export async function relayEndpoint(deps: RelayDeps, call: RelayCall, hop: Relay
   call.meter.reservation = admission.reservation;
   call.meter.pricing = admission.pricing;
   try {
-    return withCost(call, await runAttempts(deps, call, metered, routes), () => wholeUsage);
+    // The answer carries its cost for the x-gateway-cost header (attempts-first-byte.ts derives it).
+    return await runAttempts(deps, call, hop, routes);
   } catch (error) {
     // Whatever went wrong before an answer, the reservation is released and the failure logged.
     recordFailure(deps, call, error instanceof GatewayError ? error.status : 499, error instanceof Error ? error.message : String(error), error instanceof GatewayError ? error.gatewayCode : call.signal.aborted ? 'GW_ERR_CLIENT_GONE' : 'GW_ERR_INTERNAL');
     throw error;
   }
-}
-
-/**
- * Attaches the call's cost (micro-USD) to its result for the `x-gateway-cost` header: computed from the
- * answer's usage for a whole answer (the same computation the recorder makes), read from the recorder once
- * a stream has ended.
- */
-function withCost(call: RelayCall, result: RelayResult, usage: () => Usage | null): RelayResult {
-  if (result.kind === 'stream') return { ...result, costMicros: () => call.meter.costMicros ?? null };
-  const whole = usage();
-  const cost = whole && call.meter.pricing ? computeCostMicros(call.meter.pricing, whole, call.key.groupRatioPpm) : whole ? 0 : null;
-  return { ...result, costMicros: () => cost };
 }
 
 /**

@@ -26,25 +26,30 @@ export interface RelayCall {
 }
 
 export interface CallMeter {
+  /** Written once, at admission. */
   reservation: Reservation | null;
-  /** Prices of the model that answered (a fallback model may answer). */
+  /** The requested model's prices at admission; a fallback model that answers is priced as itself (record-call.ts). */
   pricing: ModelPricing | undefined;
   recorded: boolean;
-  /** Every upstream attempt, failed or not, for the usage log. */
-  attempts: AttemptRecord[];
+  /**
+   * The outcome of every upstream attempt, in order: each an immutable record, appended once by
+   * logAttempt (attempt-log.ts) when it settles. The usage record is derived from them and the answer.
+   */
+  readonly attempts: readonly AttemptRecord[];
   /** What the call was charged, in micro-USD, once it is recorded. */
   costMicros?: number;
 }
 
+/** One attempt's outcome, as the usage log keeps it. Never changed once made. */
 export interface AttemptRecord {
-  model: string;
-  channel: string;
-  status: number | null;
-  outcome: string;
-  error: string | null;
+  readonly model: string;
+  readonly channel: string;
+  readonly status: number | null;
+  readonly outcome: string;
+  readonly error: string | null;
   /** The gateway error code of a failed attempt (GW_ERR_…). */
-  code?: string;
-  ms: number;
+  readonly code?: string;
+  readonly ms: number;
 }
 
 export const newCallMeter = (): CallMeter => ({ reservation: null, pricing: undefined, recorded: false, attempts: [] });

@@ -5,7 +5,7 @@ import type { RoutedChannel } from './routing-table.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import { operationPath } from '../providers/operation-path.ts';
 import { redactSecrets } from '../relay/redact-credentials.ts';
-import { relayFormat } from '../formats/index.ts';
+import { getFormat } from '../formats/index.ts';
 
 export interface ChannelTestResult {
   ok: boolean;
@@ -16,37 +16,18 @@ export interface ChannelTestResult {
 
 const TEST_TIMEOUT_MS = 20_000;
 
-/** The smallest valid chat request in each wire format. */
-function probeBody(channel: RoutedChannel, upstreamModel: string): object {
-  switch (channel.provider.chatFormat) {
-    case 'anthropic-messages':
-      return { model: upstreamModel, max_tokens: 8, messages: [{ role: 'user', content: 'ping' }] };
-    case 'gemini-generate':
-      return { contents: [{ role: 'user', parts: [{ text: 'ping' }] }], generationConfig: { maxOutputTokens: 8 } };
-    case 'openai-chat':
-      return { model: upstreamModel, max_tokens: 8, messages: [{ role: 'user', content: 'ping' }] };
-    default: {
-      // Any other format writes the same tiny request from the hub with its own converter (Bedrock Converse).
-      const format = relayFormat(channel.provider.chatFormat);
-      if (!format) return { model: upstreamModel, max_tokens: 8, messages: [{ role: 'user', content: 'ping' }] };
-      return format.hubToRequest({
-        model: upstreamModel, system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'ping' }] }], tools: [],
-        maxOutputTokens: 8, stopSequences: [], stream: false, extensions: {},
-      }, upstreamModel).body;
-    }
-  }
-}
-
 export async function testChannel(agents: UpstreamAgents, channel: RoutedChannel, model: string): Promise<ChannelTestResult> {
   const upstreamModel = channel.modelMapping[model] ?? model;
+  // The smallest valid chat request in the format the channel serves chat in, as that format declares it.
+  const format = getFormat(channel.chatFormat);
   const started = performance.now();
   const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);
   try {
     const response = await sendUpstream(agents, {
       channel,
-      path: operationPath(channel, 'chat', upstreamModel),
+      path: operationPath(channel, format.chatOperations.whole, upstreamModel),
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(probeBody(channel, upstreamModel)),
+      body: JSON.stringify(format.probeBody(upstreamModel)),
       signal,
       headersTimeoutMs: TEST_TIMEOUT_MS,
       idleTimeoutMs: TEST_TIMEOUT_MS,

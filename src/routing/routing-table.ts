@@ -4,6 +4,8 @@ import type { ChannelRow, ModelRow } from '../db/schema.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import { getProvider } from '../providers/registry.ts';
 import type { ProviderDefinition, ProviderSettings } from '../providers/provider-definition.ts';
+import { getFormat, type FormatName } from '../formats/index.ts';
+import { channelChatFormat } from './channel-chat-format.ts';
 
 export const DEFAULT_GROUP = 'default';
 
@@ -19,6 +21,11 @@ export interface RoutedChannel {
   name: string;
   type: string;
   provider: ProviderDefinition;
+  /**
+   * The wire format the channel's chat is served in: the provider's own, or one the channel's settings
+   * chose among the provider's `otherChatFormats` (a model served only through OpenAI's /v1/responses).
+   */
+  chatFormat: FormatName;
   /** Scheme, host and port of the base URL, for the pooled agent. */
   origin: string;
   /** Any path of the base URL (a proxy prefix), without a trailing slash; usually empty. */
@@ -156,13 +163,15 @@ function tryRoutedChannel(row: ChannelRow, secrets: SecretBox): { channel: Route
 
 function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
   const provider = getProvider(row.type);
-  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; region?: string };
+  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string; region?: string };
   const providerSettings: ProviderSettings = settings.region !== undefined ? { region: settings.region } : {};
+  const chatFormat = channelChatFormat(provider, settings.chatFormat);
   return {
     id: row.id,
     name: row.name,
     type: row.type,
     provider,
+    chatFormat,
     ...splitBaseUrl(row.base_url || (provider.baseUrlFor ? provider.baseUrlFor(providerSettings) : provider.defaultBaseUrl)),
     apiKeys,
     models: new Set(JSON.parse(row.models_json) as string[]),
@@ -171,8 +180,9 @@ function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
     priority: row.priority,
     weight: row.weight,
     timeouts: settings.timeouts ?? {},
-    // Anthropic continues a trailing assistant message natively; OpenAI-compatible servers only if declared.
-    supportsPrefill: settings.supportsPrefill ?? provider.chatFormat === 'anthropic-messages',
+    // The format says whether its upstreams continue a trailing assistant message natively (Anthropic);
+    // OpenAI-compatible servers only when the channel declares it (vLLM's continue_final_message).
+    supportsPrefill: settings.supportsPrefill ?? getFormat(chatFormat).supportsPrefill,
     providerSettings,
   };
 }

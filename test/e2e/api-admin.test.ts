@@ -91,6 +91,32 @@ describe('runtime administration', () => {
     await admin.delete(`/api/admin/channels/${id}`);
   });
 
+  it("sets a channel's chat_format: chat then goes to /v1/responses, its test probes there, and a format its type cannot serve chat in is a 400", async () => {
+    const created = await admin.post('/api/admin/channels', { name: 'responses-only', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, models: ['fresh-model'], chat_format: 'openai-responses' });
+    expect(created.status).toBe(201);
+    expect(created.body.chat_format).toBe('openai-responses');
+    const id = created.body.id as number;
+    await admin.put('/api/admin/models', { id: 'fresh-model', input_per_mtok: 3, output_per_mtok: 6 });
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: USER_KEY, maxRetries: 0 });
+    const sent = upstream.requests.length;
+    const answer = await client.chat.completions.create({ model: 'fresh-model', messages: [{ role: 'user', content: 'hi' }] });
+    expect(answer.choices[0]!.message.content).toContain('you said');
+    expect(upstream.requests.slice(sent).map((request) => request.path)).toEqual(['/v1/responses']);
+    expect((await admin.post(`/api/admin/channels/${id}/test`, {})).body).toMatchObject({ ok: true });
+    expect(upstream.requests.at(-1)!.path).toBe('/v1/responses');
+
+    const refused = await admin.post('/api/admin/channels', { name: 'claude-responses', type: 'anthropic', api_key: UPSTREAM_KEY, models: ['fresh-model'], chat_format: 'openai-responses' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ param: 'chat_format', code: 'invalid_value' });
+    expect((await admin.patch(`/api/admin/channels/${id}`, { chat_format: 'gemini-generate' })).body.error.param).toBe('chat_format');
+    expect((await admin.patch(`/api/admin/channels/${id}`, { chat_format: 'no-such-format' })).status).toBe(400);
+    // Back to the type's own format: chat completions again.
+    expect((await admin.patch(`/api/admin/channels/${id}`, { chat_format: 'openai-chat' })).body.chat_format).toBe('openai-chat');
+    await client.chat.completions.create({ model: 'fresh-model', messages: [{ role: 'user', content: 'hi' }] });
+    expect(upstream.requests.at(-1)!.path).toBe('/v1/chat/completions');
+    await admin.delete(`/api/admin/channels/${id}`);
+  });
+
   it('creates users with a set-password link, disables them (sessions and keys stop), grants and debits', async () => {
     const since = smtp.mails.length;
     const created = await admin.post('/api/admin/users', { email: 'new@example.com', name: 'Newbie' });

@@ -75,6 +75,14 @@ describe('declared keys that can never authenticate', () => {
       .toThrow(/Config file gw\.yaml is invalid:\n {2}- keys\[0\]\.key: can never authenticate: a gateway key is sk- followed by 40 to 128 letters or digits/);
     expect(() => parseConfigText('gw.yaml', stringify({ users: [{ name: 'u' }], keys: [{ name: 'k', user: 'u', key: `sk-proj-${'a'.repeat(48)}` }] }))).toThrow(/keys\[0\]\.key/);
   });
+});
+
+describe('a channel chat_format its type cannot serve chat in', () => {
+  it('is a config error naming the field path and the formats the type can serve', () => {
+    expect(() => parseConfigText('gw.yaml', stringify({ channels: [{ name: 'c', type: 'anthropic', api_key: 'k', models: ['m'], chat_format: 'openai-responses' }] })))
+      .toThrow("channels[0].chat_format: a 'anthropic' channel serves chat in anthropic-messages, not 'openai-responses'");
+    expect(() => parseConfigText('gw.yaml', stringify({ channels: [{ name: 'c', type: 'openai', api_key: 'k', models: ['m'], chat_format: 'openai-responses' }] }))).not.toThrow();
+  });
 
   it('stop `npm start` with exit code 1 and do not echo the declared value', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gateway-shortkey-'));

@@ -4,6 +4,9 @@ import { collectImageUrls, inlineImages, parseDataUrl } from '../../src/hub/hub-
 import type { HubRequest } from '../../src/hub/hub-request.ts';
 import { effortForBudget } from '../../src/hub/hub-reasoning.ts';
 
+/** The provider operations a format's chat may be sent to. */
+const operationNames = ['chat', 'chat-stream', 'completions', 'responses'];
+
 describe('formats registry', () => {
   it('finds each format by name and refuses unknown ones', () => {
     expect(Object.keys(formats)).toEqual(['openai-chat', 'anthropic-messages', 'gemini-generate', 'openai-responses', 'bedrock-converse']);
@@ -24,7 +27,48 @@ describe('formats registry', () => {
       if (format.streamCloser !== undefined) expect(typeof format.streamCloser, `${name}.streamCloser`).toBe('function');
       // The usage reader leaves what the wire does not carry unknown.
       expect(format.usageToHub(null), `${name}.usageToHub`).toEqual({});
+      // The capabilities the relay, the routes and the channel tester read instead of the name.
+      for (const operation of [format.chatOperations.whole, format.chatOperations.stream]) {
+        expect(operationNames, `${name}.chatOperations`).toContain(operation);
+      }
+      expect(format.apiFamily, `${name}.apiFamily`).toMatch(/^[a-z][a-z0-9-]*$/);
+      expect(format.clientKey.header, `${name}.clientKey`).toMatch(/^[a-z][a-z0-9-]*$/);
+      expect(typeof format.supportsPrefill, `${name}.supportsPrefill`).toBe('boolean');
+      expect(format.streamUsageOption === null || typeof format.streamUsageOption === 'object', `${name}.streamUsageOption`).toBe(true);
+      expect(format.streamTerminator === null || typeof format.streamTerminator === 'string', `${name}.streamTerminator`).toBe(true);
+      // The probe is a request the format's own reader accepts.
+      const probe = format.probeBody('probe-model');
+      expect(() => format.requestToHub(probe, { model: 'probe-model' }), `${name}.probeBody`).not.toThrow();
+      expect(format.refusalOf(400, { not: 'an error envelope' }), `${name}.refusalOf`).toBeNull();
+      // The model list holds each model's own entry.
+      const model = { id: 'm-1', ownedBy: 'system', createdAt: Date.UTC(2025, 0, 1) };
+      expect(JSON.stringify(format.modelList([model])), `${name}.modelList`).toContain(JSON.stringify(format.modelEntry(model)));
+      if (format.replayEvent !== undefined) expect(typeof format.replayEvent, `${name}.replayEvent`).toBe('function');
     }
+  });
+
+  it('declares the parts the issue lists, and a registered format lacking one fails', () => {
+    const required = ['name', 'clientKey', 'modelIn', 'needsInlineImages', 'chatOperations', 'apiFamily', 'supportsPrefill', 'streamUsageOption', 'streamTerminator',
+      'modelList', 'modelEntry', 'probeBody', 'refusalOf', 'requestToHub', 'hubToRequest', 'responseToHub', 'hubToResponse', 'usageToHub', 'streamToHub', 'hubToStream',
+      'streamToHubMachine', 'hubToStreamMachine', 'errorToHub', 'hubToError', 'hubErrorToStreamEvent'];
+    const lacking = (format: object) => required.filter((part) => !(part in format));
+    for (const [name, format] of Object.entries(formats)) expect(lacking(format), name).toEqual([]);
+    const { refusalOf: _dropped, ...incomplete } = formats['openai-chat'];
+    expect(lacking(incomplete)).toEqual(['refusalOf']);
+  });
+
+  it("recognises context-length and content-policy refusals in each format's own error envelope", () => {
+    const openaiContext = { error: { message: "This model's maximum context length is 8192 tokens.", type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } };
+    const openaiPolicy = { error: { message: 'The response was filtered.', type: 'invalid_request_error', param: 'prompt', code: 'content_filter' } };
+    expect(getFormat('openai-chat').refusalOf(400, JSON.stringify(openaiContext))).toBe('context-length');
+    expect(getFormat('openai-chat').refusalOf(400, openaiPolicy)).toBe('content-policy');
+    expect(getFormat('openai-responses').refusalOf(400, openaiContext)).toBe('context-length');
+    expect(getFormat('openai-chat').refusalOf(400, { error: { message: "Invalid 'messages[0].content'.", type: 'invalid_request_error', code: 'invalid_value' } })).toBeNull();
+    expect(getFormat('anthropic-messages').refusalOf(400, { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } })).toBe('context-length');
+    expect(getFormat('anthropic-messages').refusalOf(400, { type: 'error', error: { type: 'invalid_request_error', message: 'messages: at least one message is required' } })).toBeNull();
+    expect(getFormat('gemini-generate').refusalOf(400, [{ error: { code: 400, message: 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', status: 'INVALID_ARGUMENT' } }])).toBe('context-length');
+    // A server error is never a refusal, whatever it says.
+    expect(getFormat('openai-chat').refusalOf(500, openaiContext)).toBeNull();
   });
 
   it('renders the same gateway error in each format', async () => {

@@ -6,6 +6,7 @@
 //   POST /v1/responses          (openai-simulator-responses.ts) every Response field, function calls, stream events
 //   GET/DELETE /v1/responses/{id}, GET /v1/responses/{id}/input_items, POST /v1/responses/{id}/cancel
 //   GET  /v1/models, GET /v1/models/{id}
+// `responsesOnlyModels` answer chat completions with OpenAI's 404 "only supported in v1/responses".
 // Auth: `Authorization: Bearer <apiKey>`; anything else gets OpenAI's 401 invalid_api_key.
 // Replies (simulator-answers.ts): `Hello from the OpenAI simulator: you said "<last user text>"`; tool calls
 // when `tools` are offered and the last user text mentions "weather" (one per city: "weather in Paris and
@@ -34,6 +35,8 @@ export interface OpenAISimulatorOptions {
   recordRequests?: boolean;
   /** Model ids served by GET /v1/models. */
   models?: string[];
+  /** Models that answer only on /v1/responses: chat completions for them get OpenAI's 404 (o1-pro, codex models). */
+  responsesOnlyModels?: string[];
 }
 
 export const DEFAULT_OPENAI_MODELS = ['gpt-4o-mini', 'gpt-4o', 'gpt-3.5-turbo-instruct', 'text-embedding-3-small', 'text-embedding-3-large'];
@@ -56,7 +59,13 @@ export function startOpenAISimulator(options: OpenAISimulatorOptions = {}): Prom
     handle: (exchange) => {
       const { recorded, response } = exchange;
       const { method, path } = recorded;
-      if (method === 'POST' && path === '/v1/chat/completions') return chatCompletions(exchange);
+      if (method === 'POST' && path === '/v1/chat/completions') {
+        const model = (recorded.body as { model?: unknown } | undefined)?.model;
+        if (typeof model === 'string' && options.responsesOnlyModels?.includes(model)) {
+          return sendJson(response, 404, openAIError('This model is only supported in v1/responses and not in v1/chat/completions.', 'invalid_request_error', 'model', null));
+        }
+        return chatCompletions(exchange);
+      }
       if (method === 'POST' && path === '/v1/completions') return completions(exchange);
       if (method === 'POST' && path === '/v1/embeddings') return embeddings(exchange);
       if (method === 'POST' && path === '/v1/images/generations') return imagesGenerations(exchange);

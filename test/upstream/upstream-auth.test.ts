@@ -42,7 +42,7 @@ afterAll(async () => {
 
 function channelWith(provider: ProviderDefinition, apiKeys = ['key-1']): RoutedChannel {
   return {
-    id: 1, name: 'signed', type: provider.type, provider, origin, basePath: '/proxy', apiKeys, models: new Set(['m']), modelMapping: {},
+    id: 1, name: 'signed', type: provider.type, provider, chatFormat: provider.chatFormat, origin, basePath: '/proxy', apiKeys, models: new Set(['m']), modelMapping: {},
     groups: new Set(['default']), priority: 0, weight: 1, timeouts: {}, supportsPrefill: false,
   };
 }

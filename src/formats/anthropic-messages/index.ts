@@ -1,5 +1,8 @@
 // Anthropic /v1/messages: every converter to and from the hub.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { anthropicModelEntry, anthropicModelList } from './anthropic-messages-models.ts';
+import { anthropicRefusalOf } from './anthropic-messages-refusal.ts';
+import { anthropicReplayEvent } from './anthropic-messages-replay.ts';
 import { anthropicStreamCloser } from './anthropic-messages-stream-closer.ts';
 import { anthropicUsageToHub } from './anthropic-messages-usage.ts';
 import { anthropicErrorToHub, hubErrorToAnthropicMessages, hubErrorToAnthropicStreamEvent } from './anthropic-messages-error.ts';
@@ -39,6 +42,18 @@ export const anthropicMessagesFormat: FormatConverters = {
   name: 'anthropic-messages',
   modelIn: 'body',
   needsInlineImages: false,
+  clientKey: { header: 'x-api-key', bearer: false },
+  chatOperations: { whole: 'chat', stream: 'chat-stream' },
+  apiFamily: 'anthropic',
+  // Anthropic continues a trailing assistant message natively.
+  supportsPrefill: true,
+  streamUsageOption: null,
+  streamTerminator: null,
+  modelList: anthropicModelList,
+  modelEntry: anthropicModelEntry,
+  probeBody: (upstreamModel) => ({ model: upstreamModel, max_tokens: 8, messages: [{ role: 'user', content: 'ping' }] }),
+  refusalOf: anthropicRefusalOf,
+  replayEvent: anthropicReplayEvent,
   streamCloser: anthropicStreamCloser,
   requestToHub: (body) => anthropicMessagesRequestToHub(body),
   hubToRequest: hubToAnthropicMessagesRequest,

@@ -7,6 +7,8 @@ import { converseRequestToHub, hubToConverseRequest } from './bedrock-converse-r
 import { converseResponseToHub, hubToConverseResponse } from './bedrock-converse-response.ts';
 import { converseStreamToHub, createConverseStreamToHubMachine, createHubToConverseStreamMachine, hubToConverseStream } from './bedrock-converse-stream.ts';
 import { converseUsageToHub } from './bedrock-converse-usage.ts';
+import { converseRefusalOf } from './bedrock-converse-refusal.ts';
+import { openaiModelEntry, openaiModelList } from '../openai-chat/openai-chat-models.ts';
 
 export { converseErrorToHub, converseExceptionEventToHub, hubErrorToConverse } from './bedrock-converse-error.ts';
 export { converseRequestToHub, hubToConverseRequest } from './bedrock-converse-request.ts';
@@ -21,6 +23,23 @@ export const bedrockConverseFormat: FormatConverters = {
   needsInlineImages: true,
   needsInlineDocuments: true,
   streamFraming: 'aws-event-stream',
+  // Bedrock's own API keys are bearer tokens; no client route speaks Converse, so this only joins the set.
+  clientKey: { header: 'authorization', bearer: true },
+  chatOperations: { whole: 'chat', stream: 'chat-stream' },
+  apiFamily: 'aws',
+  // Only some models behind Converse continue a trailing assistant turn: a channel declares it.
+  supportsPrefill: false,
+  // ConverseStream always ends with a metadata event carrying usage, and has no terminator line.
+  streamUsageOption: null,
+  streamTerminator: null,
+  // No client lists models in Converse's shape (upstream only): OpenAI's list shape, as the Responses format.
+  modelList: openaiModelList,
+  modelEntry: openaiModelEntry,
+  probeBody: (upstreamModel) => hubToConverseRequest({
+    model: upstreamModel, system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'ping' }] }], tools: [],
+    maxOutputTokens: 8, stopSequences: [], stream: false, extensions: {},
+  }, upstreamModel).body as Record<string, unknown>,
+  refusalOf: converseRefusalOf,
   requestToHub: converseRequestToHub,
   hubToRequest: hubToConverseRequest,
   responseToHub: converseResponseToHub,

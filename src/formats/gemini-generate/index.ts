@@ -1,5 +1,8 @@
 // Gemini generateContent / streamGenerateContent: every converter to and from the hub.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { geminiModelEntry, geminiModelList } from './gemini-generate-models.ts';
+import { geminiRefusalOf } from './gemini-generate-refusal.ts';
+import { geminiReplayEvent } from './gemini-generate-replay.ts';
 import { geminiUsageToHub } from './gemini-generate-usage.ts';
 import { geminiErrorToHub, hubErrorToGeminiGenerate, hubErrorToGeminiStreamEvent } from './gemini-generate-error.ts';
 import { geminiGenerateRequestToHub, hubToGeminiGenerateRequest } from './gemini-generate-request.ts';
@@ -29,6 +32,18 @@ export const geminiGenerateFormat: FormatConverters = {
   modelIn: 'path',
   needsInlineImages: true,
   needsInlineDocuments: true,
+  clientKey: { header: 'x-goog-api-key', bearer: false, query: 'key' },
+  chatOperations: { whole: 'chat', stream: 'chat-stream' },
+  apiFamily: 'google',
+  supportsPrefill: false,
+  streamUsageOption: null,
+  streamTerminator: null,
+  modelList: geminiModelList,
+  modelEntry: geminiModelEntry,
+  // The model is in the URL path, not the body.
+  probeBody: () => ({ contents: [{ role: 'user', parts: [{ text: 'ping' }] }], generationConfig: { maxOutputTokens: 8 } }),
+  refusalOf: geminiRefusalOf,
+  replayEvent: geminiReplayEvent,
   requestToHub: geminiGenerateRequestToHub,
   hubToRequest: hubToGeminiGenerateRequest,
   responseToHub: geminiGenerateResponseToHub,

@@ -1,5 +1,8 @@
 // OpenAI /v1/chat/completions: every converter to and from the hub.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { openaiModelEntry, openaiModelList } from './openai-chat-models.ts';
+import { openaiRefusalOf } from './openai-chat-refusal.ts';
+import { openaiChatReplayEvent } from './openai-chat-replay.ts';
 import { openaiUsageToHub } from './openai-chat-usage.ts';
 import { hubErrorToOpenaiChat, hubErrorToOpenaiStreamEvent, openaiErrorToHub } from './openai-chat-error.ts';
 import { hubToOpenaiChatRequest, openaiChatRequestToHub } from './openai-chat-request.ts';
@@ -28,6 +31,18 @@ export const openaiChatFormat: FormatConverters = {
   modelIn: 'body',
   needsInlineImages: false,
   needsInlineDocuments: true,
+  clientKey: { header: 'authorization', bearer: true },
+  chatOperations: { whole: 'chat', stream: 'chat-stream' },
+  apiFamily: 'openai',
+  // Only some OpenAI-compatible servers continue a trailing assistant message (vLLM): a channel declares it.
+  supportsPrefill: false,
+  streamUsageOption: { stream_options: { include_usage: true } },
+  streamTerminator: '[DONE]',
+  modelList: openaiModelList,
+  modelEntry: openaiModelEntry,
+  probeBody: (upstreamModel) => ({ model: upstreamModel, max_tokens: 8, messages: [{ role: 'user', content: 'ping' }] }),
+  refusalOf: openaiRefusalOf,
+  replayEvent: openaiChatReplayEvent,
   requestToHub: (body) => openaiChatRequestToHub(body),
   hubToRequest: hubToOpenaiChatRequest,
   responseToHub: (json) => openaiChatResponseToHub(json),

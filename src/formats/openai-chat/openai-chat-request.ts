@@ -148,6 +148,11 @@ export function hubToOpenaiChatRequest(request: HubRequest, upstreamModel: strin
   if (request.stream) body.stream_options = { include_usage: true };
   setIfDefined(body, 'user', request.user);
   setIfDefined(body, 'metadata', request.metadata);
+  if (request.continuesLastMessage) {
+    // vLLM's names for "continue this assistant message instead of starting a new one".
+    body.continue_final_message = true;
+    body.add_generation_prompt = false;
+  }
   restoreExtensions(body, request, 'openai-chat');
   warnForeignExtensions(request, 'openai-chat', warnings);
   return { body, warnings: warnings.list };

@@ -1,6 +1,8 @@
 // OpenAI /v1/responses: every converter to and from the hub. Inbound, a Responses client is served from
 // chat-type upstreams (Anthropic, Gemini, OpenAI chat); outbound, a Responses-only upstream can be used.
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { openaiModelEntry, openaiModelList } from '../openai-chat/openai-chat-models.ts';
+import { openaiRefusalOf } from '../openai-chat/openai-chat-refusal.ts';
 import { openaiResponsesUsageToHub } from './openai-responses-usage.ts';
 import { hubErrorToOpenaiResponses, hubErrorToOpenaiResponsesStreamEvent, openaiResponsesErrorToHub } from './openai-responses-error.ts';
 import { hubToOpenaiResponsesRequest, openaiResponsesRequestToHub } from './openai-responses-request.ts';
@@ -30,6 +32,19 @@ export const openaiResponsesFormat: FormatConverters = {
   name: 'openai-responses',
   modelIn: 'body',
   needsInlineImages: false,
+  clientKey: { header: 'authorization', bearer: true },
+  // One endpoint whole and streamed: `stream` is a body field.
+  chatOperations: { whole: 'responses', stream: 'responses' },
+  apiFamily: 'openai',
+  supportsPrefill: false,
+  streamUsageOption: null,
+  streamTerminator: null,
+  modelList: openaiModelList,
+  modelEntry: openaiModelEntry,
+  // 16 is the smallest max_output_tokens the Responses API accepts.
+  probeBody: (upstreamModel) => ({ model: upstreamModel, input: 'ping', max_output_tokens: 16 }),
+  // The same envelope as OpenAI chat's, so the same reader.
+  refusalOf: openaiRefusalOf,
   requestToHub: (body) => openaiResponsesRequestToHub(body),
   hubToRequest: hubToOpenaiResponsesRequest,
   responseToHub: (json) => openaiResponsesResponseToHub(json),

@@ -14,7 +14,6 @@ export function anthropicMessagesRoute(app: FastifyInstance, deps: RelayDeps): v
   relayRoute(app, deps, {
     url: '/v1/messages',
     inboundFormat: 'anthropic-messages',
-    errorFormat: 'anthropic',
     forwardHeaders: ['anthropic-version', 'anthropic-beta'],
     checkHeaders(headers) {
       if (!headers['anthropic-version']) throw invalidRequest('anthropic-version: header is required', null, 'missing_header');

@@ -6,7 +6,7 @@ import { buildOpenApiDocument } from '../openapi-document.ts';
 
 export function apiDocsRoutes(app: FastifyInstance, router: ApiRouter, publicUrl: () => string): void {
   let cached: string | undefined;
-  app.get('/api/openapi.json', { config: { errorFormat: 'openai' } }, async (_request, reply) => {
+  app.get('/api/openapi.json', { config: { errorFormat: 'openai-chat' } }, async (_request, reply) => {
     cached ??= JSON.stringify(buildOpenApiDocument(router.routes, publicUrl()));
     return reply.type('application/json').send(cached);
   });

@@ -8,7 +8,7 @@ import { authenticateRequest } from '../authenticate.ts';
 
 export function billingRoutes(app: FastifyInstance, state: GatewayState, accounting: Accounting): void {
   for (const prefix of ['/v1', '']) {
-    app.get(`${prefix}/dashboard/billing/subscription`, { config: { errorFormat: 'openai' } }, async (request) => {
+    app.get(`${prefix}/dashboard/billing/subscription`, { config: { errorFormat: 'openai-chat' } }, async (request) => {
       const key = authenticateRequest(state, request);
       const used = await accounting.keyUsed(key.id);
       // Front-ends show hard_limit_usd − total_usage as what is left: the key's quota when it has one,
@@ -24,7 +24,7 @@ export function billingRoutes(app: FastifyInstance, state: GatewayState, account
         access_until: key.expiresAt === null ? 0 : Math.floor(key.expiresAt / 1000),
       };
     });
-    app.get(`${prefix}/dashboard/billing/usage`, { config: { errorFormat: 'openai' } }, async (request) => {
+    app.get(`${prefix}/dashboard/billing/usage`, { config: { errorFormat: 'openai-chat' } }, async (request) => {
       const key = authenticateRequest(state, request);
       const usedMicros = await accounting.keyUsed(key.id);
       // total_usage is in US cents, as OpenAI's old endpoint reported it.

@@ -14,7 +14,6 @@ export function chatCompletionsRoute(app: FastifyInstance, deps: RelayDeps): voi
 export const CHAT_COMPLETIONS: RelayRouteOptions = {
     url: '/v1/chat/completions',
     inboundFormat: 'openai-chat',
-    errorFormat: 'openai',
     prepare(raw) {
       const body = validateOpenAIChatBody(raw);
       return {

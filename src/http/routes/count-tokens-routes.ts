@@ -21,7 +21,7 @@ export interface CountAnswer {
 }
 
 export function anthropicCountTokensRoute(app: FastifyInstance, deps: RelayDeps): void {
-  app.post('/v1/messages/count_tokens', { config: { errorFormat: 'anthropic' } }, async (request, reply) => {
+  app.post('/v1/messages/count_tokens', { config: { errorFormat: 'anthropic-messages' } }, async (request, reply) => {
     const key = authenticateRequest(deps.state, request);
     if (!request.headers['anthropic-version']) throw invalidRequest('anthropic-version: header is required', null, 'missing_header');
     const raw = request.body;

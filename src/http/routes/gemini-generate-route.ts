@@ -86,7 +86,7 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
     const gemini = prefix === '/v1beta';
     // Under /v1 the path decides the error shape: `{model}:generateContent` is Gemini's, `/v1/models/{id}`
     // OpenAI's or Anthropic's (errorFormatForUrl).
-    const config: FastifyContextConfig = gemini ? { errorFormat: 'gemini' } : {};
+    const config: FastifyContextConfig = gemini ? { errorFormat: 'gemini-generate' } : {};
     app.post(`${prefix}/models/*`, { config }, (request, reply) => {
       const { model, action } = splitModelPath((request.params as { '*': string })['*']);
       return act(request, reply, model, action);

@@ -6,25 +6,16 @@ import type { GatewayState } from '../../gateway-state.ts';
 import type { ModelInfo } from '../../routing/routing-table.ts';
 import { modelNotFound } from '../../gateway-errors.ts';
 import { authenticateRequest } from '../authenticate.ts';
-
-/** What a served model can do, as Gemini's model list says it. */
-export const GEMINI_SUPPORTED_METHODS = ['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents'];
+import type { FormatConverters } from '../../hub/hub-format.ts';
+import { anthropicMessagesFormat, geminiGenerateFormat, openaiChatFormat } from '../../formats/index.ts';
 
 export function modelsRoute(app: FastifyInstance, state: GatewayState): void {
   app.get('/v1/models', async (request) => {
     const models = modelsOfKey(state, request);
     // Called the Anthropic way (its SDK always sends anthropic-version): Anthropic's list shape.
-    if (request.headers['anthropic-version'] !== undefined) {
-      return {
-        data: models.map(anthropicModel),
-        has_more: false,
-        first_id: models[0]?.id ?? null,
-        last_id: models.at(-1)?.id ?? null,
-      };
-    }
-    return { object: 'list', data: models.map(openAIModel) };
+    return listingFormat(request, false).modelList(models);
   });
-  app.get('/v1beta/models', { config: { errorFormat: 'gemini' } }, async (request) => ({ models: modelsOfKey(state, request).map(geminiModel) }));
+  app.get('/v1beta/models', { config: { errorFormat: 'gemini-generate' } }, async (request) => geminiGenerateFormat.modelList(modelsOfKey(state, request)));
 }
 
 function modelsOfKey(state: GatewayState, request: FastifyRequest): ModelInfo[] {
@@ -38,24 +29,16 @@ function modelsOfKey(state: GatewayState, request: FastifyRequest): ModelInfo[] 
  * also for a model that exists but this key may not see (no enumeration of other groups' models).
  */
 export function retrieveModel(state: GatewayState, request: FastifyRequest, id: string, gemini: boolean): object {
-  request.errorFormat = gemini ? 'gemini' : request.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
+  // Errors in the same caller's format as the answer.
+  request.errorFormat = listingFormat(request, gemini).name;
   const bare = gemini && id.startsWith('models/') ? id.slice('models/'.length) : id;
   const model = modelsOfKey(state, request).find((candidate) => candidate.id === bare);
   if (!model) throw modelNotFound(bare);
-  if (gemini) return geminiModel(model);
-  if (request.headers['anthropic-version'] !== undefined) return anthropicModel(model);
-  return openAIModel(model);
+  return listingFormat(request, gemini).modelEntry(model);
 }
 
-const openAIModel = (model: ModelInfo) => ({ id: model.id, object: 'model', created: Math.floor(model.createdAt / 1000), owned_by: model.ownedBy });
-
-const anthropicModel = (model: ModelInfo) => ({ type: 'model', id: model.id, display_name: model.id, created_at: new Date(model.createdAt).toISOString() });
-
-const geminiModel = (model: ModelInfo) => ({
-  name: `models/${model.id}`,
-  baseModelId: model.id,
-  version: '001',
-  displayName: model.id,
-  description: `${model.id}, served by the gateway`,
-  supportedGenerationMethods: GEMINI_SUPPORTED_METHODS,
-});
+/** The format whose model-list shape the caller expects: the shapes are declared by the formats. */
+function listingFormat(request: FastifyRequest, gemini: boolean): FormatConverters {
+  if (gemini) return geminiGenerateFormat;
+  return request.headers['anthropic-version'] !== undefined ? anthropicMessagesFormat : openaiChatFormat;
+}

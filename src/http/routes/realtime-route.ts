@@ -36,7 +36,7 @@ export function realtimeRoute(app: FastifyInstance, deps: RelayDeps): void {
   app.route({
     method: 'GET',
     url: '/v1/realtime',
-    config: { errorFormat: 'openai' },
+    config: { errorFormat: 'openai-chat' },
     preValidation: async (request) => {
       // A plain GET (no WebSocket upgrade) is told what to do, before any key or money is looked at.
       if (String(request.headers.upgrade ?? '').toLowerCase() !== 'websocket') throw upgradeRequired();

@@ -11,12 +11,11 @@ import { authenticateRequest } from '../authenticate.ts';
 import { abortSignalForClient } from '../client-abort.ts';
 import { sendRelayResult } from '../send-relay-result.ts';
 import { recordRefusedCall } from '../../relay/record-refusal.ts';
-import type { ErrorFormat } from '../error-formats.ts';
 
 export interface RelayRouteOptions {
   url: string;
+  /** The format its clients speak; errors are rendered in it too. */
   inboundFormat: WireFormat;
-  errorFormat: ErrorFormat;
   /** Validates the body (throwing a 400 naming the field) and says how to relay it. */
   prepare(body: unknown): PreparedCall;
   /** Request headers a same-format hop passes upstream (anthropic-version, anthropic-beta). */
@@ -26,7 +25,7 @@ export interface RelayRouteOptions {
 }
 
 export function relayRoute(app: FastifyInstance, deps: RelayDeps, options: RelayRouteOptions): void {
-  app.post(options.url, { config: { errorFormat: options.errorFormat } }, async (request, reply) => {
+  app.post(options.url, { config: { errorFormat: options.inboundFormat } }, async (request, reply) => {
     const startedAt = performance.now();
     return relayForKey(deps, request, reply, authenticateRequest(deps.state, request), options, startedAt);
   });

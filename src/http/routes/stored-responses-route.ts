@@ -18,7 +18,7 @@ export function storedResponsesRoutes(app: FastifyInstance, deps: RelayDeps): vo
     app.route({
       method,
       url,
-      config: { errorFormat: 'openai' },
+      config: { errorFormat: 'openai-chat' },
       handler: async (request: FastifyRequest, reply) => {
         const key = authenticateRequest(deps.state, request);
         const { id } = request.params as { id: string };

@@ -18,7 +18,7 @@ const uploads: [url: string, maxBytes: number, prepare: (upload: MultipartUpload
 
 export function uploadRoutes(app: FastifyInstance, deps: RelayDeps): void {
   for (const [url, maxBytes, prepare] of uploads) {
-    app.post(url, { config: { errorFormat: 'openai' } }, async (request: FastifyRequest, reply: FastifyReply) => {
+    app.post(url, { config: { errorFormat: 'openai-chat' } }, async (request: FastifyRequest, reply: FastifyReply) => {
       const startedAt = performance.now();
       const key = authenticateRequest(deps.state, request);
       const meter = newCallMeter();

@@ -14,12 +14,13 @@ import type { RelayCall } from '../relay-types.ts';
 import { MalformedEventError, type RelayHop, type StreamConverter } from '../relay-hop.ts';
 import { formatSseEvent } from '../sse-pump.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
+import { getFormat } from '../../formats/index.ts';
 
 export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null = null, operation: 'chat' | 'completions' = 'chat'): RelayHop {
   const clientWantsUsage = (call.body.stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true;
   return {
-    // Passthrough only: the channel speaks OpenAI's format itself.
-    supports: (channel) => channel.provider.chatFormat === 'openai-chat' && supportsOperation(channel, operation),
+    // Passthrough only: the channel serves chat in the client's own format.
+    supports: (channel) => channel.chatFormat === call.inboundFormat && supportsOperation(channel, operation),
     request(channel, upstreamModel) {
       return {
         path: operationPath(channel, operation === 'chat' && call.stream ? 'chat-stream' : operation, upstreamModel),
@@ -76,6 +77,8 @@ type ChunkShape = { usage?: unknown; choices?: { text?: unknown; delta?: { conte
  * usage reported, or a continuation), so the common path costs a string check per event.
  */
 function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuing: boolean): StreamConverter {
+  // The data line the client's format ends a stream with ('[DONE]' for chat and legacy completions).
+  const terminator = getFormat(call.inboundFormat).streamTerminator;
   let usage: HubUsage | null = null;
   let sawDone = false;
   let first = true;
@@ -101,7 +104,7 @@ function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuin
   return {
     event(event: EventSourceMessage) {
       const data = event.data;
-      if (data === '[DONE]') {
+      if (data === terminator) {
         sawDone = true;
         return countedUsageChunk() + formatSseEvent(data);
       }
@@ -128,7 +131,7 @@ function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuin
       return formatSseEvent(data, event.event);
     },
     // A stream that ends without its terminator is finalised, so clients do not wait forever.
-    end: () => (sawDone ? '' : countedUsageChunk() + formatSseEvent('[DONE]')),
+    end: () => (sawDone ? '' : countedUsageChunk() + (terminator === null ? '' : formatSseEvent(terminator))),
     failure: (error: GatewayError) => formatSseEvent(JSON.stringify({ error: { message: error.message, type: error.kind, code: error.code, param: null } })),
     usage: currentUsage,
     delivered: read,

@@ -8,10 +8,12 @@ import type { Usage } from '../../metering/usage.ts';
 import type { RelayCall } from '../relay-types.ts';
 import type { RelayHop, StreamConverter } from '../relay-hop.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
+import { getFormat } from '../../formats/index.ts';
+import { speaksFamilyOf } from './api-family.ts';
 
 export interface JsonPassthroughSpec {
   operation: Operation;
-  /** Which channels can take it; by default OpenAI-format channels whose provider has the operation. */
+  /** Which channels can take it; by default those of the client format's API family whose provider has the operation. */
   supports?(channel: RoutedChannel): boolean;
   /** Usage from the whole answer's text. */
   usage(text: string): Usage;
@@ -23,8 +25,9 @@ export interface JsonPassthroughSpec {
 }
 
 export function openAIJsonPassthroughHop(call: RelayCall, spec: JsonPassthroughSpec): RelayHop {
+  const client = getFormat(call.inboundFormat);
   return {
-    supports: spec.supports ?? ((channel) => channel.provider.chatFormat === 'openai-chat' && supportsOperation(channel, spec.operation)),
+    supports: spec.supports ?? ((channel) => speaksFamilyOf(channel, client) && supportsOperation(channel, spec.operation)),
     request(channel, upstreamModel) {
       return {
         path: operationPath(channel, spec.operation, upstreamModel),

@@ -24,10 +24,10 @@ export interface SameFormatOptions {
 export function sameFormatPassthroughHop(options: SameFormatOptions): RelayHop {
   const { call, format } = options;
   return {
-    supports: (channel) => channel.provider.chatFormat === format.name && supportsOperation(channel, 'chat'),
+    supports: (channel) => channel.chatFormat === format.name && supportsOperation(channel, format.chatOperations.whole),
     request(channel, upstreamModel) {
       return {
-        path: operationPath(channel, call.stream ? 'chat-stream' : 'chat', upstreamModel),
+        path: operationPath(channel, call.stream ? format.chatOperations.stream : format.chatOperations.whole, upstreamModel),
         // The client's own version and beta headers win over the gateway's defaults on a same-format hop.
         headers: { 'content-type': 'application/json', ...call.forwardHeaders },
         body: format.modelIn === 'body' ? withModel(call, upstreamModel) : call.rawBody,

@@ -12,7 +12,7 @@ import type { RelayHop } from '../relay-hop.ts';
 import { gatewayErrorFromUpstream, redactUpstreamError } from '../upstream-error.ts';
 import { refusesCredential } from '../redact-credentials.ts';
 import { hubStreamConverter } from './hub-stream-converter.ts';
-import { relayFormat } from '../../formats/index.ts';
+import { getFormat } from '../../formats/index.ts';
 import { collectDocumentUrls, collectImageUrls, inlineDocuments, inlineImages, type InlineImage } from '../../hub/hub-images.ts';
 import { fetchDocuments, fetchImages } from '../../upstream/fetch-images.ts';
 import { estimateHubResponseTokens, estimatePromptTokens } from '../../metering/estimate-tokens.ts';
@@ -31,7 +31,7 @@ export interface TranslatedHopOptions {
 
 export function translatedChatHop(options: TranslatedHopOptions): RelayHop {
   const { call, client, logger } = options;
-  const target = (channel: RoutedChannel) => relayFormat(channel.provider.chatFormat)!;
+  const target = (channel: RoutedChannel) => getFormat(channel.chatFormat);
   let memo: HubRequest | undefined;
   const hubRequest = () => (memo ??= options.continuation ? withPrefill(options.request(), options.continuation.prefill) : options.request());
   let lastMachine: StreamMachine<HubStreamPart, SseEvent> | undefined = options.continuation?.clientMachine;
@@ -53,14 +53,14 @@ export function translatedChatHop(options: TranslatedHopOptions): RelayHop {
     for (const warning of warnings) logger.warn({ requestId: call.requestId, channel: channel.name, feature: warning.feature, detail: warning.detail }, 'conversion dropped a feature');
   };
   return {
-    supports: (channel) => channel.provider.chatFormat !== client.name && relayFormat(channel.provider.chatFormat) !== undefined && supportsOperation(channel, 'chat'),
+    supports: (channel) => channel.chatFormat !== client.name && supportsOperation(channel, target(channel).chatOperations.whole),
     async request(channel, upstreamModel) {
       const withImages = target(channel).needsInlineImages ? await withInlineImages() : hubRequest();
       const source = target(channel).needsInlineDocuments ? await withInlineDocuments(withImages) : withImages;
       const { body, warnings } = target(channel).hubToRequest({ ...source, stream: call.stream }, upstreamModel);
       warn(channel, warnings);
       return {
-        path: operationPath(channel, call.stream ? 'chat-stream' : 'chat', upstreamModel),
+        path: operationPath(channel, call.stream ? target(channel).chatOperations.stream : target(channel).chatOperations.whole, upstreamModel),
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       };
@@ -108,6 +108,6 @@ function withPrefill(request: HubRequest, prefill: string): HubRequest {
   return {
     ...request,
     messages: [...request.messages, { role: 'assistant', content: [{ type: 'text', text: prefill }] }],
-    extensions: { ...request.extensions, 'openai-chat': { ...request.extensions['openai-chat'], continue_final_message: true, add_generation_prompt: false } },
+    continuesLastMessage: true,
   };
 }

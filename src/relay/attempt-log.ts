@@ -1,0 +1,13 @@
+// The call's log of attempt outcomes: each attempt on a route (and each segment that continued a broken
+// stream) ends in one immutable record, appended here once. The usage record is derived from the log and
+// the answer at the end (record-call.ts); nothing edits a record after it is made.
+import type { AttemptRecord, CallMeter } from './relay-types.ts';
+
+export function attemptRecord(model: string, channel: string, status: number | null, outcome: string, error: string | null, startedAt: number, code?: string): AttemptRecord {
+  return Object.freeze({ model, channel, status, outcome, error, ...(code ? { code } : {}), ms: Math.round(performance.now() - startedAt) });
+}
+
+/** The only way the log grows. */
+export function logAttempt(meter: CallMeter, record: AttemptRecord): void {
+  (meter.attempts as AttemptRecord[]).push(record);
+}
