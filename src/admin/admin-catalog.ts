@@ -11,6 +11,7 @@ import type { SecretBox } from '../accounts/secret-box.ts';
 import { apiNotFound, conflict } from '../gateway-errors.ts';
 import { parseBody } from '../validate-request.ts';
 import { MICROS_PER_USD, type ModelPricing } from '../metering/pricing.ts';
+import type { ProviderSettings } from '../providers/registry.ts';
 
 type Element<T> = T extends ZodDefault<ZodArray<infer E>> ? E : never;
 const element = <T extends ZodDefault<ZodArray<ZodObject>>>(schema: T) => schema.unwrap().element as Element<T>;
@@ -34,7 +35,7 @@ type GroupInput = z.infer<typeof groupConfigSchema>;
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message);
 
 export function channelView(row: ChannelRow) {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean };
+  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean } & ProviderSettings;
   const t = settings.timeouts;
   return {
     id: row.id,
@@ -51,7 +52,18 @@ export function channelView(row: ChannelRow) {
     status_reason: row.status_reason,
     ...(settings.supportsPrefill !== undefined ? { supports_prefill: settings.supportsPrefill } : {}),
     ...(t ? { timeouts: Object.fromEntries(Object.entries({ connect_ms: t.connectMs, headers_ms: t.headersMs, first_token_ms: t.firstTokenMs, idle_ms: t.idleMs }).filter(([, v]) => v !== undefined)) } : {}),
+    ...cloudSettingsView(settings),
     updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** The cloud channels' settings (issue 17) back in the config file's shape; nothing secret is in them. */
+function cloudSettingsView(settings: ProviderSettings) {
+  const defined = (entries: Record<string, string | undefined>) => Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
+  const { azure, vertex } = settings;
+  return {
+    ...(azure ? { azure: defined({ api_version: azure.apiVersion, path_style: azure.pathStyle, entra_authority: azure.entraAuthority }) } : {}),
+    ...(vertex ? { vertex: defined({ project: vertex.project, location: vertex.location, token_url: vertex.tokenUrl }) } : {}),
   };
 }
 

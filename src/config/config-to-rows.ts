@@ -32,7 +32,17 @@ export function channelRowFromConfig(channel: ChannelConfig) {
     settings_json: JSON.stringify({
       ...(channel.timeouts ? { timeouts: camelTimeouts(channel.timeouts) } : {}),
       ...(channel.supports_prefill !== undefined ? { supportsPrefill: channel.supports_prefill } : {}),
+      ...cloudSettings(channel),
     }),
+  };
+}
+
+/** The cloud channels' own blocks (issue 17), in settings_json's camelCase. */
+function cloudSettings(channel: ChannelConfig) {
+  const { azure, vertex } = channel;
+  return {
+    ...(azure ? { azure: { apiVersion: azure.api_version, pathStyle: azure.path_style, entraAuthority: azure.entra_authority } } : {}),
+    ...(vertex ? { vertex: { project: vertex.project, location: vertex.location, tokenUrl: vertex.token_url } } : {}),
   };
 }
 

@@ -16,9 +16,20 @@ export interface ProviderDefinition {
   type: string;
   /** The wire format of its chat-like endpoint. */
   chatFormat: WireFormat;
+  /**
+   * The wire format of one upstream model, when it depends on the model (Vertex AI serves Gemini models in
+   * the Gemini format and Claude models in Anthropic's); routing resolves it per model
+   * (routing-table.ts, channelForModel). Absent: every model speaks `chatFormat`.
+   */
+  formatFor?(upstreamModel: string): WireFormat;
   defaultBaseUrl: string;
   /** Path (with query) below the base URL for an operation on an upstream model id; null when unsupported. */
   path(operation: Operation, upstreamModel: string): string | null;
+  /**
+   * The body as this upstream wants it, from the body its wire format writes (Claude on Vertex: no `model`,
+   * an `anthropic_version` field). Applied before authentication, so a signature covers the final bytes.
+   */
+  prepareBody?(path: string, body: string | Buffer): string | Buffer;
   /** Headers every request carries unless the hop sets its own (Anthropic's API version). */
   defaultHeaders?: Readonly<Record<string, string>>;
   /**

@@ -1,7 +1,7 @@
 // Sends one tiny chat request to one channel and model, in the channel's own wire format, and reports
 // whether it answered and how fast. Used by the admin "test channel" endpoint and the re-test schedule.
 import type { UpstreamAgents } from '../upstream/upstream-agent.ts';
-import type { RoutedChannel } from './routing-table.ts';
+import { channelForModel, type RoutedChannel } from './routing-table.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import { operationPath } from '../providers/operation-path.ts';
 import { redactSecrets } from '../relay/redact-credentials.ts';
@@ -27,7 +27,9 @@ function probeBody(channel: RoutedChannel, upstreamModel: string): object {
   }
 }
 
-export async function testChannel(agents: UpstreamAgents, channel: RoutedChannel, model: string): Promise<ChannelTestResult> {
+export async function testChannel(agents: UpstreamAgents, anyModelChannel: RoutedChannel, model: string): Promise<ChannelTestResult> {
+  // In the model's own format when the channel's depends on it (Vertex: Gemini or Claude).
+  const channel = channelForModel(anyModelChannel, model);
   const upstreamModel = channel.modelMapping[model] ?? model;
   const started = performance.now();
   const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);

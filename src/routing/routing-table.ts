@@ -2,7 +2,7 @@
 // Rebuilt from the database whenever channels, models or groups change.
 import type { ChannelRow, ModelRow } from '../db/schema.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
-import { getProvider } from '../providers/registry.ts';
+import { getProvider, type ProviderSettings } from '../providers/registry.ts';
 import type { ProviderDefinition } from '../providers/provider-definition.ts';
 
 export const DEFAULT_GROUP = 'default';
@@ -93,7 +93,7 @@ export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow
       const cacheKey = `${group}\u0000${model}`;
       let tiers = tiersCache.get(cacheKey);
       if (!tiers) {
-        tiers = groupByPriority(channelsServing(group, model));
+        tiers = groupByPriority(channelsServing(group, model).map((channel) => channelForModel(channel, model)));
         tiersCache.set(cacheKey, tiers);
       }
       return tiers;
@@ -153,9 +153,10 @@ function tryRoutedChannel(row: ChannelRow, secrets: SecretBox): { channel: Route
 }
 
 function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
-  const provider = getProvider(row.type);
-  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean };
-  return {
+  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean } & ProviderSettings;
+  const provider = getProvider(row.type, settings);
+  if (!row.base_url && !provider.defaultBaseUrl) throw new Error(`a ${row.type} channel needs its base_url`);
+  const channel: RoutedChannel = {
     id: row.id,
     name: row.name,
     type: row.type,
@@ -168,9 +169,38 @@ function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
     priority: row.priority,
     weight: row.weight,
     timeouts: settings.timeouts ?? {},
-    // Anthropic continues a trailing assistant message natively; OpenAI-compatible servers only if declared.
-    supportsPrefill: settings.supportsPrefill ?? provider.chatFormat === 'anthropic-messages',
+    supportsPrefill: settings.supportsPrefill ?? prefillByDefault(provider),
   };
+  if (provider.formatFor) declaredPrefill.set(channel, settings.supportsPrefill);
+  return channel;
+}
+
+// Anthropic continues a trailing assistant message natively; OpenAI-compatible servers only if declared.
+const prefillByDefault = (provider: ProviderDefinition) => provider.chatFormat === 'anthropic-messages';
+
+/** The supports_prefill setting of channels whose format depends on the model (channelForModel). */
+const declaredPrefill = new WeakMap<RoutedChannel, boolean | undefined>();
+const viewsByChannel = new WeakMap<RoutedChannel, Map<string, RoutedChannel>>();
+
+/**
+ * The channel as it serves one (requested) model. For a provider whose wire format depends on the model
+ * (Vertex: Gemini or Claude), a view whose provider speaks that model's format, so the hops, the tester and
+ * prefill continuation choose by it like for any channel; same id, keys and breaker. Others: the channel.
+ */
+export function channelForModel(channel: RoutedChannel, model: string): RoutedChannel {
+  const formatFor = channel.provider.formatFor;
+  if (!formatFor) return channel;
+  let views = viewsByChannel.get(channel);
+  if (!views) viewsByChannel.set(channel, views = new Map());
+  let view = views.get(model);
+  if (!view) {
+    const format = formatFor(channel.modelMapping[model] ?? model);
+    const provider: ProviderDefinition = { ...channel.provider, chatFormat: format };
+    delete provider.formatFor;
+    view = { ...channel, provider, supportsPrefill: declaredPrefill.get(channel) ?? prefillByDefault(provider) };
+    views.set(model, view);
+  }
+  return view;
 }
 
 function groupByPriority(channels: RoutedChannel[]): PriorityTiers {

@@ -1,0 +1,63 @@
+// Google Vertex AI: Gemini models (generateContent, the Gemini API's format) and Anthropic's Claude models
+// (rawPredict, the Messages format) under one project and location. The wire format therefore depends on
+// the model: `formatFor` tells routing which one each upstream model id speaks. Claude on Vertex takes the
+// Messages body without `model` (it is in the URL) and with `anthropic_version: "vertex-2023-10-16"`,
+// which `prepareBody` writes. Authentication: an OAuth token from the service-account key (vertex-token.ts).
+import type { Operation, ProviderDefinition, UpstreamRequestToSign, WireFormat } from './provider-definition.ts';
+import { vertexAccessToken } from './vertex-token.ts';
+
+export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+
+export interface VertexChannelSettings {
+  project: string;
+  /** A region (us-central1, europe-west4) or `global`. */
+  location: string;
+  /** Replaces Google's token endpoint (a private endpoint; tests). */
+  tokenUrl?: string;
+}
+
+/** `anthropic/claude-x` and `google/gemini-x` name their publisher; a bare `claude-*` is Anthropic's. */
+function publisherAndModel(upstreamModel: string): { publisher: string; model: string } {
+  const slash = upstreamModel.indexOf('/');
+  if (slash > 0) return { publisher: upstreamModel.slice(0, slash), model: upstreamModel.slice(slash + 1) };
+  return { publisher: upstreamModel.startsWith('claude') ? 'anthropic' : 'google', model: upstreamModel };
+}
+
+/** Vertex's host for a location: regional endpoints, and one global endpoint without a region prefix. */
+export function vertexBaseUrl(location: string): string {
+  return location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
+}
+
+const GEMINI_ACTIONS: Partial<Record<Operation, string>> = {
+  'chat': ':generateContent',
+  'chat-stream': ':streamGenerateContent?alt=sse',
+  'count-tokens': ':countTokens',
+};
+const ANTHROPIC_ACTIONS: Partial<Record<Operation, string>> = {
+  'chat': ':rawPredict',
+  'chat-stream': ':streamRawPredict',
+};
+
+export function vertexProvider(settings: VertexChannelSettings): ProviderDefinition {
+  const scope = `/v1/projects/${encodeURIComponent(settings.project)}/locations/${encodeURIComponent(settings.location)}`;
+  return {
+    type: 'vertex',
+    chatFormat: 'gemini-generate',
+    formatFor: (upstreamModel): WireFormat => (publisherAndModel(upstreamModel).publisher === 'anthropic' ? 'anthropic-messages' : 'gemini-generate'),
+    defaultBaseUrl: vertexBaseUrl(settings.location),
+    path(operation, upstreamModel) {
+      const { publisher, model } = publisherAndModel(upstreamModel);
+      const action = (publisher === 'anthropic' ? ANTHROPIC_ACTIONS : GEMINI_ACTIONS)[operation];
+      if (action === undefined) return null;
+      return `${scope}/publishers/${encodeURIComponent(publisher)}/models/${encodeURIComponent(model)}${action}`;
+    },
+    prepareBody(path, body) {
+      if (!/:(?:stream)?[rR]awPredict$/.test(path)) return body;
+      const parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as Record<string, unknown>;
+      delete parsed.model;
+      parsed.anthropic_version ??= VERTEX_ANTHROPIC_VERSION;
+      return JSON.stringify(parsed);
+    },
+    authenticate: (_request: UpstreamRequestToSign, apiKey: string) => vertexAccessToken(apiKey, settings.tokenUrl).then((token) => ({ authorization: `Bearer ${token}` })),
+  };
+}
