@@ -3,7 +3,7 @@
 // are write-only: views never carry them, not even masked. Every change is announced, so every instance
 // routes with it on its next request.
 import { z, type ZodArray, type ZodDefault, type ZodObject } from 'zod';
-import { configFileSchema } from '../config/config-file-schema.ts';
+import { channelObjectSchema, checkCloudChannel, configFileSchema } from '../config/config-file-schema.ts';
 import { channelRowFromConfig, groupRowFromConfig, modelRowFromConfig } from '../config/config-to-rows.ts';
 import type { ChannelRow, GroupRow, ModelRow } from '../db/schema.ts';
 import type { Db } from '../db/repositories/repository-helpers.ts';
@@ -19,7 +19,7 @@ export const channelConfigSchema = element(configFileSchema.shape.channels);
 export const modelConfigSchema = element(configFileSchema.shape.models);
 export const groupConfigSchema = element(configFileSchema.shape.groups);
 /** Creating a channel needs an upstream key; editing keeps the stored ones unless new ones are given. */
-export const channelEditSchema = channelConfigSchema.partial({ api_key: true });
+export const channelEditSchema = channelObjectSchema.partial({ api_key: true }).superRefine(checkCloudChannel);
 
 /**
  * The body of a PATCH: every field optional and no defaults. (A zod default inside .partial() still fills

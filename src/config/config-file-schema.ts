@@ -20,7 +20,8 @@ const groupSchema = z.object({
   tpm_limit: z.number().int().positive().optional(),
 }).strict();
 
-const channelSchema = z.object({
+/** A channel's fields; `channelSchema` adds the checks across fields (zod cannot .partial() a refined object). */
+export const channelObjectSchema = z.object({
   name,
   type: z.enum(providerTypes),
   base_url: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://api.openai.com' }).optional(),
@@ -57,12 +58,17 @@ const channelSchema = z.object({
     /** Google's token endpoint, default https://oauth2.googleapis.com/token. */
     token_url: z.url({ protocol: /^https?$/ }).optional(),
   }).strict().optional(),
-}).strict().superRefine((channel, context) => {
+}).strict();
+
+/** The checks across a channel's fields: the cloud types' required settings (issue 17). */
+export function checkCloudChannel(channel: { type?: string | undefined; base_url?: string | undefined; azure?: unknown; vertex?: unknown }, context: z.RefinementCtx): void {
   if (channel.type === 'azure-openai' && !channel.base_url) context.addIssue({ code: 'custom', path: ['base_url'], message: 'an azure-openai channel needs base_url: its resource endpoint, such as https://my-resource.openai.azure.com' });
   if (channel.type === 'vertex' && !channel.vertex) context.addIssue({ code: 'custom', path: ['vertex'], message: 'a vertex channel needs vertex.project and vertex.location' });
   if (channel.azure && channel.type !== 'azure-openai') context.addIssue({ code: 'custom', path: ['azure'], message: 'azure settings belong to an azure-openai channel' });
   if (channel.vertex && channel.type !== 'vertex') context.addIssue({ code: 'custom', path: ['vertex'], message: 'vertex settings belong to a vertex channel' });
-});
+}
+
+const channelSchema = channelObjectSchema.superRefine(checkCloudChannel);
 
 const modelSchema = z.object({
   id: z.string().min(1),
