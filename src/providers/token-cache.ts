@@ -28,7 +28,7 @@ export interface TokenCache {
   forget(credential: string): void;
 }
 
-export function createTokenCache(now: () => number = Date.now): TokenCache {
+export function createTokenCache(now: () => number = () => Date.now()): TokenCache {
   const entries = new Map<string, Entry>();
   const keyOf = (credential: string) => createHash('sha256').update(credential).digest('base64url');
   return {
