@@ -32,6 +32,8 @@ const GEMINI_ACTIONS: Partial<Record<Operation, string>> = {
   'chat': ':generateContent',
   'chat-stream': ':streamGenerateContent?alt=sse',
   'count-tokens': ':countTokens',
+  // Vertex has no batchEmbedContents: text-embedding-* and gemini-embedding-001 answer `predict`.
+  'embeddings': ':predict',
 };
 const ANTHROPIC_ACTIONS: Partial<Record<Operation, string>> = {
   'chat': ':rawPredict',
@@ -52,6 +54,7 @@ export function vertexProvider(settings: VertexChannelSettings): ProviderDefinit
       return `${scope}/publishers/${encodeURIComponent(publisher)}/models/${encodeURIComponent(model)}${action}`;
     },
     prepareBody(path, body) {
+      if (path.endsWith(':predict')) return predictBody(body);
       if (!/:(?:stream)?[rR]awPredict$/.test(path)) return body;
       const parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as Record<string, unknown>;
       delete parsed.model;
@@ -60,4 +63,21 @@ export function vertexProvider(settings: VertexChannelSettings): ProviderDefinit
     },
     authenticate: (_request: UpstreamRequestToSign, apiKey: string) => vertexAccessToken(apiKey, settings.tokenUrl).then((token) => ({ authorization: `Bearer ${token}` })),
   };
+}
+
+interface BatchEmbedRequest { content?: { parts?: { text?: string }[] }; taskType?: string; title?: string; outputDimensionality?: number }
+
+/**
+ * The embedding hops write Gemini's batchEmbedContents body; Vertex's predict takes one instance per text
+ * (`content`, `task_type`, `title`) and one `outputDimensionality` for the call (the first request's).
+ */
+function predictBody(body: string | Buffer): string {
+  const { requests = [] } = JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as { requests?: BatchEmbedRequest[] };
+  const instances = requests.map((request) => ({
+    content: (request.content?.parts ?? []).map((part) => part.text ?? '').join(' ').trim(),
+    ...(request.taskType ? { task_type: request.taskType } : {}),
+    ...(request.title ? { title: request.title } : {}),
+  }));
+  const dimensions = requests.find((request) => request.outputDimensionality !== undefined)?.outputDimensionality;
+  return JSON.stringify({ instances, ...(dimensions !== undefined ? { parameters: { outputDimensionality: dimensions } } : {}) });
 }

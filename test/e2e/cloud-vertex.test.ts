@@ -3,6 +3,7 @@
 // a Gemini and a Claude model; each is spoken in its own format (generateContent, rawPredict).
 import { generateKeyPairSync } from 'node:crypto';
 import OpenAI from 'openai';
+import { GoogleGenAI } from '@google/genai';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startVertexSimulator, type VertexSimulator } from '../simulators/vertex-simulator.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
@@ -26,14 +27,14 @@ beforeAll(async () => {
     channels: [
       {
         name: 'vertex', type: 'vertex', base_url: sim.url, api_key: serviceAccount(privatePem), vertex,
-        models: ['gemini-vx', 'claude-vx', 'claude-prefixed'],
-        model_mapping: { 'gemini-vx': 'gemini-2.5-flash', 'claude-vx': 'claude-sonnet-4-6', 'claude-prefixed': 'anthropic/claude-haiku-4-5' },
+        models: ['gemini-vx', 'claude-vx', 'claude-prefixed', 'embed-vx'],
+        model_mapping: { 'gemini-vx': 'gemini-2.5-flash', 'claude-vx': 'claude-sonnet-4-6', 'claude-prefixed': 'anthropic/claude-haiku-4-5', 'embed-vx': 'gemini-embedding-001' },
       },
       { name: 'vertex-forged', type: 'vertex', base_url: sim.url, api_key: serviceAccount(strangerPem), vertex, models: ['gemini-forged'], model_mapping: { 'gemini-forged': 'gemini-2.5-flash' } },
       { name: 'vertex-first', type: 'vertex', base_url: sim.url, api_key: serviceAccount(privatePem), vertex: { ...vertex, location: 'global' }, models: ['gemini-failover'], priority: 10, model_mapping: { 'gemini-failover': 'gemini-2.5-pro' } },
       { name: 'vertex-second', type: 'vertex', base_url: sim.url, api_key: serviceAccount(privatePem), vertex, models: ['gemini-failover'], model_mapping: { 'gemini-failover': 'gemini-2.5-pro' } },
     ],
-    models: ['gemini-vx', 'claude-vx', 'claude-prefixed', 'gemini-forged', 'gemini-failover'].map((id) => ({ id, input_per_mtok: 1, output_per_mtok: 4 })),
+    models: ['gemini-vx', 'claude-vx', 'claude-prefixed', 'embed-vx', 'gemini-forged', 'gemini-failover'].map((id) => ({ id, input_per_mtok: 1, output_per_mtok: 4 })),
     users: [{ name: 'vera', balance: 50 }, { name: 'root', role: 'admin', balance: 0 }],
     keys: [{ name: 'vera', key: KEY, user: 'vera' }, { name: 'root', key: ADMIN, user: 'root' }],
   });
@@ -72,6 +73,19 @@ describe('Vertex wire', () => {
     expect(calls[0]!.body).toMatchObject({ anthropic_version: 'vertex-2023-10-16' });
     expect(calls[0]!.body).not.toHaveProperty('model');
     expect(String(calls[0]!.headers.authorization)).toMatch(/^Bearer ya29\.sim-/);
+  });
+
+  it('embeds through predict for the openai and Google clients', async () => {
+    sim.reset();
+    const openaiAnswer = await openai().embeddings.create({ model: 'embed-vx', input: ['first text', 'second text'], dimensions: 16 });
+    expect(openaiAnswer.data.map((item) => [item.index, item.embedding.length])).toEqual([[0, 16], [1, 16]]);
+    const sent = sim.requests.filter((request) => request.path !== '/token').at(-1)!;
+    expect(sent.path).toBe(`/v1/projects/${PROJECT}/locations/us-east5/publishers/google/models/gemini-embedding-001:predict`);
+    expect(sent.body).toEqual({ instances: [{ content: 'first text' }, { content: 'second text' }], parameters: { outputDimensionality: 16 } });
+    const google = new GoogleGenAI({ apiKey: KEY, httpOptions: { baseUrl: gateway.url } });
+    const googleAnswer = await google.models.embedContent({ model: 'embed-vx', contents: ['one', 'two', 'three'], config: { outputDimensionality: 8, taskType: 'RETRIEVAL_QUERY' } });
+    expect(googleAnswer.embeddings?.map((embedding) => embedding.values?.length)).toEqual([8, 8, 8]);
+    expect(sim.requests.at(-1)!.body).toMatchObject({ instances: [{ content: 'one', task_type: 'RETRIEVAL_QUERY' }, { content: 'two' }, { content: 'three' }] });
   });
 
   it('reuses one token, renews it before it expires, and never sends an expired one', async () => {
