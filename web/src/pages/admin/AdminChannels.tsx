@@ -6,8 +6,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminApi, type AdminChannel } from '../../api/admin-api.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
+import { CloudChannelFields, cloudSettingsBody, initialCloudSettings, keyDescription } from './CloudChannelFields.tsx';
 
-const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere'];
+const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere', 'azure-openai', 'vertex'];
 
 export default function AdminChannels() {
   const queryClient = useQueryClient();
@@ -130,6 +131,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
   const [priority, setPriority] = useState<number | string>(existing?.priority ?? 0);
   const [weight, setWeight] = useState<number | string>(existing?.weight ?? 1);
   const [enabled, setEnabled] = useState(existing?.enabled ?? true);
+  const [cloud, setCloud] = useState(() => initialCloudSettings(existing));
   const [problem, setProblem] = useState<string | null>(null);
 
   const submit = async () => {
@@ -150,6 +152,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       priority: Number(priority) || 0,
       weight: Number(weight) || 0,
       enabled,
+      ...cloudSettingsBody(type, cloud),
       ...(apiKey ? { api_key: apiKey } : {}),
     };
     const ok = await runAdminAction(() => (existing ? adminApi.updateChannel(existing.id, body) : adminApi.createChannel(body)), existing ? 'Channel saved.' : 'Channel created.', onDone);
@@ -162,9 +165,10 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} />
       <Select label="Type" data={TYPES} value={type} onChange={(value) => setType(value ?? 'openai')} allowDeselect={false} />
       <TextInput label="Base URL" placeholder="https://api.openai.com" value={baseUrl} onChange={(event) => setBaseUrl(event.currentTarget.value)} />
+      <CloudChannelFields type={type} settings={cloud} onChange={setCloud} />
       <PasswordInput
         label="Upstream API key"
-        description={existing ? 'Write-only: leave empty to keep the current key.' : 'Stored encrypted; never shown again.'}
+        description={`${keyDescription(type) ?? ''} ${existing ? 'Write-only: leave empty to keep the current key.' : 'Stored encrypted; never shown again.'}`.trim()}
         value={apiKey}
         onChange={(event) => setApiKey(event.currentTarget.value)}
         autoComplete="off"
