@@ -55,6 +55,7 @@ export function vertexProvider(settings: VertexChannelSettings): ProviderDefinit
     },
     prepareBody(path, body) {
       if (path.endsWith(':predict')) return predictBody(body);
+      if (path.endsWith(':countTokens')) return countTokensBody(body);
       if (!/:(?:stream)?[rR]awPredict$/.test(path)) return body;
       const parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as Record<string, unknown>;
       delete parsed.model;
@@ -80,4 +81,15 @@ function predictBody(body: string | Buffer): string {
   }));
   const dimensions = requests.find((request) => request.outputDimensionality !== undefined)?.outputDimensionality;
   return JSON.stringify({ instances, ...(dimensions !== undefined ? { parameters: { outputDimensionality: dimensions } } : {}) });
+}
+
+/**
+ * Vertex's countTokens takes `contents`, `systemInstruction`, `tools` and `generationConfig` at the top, not
+ * the Gemini API's `generateContentRequest` wrapper: the wrapped request is unwrapped (its `model` dropped).
+ */
+function countTokensBody(body: string | Buffer): string | Buffer {
+  const parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as { generateContentRequest?: Record<string, unknown> };
+  if (!parsed.generateContentRequest) return body;
+  const { model: _model, ...request } = parsed.generateContentRequest;
+  return JSON.stringify(request);
 }

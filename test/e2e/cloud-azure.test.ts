@@ -2,7 +2,7 @@
 // styles (deployments with api-version and the api-key header; v1 with an Entra ID token the gateway gets
 // by the client-credentials grant), every OpenAI endpoint Azure serves, and refused credentials.
 import OpenAI, { toFile } from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startAzureSimulator, type AzureSimulator } from '../simulators/azure-simulator.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 import { describeSdkCases } from './cloud-sdk-cases.ts';
@@ -41,6 +41,8 @@ afterAll(async () => {
   await sim?.close();
 });
 
+afterEach(() => vi.useRealTimers());
+
 describeSdkCases([
   { model: 'gpt-az', greeting: 'Hello from the OpenAI simulator', label: 'Azure deployments + api-key' },
   { model: 'gpt-az-v1', greeting: 'Hello from the OpenAI simulator', label: 'Azure v1 + Entra ID' },
@@ -68,6 +70,17 @@ describe('Azure wire', () => {
     expect(last().body).toMatchObject({ model: 'gpt-4o-prod' });
     expect(String(last().headers.authorization)).toMatch(/^Bearer eyJ0eXAiOiJKV1Qi\.sim\./);
     expect(last().headers['api-key']).toBeUndefined();
+  });
+
+  it('renews the Entra ID token before it expires', async () => {
+    await ask('gpt-az-v1');
+    const issued = sim.tokensIssued;
+    // 56 minutes on: the token (3599 s) is inside its five-minute renewal margin, still valid at Azure.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 56 * 60_000 });
+    await ask('gpt-az-v1');
+    expect(sim.tokensIssued).toBe(issued + 1);
+    await ask('gpt-az-v1');
+    expect(sim.tokensIssued).toBe(issued + 1);
   });
 
   it('serves completions, embeddings, images, audio and responses at Azure\'s paths', async () => {

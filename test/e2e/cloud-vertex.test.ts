@@ -88,6 +88,17 @@ describe('Vertex wire', () => {
     expect(sim.requests.at(-1)!.body).toMatchObject({ instances: [{ content: 'one', task_type: 'RETRIEVAL_QUERY' }, { content: 'two' }, { content: 'three' }] });
   });
 
+  it('counts Gemini tokens exactly at Vertex and Claude tokens locally', async () => {
+    const gemini = await fetch(`${gateway.url}/v1beta/models/gemini-vx:countTokens`, { method: 'POST', headers: { 'x-goog-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ generateContentRequest: { model: 'models/gemini-vx', contents: [{ role: 'user', parts: [{ text: 'count these four words' }] }] } }) });
+    expect(gemini.headers.get('x-gateway-token-count')).toBe('exact');
+    expect(await gemini.json()).toMatchObject({ totalTokens: 4 });
+    expect(sim.requests.at(-1)!.path).toMatch(/gemini-2\.5-flash:countTokens$/);
+    expect(sim.requests.at(-1)!.body).toEqual({ contents: [{ role: 'user', parts: [{ text: 'count these four words' }] }] });
+    const claude = await fetch(`${gateway.url}/v1/messages/count_tokens`, { method: 'POST', headers: { 'x-api-key': KEY, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' }, body: JSON.stringify({ model: 'claude-vx', messages: [{ role: 'user', content: 'count me' }] }) });
+    expect(claude.status).toBe(200);
+    expect(claude.headers.get('x-gateway-token-count')).toBe('estimate');
+  });
+
   it('reuses one token, renews it before it expires, and never sends an expired one', async () => {
     await ask('gemini-vx');
     const issued = sim.tokensIssued;

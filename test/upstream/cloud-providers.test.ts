@@ -53,7 +53,10 @@ describe('Vertex AI provider', () => {
   it('writes the Claude body for rawPredict and the predict body for embeddings', () => {
     const claude = JSON.parse(String(regional.prepareBody!('/x/models/claude:rawPredict', JSON.stringify({ model: 'claude', max_tokens: 5, messages: [] }))));
     expect(claude).toEqual({ max_tokens: 5, messages: [], anthropic_version: 'vertex-2023-10-16' });
+    const wrapped = JSON.stringify({ generateContentRequest: { model: 'models/gemini-2.5-flash', contents: [{ role: 'user', parts: [{ text: 'count' }] }] } });
+    expect(JSON.parse(String(regional.prepareBody!('/x/models/gemini-2.5-flash:countTokens', wrapped)))).toEqual({ contents: [{ role: 'user', parts: [{ text: 'count' }] }] });
     const gemini = '{"contents":[]}';
+    expect(regional.prepareBody!('/x/models/gemini:countTokens', gemini)).toBe(gemini);
     expect(regional.prepareBody!('/x/models/gemini:generateContent', gemini)).toBe(gemini);
   });
 
