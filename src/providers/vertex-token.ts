@@ -1,6 +1,7 @@
 // Vertex AI's credential: a service-account JSON key, exchanged for an OAuth access token by the JWT bearer
 // grant (RFC 7523), signed with the account's private key by google-auth-library, as Google's own SDKs do.
 // Tokens are cached per service account (token-cache.ts) and renewed before they expire.
+import { createPrivateKey } from 'node:crypto';
 import { JWT } from 'google-auth-library';
 import { UpstreamCredentialError } from '../upstream/upstream-credential-error.ts';
 import { createTokenCache, type IssuedToken } from './token-cache.ts';
@@ -27,6 +28,12 @@ export function parseServiceAccount(credential: string): ServiceAccountKey {
   const key = parsed as Partial<ServiceAccountKey> & { type?: unknown };
   if (typeof key !== 'object' || key === null || typeof key.client_email !== 'string' || typeof key.private_key !== 'string') {
     throw new UpstreamCredentialError('the Vertex channel\'s api_key is not a service-account JSON key (client_email and private_key are required)', null);
+  }
+  try {
+    // Parsed once here so a mangled key (a pasted key that lost its newlines) is a refused credential, not a signing crash.
+    createPrivateKey(key.private_key);
+  } catch {
+    throw new UpstreamCredentialError(`the Vertex channel's service-account key for ${key.client_email} has a private_key that is not a PEM private key`, null);
   }
   return { client_email: key.client_email, private_key: key.private_key, ...(typeof key.private_key_id === 'string' ? { private_key_id: key.private_key_id } : {}) };
 }

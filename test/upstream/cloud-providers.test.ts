@@ -63,6 +63,7 @@ describe('Vertex AI provider', () => {
   it('refuses a key that is not a service-account JSON as a credential problem', async () => {
     await expect(vertexAccessToken('not json at all', undefined)).rejects.toBeInstanceOf(UpstreamCredentialError);
     await expect(vertexAccessToken('{"client_email":"x@y"}', undefined)).rejects.toThrow(/client_email and private_key/);
+    await expect(vertexAccessToken('{"client_email":"x@y","private_key":"-----BEGIN PRIVATE KEY----- mangled"}', undefined)).rejects.toThrow(/not a PEM private key/);
   });
 });
 
