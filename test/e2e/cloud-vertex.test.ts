@@ -18,10 +18,13 @@ const privatePem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toSt
 const strangerPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const serviceAccount = (key: string) => JSON.stringify({ type: 'service_account', project_id: PROJECT, private_key_id: 'k1', private_key: key, client_email: EMAIL, token_uri: 'https://oauth2.googleapis.com/token' });
 let sim: VertexSimulator;
+/** The first channel of gemini-breaker alone, so its scripted failures reach no other channel. */
+let flaky: VertexSimulator;
 let gateway: TestGateway;
 
 beforeAll(async () => {
   sim = await startVertexSimulator({ project: PROJECT, serviceAccounts: { [EMAIL]: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString() } });
+  flaky = await startVertexSimulator({ project: PROJECT, serviceAccounts: { [EMAIL]: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString() } });
   const vertex = { project: PROJECT, location: 'us-east5', token_url: `${sim.url}/token` };
   gateway = await startTestGateway({
     channels: [
@@ -33,8 +36,10 @@ beforeAll(async () => {
       { name: 'vertex-forged', type: 'vertex', base_url: sim.url, api_key: serviceAccount(strangerPem), vertex, models: ['gemini-forged'], model_mapping: { 'gemini-forged': 'gemini-2.5-flash' } },
       { name: 'vertex-first', type: 'vertex', base_url: sim.url, api_key: serviceAccount(privatePem), vertex: { ...vertex, location: 'global' }, models: ['gemini-failover'], priority: 10, model_mapping: { 'gemini-failover': 'gemini-2.5-pro' } },
       { name: 'vertex-second', type: 'vertex', base_url: sim.url, api_key: serviceAccount(privatePem), vertex, models: ['gemini-failover'], model_mapping: { 'gemini-failover': 'gemini-2.5-pro' } },
+      { name: 'vertex-breaker-1', type: 'vertex', base_url: flaky.url, api_key: serviceAccount(privatePem), vertex: { ...vertex, token_url: `${flaky.url}/token` }, models: ['gemini-breaker'], priority: 10, model_mapping: { 'gemini-breaker': 'gemini-2.5-pro' } },
+      { name: 'vertex-breaker-2', type: 'vertex', base_url: sim.url, api_key: serviceAccount(privatePem), vertex, models: ['gemini-breaker'], model_mapping: { 'gemini-breaker': 'gemini-2.5-pro' } },
     ],
-    models: ['gemini-vx', 'claude-vx', 'claude-prefixed', 'embed-vx', 'gemini-forged', 'gemini-failover'].map((id) => ({ id, input_per_mtok: 1, output_per_mtok: 4 })),
+    models: ['gemini-vx', 'claude-vx', 'claude-prefixed', 'embed-vx', 'gemini-forged', 'gemini-failover', 'gemini-breaker'].map((id) => ({ id, input_per_mtok: 1, output_per_mtok: 4 })),
     users: [{ name: 'vera', balance: 50 }, { name: 'root', role: 'admin', balance: 0 }],
     keys: [{ name: 'vera', key: KEY, user: 'vera' }, { name: 'root', key: ADMIN, user: 'root' }],
   });
@@ -43,6 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.dispose();
   await sim?.close();
+  await flaky?.close();
 });
 afterEach(() => vi.useRealTimers());
 
@@ -116,6 +122,7 @@ describe('Vertex wire', () => {
   });
 
   it('fails over between Vertex channels on a 503, the global location in the path', async () => {
+    await ask('gemini-vx'); // a token in the cache: the scripted answers are for the model calls
     sim.reset();
     sim.script({ status: 503 }, { status: 503 });
     const answer = await ask('gemini-failover', 'failover please');
@@ -123,6 +130,17 @@ describe('Vertex wire', () => {
     const calls = sim.requests.filter((request) => request.path !== '/token').map((request) => request.path);
     expect(calls[0]).toContain('/locations/global/');
     expect(calls.at(-1)).toContain('/locations/us-east5/');
+  });
+
+  it('opens the circuit of a failing Vertex channel like any other', async () => {
+    await ask('gemini-breaker', 'warm up');
+    expect(flaky.requests.at(-1)!.path).toMatch(/:generateContent$/);
+    // Two 503s per call (a retry), then the other channel answers; the fifth failure opens the circuit.
+    flaky.script(...Array.from({ length: 6 }, () => ({ status: 503 })));
+    for (let i = 0; i < 3; i++) expect((await ask('gemini-breaker', `call ${i}`)).choices[0]!.message.content).toContain(`call ${i}`);
+    const seen = flaky.requests.length;
+    expect((await ask('gemini-breaker', 'circuit open')).choices[0]!.message.content).toContain('circuit open');
+    expect(flaky.requests.length).toBe(seen);
   });
 });
 
