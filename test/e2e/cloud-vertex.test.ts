@@ -171,9 +171,16 @@ describe('Vertex credentials', () => {
   });
 
   it('meters Vertex calls like any other', async () => {
-    await gateway.recorder.flush();
-    const rows = await gateway.database.db.selectFrom('usage_logs').innerJoin('channels', 'channels.id', 'usage_logs.channel_id').select(['usage_logs.model', 'usage_logs.cost_micros', 'usage_logs.status']).where('channels.name', '=', 'vertex').execute();
-    expect(rows.length).toBeGreaterThan(5);
-    expect(rows.filter((row) => row.status === 200).every((row) => row.cost_micros > 0)).toBe(true);
+    const rows = async () => {
+      await gateway.recorder.flush();
+      return gateway.database.db.selectFrom('usage_logs').innerJoin('channels', 'channels.id', 'usage_logs.channel_id')
+        .select(['usage_logs.model', 'usage_logs.upstream_model', 'usage_logs.cost_micros', 'usage_logs.status']).where('channels.name', '=', 'vertex').orderBy('usage_logs.id').execute();
+    };
+    const before = (await rows()).length;
+    await ask('claude-vx', 'metered claude');
+    await ask('gemini-vx', 'metered gemini');
+    const added = (await rows()).slice(before);
+    expect(added.map((row) => [row.model, row.upstream_model, row.status])).toEqual([['claude-vx', 'claude-sonnet-4-6', 200], ['gemini-vx', 'gemini-2.5-flash', 200]]);
+    expect(added.every((row) => row.cost_micros > 0)).toBe(true);
   });
 });
