@@ -5,7 +5,7 @@
 // so it is called there in both styles. Authentication: the `api-key` header, or Microsoft Entra ID when the
 // channel's key is a JSON {tenant_id, client_id, client_secret} (entra-token.ts).
 import type { Operation, ProviderDefinition, UpstreamRequestToSign } from './provider-definition.ts';
-import { entraAccessToken, parseEntraCredential } from './entra-token.ts';
+import { entraAccessToken, forgetEntraToken, parseEntraCredential } from './entra-token.ts';
 
 /** The latest GA api-version of the dated inference API (learn.microsoft.com, "API specs"); a setting. */
 export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
@@ -48,6 +48,14 @@ export function azureOpenAIProvider(settings: AzureChannelSettings = {}): Provid
       const entra = parseEntraCredential(apiKey);
       if (entra === null) return { 'api-key': apiKey };
       return entraAccessToken(entra, settings.entraAuthority).then((token) => ({ authorization: `Bearer ${token}` }));
+    },
+    forgetCredential(apiKey) {
+      try {
+        const entra = parseEntraCredential(apiKey);
+        if (entra) forgetEntraToken(entra, settings.entraAuthority);
+      } catch {
+        // not a readable Entra credential: nothing was cached for it
+      }
     },
   };
 }

@@ -35,8 +35,15 @@ export function parseEntraCredential(credential: string): EntraCredential | null
 /** A bearer token for the app registration; `authority` replaces login.microsoftonline.com (sovereign clouds, tests). */
 export function entraAccessToken(credential: EntraCredential, authority: string | undefined): Promise<string> {
   const base = (authority ?? ENTRA_AUTHORITY).replace(/\/+$/, '');
-  return tokens.get(`${base}\u0000${credential.tenant_id}\u0000${credential.client_id}\u0000${credential.client_secret}`, () => requestToken(credential, base));
+  return tokens.get(cacheKey(credential, base), () => requestToken(credential, base));
 }
+
+/** Drops the cached token of a credential the upstream refused. */
+export function forgetEntraToken(credential: EntraCredential, authority: string | undefined): void {
+  tokens.forget(cacheKey(credential, (authority ?? ENTRA_AUTHORITY).replace(/\/+$/, '')));
+}
+
+const cacheKey = (credential: EntraCredential, authority: string) => `${authority}\u0000${credential.tenant_id}\u0000${credential.client_id}\u0000${credential.client_secret}`;
 
 async function requestToken(credential: EntraCredential, authority: string): Promise<IssuedToken> {
   const url = `${authority}/${encodeURIComponent(credential.tenant_id)}/oauth2/v2.0/token`;

@@ -38,6 +38,11 @@ export interface ProviderDefinition {
    * key answers synchronously and costs the hot path no extra tick. Applied in src/upstream/upstream-auth.ts.
    */
   authenticate(request: UpstreamRequestToSign, apiKey: string): Record<string, string> | Promise<Record<string, string>>;
+  /**
+   * The upstream refused what `authenticate` sent for this key (a 401/403): drop anything derived from it
+   * (a cached access token revoked early), so the next call, or the channel's re-test, starts afresh.
+   */
+  forgetCredential?(apiKey: string): void;
 }
 
 /** What an upstream request looks like when it is authenticated: everything but the credentials. */

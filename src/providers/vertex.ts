@@ -4,7 +4,7 @@
 // Messages body without `model` (it is in the URL) and with `anthropic_version: "vertex-2023-10-16"`,
 // which `prepareBody` writes. Authentication: an OAuth token from the service-account key (vertex-token.ts).
 import type { Operation, ProviderDefinition, UpstreamRequestToSign, WireFormat } from './provider-definition.ts';
-import { vertexAccessToken } from './vertex-token.ts';
+import { forgetVertexToken, vertexAccessToken } from './vertex-token.ts';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
@@ -63,6 +63,7 @@ export function vertexProvider(settings: VertexChannelSettings): ProviderDefinit
       return JSON.stringify(parsed);
     },
     authenticate: (_request: UpstreamRequestToSign, apiKey: string) => vertexAccessToken(apiKey, settings.tokenUrl).then((token) => ({ authorization: `Bearer ${token}` })),
+    forgetCredential: (apiKey) => forgetVertexToken(apiKey, settings.tokenUrl),
   };
 }
 

@@ -46,6 +46,8 @@ export async function testChannel(agents: UpstreamAgents, anyModelChannel: Route
     const text = await response.text();
     const latencyMs = Math.round(performance.now() - started);
     const ok = response.statusCode >= 200 && response.statusCode < 300;
+    // A refused token is not kept for the next test (a cloud token revoked before its expiry).
+    if (response.statusCode === 401 || response.statusCode === 403) for (const key of channel.apiKeys) channel.provider.forgetCredential?.(key);
     return { ok, status: response.statusCode, latencyMs, error: ok ? null : redactSecrets(text.slice(0, 500), channel.apiKeys) };
   } catch (error) {
     return { ok: false, status: null, latencyMs: Math.round(performance.now() - started), error: (error as Error).message };

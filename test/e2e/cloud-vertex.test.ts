@@ -156,6 +156,22 @@ describe('Vertex credentials', () => {
     await expect(ask('gemini-forged')).rejects.toMatchObject({ status: 503 });
   });
 
+  it('disables the channel whose token Google revoked early, and the next channel gets a fresh token', async () => {
+    await ask('gemini-failover', 'a token in the cache');
+    sim.revokeTokens();
+    const issued = sim.tokensIssued;
+    // vertex-first is refused (401) and disabled; vertex-second shares its service account, so without
+    // dropping the refused token it would be refused too.
+    expect((await ask('gemini-failover', 'after revocation')).choices[0]!.message.content).toContain('after revocation');
+    expect(sim.tokensIssued).toBe(issued + 1);
+    const first = await gateway.database.db.selectFrom('channels').select(['id', 'status', 'status_reason']).where('name', '=', 'vertex-first').executeTakeFirstOrThrow();
+    expect(first.status).not.toBe('enabled');
+    expect(first.status_reason).toContain('401');
+    const retest = JSON.parse((await admin('POST', `/api/admin/channels/${first.id}/test`, { reenable: true })).text) as { ok: boolean; reenabled: boolean };
+    expect(retest).toMatchObject({ ok: true, reenabled: true });
+    expect(sim.tokensIssued).toBe(issued + 1);
+  });
+
   it('keeps the key encrypted at rest and out of every admin answer, and the channel test speaks each model\'s format', async () => {
     const stored = await gateway.database.db.selectFrom('channels').select(['id', 'api_keys_encrypted']).where('name', '=', 'vertex').executeTakeFirstOrThrow();
     expect(stored.api_keys_encrypted).not.toContain('PRIVATE KEY');

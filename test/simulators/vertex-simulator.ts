@@ -24,6 +24,8 @@ export interface VertexSimulator extends Simulator {
   readonly tokensIssued: number;
   /** Calls refused for an expired token. */
   readonly expiredTokenRefusals: number;
+  /** Revokes every token issued so far (they are refused from now on, as unknown ones). */
+  revokeTokens(): void;
 }
 
 export interface VertexSimulatorOptions {
@@ -82,6 +84,7 @@ export async function startVertexSimulator(options: VertexSimulatorOptions): Pro
     },
   });
   Object.defineProperty(simulator, 'tokensIssued', { get: () => issued });
+  Object.assign(simulator, { revokeTokens: () => tokens.clear() });
   Object.defineProperty(simulator, 'expiredTokenRefusals', { get: () => expiredRefusals });
   return simulator as VertexSimulator;
 }
