@@ -134,6 +134,17 @@ describe('Azure credentials', () => {
     expect(row.status_reason).toContain('invalid_client');
   });
 
+  it('refuses an admin channel without what its type needs with a 400 naming the field', async () => {
+    const post = async (body: object) => {
+      const response = await fetch(`${gateway.url}/api/admin/channels`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, body: await response.json() as { error: { param: string | null } } };
+    };
+    const base = { name: 'half-made', api_key: 'k', models: ['m'] };
+    expect(await post({ ...base, type: 'azure-openai' })).toMatchObject({ status: 400, body: { error: { param: 'base_url' } } });
+    expect(await post({ ...base, type: 'vertex' })).toMatchObject({ status: 400, body: { error: { param: 'vertex' } } });
+    expect(await post({ ...base, type: 'azure-openai', base_url: sim.url, azure: { path_style: 'v2' } })).toMatchObject({ status: 400, body: { error: { param: 'azure.path_style' } } });
+  });
+
   it('keeps keys encrypted at rest and out of the admin view, which shows the Azure settings', async () => {
     for (const name of ['azure-key', 'azure-entra']) expect((await channelRow(name)).api_keys_encrypted).not.toMatch(/azure-resource-key|entra-secret-value/);
     const response = await fetch(`${gateway.url}/api/admin/channels`, { headers: { authorization: `Bearer ${ADMIN}` } });
