@@ -4,6 +4,9 @@ import type { ChannelRow, ModelRow } from '../db/schema.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import { getProvider, type ProviderSettings } from '../providers/registry.ts';
 import type { ProviderDefinition } from '../providers/provider-definition.ts';
+import { channelForModel, prefillByDefault, rememberDeclaredPrefill } from './channel-for-model.ts';
+
+export { channelForModel } from './channel-for-model.ts';
 
 export const DEFAULT_GROUP = 'default';
 
@@ -171,36 +174,8 @@ function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
     timeouts: settings.timeouts ?? {},
     supportsPrefill: settings.supportsPrefill ?? prefillByDefault(provider),
   };
-  if (provider.formatFor) declaredPrefill.set(channel, settings.supportsPrefill);
+  if (provider.formatFor) rememberDeclaredPrefill(channel, settings.supportsPrefill);
   return channel;
-}
-
-// Anthropic continues a trailing assistant message natively; OpenAI-compatible servers only if declared.
-const prefillByDefault = (provider: ProviderDefinition) => provider.chatFormat === 'anthropic-messages';
-
-/** The supports_prefill setting of channels whose format depends on the model (channelForModel). */
-const declaredPrefill = new WeakMap<RoutedChannel, boolean | undefined>();
-const viewsByChannel = new WeakMap<RoutedChannel, Map<string, RoutedChannel>>();
-
-/**
- * The channel as it serves one (requested) model. For a provider whose wire format depends on the model
- * (Vertex: Gemini or Claude), a view whose provider speaks that model's format, so the hops, the tester and
- * prefill continuation choose by it like for any channel; same id, keys and breaker. Others: the channel.
- */
-export function channelForModel(channel: RoutedChannel, model: string): RoutedChannel {
-  const formatFor = channel.provider.formatFor;
-  if (!formatFor) return channel;
-  let views = viewsByChannel.get(channel);
-  if (!views) viewsByChannel.set(channel, views = new Map());
-  let view = views.get(model);
-  if (!view) {
-    const format = formatFor(channel.modelMapping[model] ?? model);
-    const provider: ProviderDefinition = { ...channel.provider, chatFormat: format };
-    delete provider.formatFor;
-    view = { ...channel, provider, supportsPrefill: declaredPrefill.get(channel) ?? prefillByDefault(provider) };
-    views.set(model, view);
-  }
-  return view;
 }
 
 function groupByPriority(channels: RoutedChannel[]): PriorityTiers {
