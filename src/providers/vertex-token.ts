@@ -2,7 +2,6 @@
 // grant (RFC 7523), signed with the account's private key by google-auth-library, as Google's own SDKs do.
 // Tokens are cached per service account (token-cache.ts) and renewed before they expire.
 import { createPrivateKey } from 'node:crypto';
-import { JWT } from 'google-auth-library';
 import { UpstreamCredentialError } from '../upstream/upstream-credential-error.ts';
 import { createTokenCache, type IssuedToken } from './token-cache.ts';
 
@@ -52,6 +51,9 @@ export function forgetVertexToken(credential: string, tokenUrl: string | undefin
 }
 
 async function exchangeForToken(account: ServiceAccountKey, tokenUrl: string | undefined): Promise<IssuedToken> {
+  // Loaded on the first Vertex token only: the library costs ~150 ms and some memory at start-up, which a
+  // gateway without Vertex channels need not pay.
+  const { JWT } = await import('google-auth-library');
   const client = new JWT({ email: account.client_email, key: account.private_key, keyId: account.private_key_id, scopes: [CLOUD_PLATFORM_SCOPE] });
   if (tokenUrl && tokenUrl !== GOOGLE_TOKEN_URL) {
     client.transporter.interceptors.request.add({
