@@ -6,6 +6,7 @@
 // channel's key is a JSON {tenant_id, client_id, client_secret} (entra-token.ts).
 import type { Operation, ProviderDefinition, UpstreamRequestToSign } from './provider-definition.ts';
 import { entraAccessToken, forgetEntraToken, parseEntraCredential } from './entra-token.ts';
+import { pathSegment } from './path-segment.ts';
 
 /** The latest GA api-version of the dated inference API (learn.microsoft.com, "API specs"); a setting. */
 export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
@@ -42,7 +43,7 @@ export function azureOpenAIProvider(settings: AzureChannelSettings = {}): Provid
       const suffix = OPERATION_PATHS[operation];
       if (suffix === undefined) return null;
       if (v1) return `/openai/v1${suffix}`;
-      return `/openai/deployments/${encodeURIComponent(upstreamModel)}${suffix}?api-version=${apiVersion}`;
+      return `/openai/deployments/${pathSegment(upstreamModel)}${suffix}?api-version=${apiVersion}`;
     },
     authenticate(_request: UpstreamRequestToSign, apiKey: string) {
       const entra = parseEntraCredential(apiKey);

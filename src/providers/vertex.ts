@@ -5,6 +5,7 @@
 // which `prepareBody` writes. Authentication: an OAuth token from the service-account key (vertex-token.ts).
 import type { Operation, ProviderDefinition, UpstreamRequestToSign, WireFormat } from './provider-definition.ts';
 import { forgetVertexToken, vertexAccessToken } from './vertex-token.ts';
+import { pathSegment } from './path-segment.ts';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
@@ -51,7 +52,7 @@ export function vertexProvider(settings: VertexChannelSettings): ProviderDefinit
       const { publisher, model } = publisherAndModel(upstreamModel);
       const action = (publisher === 'anthropic' ? ANTHROPIC_ACTIONS : GEMINI_ACTIONS)[operation];
       if (action === undefined) return null;
-      return `${scope}/publishers/${encodeURIComponent(publisher)}/models/${encodeURIComponent(model)}${action}`;
+      return `${scope}/publishers/${pathSegment(publisher)}/models/${pathSegment(model)}${action}`;
     },
     prepareBody(path, body) {
       if (path.endsWith(':predict')) return predictBody(body);

@@ -15,6 +15,7 @@ describe('Azure OpenAI provider', () => {
     expect(classic.path('audio-transcriptions', 'whisper')).toBe('/openai/deployments/whisper/audio/transcriptions?api-version=2024-10-21');
     expect(classic.path('responses', 'gpt')).toBe('/openai/v1/responses');
     expect(classic.path('rerank', 'gpt')).toBeNull();
+    expect(classic.path('chat', '..')).toBe('/openai/deployments/%2E%2E/chat/completions?api-version=2024-10-21');
     const pinned = getProvider('azure-openai', { azure: { apiVersion: '2025-04-01-preview' } });
     expect(pinned.path('embeddings', 'embed')).toBe('/openai/deployments/embed/embeddings?api-version=2025-04-01-preview');
     const v1 = getProvider('azure-openai', { azure: { pathStyle: 'v1' } });
@@ -47,6 +48,9 @@ describe('Vertex AI provider', () => {
     expect(regional.path('chat-stream', 'gemini-2.5-flash')).toBe('/v1/projects/my-proj/locations/europe-west4/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
     expect(regional.path('chat-stream', 'claude-opus-4-6')).toBe('/v1/projects/my-proj/locations/europe-west4/publishers/anthropic/models/claude-opus-4-6:streamRawPredict');
     expect(regional.path('count-tokens', 'claude-opus-4-6')).toBeNull();
+    expect(regional.path('chat', 'claude-sonnet-4-5@20250929')).toBe('/v1/projects/my-proj/locations/europe-west4/publishers/anthropic/models/claude-sonnet-4-5@20250929:rawPredict');
+    expect(regional.path('chat', '../x')).toBe('/v1/projects/my-proj/locations/europe-west4/publishers/%2E%2E/models/x:generateContent');
+    expect(regional.path('chat', 'a/b/../c')).toBe('/v1/projects/my-proj/locations/europe-west4/publishers/a/models/b%2F..%2Fc:generateContent');
     expect(regional.path('embeddings', 'text-embedding-005')).toMatch(/publishers\/google\/models\/text-embedding-005:predict$/);
   });
 
