@@ -155,4 +155,19 @@ describe('Azure credentials', () => {
     expect(channels.find((channel) => channel.name === 'azure-entra')).toMatchObject({ type: 'azure-openai', azure: { path_style: 'v1', entra_authority: sim.url } });
     expect(channels.find((channel) => channel.name === 'azure-key')).toMatchObject({ base_url: sim.url, azure: { api_version: '2024-10-21' } });
   });
+
+  it('tests Azure channels with the admin channel test, in either path style and authentication', async () => {
+    for (const [name, model] of [['azure-key', 'gpt-az'], ['azure-entra', 'gpt-az-v1']] as const) {
+      const { id } = await channelRow(name);
+      const response = await fetch(`${gateway.url}/api/admin/channels/${id}/test`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify({ model }) });
+      expect(await response.json()).toMatchObject({ ok: true, status: 200 });
+      expect(last().path).toBe(name === 'azure-key' ? '/openai/deployments/gpt-4o-prod/chat/completions' : '/openai/v1/chat/completions');
+    }
+    const { id } = await channelRow('azure-wrong-secret');
+    const refused = await fetch(`${gateway.url}/api/admin/channels/${id}/test`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: '{}' });
+    const result = await refused.json() as { ok: boolean; error: string };
+    expect(result.ok).toBe(false);
+    expect(result.error).toContain('invalid_client');
+    expect(result.error).not.toContain('wrong-secret-value');
+  });
 });
