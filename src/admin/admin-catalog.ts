@@ -92,7 +92,13 @@ export async function createChannel(db: Db, secrets: SecretBox, input: ChannelIn
 export async function editChannel(db: Db, secrets: SecretBox, id: number, changes: Partial<ChannelInput>): Promise<{ before: ChannelRow; after: ChannelRow }> {
   const before = await db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
   if (!before) throw apiNotFound('Channel');
-  const merged = parseBody(channelEditSchema, { ...channelAsConfig(before), ...changes });
+  const stored = channelAsConfig(before);
+  // A new type leaves the old type's settings block behind (azure:, vertex:), unless the edit gives one.
+  if (changes.type !== undefined && changes.type !== before.type) {
+    delete stored.azure;
+    delete stored.vertex;
+  }
+  const merged = parseBody(channelEditSchema, { ...stored, ...changes });
   const { api_key: newKey, ...rest } = merged;
   const row = channelRowFromConfig({ ...rest, api_key: 'unused' });
   // An automatically disabled channel stays so unless the edit says enabled explicitly.

@@ -143,6 +143,13 @@ describe('Azure credentials', () => {
     expect(await post({ ...base, type: 'azure-openai' })).toMatchObject({ status: 400, body: { error: { param: 'base_url' } } });
     expect(await post({ ...base, type: 'vertex' })).toMatchObject({ status: 400, body: { error: { param: 'vertex' } } });
     expect(await post({ ...base, type: 'azure-openai', base_url: sim.url, azure: { path_style: 'v2' } })).toMatchObject({ status: 400, body: { error: { param: 'azure.path_style' } } });
+    const created = await post({ ...base, type: 'azure-openai', base_url: sim.url, azure: { path_style: 'v1' } }) as unknown as { status: number; body: { id: number } };
+    expect(created.status).toBe(201);
+    const patched = await fetch(`${gateway.url}/api/admin/channels/${created.body.id}`, { method: 'PATCH', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'openai' }) });
+    expect(patched.status).toBe(200);
+    const view = await patched.json() as Record<string, unknown>;
+    expect(view.type).toBe('openai');
+    expect(view).not.toHaveProperty('azure');
   });
 
   it('keeps keys encrypted at rest and out of the admin view, which shows the Azure settings', async () => {
