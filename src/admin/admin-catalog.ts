@@ -3,7 +3,7 @@
 // are write-only: views never carry them, not even masked. Every change is announced, so every instance
 // routes with it on its next request.
 import { z, type ZodArray, type ZodDefault, type ZodObject } from 'zod';
-import { configFileSchema } from '../config/config-file-schema.ts';
+import { channelObjectSchema, checkCloudChannel, configFileSchema } from '../config/config-file-schema.ts';
 import { channelRowFromConfig, checkChannelCredentials, groupRowFromConfig, modelRowFromConfig } from '../config/config-to-rows.ts';
 import type { ChannelRow, GroupRow, ModelRow } from '../db/schema.ts';
 import type { Db } from '../db/repositories/repository-helpers.ts';
@@ -11,6 +11,7 @@ import type { SecretBox } from '../accounts/secret-box.ts';
 import { apiNotFound, conflict } from '../gateway-errors.ts';
 import { parseBody } from '../validate-request.ts';
 import { MICROS_PER_USD, type ModelPricing } from '../metering/pricing.ts';
+import type { ProviderSettings } from '../providers/registry.ts';
 
 type Element<T> = T extends ZodDefault<ZodArray<infer E>> ? E : never;
 const element = <T extends ZodDefault<ZodArray<ZodObject>>>(schema: T) => schema.unwrap().element as Element<T>;
@@ -18,7 +19,7 @@ export const channelConfigSchema = element(configFileSchema.shape.channels);
 export const modelConfigSchema = element(configFileSchema.shape.models);
 export const groupConfigSchema = element(configFileSchema.shape.groups);
 /** Creating a channel needs an upstream key; editing keeps the stored ones unless new ones are given. */
-export const channelEditSchema = channelConfigSchema.partial({ api_key: true });
+export const channelEditSchema = channelObjectSchema.partial({ api_key: true }).superRefine(checkCloudChannel);
 
 /**
  * The body of a PATCH: every field optional and no defaults. (A zod default inside .partial() still fills
@@ -34,7 +35,7 @@ type GroupInput = z.infer<typeof groupConfigSchema>;
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message);
 
 export function channelView(row: ChannelRow) {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean; region?: string; chatFormat?: string };
+  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean; chatFormat?: string } & ProviderSettings;
   const t = settings.timeouts;
   return {
     id: row.id,
@@ -53,7 +54,18 @@ export function channelView(row: ChannelRow) {
     ...(settings.region !== undefined ? { region: settings.region } : {}),
     ...(settings.chatFormat !== undefined ? { chat_format: settings.chatFormat } : {}),
     ...(t ? { timeouts: Object.fromEntries(Object.entries({ connect_ms: t.connectMs, headers_ms: t.headersMs, first_token_ms: t.firstTokenMs, idle_ms: t.idleMs }).filter(([, v]) => v !== undefined)) } : {}),
+    ...cloudSettingsView(settings),
     updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** The cloud channels' settings (issue 17) back in the config file's shape; nothing secret is in them. */
+function cloudSettingsView(settings: ProviderSettings) {
+  const defined = (entries: Record<string, string | undefined>) => Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
+  const { azure, vertex } = settings;
+  return {
+    ...(azure ? { azure: defined({ api_version: azure.apiVersion, path_style: azure.pathStyle, entra_authority: azure.entraAuthority }) } : {}),
+    ...(vertex ? { vertex: defined({ project: vertex.project, location: vertex.location, token_url: vertex.tokenUrl }) } : {}),
   };
 }
 
@@ -83,7 +95,14 @@ export async function createChannel(db: Db, secrets: SecretBox, input: ChannelIn
 export async function editChannel(db: Db, secrets: SecretBox, id: number, changes: Partial<ChannelInput>): Promise<{ before: ChannelRow; after: ChannelRow }> {
   const before = await db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
   if (!before) throw apiNotFound('Channel');
-  const merged = parseBody(channelEditSchema, { ...channelAsConfig(before), ...changes });
+  const stored = channelAsConfig(before);
+  // A new type leaves the old type's settings behind (azure:, vertex:, region), unless the edit gives them.
+  if (changes.type !== undefined && changes.type !== before.type) {
+    delete stored.azure;
+    delete stored.vertex;
+    delete stored.region;
+  }
+  const merged = parseBody(channelEditSchema, { ...stored, ...changes });
   const { api_key: newKey, ...rest } = merged;
   if (newKey !== undefined) checkChannelCredentials(rest, newKey);
   const row = channelRowFromConfig({ ...rest, api_key: 'unused' });

@@ -21,7 +21,8 @@ const groupSchema = z.object({
   tpm_limit: z.number().int().positive().optional(),
 }).strict();
 
-const channelSchema = z.object({
+/** A channel's fields; `channelSchema` adds the checks across fields (zod cannot .partial() a refined object). */
+export const channelObjectSchema = z.object({
   name,
   type: z.enum(providerTypes),
   base_url: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://api.openai.com' }).optional(),
@@ -48,7 +49,34 @@ const channelSchema = z.object({
     first_token_ms: z.number().int().positive().optional(),
     idle_ms: z.number().int().positive().optional(),
   }).strict().optional(),
+  // ── Cloud channels (issue 17): each type's own settings block ──
+  /** type azure-openai: api_key is the resource's key, or a JSON {tenant_id, client_id, client_secret} for Entra ID. */
+  azure: z.object({
+    api_version: z.string().regex(/^\d{4}-\d{2}-\d{2}(?:-preview)?$/, 'an api-version such as 2024-10-21 or 2025-04-01-preview').optional(),
+    /** deployments: /openai/deployments/{deployment}/…?api-version=…; v1: /openai/v1/… (model = deployment). */
+    path_style: z.enum(['deployments', 'v1']).optional(),
+    /** Entra ID authority, default https://login.microsoftonline.com (sovereign clouds). */
+    entra_authority: z.url({ protocol: /^https?$/ }).optional(),
+  }).strict().optional(),
+  /** type vertex: api_key is the service-account JSON key. */
+  vertex: z.object({
+    project: z.string().regex(/^[a-z][a-z0-9-]{4,61}[a-z0-9]$/, 'a Google Cloud project id (lowercase letters, digits and hyphens)'),
+    /** A region such as us-central1, or global. */
+    location: z.string().regex(/^(?:global|[a-z]+-[a-z]+\d+)$/, 'a Vertex AI location such as us-central1, europe-west4 or global'),
+    /** Google's token endpoint, default https://oauth2.googleapis.com/token. */
+    token_url: z.url({ protocol: /^https?$/ }).optional(),
+  }).strict().optional(),
 }).strict();
+
+/** The checks across a channel's fields: the cloud types' required settings (issue 17). */
+export function checkCloudChannel(channel: { type?: string | undefined; base_url?: string | undefined; azure?: unknown; vertex?: unknown }, context: z.RefinementCtx): void {
+  if (channel.type === 'azure-openai' && !channel.base_url) context.addIssue({ code: 'custom', path: ['base_url'], message: 'an azure-openai channel needs base_url: its resource endpoint, such as https://my-resource.openai.azure.com' });
+  if (channel.type === 'vertex' && !channel.vertex) context.addIssue({ code: 'custom', path: ['vertex'], message: 'a vertex channel needs vertex.project and vertex.location' });
+  if (channel.azure && channel.type !== 'azure-openai') context.addIssue({ code: 'custom', path: ['azure'], message: 'azure settings belong to an azure-openai channel' });
+  if (channel.vertex && channel.type !== 'vertex') context.addIssue({ code: 'custom', path: ['vertex'], message: 'vertex settings belong to a vertex channel' });
+}
+
+const channelSchema = channelObjectSchema.superRefine(checkCloudChannel);
 
 const modelSchema = z.object({
   id: z.string().min(1),

@@ -4,6 +4,7 @@ import type { ChannelConfig, ConfigFile, KeyConfig, ModelConfig } from './config
 import { usdToMicros, type ModelPricing } from '../metering/pricing.ts';
 import { normalizeBaseUrl } from './normalize-base-url.ts';
 import { getProvider } from '../providers/registry.ts';
+import type { ProviderDefinition, ProviderSettings } from '../providers/provider-definition.ts';
 import { channelChatFormat } from '../routing/channel-chat-format.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 
@@ -20,9 +21,23 @@ export function groupRowFromConfig(group: GroupConfig) {
   };
 }
 
+/** The settings a channel's provider reads (Bedrock's region, the clouds' blocks), from its config entry. */
+export function providerSettingsOfConfig(channel: Omit<ChannelConfig, 'api_key'>): ProviderSettings {
+  return { ...(channel.region !== undefined ? { region: channel.region } : {}), ...cloudSettings(channel) };
+}
+
+/** The channel's provider as its settings make it; a cloud channel without its block is refused naming the problem. */
+export function providerOfConfig(channel: Omit<ChannelConfig, 'api_key'>): ProviderDefinition {
+  try {
+    return getProvider(channel.type, providerSettingsOfConfig(channel));
+  } catch (error) {
+    throw invalidRequest(`Channel '${channel.name}': ${(error as Error).message}`, 'type');
+  }
+}
+
 /** Refuses upstream credentials whose shape the provider cannot use (Bedrock's AKID:SECRET), naming none of them. */
-export function checkChannelCredentials(channel: { name: string; type: string }, apiKey: string | string[]): void {
-  const check = getProvider(channel.type).credentialProblem;
+export function checkChannelCredentials(channel: Omit<ChannelConfig, 'api_key'>, apiKey: string | string[]): void {
+  const check = providerOfConfig(channel).credentialProblem;
   if (!check) return;
   for (const key of [apiKey].flat()) {
     const problem = check(key);
@@ -32,7 +47,7 @@ export function checkChannelCredentials(channel: { name: string; type: string },
 
 export function channelRowFromConfig(channel: ChannelConfig) {
   // Settings a provider cannot work without (Bedrock's region) are refused here, for the file and the admin API alike.
-  const problem = getProvider(channel.type).settingsProblem?.({ ...(channel.region !== undefined ? { region: channel.region } : {}) });
+  const problem = providerOfConfig(channel).settingsProblem?.(providerSettingsOfConfig(channel));
   if (problem) throw invalidRequest(`Channel '${channel.name}': ${problem.message}`, problem.param);
   checkChatFormat(channel);
   return {
@@ -51,6 +66,7 @@ export function channelRowFromConfig(channel: ChannelConfig) {
       ...(channel.supports_prefill !== undefined ? { supportsPrefill: channel.supports_prefill } : {}),
       ...(channel.region !== undefined ? { region: channel.region } : {}),
       ...(channel.chat_format !== undefined ? { chatFormat: channel.chat_format } : {}),
+      ...cloudSettings(channel),
     }),
   };
 }
@@ -58,10 +74,19 @@ export function channelRowFromConfig(channel: ChannelConfig) {
 /** A chat format the channel's type cannot serve chat in is refused (400 from the admin API, a start-up error from the file). */
 function checkChatFormat(channel: ChannelConfig): void {
   try {
-    channelChatFormat(getProvider(channel.type), channel.chat_format);
+    channelChatFormat(providerOfConfig(channel), channel.chat_format);
   } catch (error) {
     throw invalidRequest(`Channel '${channel.name}': ${(error as Error).message}.`, 'chat_format', 'invalid_value');
   }
+}
+
+/** The cloud channels' own blocks (issue 17), in settings_json's camelCase. */
+function cloudSettings(channel: Omit<ChannelConfig, 'api_key'>) {
+  const { azure, vertex } = channel;
+  return {
+    ...(azure ? { azure: { apiVersion: azure.api_version, pathStyle: azure.path_style, entraAuthority: azure.entra_authority } } : {}),
+    ...(vertex ? { vertex: { project: vertex.project, location: vertex.location, tokenUrl: vertex.token_url } } : {}),
+  };
 }
 
 function camelTimeouts(timeouts: NonNullable<ChannelConfig['timeouts']>) {

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { configFileSchema, type ConfigFile } from './config-file-schema.ts';
-import { getProvider } from '../providers/registry.ts';
+import { providerOfConfig, providerSettingsOfConfig } from './config-to-rows.ts';
 import { chatFormatsOf } from '../routing/channel-chat-format.ts';
 
 export class ConfigFileError extends Error {
@@ -48,15 +48,19 @@ function assertReferences(file: string, config: ConfigFile): void {
     channel.groups.forEach((group, j) => {
       if (!groupNames.has(group)) problems.push(`channels[${i}].groups[${j}]: unknown group '${group}' (declare it under groups)`);
     });
-    const chatFormats = chatFormatsOf(getProvider(channel.type));
+    let provider;
+    try {
+      provider = providerOfConfig(channel);
+    } catch (error) {
+      problems.push(`channels[${i}]: ${(error as Error).message}`);
+      return;
+    }
+    const chatFormats = chatFormatsOf(provider);
     if (channel.chat_format !== undefined && !chatFormats.includes(channel.chat_format)) {
       problems.push(`channels[${i}].chat_format: a '${channel.type}' channel serves chat in ${chatFormats.join(' or ')}, not '${channel.chat_format}'`);
     }
-  });
-  config.channels.forEach((channel, i) => {
     // What a provider cannot work without: Bedrock's region and the AKID:SECRET shape of its credential.
-    const provider = getProvider(channel.type);
-    const settings = provider.settingsProblem?.(channel.region !== undefined ? { region: channel.region } : {});
+    const settings = provider.settingsProblem?.(providerSettingsOfConfig(channel));
     if (settings) problems.push(`channels[${i}].${settings.param}: ${settings.message}`);
     [channel.api_key].flat().forEach((key, j) => {
       const problem = provider.credentialProblem?.(key);

@@ -3,6 +3,8 @@
 // /v1/v1/… and fail with 404s. Such a trailing version is removed; start-up warns that it was.
 const VERSION_SUFFIXES: Record<string, RegExp> = {
   gemini: /\/v1(?:beta|alpha)?$/,
+  // Azure's docs show https://{resource}.openai.azure.com/openai/v1/; the gateway writes /openai/… itself.
+  'azure-openai': /\/openai(?:\/v1)?$/,
 };
 const DEFAULT_SUFFIX = /\/v1$/;
 

@@ -16,6 +16,7 @@ import type { RelayHop } from '../relay/relay-hop.ts';
 import { gatewayErrorFromUpstream } from '../relay/upstream-error.ts';
 import { geminiGenerateFormat, openaiChatFormat } from '../formats/index.ts';
 import { speaksFamilyOf } from '../relay/hops/api-family.ts';
+import { geminiEmbeddingValues } from './gemini-embeddings-hop.ts';
 
 /** The most texts one call may embed, as for /v1/embeddings. */
 const MAX_REQUESTS = 2048;
@@ -50,8 +51,7 @@ export function prepareGeminiEmbed(raw: unknown, model: string, batch: boolean):
           body: JSON.stringify({ requests: requests.map((request) => ({ ...request, model: `models/${upstreamModel}` })) }),
         }),
         whole: (text) => {
-          const parsed = JSON.parse(text) as { embeddings?: { values?: number[] }[] };
-          const embeddings = (parsed.embeddings ?? []).map((embedding) => ({ values: embedding.values ?? [] }));
+          const embeddings = geminiEmbeddingValues(text).map((values) => ({ values }));
           return { body: answer(embeddings), contentType: 'application/json', usage: { ...emptyUsage(), inputTokens: localTokens() } };
         },
         error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),

@@ -23,6 +23,17 @@ export function textInputs(body: EmbeddingsRequest): string[] {
   throw invalidRequest("Invalid value for 'input': token arrays cannot be sent to a Gemini model; send text.", 'input', 'unsupported_for_model');
 }
 
+/**
+ * The vectors of a Gemini-family embeddings answer: the Gemini API's batchEmbedContents
+ * ({embeddings: [{values}]}) or Vertex AI's predict ({predictions: [{embeddings: {values}}]}), whose body
+ * the Vertex provider wrote from the same request (src/providers/vertex.ts).
+ */
+export function geminiEmbeddingValues(text: string): number[][] {
+  const answer = JSON.parse(text) as { embeddings?: { values?: number[] }[]; predictions?: { embeddings?: { values?: number[] } }[] };
+  if (answer.predictions) return answer.predictions.map((prediction) => prediction.embeddings?.values ?? []);
+  return (answer.embeddings ?? []).map((embedding) => embedding.values ?? []);
+}
+
 export function geminiEmbeddingsHop(body: EmbeddingsRequest): RelayHop {
   return {
     supports: (channel) => speaksFamilyOf(channel, geminiGenerateFormat) && supportsOperation(channel, 'embeddings'),
@@ -41,11 +52,9 @@ export function geminiEmbeddingsHop(body: EmbeddingsRequest): RelayHop {
       };
     },
     whole(text) {
-      const answer = JSON.parse(text) as { embeddings?: { values?: number[] }[] };
       const texts = textInputs(body);
       const tokens = texts.reduce((sum, input) => sum + estimateTextTokens(input), 0);
-      const data = (answer.embeddings ?? []).map((embedding, index) => {
-        const values = embedding.values ?? [];
+      const data = geminiEmbeddingValues(text).map((values, index) => {
         return {
           object: 'embedding',
           index,

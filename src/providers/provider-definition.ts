@@ -1,5 +1,7 @@
 // An upstream described as data: its wire format, where it lives, how to call it and how to authenticate.
 import type { FormatName } from '../formats/index.ts';
+import type { AzureChannelSettings } from './azure-openai.ts';
+import type { VertexChannelSettings } from './vertex.ts';
 
 /** A wire format: one of the registered formats (src/formats/index.ts). */
 export type WireFormat = FormatName;
@@ -19,6 +21,10 @@ export type Operation =
 export interface ProviderSettings {
   /** AWS region of a Bedrock channel (`us-east-1`): its endpoint and its SigV4 signing scope. */
   region?: string;
+  /** An Azure OpenAI channel's block (api-version, path style, Entra authority): its provider is built from it. */
+  azure?: AzureChannelSettings;
+  /** A Vertex AI channel's block (project, location, token URL): its provider is built from it. */
+  vertex?: VertexChannelSettings;
 }
 
 export interface ProviderDefinition {
@@ -30,6 +36,12 @@ export interface ProviderDefinition {
    * upstreams that serve some models through one endpoint only: OpenAI's `openai-responses`.
    */
   otherChatFormats?: readonly WireFormat[];
+  /**
+   * The wire format of one upstream model, when it depends on the model (Vertex AI serves Gemini models in
+   * the Gemini format and Claude models in Anthropic's); routing resolves it per model
+   * (routing-table.ts, channelForModel). Absent: every model speaks `chatFormat`.
+   */
+  formatFor?(upstreamModel: string): WireFormat;
   defaultBaseUrl: string;
   /** The base URL when it depends on the channel's settings (Bedrock's region); defaultBaseUrl otherwise. */
   baseUrlFor?(settings: ProviderSettings): string;
@@ -39,6 +51,11 @@ export interface ProviderDefinition {
   credentialProblem?(apiKey: string): string | null;
   /** Path (with query) below the base URL for an operation on an upstream model id; null when unsupported. */
   path(operation: Operation, upstreamModel: string): string | null;
+  /**
+   * The body as this upstream wants it, from the body its wire format writes (Claude on Vertex: no `model`,
+   * an `anthropic_version` field). Applied before authentication, so a signature covers the final bytes.
+   */
+  prepareBody?(path: string, body: string | Buffer): string | Buffer;
   /** Headers every request carries unless the hop sets its own (Anthropic's API version). */
   defaultHeaders?: Readonly<Record<string, string>>;
   /**
@@ -47,6 +64,11 @@ export interface ProviderDefinition {
    * key answers synchronously and costs the hot path no extra tick. Applied in src/upstream/upstream-auth.ts.
    */
   authenticate(request: UpstreamRequestToSign, apiKey: string, settings: ProviderSettings): Record<string, string> | Promise<Record<string, string>>;
+  /**
+   * The upstream refused what `authenticate` sent for this key (a 401/403): drop anything derived from it
+   * (a cached access token revoked early), so the next call, or the channel's re-test, starts afresh.
+   */
+  forgetCredential?(apiKey: string): void;
 }
 
 /** What an upstream request looks like when it is authenticated: everything but the credentials. */

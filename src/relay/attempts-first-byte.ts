@@ -3,7 +3,8 @@
 // back as an outcome carrying its immutable record, "ready" ones to be committed (it won) or discarded (a
 // hedge beat it) by the loop, which logs the records. A stream's headers are held
 // until its first event, so a slow first token or an empty stream can still fail over invisibly.
-import { GatewayError, upstreamTimeout, upstreamUnreachable } from '../gateway-errors.ts';
+import { GatewayError, upstreamCredentialsRefused, upstreamTimeout, upstreamUnreachable } from '../gateway-errors.ts';
+import { UpstreamCredentialError } from '../upstream/upstream-credential-error.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { sendUpstream, type UpstreamResponse } from '../upstream/send-upstream.ts';
 import type { RelayHop, UpstreamCallShape } from './relay-hop.ts';
@@ -55,6 +56,11 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
   };
   const transportFailure = (error: unknown, what: string, status: number | null): AttemptOutcome => {
     if (signal.aborted) return stopped(error);
+    // A token endpoint refused the channel's credential (Vertex, Entra ID): like an upstream 401.
+    if (error instanceof UpstreamCredentialError) {
+      deps.logger.warn({ requestId: call.requestId, channel: channel.name, detail: error.message }, 'the channel credential was refused by its token endpoint');
+      return fail('credentials', upstreamCredentialsRefused(channel.name, error.status ?? 401, error.upstreamCode), error.status);
+    }
     const kind = classifyTransportError(error);
     return fail(kind, kind === 'silent' ? upstreamTimeout(channel.name, what) : upstreamUnreachable(channel.name, error), status);
   };

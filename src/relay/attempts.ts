@@ -89,7 +89,11 @@ export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHo
       const says = outcome.failure !== 'final' && outcome.failure !== 'context-length';
       if (says) deps.breakers.recordFailure(channel.id);
       order.releaseProbe(channel.id, says);
-      if (outcome.failure === 'credentials') await deps.disableChannel(channel, outcome.error.message);
+      if (outcome.failure === 'credentials') {
+        // A cloud token revoked before its time must not outlive the channel's re-enabling.
+        for (const key of channel.apiKeys) channel.provider.forgetCredential?.(key);
+        await deps.disableChannel(channel, outcome.error.message);
+      }
       if (outcome.failure === 'final') {
         // The request itself was refused: nothing new is tried, but a hedge already running may still answer.
         finalError = outcome.error;

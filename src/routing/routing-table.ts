@@ -6,6 +6,9 @@ import { getProvider } from '../providers/registry.ts';
 import type { ProviderDefinition, ProviderSettings } from '../providers/provider-definition.ts';
 import { getFormat, type FormatName } from '../formats/index.ts';
 import { channelChatFormat } from './channel-chat-format.ts';
+import { channelForModel, rememberDeclaredPrefill } from './channel-for-model.ts';
+
+export { channelForModel } from './channel-for-model.ts';
 
 export const DEFAULT_GROUP = 'default';
 
@@ -102,7 +105,7 @@ export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow
       const cacheKey = `${group}\u0000${model}`;
       let tiers = tiersCache.get(cacheKey);
       if (!tiers) {
-        tiers = groupByPriority(channelsServing(group, model));
+        tiers = groupByPriority(channelsServing(group, model).map((channel) => channelForModel(channel, model)));
         tiersCache.set(cacheKey, tiers);
       }
       return tiers;
@@ -162,11 +165,12 @@ function tryRoutedChannel(row: ChannelRow, secrets: SecretBox): { channel: Route
 }
 
 function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
-  const provider = getProvider(row.type);
-  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string; region?: string };
+  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string } & ProviderSettings;
+  const provider = getProvider(row.type, settings);
   const providerSettings: ProviderSettings = settings.region !== undefined ? { region: settings.region } : {};
   const chatFormat = channelChatFormat(provider, settings.chatFormat);
-  return {
+  if (!row.base_url && !provider.defaultBaseUrl && !provider.baseUrlFor) throw new Error(`a ${row.type} channel needs its base_url`);
+  const channel: RoutedChannel = {
     id: row.id,
     name: row.name,
     type: row.type,
@@ -185,6 +189,8 @@ function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
     supportsPrefill: settings.supportsPrefill ?? getFormat(chatFormat).supportsPrefill,
     providerSettings,
   };
+  if (provider.formatFor) rememberDeclaredPrefill(channel, settings.supportsPrefill);
+  return channel;
 }
 
 function groupByPriority(channels: RoutedChannel[]): PriorityTiers {

@@ -46,6 +46,8 @@ export interface UpstreamResponse {
 /** Sends one request; the headers are finished (defaults, authentication) by upstream-auth.ts on the way. */
 export function sendUpstream(agents: UpstreamAgents, request: UpstreamRequest): Promise<UpstreamResponse> {
   const method = request.method ?? 'POST';
+  const prepareBody = request.channel.provider.prepareBody;
+  if (prepareBody && (typeof request.body === 'string' || Buffer.isBuffer(request.body))) request = { ...request, body: prepareBody(request.path, request.body) };
   const body = typeof request.body === 'function' ? null : request.body ?? null;
   const headers = authenticatedHeaders(request.channel, method, request.path, request.headers, body);
   return headers instanceof Promise ? headers.then((signed) => dispatchUpstream(agents, request, signed)) : dispatchUpstream(agents, request, headers);

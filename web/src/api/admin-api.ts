@@ -32,6 +32,9 @@ export interface AdminChannel {
   enabled: boolean;
   status: string;
   status_reason: string | null;
+  /** Cloud channel settings (issue 17), present for their types. */
+  azure?: { api_version?: string; path_style?: string; entra_authority?: string };
+  vertex?: { project?: string; location?: string; token_url?: string };
 }
 
 export interface AdminModel {

@@ -6,8 +6,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminApi, type AdminChannel } from '../../api/admin-api.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
+import { CloudChannelFields, cloudSettingsBody, initialCloudSettings, keyDescription } from './CloudChannelFields.tsx';
 
-const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere', 'bedrock'];
+const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere', 'azure-openai', 'vertex', 'bedrock'];
 
 export default function AdminChannels() {
   const queryClient = useQueryClient();
@@ -131,6 +132,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
   const [priority, setPriority] = useState<number | string>(existing?.priority ?? 0);
   const [weight, setWeight] = useState<number | string>(existing?.weight ?? 1);
   const [enabled, setEnabled] = useState(existing?.enabled ?? true);
+  const [cloud, setCloud] = useState(() => initialCloudSettings(existing));
   const [problem, setProblem] = useState<string | null>(null);
 
   const submit = async () => {
@@ -152,6 +154,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       priority: Number(priority) || 0,
       weight: Number(weight) || 0,
       enabled,
+      ...cloudSettingsBody(type, cloud),
       ...(apiKey ? { api_key: apiKey } : {}),
     };
     const ok = await runAdminAction(() => (existing ? adminApi.updateChannel(existing.id, body) : adminApi.createChannel(body)), existing ? 'Channel saved.' : 'Channel created.', onDone);
@@ -167,9 +170,10 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       {type === 'bedrock' ? (
         <TextInput label="AWS region" placeholder="us-east-1" description="The Bedrock endpoint's region, also the signing scope." value={region} onChange={(event) => setRegion(event.currentTarget.value)} />
       ) : null}
+      <CloudChannelFields type={type} settings={cloud} onChange={setCloud} />
       <PasswordInput
         label={type === 'bedrock' ? 'AWS credentials' : 'Upstream API key'}
-        description={`${type === 'bedrock' ? 'ACCESS_KEY_ID:SECRET_ACCESS_KEY, or ACCESS_KEY_ID:SECRET_ACCESS_KEY:SESSION_TOKEN. ' : ''}${existing ? 'Write-only: leave empty to keep the current key.' : 'Stored encrypted; never shown again.'}`}
+        description={`${keyDescription(type) ?? ''} ${existing ? 'Write-only: leave empty to keep the current key.' : 'Stored encrypted; never shown again.'}`.trim()}
         value={apiKey}
         onChange={(event) => setApiKey(event.currentTarget.value)}
         autoComplete="off"

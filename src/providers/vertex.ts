@@ -1,0 +1,97 @@
+// Google Vertex AI: Gemini models (generateContent, the Gemini API's format) and Anthropic's Claude models
+// (rawPredict, the Messages format) under one project and location. The wire format therefore depends on
+// the model: `formatFor` tells routing which one each upstream model id speaks. Claude on Vertex takes the
+// Messages body without `model` (it is in the URL) and with `anthropic_version: "vertex-2023-10-16"`,
+// which `prepareBody` writes. Authentication: an OAuth token from the service-account key (vertex-token.ts).
+import type { Operation, ProviderDefinition, UpstreamRequestToSign, WireFormat } from './provider-definition.ts';
+import { forgetVertexToken, vertexAccessToken } from './vertex-token.ts';
+import { pathSegment } from './path-segment.ts';
+
+export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+
+export interface VertexChannelSettings {
+  project: string;
+  /** A region (us-central1, europe-west4) or `global`. */
+  location: string;
+  /** Replaces Google's token endpoint (a private endpoint; tests). */
+  tokenUrl?: string;
+}
+
+/** `anthropic/claude-x` and `google/gemini-x` name their publisher; a bare `claude-*` is Anthropic's. */
+function publisherAndModel(upstreamModel: string): { publisher: string; model: string } {
+  const slash = upstreamModel.indexOf('/');
+  if (slash > 0) return { publisher: upstreamModel.slice(0, slash), model: upstreamModel.slice(slash + 1) };
+  return { publisher: upstreamModel.startsWith('claude') ? 'anthropic' : 'google', model: upstreamModel };
+}
+
+/** Vertex's host for a location: regional endpoints, and one global endpoint without a region prefix. */
+export function vertexBaseUrl(location: string): string {
+  return location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
+}
+
+const GEMINI_ACTIONS: Partial<Record<Operation, string>> = {
+  'chat': ':generateContent',
+  'chat-stream': ':streamGenerateContent?alt=sse',
+  'count-tokens': ':countTokens',
+  // Vertex has no batchEmbedContents: text-embedding-* and gemini-embedding-001 answer `predict`.
+  'embeddings': ':predict',
+};
+const ANTHROPIC_ACTIONS: Partial<Record<Operation, string>> = {
+  'chat': ':rawPredict',
+  'chat-stream': ':streamRawPredict',
+};
+
+export function vertexProvider(settings: VertexChannelSettings): ProviderDefinition {
+  const scope = `/v1/projects/${encodeURIComponent(settings.project)}/locations/${encodeURIComponent(settings.location)}`;
+  return {
+    type: 'vertex',
+    chatFormat: 'gemini-generate',
+    formatFor: (upstreamModel): WireFormat => (publisherAndModel(upstreamModel).publisher === 'anthropic' ? 'anthropic-messages' : 'gemini-generate'),
+    defaultBaseUrl: vertexBaseUrl(settings.location),
+    path(operation, upstreamModel) {
+      const { publisher, model } = publisherAndModel(upstreamModel);
+      const action = (publisher === 'anthropic' ? ANTHROPIC_ACTIONS : GEMINI_ACTIONS)[operation];
+      if (action === undefined) return null;
+      return `${scope}/publishers/${pathSegment(publisher)}/models/${pathSegment(model)}${action}`;
+    },
+    prepareBody(path, body) {
+      if (path.endsWith(':predict')) return predictBody(body);
+      if (path.endsWith(':countTokens')) return countTokensBody(body);
+      if (!/:(?:stream)?[rR]awPredict$/.test(path)) return body;
+      const parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as Record<string, unknown>;
+      delete parsed.model;
+      parsed.anthropic_version ??= VERTEX_ANTHROPIC_VERSION;
+      return JSON.stringify(parsed);
+    },
+    authenticate: (_request: UpstreamRequestToSign, apiKey: string) => vertexAccessToken(apiKey, settings.tokenUrl).then((token) => ({ authorization: `Bearer ${token}` })),
+    forgetCredential: (apiKey) => forgetVertexToken(apiKey, settings.tokenUrl),
+  };
+}
+
+interface BatchEmbedRequest { content?: { parts?: { text?: string }[] }; taskType?: string; title?: string; outputDimensionality?: number }
+
+/**
+ * The embedding hops write Gemini's batchEmbedContents body; Vertex's predict takes one instance per text
+ * (`content`, `task_type`, `title`) and one `outputDimensionality` for the call (the first request's).
+ */
+function predictBody(body: string | Buffer): string {
+  const { requests = [] } = JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as { requests?: BatchEmbedRequest[] };
+  const instances = requests.map((request) => ({
+    content: (request.content?.parts ?? []).map((part) => part.text ?? '').join(' ').trim(),
+    ...(request.taskType ? { task_type: request.taskType } : {}),
+    ...(request.title ? { title: request.title } : {}),
+  }));
+  const dimensions = requests.find((request) => request.outputDimensionality !== undefined)?.outputDimensionality;
+  return JSON.stringify({ instances, ...(dimensions !== undefined ? { parameters: { outputDimensionality: dimensions } } : {}) });
+}
+
+/**
+ * Vertex's countTokens takes `contents`, `systemInstruction`, `tools` and `generationConfig` at the top, not
+ * the Gemini API's `generateContentRequest` wrapper: the wrapped request is unwrapped (its `model` dropped).
+ */
+function countTokensBody(body: string | Buffer): string | Buffer {
+  const parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as { generateContentRequest?: Record<string, unknown> };
+  if (!parsed.generateContentRequest) return body;
+  const { model: _model, ...request } = parsed.generateContentRequest;
+  return JSON.stringify(request);
+}
