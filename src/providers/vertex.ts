@@ -41,12 +41,16 @@ const ANTHROPIC_ACTIONS: Partial<Record<Operation, string>> = {
   'chat-stream': ':streamRawPredict',
 };
 
+/** The wire format each Vertex publisher's models speak (declared, not decided by name elsewhere). */
+const FORMAT_OF_PUBLISHER: Readonly<Record<string, WireFormat>> = { google: 'gemini-generate', anthropic: 'anthropic-messages' };
+const DEFAULT_FORMAT: WireFormat = 'gemini-generate';
+
 export function vertexProvider(settings: VertexChannelSettings): ProviderDefinition {
   const scope = `/v1/projects/${encodeURIComponent(settings.project)}/locations/${encodeURIComponent(settings.location)}`;
   return {
     type: 'vertex',
     chatFormat: 'gemini-generate',
-    formatFor: (upstreamModel): WireFormat => (publisherAndModel(upstreamModel).publisher === 'anthropic' ? 'anthropic-messages' : 'gemini-generate'),
+    formatFor: (upstreamModel): WireFormat => FORMAT_OF_PUBLISHER[publisherAndModel(upstreamModel).publisher] ?? DEFAULT_FORMAT,
     defaultBaseUrl: vertexBaseUrl(settings.location),
     path(operation, upstreamModel) {
       const { publisher, model } = publisherAndModel(upstreamModel);

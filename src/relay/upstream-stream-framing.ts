@@ -14,7 +14,7 @@ const CONTENT_TYPES: Record<StreamFraming, string> = {
 };
 
 export function streamFramingOf(channel: RoutedChannel): StreamFraming {
-  return relayFormat(channel.provider.chatFormat)?.streamFraming ?? 'sse';
+  return relayFormat(channel.chatFormat)?.streamFraming ?? 'sse';
 }
 
 /** Whether the answer is a stream in the channel's framing (an error or a whole answer is read as text). */
