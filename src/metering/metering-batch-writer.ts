@@ -54,7 +54,7 @@ function createWorkerWriter(databaseUrl: string): MeteringBatchWriter {
   };
   const started = (): Worker => {
     if (worker) return worker;
-    const created = new Worker(new URL('./metering-worker.ts', import.meta.url), { workerData: { databaseUrl } });
+    const created = new Worker(new URL('./metering-worker.ts', import.meta.url), { workerData: { databaseUrl }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     created.on('message', (reply: WorkerReply) => {
       const pending = waiting.get(reply.id);
       if (!pending) return;
