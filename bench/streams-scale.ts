@@ -31,7 +31,10 @@ function openStream(): OpenStream {
       received.push(data);
       if (data.includes(' e0')) sawFirst();
     });
-    socket.once('end', () => resolve(Buffer.concat(received).toString('latin1')));
+    socket.once('end', () => {
+      sawFirst(); // an answer without a first event (a refusal) must not keep the opening loop waiting
+      resolve(Buffer.concat(received).toString('latin1'));
+    });
     socket.once('error', reject);
   });
   ended.catch(() => sawFirst());
