@@ -2,11 +2,14 @@
 // (read from package.json, so the benchmark measures what users run); the simulators keep a fixed set,
 // so the direct baseline does not move when the gateway's flags change.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export const SIMULATOR_NODE_FLAGS = ['--max-semi-space-size=16'];
 
 export function gatewayNodeFlags(): string[] {
   const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { scripts: { start: string } };
-  return manifest.scripts.start.split(/\s+/).filter((part) => part.startsWith('--'));
+  const root = join(import.meta.dirname, '..');
+  // `--import=./…` is relative to the repository (npm runs scripts there); made absolute for any cwd.
+  return manifest.scripts.start.split(/\s+/).filter((part) => part.startsWith('--'))
+    .map((flag) => flag.replace(/^--import=(\.\.?\/.*)$/, (_, path: string) => `--import=${resolve(root, path)}`));
 }

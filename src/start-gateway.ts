@@ -132,7 +132,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     await database.close();
     throw error;
   }
-  const agents = createUpstreamAgents(undefined, env.UPSTREAM_BODY_LIMIT);
+  const agents = createUpstreamAgents(env.UPSTREAM_CONNECTIONS, env.UPSTREAM_BODY_LIMIT);
   const breakers = createCircuitBreakers({ failureThreshold: env.BREAKER_FAILURES, windowMs: env.BREAKER_WINDOW_MS, cooldownMs: env.BREAKER_COOLDOWN_MS });
   const stopSharingBreakers = env.REDIS_URL ? await shareCircuitBreakers(breakers, env.REDIS_URL, env.REDIS_PREFIX, randomUUID()) : async () => {};
   const disableChannel = async (channel: RoutedChannel, reason: string) => {

@@ -2,22 +2,25 @@
 // with the gateway's secret box; a code is accepted at most once (the last accepted time step is stored and
 // moved forward with a conditional update, so two instances cannot both accept it).
 import { randomBytes } from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 import type { AccountsDeps } from './accounts-deps.ts';
 import type { UserRow } from '../db/schema.ts';
 import { hashToken } from './sessions.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 
 const ISSUER = 'Model gateway';
+
+// Loaded on first use: otplib and qrcode cost ~2 MB of heap that a gateway without 2FA users never needs.
+const loadOtp = () => import('otplib');
+const loadQrCode = () => import('qrcode').then((module) => module.default);
 const RECOVERY_CODES = 10;
 
 export async function startTwoFactorSetup(deps: AccountsDeps, user: UserRow): Promise<{ secret: string; otpauth_url: string; qr: string }> {
   if (user.totp_secret_encrypted) throw invalidRequest('Two-factor sign-in is already on. Turn it off first to set it up again.', null, 'two_factor_already_enabled');
+  const { generateSecret, generateURI } = await loadOtp();
   const secret = generateSecret();
   await deps.db.updateTable('users').set({ totp_pending_encrypted: deps.secrets.encrypt(secret), updated_at: Date.now() }).where('id', '=', user.id).execute();
   const otpauthUrl = generateURI({ issuer: ISSUER, label: user.email ?? user.name, secret });
-  return { secret, otpauth_url: otpauthUrl, qr: await QRCode.toDataURL(otpauthUrl) };
+  return { secret, otpauth_url: otpauthUrl, qr: await (await loadQrCode()).toDataURL(otpauthUrl) };
 }
 
 /** Turns 2FA on when the code matches the pending secret; returns the recovery codes (shown once). */
@@ -69,6 +72,7 @@ export async function acceptSecondFactor(deps: AccountsDeps, user: UserRow, code
 /** The accepted time step, or null. One step of clock drift either way is tolerated. */
 async function checkTotp(secret: string, code: string, afterStep: number | null): Promise<number | null> {
   if (!/^\d{6}$/.test(code)) return null;
+  const { verify } = await loadOtp();
   const result = await verify({ secret, token: code, epochTolerance: 30, ...(afterStep !== null ? { afterTimeStep: afterStep } : {}) });
   // verify() covers TOTP and HOTP; for TOTP a valid result carries the time step it matched.
   return result.valid && 'timeStep' in result ? (result as { timeStep: number }).timeStep : null;

@@ -1,6 +1,6 @@
 // Tells every instance that keys, users, groups, channels or models changed, so each reloads its
 // in-memory snapshot. Over Redis pub/sub when several instances run; in-process otherwise.
-import { Redis } from 'ioredis';
+import { redisClientClass } from './load-ioredis.ts';
 
 export interface InvalidationEvent {
   /** What changed: reload the snapshot, and forget cached money for these ids. */
@@ -31,8 +31,8 @@ export function createLocalInvalidationBus(): InvalidationBus {
 
 export async function createRedisInvalidationBus(url: string, prefix: string): Promise<InvalidationBus> {
   const channel = `${prefix}invalidate`;
-  const publisher = new Redis(url, { maxRetriesPerRequest: 2 });
-  const subscriber = new Redis(url, { maxRetriesPerRequest: 2 });
+  const publisher = new (redisClientClass())(url, { maxRetriesPerRequest: 2 });
+  const subscriber = new (redisClientClass())(url, { maxRetriesPerRequest: 2 });
   const handlers: ((event: InvalidationEvent) => void)[] = [];
   for (const connection of [publisher, subscriber]) connection.on('error', (error: Error) => process.emitWarning(`Redis: ${error.message}`));
   subscriber.on('message', (_channel: string, message: string) => {

@@ -1,7 +1,8 @@
 // Redis connections for several instances sharing one deployment: counters, limits and invalidations.
 // Every key carries the deployment's prefix (REDIS_PREFIX), so gateways and tests can share one Redis.
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { redisClientClass } from './load-ioredis.ts';
 
 export interface RedisContext {
   redis: Redis;
@@ -19,7 +20,7 @@ export interface LuaScript { name: string; source: string }
  * waiting; ioredis keeps reconnecting in the background.
  */
 export async function connectRedis(url: string, prefix: string): Promise<RedisContext> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableAutoPipelining: true, enableOfflineQueue: false, commandTimeout: 1000, lazyConnect: true });
+  const redis = new (redisClientClass())(url, { maxRetriesPerRequest: 1, enableAutoPipelining: true, enableOfflineQueue: false, commandTimeout: 1000, lazyConnect: true });
   // ioredis reconnects by itself; the listener keeps a lost connection from being an unhandled error.
   redis.on('error', (error: Error) => process.emitWarning(`Redis: ${error.message}`));
   await redis.connect();

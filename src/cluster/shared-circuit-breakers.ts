@@ -1,14 +1,14 @@
 // Shares circuit-breaker transitions between instances over Redis pub/sub: when one instance opens a
 // channel's circuit, the others skip that channel too, and the first successful probe anywhere closes it.
-import { Redis } from 'ioredis';
+import { redisClientClass } from './load-ioredis.ts';
 import type { CircuitBreakers } from '../routing/circuit-breaker.ts';
 
 interface Transition { instance: string; channelId: number; state: 'open' | 'closed'; at: number }
 
 export async function shareCircuitBreakers(breakers: CircuitBreakers, url: string, prefix: string, instance: string): Promise<() => Promise<void>> {
   const channel = `${prefix}breakers`;
-  const publisher = new Redis(url, { maxRetriesPerRequest: 2 });
-  const subscriber = new Redis(url, { maxRetriesPerRequest: 2 });
+  const publisher = new (redisClientClass())(url, { maxRetriesPerRequest: 2 });
+  const subscriber = new (redisClientClass())(url, { maxRetriesPerRequest: 2 });
   for (const connection of [publisher, subscriber]) connection.on('error', (error: Error) => process.emitWarning(`Redis: ${error.message}`));
   subscriber.on('message', (_channel: string, message: string) => {
     let transition: Transition;

@@ -64,6 +64,9 @@ const envSchema = z.object({
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).default(256),
   /** Open connections in all (0: no limit); keep it below the process's open-file limit. */
   MAX_CONNECTIONS: z.coerce.number().int().min(0).default(0),
+  /** Open connections to one upstream origin (0: no limit). Over HTTP/1.1 each call in flight holds one, so a
+   * cap below the concurrent streams queues the rest until one ends (client connections are capped above). */
+  UPSTREAM_CONNECTIONS: z.coerce.number().int().min(0).default(0),
   /** Largest non-streamed upstream answer the gateway reads into memory, in bytes; larger ones get 502. */
   UPSTREAM_BODY_LIMIT: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
   // Operations: who may read /metrics, and where it listens.

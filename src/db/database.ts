@@ -1,6 +1,6 @@
 // Opens the database named by DATABASE_URL: embedded SQLite by default, PostgreSQL for several instances.
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DatabaseEngine } from './engine.ts';
 import type { DatabaseSchema } from './schema.ts';
 import { openSqliteDatabase } from './sqlite-driver.ts';
@@ -16,10 +16,15 @@ export interface Database {
   close(): Promise<void>;
 }
 
-// BIGINT (int8) columns hold epoch milliseconds and micro-USD, far below 2^53: return them as numbers,
-// exactly as SQLite does, so both engines hand the code the same types. (SUM() over bigint is NUMERIC on
-// PostgreSQL: the repositories cast such aggregates back to bigint.)
-pg.types.setTypeParser(20, (value) => Number(value));
+/** pg is loaded only for a PostgreSQL URL (a SQLite gateway and its metering worker never pay for it). */
+async function loadPg(): Promise<typeof pg> {
+  const { default: driver } = await import('pg');
+  // BIGINT (int8) columns hold epoch milliseconds and micro-USD, far below 2^53: return them as numbers,
+  // exactly as SQLite does, so both engines hand the code the same types. (SUM() over bigint is NUMERIC on
+  // PostgreSQL: the repositories cast such aggregates back to bigint.)
+  driver.types.setTypeParser(20, (value) => Number(value));
+  return driver;
+}
 
 /**
  * `sqlite:./data/gateway.db`, `sqlite:/abs/path.db`, `sqlite:///abs/path.db`, `sqlite::memory:`,
@@ -33,8 +38,9 @@ export async function openDatabase(url: string): Promise<Database> {
     return { db, engine: 'sqlite', sqliteFile: file, close: () => db.destroy() };
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const driver = await loadPg();
     await ensurePostgresDatabase(url);
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const pool = new driver.Pool({ connectionString: url, max: 10 });
     // An idle client losing its connection (server restart, failover) emits 'error' on the pool; unhandled,
     // that would crash the process. The pool drops the client and the next query opens a fresh one.
     pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection error: ${error.message}`));

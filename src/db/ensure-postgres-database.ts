@@ -2,7 +2,6 @@
 // (CREATEDB or superuser): connect to the server's `postgres` database and CREATE DATABASE. Otherwise the
 // gateway stops with one sentence saying what to do. Several instances starting at once are fine: the
 // losers of the race see "already exists" and carry on.
-import pg from 'pg';
 import { StartupError } from '../config/startup-error.ts';
 
 const INVALID_CATALOG_NAME = '3D000';
@@ -10,6 +9,7 @@ const DUPLICATE_DATABASE = '42P04';
 const INSUFFICIENT_PRIVILEGE = '42501';
 
 export async function ensurePostgresDatabase(url: string): Promise<void> {
+  const { default: pg } = await import('pg'); // loaded only for PostgreSQL
   // Bounded, so a server that accepts connections but never answers stops start-up with a sentence.
   const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   try {

@@ -1,8 +1,18 @@
 // Token counts for when an upstream reports no usage (a cut stream, a server that never counts):
 // a call is never billed as zero just because the upstream stayed silent. gpt-tokenizer's counts are
 // close to every provider's own for text; image bytes are not counted.
-import { countTokens } from 'gpt-tokenizer';
+import { createRequire } from 'node:module';
 import type { HubResponse } from '../hub/hub-response.ts';
+
+// gpt-tokenizer's tables cost ~16 MB of heap (and ~50 MB RSS while they are built): they are loaded on the
+// first count, which only calls whose upstream reports no usage need. Synchronous (its CommonJS build),
+// so the estimators stay synchronous; the first count pays ~0.2 s once.
+const requireModule = createRequire(import.meta.url);
+let tokenizer: typeof import('gpt-tokenizer') | null = null;
+function countTokens(text: string): number {
+  tokenizer ??= requireModule('gpt-tokenizer') as typeof import('gpt-tokenizer');
+  return tokenizer.countTokens(text);
+}
 
 /** Per-message framing that chat templates add, as OpenAI's cookbook counts it. */
 const TOKENS_PER_MESSAGE = 3;

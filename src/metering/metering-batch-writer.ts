@@ -54,7 +54,10 @@ function createWorkerWriter(databaseUrl: string): MeteringBatchWriter {
   };
   const started = (): Worker => {
     if (worker) return worker;
-    const created = new Worker(new URL('./metering-worker.ts', import.meta.url), { workerData: { databaseUrl } });
+    // A small young generation: the worker's garbage is a batch's rows and SQL, and without a cap it inherits
+    // the gateway's 16 MB semi-spaces (npm start), resident memory it would hold for nothing. Only the young
+    // generation is capped: an old-generation cap could kill the worker on a large batch.
+    const created = new Worker(new URL('./metering-worker.ts', import.meta.url), { workerData: { databaseUrl }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     created.on('message', (reply: WorkerReply) => {
       const pending = waiting.get(reply.id);
       if (!pending) return;

@@ -1,5 +1,9 @@
 // The Stripe SDK client from the environment. STRIPE_API_BASE points it elsewhere (the tests' simulator).
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
+
+// The SDK (~6 MB of heap) is loaded only when a Stripe key is configured.
+const requireModule = createRequire(import.meta.url);
 
 export interface StripeSettings {
   secretKey: string | undefined;
@@ -15,5 +19,6 @@ export function createStripeClient(settings: StripeSettings): Stripe | null {
     options.port = base.port || (base.protocol === 'https:' ? 443 : 80);
     options.protocol = base.protocol === 'http:' ? 'http' : 'https';
   }
-  return new Stripe(settings.secretKey, options);
+  const StripeSdk = requireModule('stripe') as typeof Stripe;
+  return new StripeSdk(settings.secretKey, options);
 }

@@ -15,7 +15,9 @@ export interface UpstreamAgents {
   close(): Promise<void>;
 }
 
-export function createUpstreamAgents(connectionsPerOrigin = 512, maxWholeBodyBytes = DEFAULT_UPSTREAM_BODY_LIMIT): UpstreamAgents {
+/** `connectionsPerOrigin`: 0 for no cap (UPSTREAM_CONNECTIONS). 10,000 concurrent streams to one upstream
+ * need 10,000 connections: the old cap of 512 held every stream past the 512th until another ended. */
+export function createUpstreamAgents(connectionsPerOrigin = 0, maxWholeBodyBytes = DEFAULT_UPSTREAM_BODY_LIMIT): UpstreamAgents {
   const agents = new Map<number, Agent>();
   return {
     maxWholeBodyBytes,
@@ -23,7 +25,7 @@ export function createUpstreamAgents(connectionsPerOrigin = 512, maxWholeBodyByt
       let agent = agents.get(ms);
       if (!agent) {
         // A pool smaller than the client concurrency costs throughput; idle sockets are cheap.
-        agent = new Agent({ connections: connectionsPerOrigin, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connect: { timeout: ms } });
+        agent = new Agent({ connections: connectionsPerOrigin > 0 ? connectionsPerOrigin : null, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connect: { timeout: ms } });
         agents.set(ms, agent);
       }
       return agent;

@@ -2,7 +2,8 @@
 // nodemailer, or, with no SMTP_URL, .eml files under DATA_DIR/mail so a lone `npm start` still works.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type { Transporter } from 'nodemailer';
 
 export interface OutgoingMail {
   to: string;
@@ -24,31 +25,49 @@ export interface MailTransportOptions {
   dataDir: string;
 }
 
+// nodemailer (~5 MB of heap) is loaded when the first mail is sent, not at start: most gateways send
+// mail rarely or never. It is CommonJS, so a synchronous require keeps createMailTransport synchronous.
+const requireModule = createRequire(import.meta.url);
+const loadNodemailer = (): typeof import('nodemailer') => requireModule('nodemailer') as typeof import('nodemailer');
+
+/** Creates the nodemailer transport on first use; `closeIfOpen` does nothing when none was made. */
+function lazyTransport(create: (nodemailer: typeof import('nodemailer')) => Transporter): { get(): Transporter; closeIfOpen(): void } {
+  let transport: Transporter | null = null;
+  return {
+    get: () => (transport ??= create(loadNodemailer())),
+    closeIfOpen: () => transport?.close(),
+  };
+}
+
 export function createMailTransport(options: MailTransportOptions): MailTransport {
   if (options.smtpUrl) {
     // Short timeouts: the outbox retries later, so a slow server only delays mail, never a request.
-    const transport = nodemailer.createTransport(options.smtpUrl, { from: options.from });
-    const smtp = transport as unknown as { options: Record<string, unknown> };
-    Object.assign(smtp.options, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+    const smtpUrl = options.smtpUrl;
+    const transport = lazyTransport((nodemailer) => {
+      const created = nodemailer.createTransport(smtpUrl, { from: options.from });
+      const smtp = created as unknown as { options: Record<string, unknown> };
+      Object.assign(smtp.options, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+      return created;
+    });
     return {
       kind: 'smtp',
       async send(mail) {
-        await transport.sendMail({ from: options.from, ...mail });
+        await transport.get().sendMail({ from: options.from, ...mail });
       },
-      close: () => transport.close(),
+      close: () => transport.closeIfOpen(),
     };
   }
-  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const builder = lazyTransport((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
   const folder = join(options.dataDir, 'mail');
   let sequence = 0;
   return {
     kind: 'file',
     async send(mail) {
-      const info = await builder.sendMail({ from: options.from, ...mail });
+      const info = await builder.get().sendMail({ from: options.from, ...mail });
       await mkdir(folder, { recursive: true });
       const safeTo = mail.to.replace(/[^A-Za-z0-9@._-]/g, '_');
       await writeFile(join(folder, `${Date.now()}-${process.pid}-${++sequence}-${safeTo}.eml`), info.message as Buffer);
     },
-    close: () => builder.close(),
+    close: () => builder.closeIfOpen(),
   };
 }
