@@ -2,8 +2,7 @@
 // The channel's api_key is `ACCESS_KEY_ID:SECRET_ACCESS_KEY`, or `ACCESS_KEY_ID:SECRET_ACCESS_KEY:SESSION_TOKEN`
 // for temporary credentials (none of the three contains a colon); its `region` setting names the endpoint
 // and the signing scope. Signing is @smithy/signature-v4 with @aws-crypto's SHA-256, as the AWS SDK does.
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
+import type { SignatureV4 } from '@smithy/signature-v4';
 import type { ProviderDefinition, ProviderSettings, UpstreamRequestToSign } from './provider-definition.ts';
 
 export const BEDROCK_SIGNING_SERVICE = 'bedrock';
@@ -46,12 +45,17 @@ function regionOfHost(host: string): string | undefined {
 const signers = new Map<string, SignatureV4>();
 const MAX_SIGNERS = 1000;
 
-function signerFor(region: string, apiKey: string): SignatureV4 {
+// The signing packages (~18 MB resident) are loaded by the first Bedrock request, not at start.
+let signingLibraries: Promise<[typeof import('@smithy/signature-v4'), typeof import('@aws-crypto/sha256-js')]> | undefined;
+const loadSigning = () => (signingLibraries ??= Promise.all([import('@smithy/signature-v4'), import('@aws-crypto/sha256-js')]));
+
+async function signerFor(region: string, apiKey: string): Promise<SignatureV4> {
   const cacheKey = `${region}\u0000${apiKey}`;
   let signer = signers.get(cacheKey);
   if (!signer) {
+    const [{ SignatureV4: Signer }, { Sha256 }] = await loadSigning();
     if (signers.size >= MAX_SIGNERS) signers.clear();
-    signer = new SignatureV4({ service: BEDROCK_SIGNING_SERVICE, region, credentials: parseAwsCredentials(apiKey), sha256: Sha256 });
+    signer = new Signer({ service: BEDROCK_SIGNING_SERVICE, region, credentials: parseAwsCredentials(apiKey), sha256: Sha256 });
     signers.set(cacheKey, signer);
   }
   return signer;
@@ -63,7 +67,7 @@ export async function signBedrockRequest(request: UpstreamRequestToSign, apiKey:
   if (!region) throw new Error('A bedrock channel needs a region (its `region` setting) to sign requests.');
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = value;
-  const signed = await signerFor(region, apiKey).sign({
+  const signed = await (await signerFor(region, apiKey)).sign({
     method: request.method,
     protocol: url.protocol,
     hostname: url.hostname,

@@ -3,11 +3,19 @@
 // binary message (a 4-byte total length, headers, payload, CRCs) is cut out of the chunks here and decoded
 // and checked by @smithy's EventStreamCodec; the converter sees it as an SseEvent named by its
 // `:event-type` (or `:exception-type`), whose data is the JSON payload, so format converters stay text-only.
-import { EventStreamCodec } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { createRequire } from 'node:module';
 import type { Message } from '@smithy/eventstream-codec';
 import { MalformedEventError, type StreamConverter } from './relay-hop.ts';
 import type { SsePump } from './sse-pump.ts';
+
+// The codec (~14 MB resident with its dependencies) is loaded by the first Bedrock stream, not at start:
+// most deployments never have one. It is CommonJS, so a synchronous require keeps the pump synchronous.
+const requireModule = createRequire(import.meta.url);
+let codecClass: typeof import('@smithy/eventstream-codec').EventStreamCodec | undefined;
+const eventStreamCodecClass = () => (codecClass ??= (requireModule('@smithy/eventstream-codec') as typeof import('@smithy/eventstream-codec')).EventStreamCodec);
+
+const toUtf8 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+const fromUtf8 = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'utf8'));
 
 /** AWS caps an event-stream message at 16 MB; a longer prelude is a broken or hostile stream, not buffered. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -54,7 +62,7 @@ export function eventStreamMessageToEvent(message: Message): { event: string; da
 
 export function createAwsEventStreamPump(chunks: AsyncIterable<Buffer>, converter: StreamConverter, onMalformed: (error: Error) => void): SsePump {
   const iterator = chunks[Symbol.asyncIterator]();
-  const codec = new EventStreamCodec(toUtf8, fromUtf8);
+  const codec = new (eventStreamCodecClass())(toUtf8, fromUtf8);
   const splitter = createEventStreamSplitter();
   const convert = (bytes: Uint8Array): string => {
     // A message whose CRC does not match cannot be trusted, but the framing still holds: skip it.
