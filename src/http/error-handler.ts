@@ -10,8 +10,12 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
     const gatewayError = toGatewayError(error, bodyLimit);
     // Refused before the body was read: let the client finish sending and see this answer.
     if (gatewayError.status < 500) lingerBeforeClose(request.raw);
+    // A client that went away mid-call aborts the relay, and that abort arrives here: it is logged (and
+    // recorded as GW_ERR_CLIENT_GONE in the usage log by the relay), not reported as our internal error.
+    const clientGone = request.raw.destroyed || reply.raw.destroyed;
     if (gatewayError.status >= 500 && gatewayError.gatewayCode === 'GW_ERR_INTERNAL') {
-      request.log.error({ err: error, requestId: request.id }, 'internal error');
+      if (clientGone) request.log.debug({ err: error, requestId: request.id }, 'client went away before the answer');
+      else request.log.error({ err: error, requestId: request.id }, 'internal error');
     }
     return sendError(request, reply, gatewayError);
   });
