@@ -13,6 +13,7 @@ import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { insertUsageLogBatch } from '../src/db/repositories/usage-logs.ts';
 import { upsertUsageStatsBatch, type UsageStatsRow } from '../src/db/repositories/usage-stats.ts';
+import { addToStatRollups } from '../src/db/repositories/usage-stats-rollups.ts';
 import { readLogDetail, readLogPage } from '../src/accounts/usage-log-reader.ts';
 import { readStatsReport } from '../src/accounts/usage-stats-reader.ts';
 import { readLedgerPage, readWalletSummary } from '../src/accounts/wallet-reader.ts';
@@ -95,9 +96,14 @@ for (let i = 0; i < ROWS; i++) {
 if (batch.length) await insertUsageLogBatch(db, batch);
 if (ledger.length) await db.insertInto('wallet_ledger').values(ledger).execute();
 const statRows = [...stats.values()];
-for (let i = 0; i < statRows.length; i += 20_000) await upsertUsageStatsBatch(db, statRows.slice(i, i + 20_000));
+for (let i = 0; i < statRows.length; i += 20_000) {
+  // The roll-ups as the metering writer keeps them (usage_stats_platform, usage_stats_keys).
+  await upsertUsageStatsBatch(db, statRows.slice(i, i + 20_000));
+  await addToStatRollups(db, statRows.slice(i, i + 20_000));
+}
 await sql`analyze`.execute(db);
-console.log(`seeded in ${((performance.now() - seedStart) / 1000).toFixed(0)} s: ${statRows.length.toLocaleString()} aggregate rows`);
+const rollups = await Promise.all((['usage_stats_platform', 'usage_stats_keys'] as const).map(async (table) => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)));
+console.log(`seeded in ${((performance.now() - seedStart) / 1000).toFixed(0)} s: ${statRows.length.toLocaleString()} aggregate rows; roll-ups: ${rollups[0]!.toLocaleString()} platform, ${rollups[1]!.toLocaleString()} per key`);
 }
 
 const heavyPage2 = (await readLogPage(db, {}, HEAVY, 50, undefined)).next_cursor!;
@@ -115,7 +121,13 @@ const cases: [string, () => Promise<unknown>][] = [
   ['stats: 24 h by hour (heavy user)', () => readStatsReport(db, { kind: 'user', userId: HEAVY }, 'hour', NOW - 86_400_000, NOW)],
   ['stats: 30 d by day (heavy user)', () => readStatsReport(db, { kind: 'user', userId: HEAVY }, 'day', START, NOW)],
   ['stats: 1 h by minute (heavy user)', () => readStatsReport(db, { kind: 'user', userId: HEAVY }, 'minute', NOW - 3_600_000, NOW)],
+  ['stats: 30 d by hour (heavy user)', () => readStatsReport(db, { kind: 'user', userId: HEAVY }, 'hour', START, NOW)],
+  ['stats: 30 d by day (one key)', () => readStatsReport(db, { kind: 'key', keyId: 7 }, 'day', START, NOW)],
   ['stats: 7 d by hour, platform', () => readStatsReport(db, { kind: 'platform' }, 'hour', NOW - 7 * 86_400_000, NOW)],
+  ['stats: 30 d by hour, platform', () => readStatsReport(db, { kind: 'platform' }, 'hour', START, NOW)],
+  ['stats: 30 d by day, platform', () => readStatsReport(db, { kind: 'platform' }, 'day', START, NOW)],
+  ['stats: 24 h by minute, platform', () => readStatsReport(db, { kind: 'platform' }, 'minute', NOW - 86_400_000, NOW)],
+  ['stats: 1 h by minute, platform', () => readStatsReport(db, { kind: 'platform' }, 'minute', NOW - 3_600_000, NOW)],
   ['wallet: summary (heavy user)', () => readWalletSummary(db, HEAVY, 0)],
   ['wallet: ledger page (heavy user)', () => readLedgerPage(db, HEAVY, 50, undefined)],
 ];

@@ -11,6 +11,7 @@ import { responsesTable } from './migrations/0004-responses.ts';
 import { usageLogQuantities } from './migrations/0006-usage-log-quantities.ts';
 import { paymentsSchema } from './migrations/0008-payments.ts';
 import { accountsSchema } from './migrations/0005-accounts.ts';
+import { platformStats } from './migrations/0009-platform-stats.ts';
 
 function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
   return {
@@ -21,6 +22,7 @@ function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
     '0005-accounts': accountsSchema(engine),
     '0006-usage-log-quantities': usageLogQuantities,
     '0008-payments': paymentsSchema(engine),
+    '0009-platform-stats': platformStats,
   };
 }
 
