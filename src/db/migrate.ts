@@ -43,3 +43,9 @@ export async function migrateToLatest(db: Kysely<DatabaseSchema>, engine: Databa
   }
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }
+
+/** Applies the migrations up to and including `name` (tests of a migration's backfill start from the one before). */
+export async function migrateTo(db: Kysely<DatabaseSchema>, name: string, engine: DatabaseEngine = engineOf(db)): Promise<void> {
+  const { error } = await migratorFor(db, engine).migrateTo(name);
+  if (error) throw new Error(`Database migration to '${name}' failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+}
