@@ -4,6 +4,7 @@
 // Half the rows belong to one heavy user, the worst case for a user's own pages. Not a test: run by hand;
 // figures go to docs/performance.md. PostgreSQL: TEST_POSTGRES_URL or postgres://postgres@127.0.0.1:5432.
 // BENCH_DATABASE_URL=…: measure an already seeded database again (no seeding, nothing dropped).
+// BENCH_KEEP=1: keep the seeded database and print its URL (to measure again or EXPLAIN; drop it by hand).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,7 @@ const HEAVY = 1;
 
 let dir: string | undefined;
 let drop: (() => Promise<void>) | undefined;
+let url: string | undefined = process.env.BENCH_DATABASE_URL;
 let database: Database;
 const reuse = process.env.BENCH_DATABASE_URL;
 if (reuse) {
@@ -38,10 +40,12 @@ if (reuse) {
 } else if (engine === 'postgres') {
   const pg = await createTestPostgres();
   drop = pg.drop;
+  url = pg.url;
   database = await openDatabase(pg.url);
 } else {
   dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
-  database = await openDatabase(`sqlite:${join(dir, 'bench.db')}`);
+  url = `sqlite:${join(dir, 'bench.db')}`;
+  database = await openDatabase(url);
 }
 const db = database.db;
 await migrateToLatest(db, database.engine);
@@ -146,5 +150,9 @@ for (const [name, run] of cases) {
   console.log(`${name.padEnd(38)} ${at(0.5).padStart(6)}   ${at(0.95).padStart(6)}`);
 }
 await database.close();
-await drop?.();
-if (dir) rmSync(dir, { recursive: true, force: true });
+if (process.env.BENCH_KEEP) {
+  console.log(`kept: BENCH_DATABASE_URL=${url}`);
+} else {
+  await drop?.();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}
