@@ -99,3 +99,18 @@ it('goes back to SMTP_URL and MAIL_FROM with null, refuses bad values in the cal
   // The mail settings did reach the log machinery (so the check above looked at something).
   expect(logLines.length).toBeGreaterThan(0);
 });
+
+it('says so, and sends nothing elsewhere, when the stored SMTP URL cannot be decrypted (GATEWAY_SECRET changed)', async () => {
+  // Sealed under another secret, as after a GATEWAY_SECRET change.
+  const { createSecretBox } = await import('../../src/accounts/secret-box.ts');
+  const { setSetting } = await import('../../src/db/repositories/settings.ts');
+  await setSetting(gateway.database.db, 'mail', { smtp_url_encrypted: createSecretBox('another-secret-another-secret-another').encrypt(runtimeUrl(SMTP_PASSWORD)) });
+  const settings = await admin.get('/api/admin/settings');
+  expect(settings.status).toBe(200);
+  expect(settings.body.mail).toMatchObject({ smtp_url_set: true, smtp_source: 'runtime', smtp_host: null, smtp_error: expect.stringMatching(/cannot be used.*Set it again/) });
+  const before = envSmtp.mails.length + runtimeSmtp.mails.length;
+  const tested = await admin.post('/api/admin/settings/test-mail', { to: 'ops@example.com' });
+  expect(tested.body).toMatchObject({ sent: false, error: expect.stringMatching(/cannot be used/) });
+  expect(envSmtp.mails.length + runtimeSmtp.mails.length).toBe(before);
+  expect((await admin.put('/api/admin/settings', { mail: { smtp_url: null } })).body.mail).toMatchObject({ smtp_source: 'env', smtp_error: null });
+});

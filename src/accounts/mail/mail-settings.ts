@@ -26,6 +26,8 @@ export interface EffectiveMailSettings {
   from: string;
   smtpSource: 'runtime' | 'env' | 'none';
   fromSource: 'runtime' | 'env';
+  /** The runtime URL cannot be decrypted (GATEWAY_SECRET changed): no mail is sent until it is set again. */
+  smtpUrlError?: string;
 }
 
 /** What PUT /api/admin/settings takes under `mail`: a value sets the override, null removes it (back to env). */
@@ -38,14 +40,17 @@ export type MailSettingsChange = z.infer<typeof mailSettingsChange>;
 
 export async function readMailSettings(db: Db, secrets: SecretBox, defaults: MailDefaults): Promise<EffectiveMailSettings> {
   const stored = (await getSetting<StoredMailSetting>(db, MAIL_SETTING)) ?? {};
-  const runtimeUrl = stored.smtp_url_encrypted === undefined ? undefined : secrets.decrypt(stored.smtp_url_encrypted);
-  const smtpUrl = runtimeUrl ?? defaults.smtpUrl;
-  return {
-    smtpUrl,
-    from: stored.from ?? defaults.from,
-    smtpSource: runtimeUrl !== undefined ? 'runtime' : smtpUrl ? 'env' : 'none',
-    fromSource: stored.from !== undefined ? 'runtime' : 'env',
-  };
+  const from = stored.from ?? defaults.from;
+  const fromSource = stored.from !== undefined ? 'runtime' : 'env';
+  if (stored.smtp_url_encrypted !== undefined) {
+    try {
+      return { smtpUrl: secrets.decrypt(stored.smtp_url_encrypted), from, smtpSource: 'runtime', fromSource };
+    } catch (error) {
+      // Not a fall-back to SMTP_URL or to files: mail would silently go somewhere the admin did not choose.
+      return { smtpUrl: undefined, from, smtpSource: 'runtime', fromSource, smtpUrlError: `The SMTP URL set at runtime cannot be used: ${(error as Error).message}. Set it again.` };
+    }
+  }
+  return { smtpUrl: defaults.smtpUrl, from, smtpSource: defaults.smtpUrl ? 'env' : 'none', fromSource };
 }
 
 export async function changeMailSettings(db: Db, secrets: SecretBox, change: MailSettingsChange): Promise<void> {
@@ -60,9 +65,10 @@ export async function changeMailSettings(db: Db, secrets: SecretBox, change: Mai
 /** The settings as answers and the audit log show them: never the URL, its user or its password. */
 export function mailSettingsView(settings: EffectiveMailSettings) {
   return {
-    transport: settings.smtpUrl ? 'smtp' as const : 'file' as const,
-    smtp_url_set: settings.smtpUrl !== undefined,
+    transport: settings.smtpUrl || settings.smtpUrlError ? 'smtp' as const : 'file' as const,
+    smtp_url_set: settings.smtpSource !== 'none',
     smtp_host: settings.smtpUrl ? smtpHost(settings.smtpUrl) : null,
+    smtp_error: settings.smtpUrlError ?? null,
     smtp_source: settings.smtpSource,
     from: settings.from,
     from_source: settings.fromSource,

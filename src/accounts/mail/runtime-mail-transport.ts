@@ -29,6 +29,7 @@ export function createRuntimeMailTransport(db: Db, secrets: SecretBox, defaults:
   };
   const send = async (mail: OutgoingMail) => {
     const effective = await settings();
+    if (effective.smtpUrlError) throw new Error(effective.smtpUrlError);
     try {
       await transportFor(effective).send(mail);
     } catch (error) {

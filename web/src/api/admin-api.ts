@@ -107,6 +107,8 @@ export interface AdminMailSettings {
   smtp_url_set: boolean;
   smtp_host: string | null;
   smtp_source: 'runtime' | 'env' | 'none';
+  /** Set when the runtime SMTP URL cannot be decrypted (GATEWAY_SECRET changed): set it again. */
+  smtp_error: string | null;
   from: string;
   from_source: 'runtime' | 'env';
   public_url: string;

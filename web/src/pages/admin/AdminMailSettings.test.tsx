@@ -12,7 +12,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const mail = { transport: 'smtp' as const, smtp_url_set: true, smtp_host: 'mail.example.com:587', smtp_source: 'runtime' as const, from: 'Ops <ops@example.com>', from_source: 'env' as const, public_url: 'https://gw.example.com' };
+const mail = { transport: 'smtp' as const, smtp_url_set: true, smtp_host: 'mail.example.com:587', smtp_source: 'runtime' as const, from: 'Ops <ops@example.com>', from_source: 'env' as const, smtp_error: null, public_url: 'https://gw.example.com' };
 
 it('saves a new SMTP URL and From, goes back to the defaults, and shows a failed test mail\'s SMTP error', async () => {
   const { fetchImpl, calls } = fakeFetch((method, path, body) => {

@@ -42,6 +42,11 @@ export function AdminMailSettings({ mail }: { mail: MailSettings | undefined }) 
         <br />
         From: {mail ? `${mail.from} (${mail.from_source === 'runtime' ? 'set here' : 'from MAIL_FROM'})` : '—'} · links start with {mail?.public_url ?? '—'}
       </Text>
+      {mail?.smtp_error ? (
+        <Alert color="red" title="No mail is sent">
+          {mail.smtp_error}
+        </Alert>
+      ) : null}
       <PasswordInput
         label="New SMTP URL"
         description="smtp://user:password@host:587 or smtps://…:465. Stored encrypted and never shown again; leave empty to keep the current one."
