@@ -39,14 +39,18 @@ export async function readStats(db: Kysely<DatabaseSchema>, scope: StatScope, bu
     eb.fn.sum<number>('output_tokens').as('output_tokens'),
     eb.fn.sum<number>('cost_micros').as('cost_micros'),
   ];
-  const seriesRows = await scoped().select((eb) => ['bucket_start', ...sums(eb)]).groupBy('bucket_start').orderBy('bucket_start').execute();
-  const modelRows = await scoped().select((eb) => ['model', ...sums(eb)]).groupBy('model').orderBy('model').execute();
+  // Independent reads: on PostgreSQL each runs on its own pooled connection, at the same time.
+  const [seriesRows, modelRows, rates] = await Promise.all([
+    scoped().select((eb) => ['bucket_start', ...sums(eb)]).groupBy('bucket_start').orderBy('bucket_start').execute(),
+    scoped().select((eb) => ['model', ...sums(eb)]).groupBy('model').orderBy('model').execute(),
+    readRates(db, scope, now),
+  ]);
   const series = seriesRows.map((row) => ({ start: Number(row.bucket_start), ...point(row) }));
   const totals = series.reduce((sum, p) => ({
     requests: sum.requests + p.requests, errors: sum.errors + p.errors, inputTokens: sum.inputTokens + p.inputTokens,
     outputTokens: sum.outputTokens + p.outputTokens, costMicros: sum.costMicros + p.costMicros,
   }), { requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, costMicros: 0 });
-  const { rpm, tpm } = await readRates(db, scope, now);
+  const { rpm, tpm } = rates;
   return { bucket, from, to, totals, series, byModel: modelRows.map((row) => ({ model: row.model, ...point(row) })), rpm, tpm };
 }
 

@@ -114,6 +114,8 @@ describe.each([
   it('answers /api/stats?scope=platform with the log\'s sums, by model and by key, for every bucket and range', async () => {
     const calls = await loggedCalls();
     const boss = new ApiClient(gateway.url, KEYS.boss);
+    const names = new Map((await gateway.database.db.selectFrom('api_keys').select(['id', 'name']).execute()).map((row) => [row.id, row.name]));
+    expect([...names.values()].sort()).toEqual(['ann1', 'ann2', 'bob', 'boss']);
     const ranges: [keyof typeof STAT_BUCKETS, number, number][] = [
       ['hour', now - 7 * DAY, now],
       ['day', now - 11 * DAY, now],
@@ -139,6 +141,7 @@ describe.each([
       expect(answer.body.by_model).toEqual(models.map((model) => expect.objectContaining({ model, ...sum(inRange.filter((call) => call.model === model)) })));
       const keys = [...new Set(inRange.map((call) => call.key_id ?? 0))].sort((a, b) => a - b);
       expect(answer.body.by_key).toEqual(keys.map((key_id) => expect.objectContaining({ key_id, ...sum(inRange.filter((call) => (call.key_id ?? 0) === key_id)) })));
+      for (const row of answer.body.by_key as { key_id: number; key_name: string | null }[]) expect(row.key_name).toBe(row.key_id === 0 ? null : names.get(row.key_id));
       expect(answer.body.series.reduce((total: number, point: { requests: number }) => total + point.requests, 0)).toBe(inRange.length);
     }
     expect((await new ApiClient(gateway.url, KEYS.bob).get('/api/stats?scope=platform')).status).toBe(403);
