@@ -17,14 +17,20 @@ export interface RuntimeMailTransport extends MailTransport {
 export function createRuntimeMailTransport(db: Db, secrets: SecretBox, defaults: MailDefaults, dataDir: string): RuntimeMailTransport {
   let current: { id: string; transport: MailTransport } | null = null;
   let kind: MailTransport['kind'] = defaults.smtpUrl ? 'smtp' : 'file';
-  const settings = () => readMailSettings(db, secrets, defaults);
+  const settings = async () => {
+    const effective = await readMailSettings(db, secrets, defaults);
+    // Kept current on every read, so the outbox logs links only while mail really goes to files.
+    kind = effective.smtpUrl || effective.smtpUrlError ? 'smtp' : 'file';
+    return effective;
+  };
+  // The settings stored before this start decide `kind` from the outset (a failed read leaves the env's).
+  void settings().catch(() => {});
   const transportFor = (effective: EffectiveMailSettings): MailTransport => {
     const id = JSON.stringify([effective.smtpUrl ?? null, effective.from]);
     if (current?.id !== id) {
       current?.transport.close();
       current = { id, transport: createMailTransport({ smtpUrl: effective.smtpUrl, from: effective.from, dataDir }) };
     }
-    kind = current.transport.kind;
     return current.transport;
   };
   const send = async (mail: OutgoingMail) => {
