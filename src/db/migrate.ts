@@ -22,7 +22,7 @@ function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
     '0005-accounts': accountsSchema(engine),
     '0006-usage-log-quantities': usageLogQuantities,
     '0008-payments': paymentsSchema(engine),
-    '0009-platform-stats': platformStats(engine),
+    '0009-platform-stats': platformStats,
   };
 }
 
