@@ -4,6 +4,7 @@
 // Half the rows belong to one heavy user, the worst case for a user's own pages. Not a test: run by hand;
 // figures go to docs/performance.md. PostgreSQL: TEST_POSTGRES_URL or postgres://postgres@127.0.0.1:5432.
 // BENCH_DATABASE_URL=…: measure an already seeded database again (no seeding, nothing dropped).
+// BENCH_KEEP=1: keep the seeded database and print its URL (to measure again or EXPLAIN; drop it by hand).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { insertUsageLogBatch } from '../src/db/repositories/usage-logs.ts';
 import { upsertUsageStatsBatch, type UsageStatsRow } from '../src/db/repositories/usage-stats.ts';
+import { addToStatRollups } from '../src/db/repositories/usage-stats-rollups.ts';
 import { readLogDetail, readLogPage } from '../src/accounts/usage-log-reader.ts';
 import { readStatsReport } from '../src/accounts/usage-stats-reader.ts';
 import { readLedgerPage, readWalletSummary } from '../src/accounts/wallet-reader.ts';
@@ -30,6 +32,7 @@ const HEAVY = 1;
 
 let dir: string | undefined;
 let drop: (() => Promise<void>) | undefined;
+let url: string | undefined = process.env.BENCH_DATABASE_URL;
 let database: Database;
 const reuse = process.env.BENCH_DATABASE_URL;
 if (reuse) {
@@ -37,10 +40,12 @@ if (reuse) {
 } else if (engine === 'postgres') {
   const pg = await createTestPostgres();
   drop = pg.drop;
+  url = pg.url;
   database = await openDatabase(pg.url);
 } else {
   dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
-  database = await openDatabase(`sqlite:${join(dir, 'bench.db')}`);
+  url = `sqlite:${join(dir, 'bench.db')}`;
+  database = await openDatabase(url);
 }
 const db = database.db;
 await migrateToLatest(db, database.engine);
@@ -95,9 +100,14 @@ for (let i = 0; i < ROWS; i++) {
 if (batch.length) await insertUsageLogBatch(db, batch);
 if (ledger.length) await db.insertInto('wallet_ledger').values(ledger).execute();
 const statRows = [...stats.values()];
-for (let i = 0; i < statRows.length; i += 20_000) await upsertUsageStatsBatch(db, statRows.slice(i, i + 20_000));
+for (let i = 0; i < statRows.length; i += 20_000) {
+  // The roll-ups as the metering writer keeps them (usage_stats_platform, usage_stats_keys).
+  await upsertUsageStatsBatch(db, statRows.slice(i, i + 20_000));
+  await addToStatRollups(db, statRows.slice(i, i + 20_000));
+}
 await sql`analyze`.execute(db);
-console.log(`seeded in ${((performance.now() - seedStart) / 1000).toFixed(0)} s: ${statRows.length.toLocaleString()} aggregate rows`);
+const rollups = await Promise.all((['usage_stats_platform', 'usage_stats_keys'] as const).map(async (table) => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)));
+console.log(`seeded in ${((performance.now() - seedStart) / 1000).toFixed(0)} s: ${statRows.length.toLocaleString()} aggregate rows; roll-ups: ${rollups[0]!.toLocaleString()} platform, ${rollups[1]!.toLocaleString()} per key`);
 }
 
 const heavyPage2 = (await readLogPage(db, {}, HEAVY, 50, undefined)).next_cursor!;
@@ -115,7 +125,13 @@ const cases: [string, () => Promise<unknown>][] = [
   ['stats: 24 h by hour (heavy user)', () => readStatsReport(db, { kind: 'user', userId: HEAVY }, 'hour', NOW - 86_400_000, NOW)],
   ['stats: 30 d by day (heavy user)', () => readStatsReport(db, { kind: 'user', userId: HEAVY }, 'day', START, NOW)],
   ['stats: 1 h by minute (heavy user)', () => readStatsReport(db, { kind: 'user', userId: HEAVY }, 'minute', NOW - 3_600_000, NOW)],
+  ['stats: 30 d by hour (heavy user)', () => readStatsReport(db, { kind: 'user', userId: HEAVY }, 'hour', START, NOW)],
+  ['stats: 30 d by day (one key)', () => readStatsReport(db, { kind: 'key', keyId: 7 }, 'day', START, NOW)],
   ['stats: 7 d by hour, platform', () => readStatsReport(db, { kind: 'platform' }, 'hour', NOW - 7 * 86_400_000, NOW)],
+  ['stats: 30 d by hour, platform', () => readStatsReport(db, { kind: 'platform' }, 'hour', START, NOW)],
+  ['stats: 30 d by day, platform', () => readStatsReport(db, { kind: 'platform' }, 'day', START, NOW)],
+  ['stats: 24 h by minute, platform', () => readStatsReport(db, { kind: 'platform' }, 'minute', NOW - 86_400_000, NOW)],
+  ['stats: 1 h by minute, platform', () => readStatsReport(db, { kind: 'platform' }, 'minute', NOW - 3_600_000, NOW)],
   ['wallet: summary (heavy user)', () => readWalletSummary(db, HEAVY, 0)],
   ['wallet: ledger page (heavy user)', () => readLedgerPage(db, HEAVY, 50, undefined)],
 ];
@@ -134,5 +150,9 @@ for (const [name, run] of cases) {
   console.log(`${name.padEnd(38)} ${at(0.5).padStart(6)}   ${at(0.95).padStart(6)}`);
 }
 await database.close();
-await drop?.();
-if (dir) rmSync(dir, { recursive: true, force: true });
+if (process.env.BENCH_KEEP) {
+  console.log(`kept: BENCH_DATABASE_URL=${url}`);
+} else {
+  await drop?.();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}

@@ -1,25 +1,15 @@
-// Statistics for the dashboard, from the usage_stats aggregates (never the raw log): totals and series
-// (src/metering/statistics.ts) plus a breakdown by key.
+// Statistics for the dashboard, from the aggregates (never the raw log): totals and series
+// (src/metering/statistics.ts) plus a breakdown by key. The breakdown sums the whole range, so it reads
+// the coarsest buckets that cover it (stat-ranges.ts); the platform's from usage_stats_keys (no row per model).
+import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/repositories/repository-helpers.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
 import { readStats, type StatBucket, type StatScope } from '../metering/statistics.ts';
-import { STAT_BUCKETS } from '../metering/metering-writer.ts';
+import { coveringSpans } from '../metering/stat-ranges.ts';
 
 export async function readStatsReport(db: Db, scope: StatScope, bucket: StatBucket, from: number, to: number) {
-  let byKey = db.selectFrom('usage_stats')
-    .where('bucket', '=', bucket).where('bucket_start', '>=', from - (from % STAT_BUCKETS[bucket])).where('bucket_start', '<', to);
-  if (scope.kind === 'key') byKey = byKey.where('key_id', '=', scope.keyId);
-  if (scope.kind === 'user') byKey = byKey.where('user_id', '=', scope.userId);
   // Independent reads: on PostgreSQL they run on separate pooled connections at the same time.
-  const [report, keyRows] = await Promise.all([readStats(db, scope, bucket, from, to), byKey.select((eb) => [
-    'key_id',
-    eb.fn.sum<number>('requests').as('requests'),
-    eb.fn.sum<number>('errors').as('errors'),
-    eb.fn.sum<number>('input_tokens').as('input_tokens'),
-    eb.fn.sum<number>('output_tokens').as('output_tokens'),
-    eb.fn.sum<number>('cost_micros').as('cost_micros'),
-  ]).groupBy('key_id').orderBy('key_id').execute()]);
-  const ids = keyRows.map((row) => row.key_id);
-  const names = ids.length === 0 ? new Map<number, string>() : new Map((await db.selectFrom('api_keys').select(['id', 'name']).where('id', 'in', ids).execute()).map((row) => [row.id, row.name]));
+  const [report, keyRows] = await Promise.all([readStats(db, scope, bucket, from, to), readByKey(db, scope, bucket, from, to)]);
   const usd = (micros: number) => micros / 1_000_000;
   const windowMinutes = Math.max(1, (to - from) / 60_000);
   return {
@@ -39,7 +29,7 @@ export async function readStatsReport(db: Db, scope: StatScope, bucket: StatBuck
     by_model: report.byModel.map((row) => ({ ...row, costUsd: usd(row.costMicros) })),
     by_key: keyRows.map((row) => ({
       key_id: row.key_id,
-      key_name: names.get(row.key_id) ?? null,
+      key_name: row.key_name ?? null,
       requests: Number(row.requests ?? 0),
       errors: Number(row.errors ?? 0),
       inputTokens: Number(row.input_tokens ?? 0),
@@ -48,4 +38,30 @@ export async function readStatsReport(db: Db, scope: StatScope, bucket: StatBuck
       costUsd: usd(Number(row.cost_micros ?? 0)),
     })),
   };
+}
+
+async function readByKey(db: Db, scope: StatScope, bucket: StatBucket, from: number, to: number) {
+  const spans = coveringSpans(bucket, from, to);
+  if (spans.length === 0) return [];
+  const sums = keyRowsOf(db, scope)
+    .where((eb) => eb.or(spans.map((span) => eb.and([eb('bucket', '=', span.bucket), eb('bucket_start', '>=', span.from), eb('bucket_start', '<', span.to)]))))
+    .select((eb: ExpressionBuilder<DatabaseSchema, 'usage_stats_keys'>) => [
+      'key_id' as const,
+      eb.fn.sum<number>('requests').as('requests'),
+      eb.fn.sum<number>('errors').as('errors'),
+      eb.fn.sum<number>('input_tokens').as('input_tokens'),
+      eb.fn.sum<number>('output_tokens').as('output_tokens'),
+      eb.fn.sum<number>('cost_micros').as('cost_micros'),
+    ]).groupBy('key_id');
+  // The keys' names in the same round trip (a platform breakdown names a thousand keys).
+  return db.selectFrom(sums.as('sums')).leftJoin('api_keys', 'api_keys.id', 'sums.key_id')
+    .select(['sums.key_id', 'sums.requests', 'sums.errors', 'sums.input_tokens', 'sums.output_tokens', 'sums.cost_micros', 'api_keys.name as key_name'])
+    .orderBy('sums.key_id').execute();
+}
+
+/** A key's or a user's own usage_stats rows (indexed), or the platform's per-key roll-up. */
+function keyRowsOf(db: Db, scope: StatScope): SelectQueryBuilder<DatabaseSchema, 'usage_stats_keys', object> {
+  if (scope.kind === 'platform') return db.selectFrom('usage_stats_keys');
+  const own = db.selectFrom('usage_stats').where(scope.kind === 'key' ? 'key_id' : 'user_id', '=', scope.kind === 'key' ? scope.keyId : scope.userId);
+  return own as unknown as SelectQueryBuilder<DatabaseSchema, 'usage_stats_keys', object>;
 }

@@ -11,6 +11,7 @@ import { responsesTable } from './migrations/0004-responses.ts';
 import { usageLogQuantities } from './migrations/0006-usage-log-quantities.ts';
 import { paymentsSchema } from './migrations/0008-payments.ts';
 import { accountsSchema } from './migrations/0005-accounts.ts';
+import { platformStats } from './migrations/0009-platform-stats.ts';
 import { responseState } from './migrations/0010-response-state.ts';
 
 function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
@@ -22,6 +23,7 @@ function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
     '0005-accounts': accountsSchema(engine),
     '0006-usage-log-quantities': usageLogQuantities,
     '0008-payments': paymentsSchema(engine),
+    '0009-platform-stats': platformStats,
     '0010-response-state': responseState,
   };
 }
@@ -42,4 +44,10 @@ export async function migrateToLatest(db: Kysely<DatabaseSchema>, engine: Databa
     throw new Error(`Database migration ${failed ? `'${failed.migrationName}' ` : ''}failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}
+
+/** Applies the migrations up to and including `name` (tests of a migration's backfill start from the one before). */
+export async function migrateTo(db: Kysely<DatabaseSchema>, name: string, engine: DatabaseEngine = engineOf(db)): Promise<void> {
+  const { error } = await migratorFor(db, engine).migrateTo(name);
+  if (error) throw new Error(`Database migration to '${name}' failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }

@@ -203,6 +203,12 @@ export interface UsageStatsTable {
   cost_micros: number;
 }
 
+/** usage_stats summed over users and keys (migration 0009): the platform's series, by-model rows, rates. */
+export type UsageStatsPlatformTable = Omit<UsageStatsTable, 'user_id' | 'key_id'>;
+
+/** usage_stats summed over models (migration 0009): the by-key breakdown without a row per model. */
+export type UsageStatsKeysTable = Omit<UsageStatsTable, 'model'>;
+
 export interface PaymentsTable {
   id: Generated<number>;
   user_id: number;
@@ -343,6 +349,8 @@ export interface DatabaseSchema {
   usage_logs: UsageLogsTable;
   wallet_ledger: WalletLedgerTable;
   usage_stats: UsageStatsTable;
+  usage_stats_platform: UsageStatsPlatformTable;
+  usage_stats_keys: UsageStatsKeysTable;
   payments: PaymentsTable;
   redemption_codes: RedemptionCodesTable;
   settings: SettingsTable;

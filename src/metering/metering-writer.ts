@@ -1,12 +1,14 @@
 // Writes a batch of finished calls in one transaction: their usage-log rows, their wallet charges (ledger
-// rows plus the users' cached balances), the keys' spend, and the statistics aggregates. One transaction
-// means a call's log and its charge land together or not at all. Callers pass entries made safe for both
-// engines (safe-metering-entry.ts) and set aside rows the database refuses (isolate-refused-rows.ts).
+// rows plus the users' cached balances), the keys' spend, and the statistics aggregates (usage_stats and
+// its platform and per-key roll-ups). One transaction means a call's log and its charge land together or
+// not at all. Callers pass entries made safe for both engines (safe-metering-entry.ts) and set aside rows
+// the database refuses (isolate-refused-rows.ts).
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { DatabaseSchema, NewUsageLog } from '../db/schema.ts';
 import { insertUsageLogBatch } from '../db/repositories/usage-logs.ts';
 import { upsertUsageStatsBatch, type UsageStatsRow } from '../db/repositories/usage-stats.ts';
+import { addToStatRollups } from '../db/repositories/usage-stats-rollups.ts';
 
 export interface MeteringEntry {
   log: NewUsageLog;
@@ -20,7 +22,9 @@ export async function writeMeteringBatch(db: Kysely<DatabaseSchema>, entries: Me
   await db.transaction().execute(async (trx) => {
     await insertUsageLogBatch(trx, entries.map((entry) => entry.log));
     await writeCharges(trx, entries);
-    await upsertUsageStatsBatch(trx, statRows(entries));
+    const stats = statRows(entries);
+    await upsertUsageStatsBatch(trx, stats);
+    await addToStatRollups(trx, stats);
   });
 }
 

@@ -15,9 +15,16 @@ export async function applyRetention(db: Kysely<DatabaseSchema>, logRetentionDay
     logs = Number(result.numDeletedRows);
   }
   const responses = await deleteOldResponses(db, logRetentionDays, now);
-  const minute = await db.deleteFrom('usage_stats').where('bucket', '=', 'minute').where('bucket_start', '<', now - MINUTE_STATS_RETENTION_MS).executeTakeFirst();
-  const hour = await db.deleteFrom('usage_stats').where('bucket', '=', 'hour').where('bucket_start', '<', now - HOUR_STATS_RETENTION_MS).executeTakeFirst();
-  return { logs, stats: Number(minute.numDeletedRows) + Number(hour.numDeletedRows), responses };
+  let stats = 0;
+  // The roll-ups keep the same buckets as usage_stats, so a platform series and a user's agree on what
+  // history there is. Deleting aggregates never touches the log, nor the log's deletion the aggregates.
+  for (const table of ['usage_stats', 'usage_stats_platform', 'usage_stats_keys'] as const) {
+    for (const [bucket, keptFor] of [['minute', MINUTE_STATS_RETENTION_MS], ['hour', HOUR_STATS_RETENTION_MS]] as const) {
+      const result = await db.deleteFrom(table).where('bucket', '=', bucket).where('bucket_start', '<', now - keptFor).executeTakeFirst();
+      stats += Number(result.numDeletedRows);
+    }
+  }
+  return { logs, stats, responses };
 }
 
 /**

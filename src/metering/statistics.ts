@@ -1,6 +1,8 @@
 // Statistics from the usage_stats aggregates (minute, hour and day buckets), never from the raw log:
-// requests, errors, tokens and cost over time, by model, and the current RPM and TPM.
-import type { ExpressionBuilder, Kysely } from 'kysely';
+// requests, errors, tokens and cost over time, by model, and the current RPM and TPM. A user's or a key's
+// read their own usage_stats rows (indexed by user and by key); the platform's read usage_stats_platform,
+// one row per bucket and model, instead of every user's, key's and model's rows in the range.
+import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { STAT_BUCKETS } from './metering-writer.ts';
 
@@ -29,36 +31,33 @@ export interface StatsReport {
 }
 
 export async function readStats(db: Kysely<DatabaseSchema>, scope: StatScope, bucket: StatBucket, from: number, to: number, now = Date.now()): Promise<StatsReport> {
-  const scoped = () => {
-    let query = db.selectFrom('usage_stats').where('bucket', '=', bucket).where('bucket_start', '>=', from - (from % STAT_BUCKETS[bucket])).where('bucket_start', '<', to);
-    if (scope.kind === 'key') query = query.where('key_id', '=', scope.keyId);
-    if (scope.kind === 'user') query = query.where('user_id', '=', scope.userId);
-    return query;
-  };
-  const sums = (eb: ExpressionBuilder<DatabaseSchema, 'usage_stats'>) => [
+  const scoped = () => statRowsOf(db, scope).where('bucket', '=', bucket).where('bucket_start', '>=', from - (from % STAT_BUCKETS[bucket])).where('bucket_start', '<', to);
+  const sums = (eb: ExpressionBuilder<DatabaseSchema, 'usage_stats_platform'>) => [
     eb.fn.sum<number>('requests').as('requests'),
     eb.fn.sum<number>('errors').as('errors'),
     eb.fn.sum<number>('input_tokens').as('input_tokens'),
     eb.fn.sum<number>('output_tokens').as('output_tokens'),
     eb.fn.sum<number>('cost_micros').as('cost_micros'),
   ];
-  const seriesRows = await scoped().select((eb) => ['bucket_start', ...sums(eb)]).groupBy('bucket_start').orderBy('bucket_start').execute();
-  const modelRows = await scoped().select((eb) => ['model', ...sums(eb)]).groupBy('model').orderBy('model').execute();
+  // Independent reads: on PostgreSQL each runs on its own pooled connection, at the same time.
+  const [seriesRows, modelRows, rates] = await Promise.all([
+    scoped().select((eb) => ['bucket_start', ...sums(eb)]).groupBy('bucket_start').orderBy('bucket_start').execute(),
+    scoped().select((eb) => ['model', ...sums(eb)]).groupBy('model').orderBy('model').execute(),
+    readRates(db, scope, now),
+  ]);
   const series = seriesRows.map((row) => ({ start: Number(row.bucket_start), ...point(row) }));
   const totals = series.reduce((sum, p) => ({
     requests: sum.requests + p.requests, errors: sum.errors + p.errors, inputTokens: sum.inputTokens + p.inputTokens,
     outputTokens: sum.outputTokens + p.outputTokens, costMicros: sum.costMicros + p.costMicros,
   }), { requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, costMicros: 0 });
-  const { rpm, tpm } = await readRates(db, scope, now);
+  const { rpm, tpm } = rates;
   return { bucket, from, to, totals, series, byModel: modelRows.map((row) => ({ model: row.model, ...point(row) })), rpm, tpm };
 }
 
 async function readRates(db: Kysely<DatabaseSchema>, scope: StatScope, now: number): Promise<{ rpm: number; tpm: number }> {
   const minute = STAT_BUCKETS.minute;
   const current = now - (now % minute);
-  let query = db.selectFrom('usage_stats').where('bucket', '=', 'minute').where('bucket_start', '>=', current - minute);
-  if (scope.kind === 'key') query = query.where('key_id', '=', scope.keyId);
-  if (scope.kind === 'user') query = query.where('user_id', '=', scope.userId);
+  const query = statRowsOf(db, scope).where('bucket', '=', 'minute').where('bucket_start', '>=', current - minute);
   const rows = await query.select((eb) => ['bucket_start', eb.fn.sum<number>('requests').as('requests'), eb.fn.sum<number>('input_tokens').as('input_tokens'), eb.fn.sum<number>('output_tokens').as('output_tokens')]).groupBy('bucket_start').execute();
   // The previous minute counts for the part of it still inside the last 60 seconds.
   const previousWeight = 1 - (now - current) / minute;
@@ -70,6 +69,16 @@ async function readRates(db: Kysely<DatabaseSchema>, scope: StatScope, now: numb
     tpm += (Number(row.input_tokens) + Number(row.output_tokens)) * weight;
   }
   return { rpm: Math.round(rpm), tpm: Math.round(tpm) };
+}
+
+/**
+ * The aggregate rows a scope reads, typed by the columns both tables share (bucket, start, model and the
+ * counters): usage_stats narrowed to a key or a user, or the platform roll-up.
+ */
+function statRowsOf(db: Kysely<DatabaseSchema>, scope: StatScope): SelectQueryBuilder<DatabaseSchema, 'usage_stats_platform', object> {
+  if (scope.kind === 'platform') return db.selectFrom('usage_stats_platform');
+  const own = db.selectFrom('usage_stats').where(scope.kind === 'key' ? 'key_id' : 'user_id', '=', scope.kind === 'key' ? scope.keyId : scope.userId);
+  return own as unknown as SelectQueryBuilder<DatabaseSchema, 'usage_stats_platform', object>;
 }
 
 function point(row: { requests: unknown; errors: unknown; input_tokens: unknown; output_tokens: unknown; cost_micros: unknown }): Omit<StatPoint, 'start'> {

@@ -31,16 +31,23 @@ export function linkIn(mail: ReceivedMail, path: string): string {
   return match[0].replace(/&amp;/g, '&');
 }
 
-export async function startTestSmtp(): Promise<TestSmtp> {
+/** `login`: the server then takes mail only after AUTH with this user and password (over plain SMTP, as tests have no TLS). */
+export async function startTestSmtp(options: { login?: { user: string; password: string } } = {}): Promise<TestSmtp> {
   const mails: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
   let refusing = false;
+  const { login } = options;
   const server = new SMTPServer({
-    authOptional: true,
+    authOptional: login === undefined,
+    allowInsecureAuth: login !== undefined,
     disabledCommands: ['STARTTLS'],
     logger: false,
-    onAuth(_auth, _session, callback) {
-      callback(null, { user: 'test' });
+    onAuth(auth, _session, callback) {
+      if (login && (auth.username !== login.user || auth.password !== login.password)) {
+        callback(Object.assign(new Error('Invalid username or password (test)'), { responseCode: 535 }));
+        return;
+      }
+      callback(null, { user: auth.username ?? 'test' });
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];

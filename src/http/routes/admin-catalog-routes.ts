@@ -1,5 +1,6 @@
-// /api/admin/{channels,models,groups,settings}: routing, prices and registration edited at runtime, no
-// restart. Upstream keys are write-only. Every change is audited and announced to every instance.
+// /api/admin/{channels,models,groups,settings}: routing, prices, registration and mail edited at runtime,
+// no restart. Upstream keys and the SMTP URL are write-only. Every change is audited and announced to
+// every instance.
 import { z } from 'zod';
 import type { GatewayState } from '../../gateway-state.ts';
 import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
@@ -15,6 +16,7 @@ import { apiNotFound } from '../../gateway-errors.ts';
 import { REGISTRATION_SETTING, registrationSetting } from '../../accounts/registration.ts';
 import { setSetting } from '../../db/repositories/settings.ts';
 import { testMail } from '../../accounts/mail/mail-templates.ts';
+import { changeMailSettings, mailSettingsChange, mailSettingsView } from '../../accounts/mail/mail-settings.ts';
 import { SELF_SERVICE_GROUPS_SETTING, selfServiceGroups } from '../../accounts/user-keys.ts';
 import { actorOf } from './admin-routes.ts';
 import { emailField } from './api-auth-routes.ts';
@@ -124,17 +126,18 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     },
   });
 
+  const mailView = async () => ({ ...mailSettingsView(await accounts.mail.settings()), public_url: accounts.publicUrl() });
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/settings', summary: 'Registration and mail settings.',
+    ...admin, method: 'GET', url: '/api/admin/settings', summary: 'Registration and mail settings (the SMTP URL only as set or not, and its host).',
     handler: async () => ({
       registration: await registrationSetting(accounts),
       self_service_groups: await selfServiceGroups(accounts),
-      mail: { transport: accounts.outbox.transport.kind, public_url: accounts.publicUrl() },
+      mail: await mailView(),
     }),
   });
   api.route({
-    ...admin, method: 'PUT', url: '/api/admin/settings', summary: 'Change registration (open, closed, or open to listed e-mail domains) and the groups users may pick for their own keys.',
-    body: z.object({ registration: registrationSchema.optional(), self_service_groups: z.array(z.string().min(1).max(128)).max(200).optional() }).strict(),
+    ...admin, method: 'PUT', url: '/api/admin/settings', summary: 'Change registration (open, closed, or open to listed e-mail domains), the groups users may pick for their own keys, and mail (SMTP URL, write-only, and From; null goes back to SMTP_URL / MAIL_FROM).',
+    body: z.object({ registration: registrationSchema.optional(), self_service_groups: z.array(z.string().min(1).max(128)).max(200).optional(), mail: mailSettingsChange.optional() }).strict(),
     handler: async ({ caller, body }) => {
       if (body.registration) {
         const before = await registrationSetting(accounts);
@@ -146,16 +149,22 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
         await setSetting(db, SELF_SERVICE_GROUPS_SETTING, body.self_service_groups);
         await recordAudit(db, actorOf(caller), 'settings.self_service_groups', 'settings:self_service_groups', before, body.self_service_groups);
       }
-      return { registration: await registrationSetting(accounts), self_service_groups: await selfServiceGroups(accounts) };
+      if (body.mail) {
+        const before = mailSettingsView(await accounts.mail.settings());
+        await changeMailSettings(db, accounts.secrets, body.mail);
+        // Audited as shown (set or not, host, source), never the URL: it holds the SMTP password.
+        await recordAudit(db, actorOf(caller), 'settings.mail', 'settings:mail', before, mailSettingsView(await accounts.mail.settings()));
+      }
+      return { registration: await registrationSetting(accounts), self_service_groups: await selfServiceGroups(accounts), mail: await mailView() };
     },
   });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/settings/test-mail', status: 202, summary: 'Queue a test mail to an address.',
+    ...admin, method: 'POST', url: '/api/admin/settings/test-mail', summary: 'Send a test mail now through the mail settings in force; answers whether it was sent, or the SMTP error.',
     body: z.object({ to: emailField }).strict(),
     handler: async ({ caller, body }) => {
-      await accounts.outbox.enqueue(testMail(body.to));
-      await recordAudit(db, actorOf(caller), 'settings.test_mail', `mail:${body.to}`, null, null);
-      return { status: 'queued' };
+      const outcome = await accounts.mail.sendNow(testMail(body.to));
+      await recordAudit(db, actorOf(caller), 'settings.test_mail', `mail:${body.to}`, null, outcome);
+      return { ...outcome, transport: accounts.mail.kind };
     },
   });
 }

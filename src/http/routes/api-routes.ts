@@ -9,7 +9,7 @@ import type { GatewayState } from '../../gateway-state.ts';
 import type { SecretBox } from '../../accounts/secret-box.ts';
 import type { AnnounceChange } from '../../cluster/invalidation-bus.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
-import { createMailTransport } from '../../accounts/mail/mail-transport.ts';
+import { createRuntimeMailTransport } from '../../accounts/mail/runtime-mail-transport.ts';
 import { createMailOutbox } from '../../accounts/mail/mail-outbox.ts';
 import { createApiRouter, type ApiRouter } from '../api-route.ts';
 import { apiDocsRoutes } from './api-docs-routes.ts';
@@ -52,9 +52,10 @@ export interface AccountsApi {
 
 export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, options: AccountsOptions): AccountsApi {
   const publicUrl = () => (options.publicUrl ?? `http://localhost:${(app.server.address() as AddressInfo | null)?.port ?? 3000}`).replace(/\/+$/, '');
-  const transport = createMailTransport({ smtpUrl: options.smtpUrl, from: options.mailFrom, dataDir: options.dataDir });
-  const outbox = createMailOutbox(deps.db, transport, deps.logger, options.mailPollMs);
-  const accounts: AccountsDeps = { db: deps.db, secrets: options.secrets, outbox, logger: deps.logger, announce: deps.announce, publicUrl };
+  // SMTP_URL and MAIL_FROM are the defaults; an administrator's runtime settings override them.
+  const mail = createRuntimeMailTransport(deps.db, options.secrets, { smtpUrl: options.smtpUrl, from: options.mailFrom }, options.dataDir);
+  const outbox = createMailOutbox(deps.db, mail, deps.logger, options.mailPollMs);
+  const accounts: AccountsDeps = { db: deps.db, secrets: options.secrets, outbox, mail, logger: deps.logger, announce: deps.announce, publicUrl };
   const stopNotifications = scheduleNotifications(accounts, (userId) => deps.accounting.balance(userId), deps.logger, options.notifyIntervalMs ?? 60_000);
   app.addHook('onClose', async () => {
     stopNotifications();

@@ -94,12 +94,27 @@ export const adminApi = {
   audit: async () => rows<Record<string, unknown>>(await api.get('/api/admin/audit?limit=200')),
   logs: async () => rows<Record<string, unknown>>(await api.get('/api/admin/logs?limit=100')),
 
-  settings: () => api.get<{ registration: { mode: 'open' | 'closed' | 'domains'; domains: string[] }; mail: { transport: string; public_url: string } }>('/api/admin/settings'),
+  settings: () => api.get<{ registration: { mode: 'open' | 'closed' | 'domains'; domains: string[] }; mail: AdminMailSettings }>('/api/admin/settings'),
   putRegistration: (registration: { mode: string; domains: string[] }) => api.put('/api/admin/settings', { registration }),
-  testMail: (to: string) => api.post('/api/admin/settings/test-mail', { to }),
+  /** A value overrides SMTP_URL / MAIL_FROM; null goes back to them; a field left out stays as it is. */
+  putMail: (mail: { smtp_url?: string | null; from?: string | null }) => api.put('/api/admin/settings', { mail }),
+  testMail: (to: string) => api.post<{ sent: boolean; error?: string; transport: string }>('/api/admin/settings/test-mail', { to }),
 
   payments: async () => rows<Record<string, unknown>>(await api.get('/api/admin/payments?limit=100')),
   putPaymentSettings: (max_topup_usd: number) => api.put('/api/admin/payments/settings', { max_topup_usd }),
   redemptionCodes: async () => rows<Record<string, unknown>>(await api.get('/api/admin/redemption-codes')),
   createRedemptionCodes: (count: number, amount_usd: number, note: string) => api.post<{ codes: string[] }>('/api/admin/redemption-codes', { count, amount_usd, ...(note ? { note } : {}) }),
 };
+
+/** The mail settings as the gateway shows them: the SMTP URL is write-only (only whether it is set, and its host). */
+export interface AdminMailSettings {
+  transport: 'smtp' | 'file';
+  smtp_url_set: boolean;
+  smtp_host: string | null;
+  smtp_source: 'runtime' | 'env' | 'none';
+  /** Set when the runtime SMTP URL cannot be decrypted (GATEWAY_SECRET changed): set it again. */
+  smtp_error: string | null;
+  from: string;
+  from_source: 'runtime' | 'env';
+  public_url: string;
+}

@@ -1,12 +1,13 @@
-// Registration (open, closed, or open to listed e-mail domains), mail (transport and a test mail) and the
+// Registration (open, closed, or open to listed e-mail domains), mail (AdminMailSettings.tsx) and the
 // largest card top-up.
 import { useEffect, useState } from 'react';
-import { Button, Group, NumberInput, Paper, SegmentedControl, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Button, Group, NumberInput, Paper, SegmentedControl, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminApi } from '../../api/admin-api.ts';
 import { fetchTopUpOptions } from '../../api/wallet-api.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
+import { AdminMailSettings } from './AdminMailSettings.tsx';
 
 export default function AdminSettings() {
   const queryClient = useQueryClient();
@@ -14,7 +15,6 @@ export default function AdminSettings() {
   const topup = useQuery({ queryKey: ['topup-options'], queryFn: fetchTopUpOptions });
   const [mode, setMode] = useState<'open' | 'closed' | 'domains'>('open');
   const [domains, setDomains] = useState('');
-  const [testTo, setTestTo] = useState('');
   const [maxTopUp, setMaxTopUp] = useState<number | string>(10_000);
   useEffect(() => {
     if (settings.data) {
@@ -53,20 +53,7 @@ export default function AdminSettings() {
         </Stack>
       </Paper>
       <Paper withBorder p="md">
-        <Stack>
-          <Title order={2} size="h4">
-            Mail
-          </Title>
-          <Text size="sm">
-            Transport: {settings.data?.mail.transport ?? '—'} · links start with {settings.data?.mail.public_url ?? '—'}
-          </Text>
-          <Group align="flex-end">
-            <TextInput label="Send a test mail to" type="email" value={testTo} onChange={(event) => setTestTo(event.currentTarget.value)} w={280} />
-            <Button variant="light" onClick={() => void runAdminAction(() => adminApi.testMail(testTo), `A test mail to ${testTo} is queued.`, () => undefined)}>
-              Send test mail
-            </Button>
-          </Group>
-        </Stack>
+        <AdminMailSettings mail={settings.data?.mail} />
       </Paper>
       <Paper withBorder p="md">
         <Stack>

@@ -1,0 +1,62 @@
+// The platform and per-key roll-ups of usage_stats (migration 0009). Like usage_stats, writers add to the
+// stored counters (insert … on conflict do update), never read-modify-write, so concurrent writers (several
+// instances, the worker and the gateway's own connection) cannot lose each other's additions.
+import { sql } from 'kysely';
+import type { UsageStatsKeysTable, UsageStatsPlatformTable, UsageStatsTable } from '../schema.ts';
+import { chunks, type Db } from './repository-helpers.ts';
+
+const COUNTERS = ['requests', 'errors', 'input_tokens', 'output_tokens', 'cost_micros'] as const;
+const ROWS_PER_STATEMENT = 500;
+
+type Counters = Pick<UsageStatsTable, (typeof COUNTERS)[number]>;
+
+/** Sums `rows` by the columns that identify a roll-up row, in a fixed order (same lock order everywhere). */
+function rollUp<Row extends Counters>(rows: readonly UsageStatsTable[], keyOf: (row: UsageStatsTable) => string, pick: (row: UsageStatsTable) => Row): Row[] {
+  const merged = new Map<string, Row>();
+  for (const row of rows) {
+    const id = keyOf(row);
+    const existing = merged.get(id);
+    if (!existing) {
+      merged.set(id, pick(row));
+      continue;
+    }
+    for (const counter of COUNTERS) existing[counter] += row[counter];
+  }
+  return [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}
+
+const counters = (row: UsageStatsTable): Counters => ({
+  requests: row.requests, errors: row.errors, input_tokens: row.input_tokens, output_tokens: row.output_tokens, cost_micros: row.cost_micros,
+});
+
+/** The platform rows (one per bucket, start and model) that `statRows` add up to. */
+export function platformRows(statRows: readonly UsageStatsTable[]): UsageStatsPlatformTable[] {
+  return rollUp(statRows, (row) => `${row.bucket}\u0000${row.bucket_start}\u0000${row.model}`,
+    (row) => ({ bucket: row.bucket, bucket_start: row.bucket_start, model: row.model, ...counters(row) }));
+}
+
+/** The per-key rows (one per bucket, start, user and key) that `statRows` add up to. */
+export function keyRows(statRows: readonly UsageStatsTable[]): UsageStatsKeysTable[] {
+  return rollUp(statRows, (row) => `${row.bucket}\u0000${row.bucket_start}\u0000${row.user_id}\u0000${row.key_id}`,
+    (row) => ({ bucket: row.bucket, bucket_start: row.bucket_start, user_id: row.user_id, key_id: row.key_id, ...counters(row) }));
+}
+
+// `excluded` is the row that was refused by the conflict; both engines name it so.
+const addExcluded = (table: string) => Object.fromEntries(COUNTERS.map((counter) => [counter, sql<number>`${sql.ref(`${table}.${counter}`)} + ${sql.ref(`excluded.${counter}`)}`]));
+
+/**
+ * Adds the usage_stats rows of a batch to both roll-ups. Call it in the transaction that writes the
+ * usage_stats rows themselves, so the three tables always agree.
+ */
+export async function addToStatRollups(db: Db, statRows: readonly UsageStatsTable[]): Promise<void> {
+  for (const slice of chunks(platformRows(statRows), ROWS_PER_STATEMENT)) {
+    await db.insertInto('usage_stats_platform').values(slice)
+      .onConflict((conflict) => conflict.columns(['bucket', 'bucket_start', 'model']).doUpdateSet(addExcluded('usage_stats_platform')))
+      .execute();
+  }
+  for (const slice of chunks(keyRows(statRows), ROWS_PER_STATEMENT)) {
+    await db.insertInto('usage_stats_keys').values(slice)
+      .onConflict((conflict) => conflict.columns(['bucket', 'bucket_start', 'user_id', 'key_id']).doUpdateSet(addExcluded('usage_stats_keys')))
+      .execute();
+  }
+}
