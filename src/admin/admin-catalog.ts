@@ -35,7 +35,7 @@ type GroupInput = z.infer<typeof groupConfigSchema>;
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message);
 
 export function channelView(row: ChannelRow) {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean; chatFormat?: string } & ProviderSettings;
+  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[] } & ProviderSettings;
   const t = settings.timeouts;
   return {
     id: row.id,
@@ -53,6 +53,7 @@ export function channelView(row: ChannelRow) {
     ...(settings.supportsPrefill !== undefined ? { supports_prefill: settings.supportsPrefill } : {}),
     ...(settings.region !== undefined ? { region: settings.region } : {}),
     ...(settings.chatFormat !== undefined ? { chat_format: settings.chatFormat } : {}),
+    ...(settings.unsupportedEndpoints !== undefined ? { unsupported_endpoints: settings.unsupportedEndpoints } : {}),
     ...(t ? { timeouts: Object.fromEntries(Object.entries({ connect_ms: t.connectMs, headers_ms: t.headersMs, first_token_ms: t.firstTokenMs, idle_ms: t.idleMs }).filter(([, v]) => v !== undefined)) } : {}),
     ...cloudSettingsView(settings),
     updated_at: new Date(row.updated_at).toISOString(),

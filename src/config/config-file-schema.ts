@@ -2,6 +2,7 @@
 // Human units here (USD, ratios as decimals); src/config/apply-config.ts converts to integer micro-USD.
 import { z } from 'zod';
 import { isValidCidr } from '../accounts/ip-allowlist.ts';
+import { operations } from '../providers/provider-definition.ts';
 import { providerTypes } from '../providers/registry.ts';
 import { formatNames, type FormatName } from '../formats/index.ts';
 import { MAX_AMOUNT_USD } from '../metering/money-bounds.ts';
@@ -43,6 +44,12 @@ export const channelObjectSchema = z.object({
    * channel whose models answer only on /v1/responses (chat clients are then translated to it).
    */
   chat_format: z.enum(formatNames as [FormatName, ...FormatName[]]).optional(),
+  /**
+   * Endpoints the upstream lacks although its type has them (an OpenAI-compatible server without
+   * /v1/responses): such calls go to other channels, or are translated (Responses → chat, state kept by
+   * the gateway) instead of being sent here.
+   */
+  unsupported_endpoints: z.array(z.enum(operations)).max(operations.length).optional(),
   timeouts: z.object({
     connect_ms: z.number().int().positive().optional(),
     headers_ms: z.number().int().positive().optional(),

@@ -66,6 +66,7 @@ export function channelRowFromConfig(channel: ChannelConfig) {
       ...(channel.supports_prefill !== undefined ? { supportsPrefill: channel.supports_prefill } : {}),
       ...(channel.region !== undefined ? { region: channel.region } : {}),
       ...(channel.chat_format !== undefined ? { chatFormat: channel.chat_format } : {}),
+      ...(channel.unsupported_endpoints?.length ? { unsupportedEndpoints: [...new Set(channel.unsupported_endpoints)] } : {}),
       ...cloudSettings(channel),
     }),
   };

@@ -8,6 +8,7 @@ export function operationPath(channel: RoutedChannel, operation: Operation, upst
   return path;
 }
 
+/** Whether the channel serves the operation: its type has it, and the channel did not declare it missing. */
 export function supportsOperation(channel: RoutedChannel, operation: Operation): boolean {
-  return channel.provider.path(operation, 'model') !== null;
+  return channel.provider.path(operation, 'model') !== null && channel.unsupportedOperations?.has(operation) !== true;
 }

@@ -44,6 +44,8 @@ export interface RoutedChannel {
   supportsPrefill: boolean;
   /** Provider-specific settings (Bedrock's region), handed to the provider's authentication. */
   providerSettings?: ProviderSettings;
+  /** Operations its type has but this upstream lacks (`unsupported_endpoints`); absent when none. */
+  unsupportedOperations?: ReadonlySet<string>;
 }
 
 export interface ModelInfo {
@@ -165,7 +167,7 @@ function tryRoutedChannel(row: ChannelRow, secrets: SecretBox): { channel: Route
 }
 
 function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string } & ProviderSettings;
+  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[] } & ProviderSettings;
   const provider = getProvider(row.type, settings);
   const providerSettings: ProviderSettings = settings.region !== undefined ? { region: settings.region } : {};
   const chatFormat = channelChatFormat(provider, settings.chatFormat);
@@ -188,6 +190,7 @@ function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
     // OpenAI-compatible servers only when the channel declares it (vLLM's continue_final_message).
     supportsPrefill: settings.supportsPrefill ?? getFormat(chatFormat).supportsPrefill,
     providerSettings,
+    ...(settings.unsupportedEndpoints?.length ? { unsupportedOperations: new Set(settings.unsupportedEndpoints) } : {}),
   };
   if (provider.formatFor) rememberDeclaredPrefill(channel, settings.supportsPrefill);
   return channel;
