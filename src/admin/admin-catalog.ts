@@ -102,6 +102,7 @@ export async function editChannel(db: Db, secrets: SecretBox, id: number, change
     delete stored.azure;
     delete stored.vertex;
     delete stored.region;
+    delete stored.chat_format;
   }
   const merged = parseBody(channelEditSchema, { ...stored, ...changes });
   const { api_key: newKey, ...rest } = merged;

@@ -24,6 +24,10 @@ export interface AdminChannel {
   base_url?: string;
   /** Bedrock channels: the AWS region. */
   region?: string;
+  /** OpenAI channels: the format chat is sent in (openai-responses for models served only on /v1/responses). */
+  chat_format?: string;
+  /** Endpoints the upstream lacks although its type has them (an OpenAI-compatible server without /v1/responses). */
+  unsupported_endpoints?: string[];
   models: string[];
   model_mapping: Record<string, string>;
   groups: string[];

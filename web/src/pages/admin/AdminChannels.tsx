@@ -1,7 +1,7 @@
 // Channels: status and the reason a channel was disabled, a test button, create, edit every field (the
 // upstream key is write-only: never shown, replaced when a new one is typed) and delete.
 import { useState } from 'react';
-import { Badge, Button, Group, Menu, Modal, NumberInput, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
+import { Badge, Button, Group, Menu, Modal, MultiSelect, NumberInput, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminApi, type AdminChannel } from '../../api/admin-api.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -9,6 +9,8 @@ import { runAdminAction, splitList } from './admin-actions.ts';
 import { CloudChannelFields, cloudSettingsBody, initialCloudSettings, keyDescription } from './CloudChannelFields.tsx';
 
 const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere', 'azure-openai', 'vertex', 'bedrock'];
+/** Endpoints a channel may declare its upstream lacks (the gateway then routes or translates around it). */
+const ENDPOINTS = ['responses', 'completions', 'embeddings', 'images-generations', 'images-edits', 'audio-speech', 'audio-transcriptions', 'realtime', 'count-tokens'];
 
 export default function AdminChannels() {
   const queryClient = useQueryClient();
@@ -133,6 +135,8 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
   const [weight, setWeight] = useState<number | string>(existing?.weight ?? 1);
   const [enabled, setEnabled] = useState(existing?.enabled ?? true);
   const [cloud, setCloud] = useState(() => initialCloudSettings(existing));
+  const [chatFormat, setChatFormat] = useState(existing?.chat_format ?? 'openai-chat');
+  const [unsupported, setUnsupported] = useState<string[]>(existing?.unsupported_endpoints ?? []);
   const [problem, setProblem] = useState<string | null>(null);
 
   const submit = async () => {
@@ -155,6 +159,8 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       weight: Number(weight) || 0,
       enabled,
       ...cloudSettingsBody(type, cloud),
+      ...(type === 'openai' ? { chat_format: chatFormat } : {}),
+      unsupported_endpoints: unsupported,
       ...(apiKey ? { api_key: apiKey } : {}),
     };
     const ok = await runAdminAction(() => (existing ? adminApi.updateChannel(existing.id, body) : adminApi.createChannel(body)), existing ? 'Channel saved.' : 'Channel created.', onDone);
@@ -177,6 +183,24 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
         value={apiKey}
         onChange={(event) => setApiKey(event.currentTarget.value)}
         autoComplete="off"
+      />
+      {type === 'openai' ? (
+        <Select
+          label="Chat format"
+          description="openai-responses for models the upstream serves only on /v1/responses (chat clients are translated)."
+          data={['openai-chat', 'openai-responses']}
+          value={chatFormat}
+          onChange={(value) => setChatFormat(value ?? 'openai-chat')}
+          allowDeselect={false}
+        />
+      ) : null}
+      <MultiSelect
+        label="Endpoints the upstream lacks"
+        description="Calls to these go to other channels, or are translated (Responses to chat, with the state kept by the gateway)."
+        data={ENDPOINTS}
+        value={unsupported}
+        onChange={setUnsupported}
+        clearable
       />
       <Textarea label="Models" description="One per line." autosize minRows={2} value={models} onChange={(event) => setModels(event.currentTarget.value)} />
       <Textarea label="Model mapping (JSON)" autosize minRows={2} value={mapping} onChange={(event) => setMapping(event.currentTarget.value)} />
