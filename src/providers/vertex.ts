@@ -40,6 +40,11 @@ const ANTHROPIC_ACTIONS: Partial<Record<Operation, string>> = {
   'chat': ':rawPredict',
   'chat-stream': ':streamRawPredict',
 };
+/**
+ * Claude's token counting on Vertex is one endpoint for every model (a pseudo-model `count-tokens`), the
+ * model named in the body instead of the path, as Anthropic's Vertex SDK calls it.
+ */
+const ANTHROPIC_COUNT_TOKENS_MODEL = 'count-tokens';
 
 /** The wire format each Vertex publisher's models speak (declared, not decided by name elsewhere). */
 const FORMAT_OF_PUBLISHER: Readonly<Record<string, WireFormat>> = { google: 'gemini-generate', anthropic: 'anthropic-messages' };
@@ -54,6 +59,7 @@ export function vertexProvider(settings: VertexChannelSettings): ProviderDefinit
     defaultBaseUrl: vertexBaseUrl(settings.location),
     path(operation, upstreamModel) {
       const { publisher, model } = publisherAndModel(upstreamModel);
+      if (publisher === 'anthropic' && operation === 'count-tokens') return `${scope}/publishers/anthropic/models/${ANTHROPIC_COUNT_TOKENS_MODEL}:rawPredict`;
       const action = (publisher === 'anthropic' ? ANTHROPIC_ACTIONS : GEMINI_ACTIONS)[operation];
       if (action === undefined) return null;
       return `${scope}/publishers/${pathSegment(publisher)}/models/${pathSegment(model)}${action}`;
@@ -63,7 +69,10 @@ export function vertexProvider(settings: VertexChannelSettings): ProviderDefinit
       if (path.endsWith(':countTokens')) return countTokensBody(body);
       if (!/:(?:stream)?[rR]awPredict$/.test(path)) return body;
       const parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as Record<string, unknown>;
-      delete parsed.model;
+      // Counting keeps the model in the body (without its `anthropic/` publisher prefix); generating moves it to the path.
+      if (path.endsWith(`/models/${ANTHROPIC_COUNT_TOKENS_MODEL}:rawPredict`)) {
+        if (typeof parsed.model === 'string') parsed.model = publisherAndModel(parsed.model).model;
+      } else delete parsed.model;
       parsed.anthropic_version ??= VERTEX_ANTHROPIC_VERSION;
       return JSON.stringify(parsed);
     },

@@ -3,6 +3,7 @@
 // a Gemini and a Claude model; each is spoken in its own format (generateContent, rawPredict).
 import { generateKeyPairSync } from 'node:crypto';
 import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startVertexSimulator, type VertexSimulator } from '../simulators/vertex-simulator.ts';
@@ -94,7 +95,7 @@ describe('Vertex wire', () => {
     expect(sim.requests.at(-1)!.body).toMatchObject({ instances: [{ content: 'one', task_type: 'RETRIEVAL_QUERY' }, { content: 'two' }, { content: 'three' }] });
   });
 
-  it('counts Gemini tokens exactly at Vertex and Claude tokens locally', async () => {
+  it('counts Gemini tokens at :countTokens and Claude tokens at count-tokens:rawPredict, both exact', async () => {
     const gemini = await fetch(`${gateway.url}/v1beta/models/gemini-vx:countTokens`, { method: 'POST', headers: { 'x-goog-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ generateContentRequest: { model: 'models/gemini-vx', contents: [{ role: 'user', parts: [{ text: 'count these four words' }] }] } }) });
     expect(gemini.headers.get('x-gateway-token-count')).toBe('exact');
     expect(await gemini.json()).toMatchObject({ totalTokens: 4 });
@@ -102,7 +103,15 @@ describe('Vertex wire', () => {
     expect(sim.requests.at(-1)!.body).toEqual({ contents: [{ role: 'user', parts: [{ text: 'count these four words' }] }] });
     const claude = await fetch(`${gateway.url}/v1/messages/count_tokens`, { method: 'POST', headers: { 'x-api-key': KEY, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' }, body: JSON.stringify({ model: 'claude-vx', messages: [{ role: 'user', content: 'count me' }] }) });
     expect(claude.status).toBe(200);
-    expect(claude.headers.get('x-gateway-token-count')).toBe('estimate');
+    expect(claude.headers.get('x-gateway-token-count')).toBe('exact');
+    expect(await claude.json()).toEqual({ input_tokens: 2 });
+    expect(sim.requests.at(-1)!.path).toBe(`/v1/projects/${PROJECT}/locations/us-east5/publishers/anthropic/models/count-tokens:rawPredict`);
+    expect(sim.requests.at(-1)!.body).toEqual({ model: 'claude-sonnet-4-6', anthropic_version: 'vertex-2023-10-16', messages: [{ role: 'user', content: 'count me' }] });
+    // A publisher-prefixed mapping names the bare model id in the body; the Anthropic SDK sees the exact count.
+    const anthropic = new Anthropic({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 });
+    const counted = await anthropic.messages.countTokens({ model: 'claude-prefixed', system: 'one two', messages: [{ role: 'user', content: 'three four five' }] });
+    expect(counted.input_tokens).toBe(5);
+    expect(sim.requests.at(-1)!.body).toMatchObject({ model: 'claude-haiku-4-5', system: 'one two' });
   });
 
   it('reuses one token, renews it before it expires, and never sends an expired one', async () => {

@@ -89,4 +89,16 @@ describe('Vertex simulator token endpoint', () => {
     expect(answer.status).toBe(200);
     expect(await answer.json()).toMatchObject({ type: 'message', model: 'claude-sonnet-4-6', content: [{ type: 'text' }] });
   });
+
+  it('counts Claude tokens at count-tokens:rawPredict with the model in the body, as Anthropic\'s Vertex SDK calls it', async () => {
+    const { access_token: token } = await (await exchange(assertion(goodClaims()))).json() as { access_token: string };
+    const path = `${sim.url}/v1/projects/${PROJECT}/locations/us-east5/publishers/anthropic/models/count-tokens:rawPredict`;
+    const call = (body: object) => fetch(path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const base = { model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'count these four words' }] };
+    expect((await call(base)).status).toBe(400);
+    expect((await call({ ...base, anthropic_version: 'vertex-2023-10-16', model: undefined })).status).toBe(400);
+    const answer = await call({ ...base, anthropic_version: 'vertex-2023-10-16' });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ input_tokens: 4 });
+  });
 });

@@ -7,6 +7,8 @@
 //   POST /v1/projects/{project}/locations/{location}/publishers/anthropic/models/{m}:rawPredict,
 //        :streamRawPredict  (the Anthropic simulator's answers; the body must carry
 //        anthropic_version "vertex-2023-10-16" and no `model`)
+//   POST .../publishers/anthropic/models/count-tokens:rawPredict  Claude's token counting: the model in the
+//        body (with anthropic_version), answered {input_tokens} as Anthropic's count_tokens
 // Every other call needs `Authorization: Bearer <token>` with a token issued here and not expired; an unknown
 // or expired one gets Google's 401 UNAUTHENTICATED (reason ACCESS_TOKEN_EXPIRED for an expired one). Time is
 // Date.now(), so a test can move it with vi.setSystemTime.
@@ -15,7 +17,7 @@ import { bearerToken, startSimulator, type Simulator, type SimulatorExchange } f
 import { sendJson } from './simulator-http.ts';
 import { geminiError, geminiErrorForStatus } from './gemini-simulator-errors.ts';
 import { countTokens, generateContent } from './gemini-simulator-generate.ts';
-import { messages } from './anthropic-simulator-messages.ts';
+import { countMessageTokens, messages } from './anthropic-simulator-messages.ts';
 import { anthropicError } from './anthropic-simulator-errors.ts';
 import { countWords, simulatedEmbedding } from './simulator-answers.ts';
 
@@ -134,6 +136,13 @@ function googleModel(exchange: SimulatorExchange, model: string, action: string)
 function anthropicModel(exchange: SimulatorExchange, model: string, action: string): void | Promise<void> {
   const body = exchange.recorded.body as Record<string, unknown> | undefined;
   const invalid = (message: string) => sendJson(exchange.response, 400, anthropicError('invalid_request_error', message));
+  if (model === 'count-tokens' && action === 'rawPredict') {
+    if (!body || typeof body !== 'object') return invalid('There was an issue with your request: the body is not valid JSON.');
+    if (body.anthropic_version !== 'vertex-2023-10-16') return invalid(body.anthropic_version === undefined ? 'anthropic_version: Field required' : `anthropic_version: Input should be 'vertex-2023-10-16'`);
+    if (typeof body.model === 'string' && body.model.includes('/')) return invalid(`model: ${body.model} is not a Claude model id on Vertex`);
+    const { anthropic_version: _version, ...rest } = body;
+    return countMessageTokens({ ...exchange, recorded: { ...exchange.recorded, body: rest } });
+  }
   if (action !== 'rawPredict' && action !== 'streamRawPredict') return sendJson(exchange.response, 400, geminiError(400, 'INVALID_ARGUMENT', `Unsupported method ${action} for publisher model ${model}.`));
   if (!body || typeof body !== 'object') return invalid('There was an issue with your request: the body is not valid JSON.');
   if (body.anthropic_version !== 'vertex-2023-10-16') return invalid(body.anthropic_version === undefined ? 'anthropic_version: Field required' : `anthropic_version: Input should be 'vertex-2023-10-16'`);
