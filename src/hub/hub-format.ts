@@ -8,6 +8,9 @@ import type { HubStreamPart, HubToStreamContext, SseEvent, StreamMachine, Stream
 import type { HubWarning } from './hub-warnings.ts';
 import type { Operation } from '../providers/provider-definition.ts';
 
+/** An upstream answer's headers as undici gives them (lower-case names). */
+export type UpstreamErrorHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
 export interface RequestToHubContext {
   /** Where the model is named outside the body (Gemini: the URL path `models/{model}:generateContent`). */
   model?: string;
@@ -127,7 +130,11 @@ export interface FormatConverters {
   /** The same converters as synchronous machines, for a relay that handles one event at a time. */
   streamToHubMachine(ctx?: StreamToHubContext): StreamMachine<SseEvent, HubStreamPart>;
   hubToStreamMachine(ctx: HubToStreamContext): StreamMachine<HubStreamPart, SseEvent>;
-  errorToHub(status: number, body: unknown): GatewayError;
+  /**
+   * An upstream error answer → the hub's error. `headers` are the answer's own (lower-case names), for
+   * formats that name the error there rather than in the body (Bedrock's `x-amzn-errortype`).
+   */
+  errorToHub(status: number, body: unknown, headers?: UpstreamErrorHeaders): GatewayError;
   hubToError(error: GatewayError): RenderedFormatError;
   /** The event a stream in this format ends with when it fails after it started. */
   hubErrorToStreamEvent(error: GatewayError): SseEvent;

@@ -90,7 +90,7 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
   if (response.statusCode >= 400) {
     const text = await response.text().catch(() => '');
     if (signal.aborted) return stopped(signal.reason);
-    const error = hop.error(channel, response.statusCode, text);
+    const error = hop.error(channel, response.statusCode, text, response.headers);
     const refusal = getFormat(channel.chatFormat).refusalOf(response.statusCode, text);
     return fail(classifyUpstreamStatus(response.statusCode, error, refusal), error, response.statusCode, retryAfterMs(response.headers['retry-after']));
   }

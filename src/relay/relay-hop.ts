@@ -4,6 +4,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import type { GatewayError } from '../gateway-errors.ts';
 import type { Usage } from '../metering/usage.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
+import type { UpstreamErrorHeaders } from '../hub/hub-format.ts';
 
 export interface UpstreamCallShape {
   /** Path below the channel's base URL. */
@@ -27,7 +28,7 @@ export interface RelayHop {
   /** A 2xx non-stream answer, converted for the client, with its usage (reported or estimated). */
   whole(text: string, channel: RoutedChannel): WholeAnswer;
   /** An upstream error answer as a gateway error (status, message and code kept). */
-  error(channel: RoutedChannel, status: number, text: string): GatewayError;
+  error(channel: RoutedChannel, status: number, text: string, headers?: UpstreamErrorHeaders): GatewayError;
   /** A converter for one streamed attempt (endpoints that stream). */
   stream?(channel: RoutedChannel): StreamConverter;
   /**

@@ -18,14 +18,15 @@ export function upstreamStatusForClient(status: number): number {
  * Builds the gateway error for an upstream's non-2xx answer, keeping its message and code, with any
  * credential redacted. A refusal of the channel's own credential tells the client only that, with the
  * upstream's error code: its message is exactly where upstreams echo the key. Pass the channel (not only
- * its name) so its own keys are redacted exactly, whatever their shape.
+ * its name) so its own keys are redacted exactly, whatever their shape. `formatCode` is the code the
+ * channel's format read from the answer (its headers included), used when the body names none.
  */
-export function gatewayErrorFromUpstream(channel: string | Pick<RoutedChannel, 'name' | 'apiKeys'>, status: number, bodyText: string): GatewayError {
+export function gatewayErrorFromUpstream(channel: string | Pick<RoutedChannel, 'name' | 'apiKeys'>, status: number, bodyText: string, formatCode: string | null = null): GatewayError {
   const channelName = typeof channel === 'string' ? channel : channel.name;
   const credentials = typeof channel === 'string' ? [] : channel.apiKeys;
   const detail = extractUpstreamMessage(bodyText);
   if (status === 401 || status === 403 || refusesCredential(bodyText)) {
-    return upstreamCredentialsRefused(channelName, status, safeCode(detail.code, credentials));
+    return upstreamCredentialsRefused(channelName, status, safeCode(detail.code ?? formatCode, credentials));
   }
   const clientStatus = upstreamStatusForClient(status);
   const message = detail.message ? redactSecrets(detail.message, credentials) : `The upstream channel '${channelName}' answered ${status}.`;

@@ -74,7 +74,8 @@ describe('bedrock channel operations', () => {
     expect((error as Error).message).not.toContain('not-the-secret');
     const channel = await channelRow('bedrock-wrong-secret');
     expect(channel.status).toBe('auto_disabled');
-    expect(channel.status_reason).toContain("refused the gateway's credentials (403");
+    // The exception is named only in Bedrock's x-amzn-errortype header: the format's error reader sees it.
+    expect(channel.status_reason).toContain("refused the gateway's credentials (403 InvalidSignatureException)");
     await expect(openai().chat.completions.create({ model: 'fragile-bedrock', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 503 });
   });
 

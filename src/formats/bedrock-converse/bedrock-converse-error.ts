@@ -1,11 +1,12 @@
 // Bedrock's errors ⇄ GatewayError. An HTTP error is `{"message": …}` with its type in the x-amzn-errortype
-// header (the relay hands converters the body only, so the type is read from the body's `__type` when an
-// upstream puts it there, else from the status, which Bedrock gives each type uniquely enough). A failure
+// header (the relay hands it to errorToHub); without the header the type is read from the body's `__type`
+// when an upstream puts it there, else from the status, which Bedrock gives most types uniquely. A failure
 // inside a ConverseStream is an exception event whose `:exception-type` names it (the event's name here).
 // @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_Errors
 import type { GatewayError, GatewayErrorKind } from '../../gateway-errors.ts';
 import { errorBodyJson, fallbackErrorMessage, upstreamStatusError, type RenderedFormatError } from '../../hub/hub-errors.ts';
 import type { SseEvent } from '../../hub/hub-stream.ts';
+import type { UpstreamErrorHeaders } from '../../hub/hub-format.ts';
 import { converseErrorSchema } from './bedrock-converse-schema.ts';
 
 const TYPE_FOR_STATUS: Record<number, string> = {
@@ -46,11 +47,13 @@ export function normaliseErrorType(raw: string): string {
 /** Bedrock's "Input is too long for requested model": a fallback model may take it (see attempt-policy.ts). */
 const CONTEXT_TOO_LONG = /input is too long|too many input tokens|prompt is too long|context window/i;
 
-export function converseErrorToHub(status: number, body: unknown): GatewayError {
+export function converseErrorToHub(status: number, body: unknown, headers?: UpstreamErrorHeaders): GatewayError {
   const parsed = converseErrorSchema.safeParse(errorBodyJson(body));
   const message = parsed.success ? parsed.data.message ?? parsed.data.Message : undefined;
-  if (!parsed.success || message === undefined) return upstreamStatusError(status, { message: fallbackErrorMessage(status, body) });
-  const type = parsed.data.__type ? normaliseErrorType(parsed.data.__type) : TYPE_FOR_STATUS[status] ?? null;
+  const header = headers?.['x-amzn-errortype'];
+  const headerType = typeof header === 'string' && header !== '' ? normaliseErrorType(header) : null;
+  if (!parsed.success || message === undefined) return upstreamStatusError(status, { message: fallbackErrorMessage(status, body), code: headerType });
+  const type = headerType ?? (parsed.data.__type ? normaliseErrorType(parsed.data.__type) : TYPE_FOR_STATUS[status] ?? null);
   if (type === 'ValidationException' && CONTEXT_TOO_LONG.test(message)) {
     return upstreamStatusError(400, { message, code: 'context_length_exceeded' });
   }

@@ -54,6 +54,14 @@ describe('Converse errors', () => {
     expect([error.status, error.kind, error.code, error.message]).toEqual([clientStatus, kind, code, body.message]);
   });
 
+  it('names the exception from the x-amzn-errortype header before the body and the status', () => {
+    const headers = { 'x-amzn-errortype': 'InvalidSignatureException:http://internal.amazon.com/coral/com.amazon.bedrock/' };
+    const error = converseErrorToHub(403, JSON.stringify({ message: 'The request signature we calculated does not match' }), headers);
+    expect([error.status, error.code]).toEqual([403, 'InvalidSignatureException']);
+    expect(converseErrorToHub(403, JSON.stringify({ message: 'denied' })).code).toBe('AccessDeniedException');
+    expect(converseErrorToHub(400, '<html>Bad</html>', { 'x-amzn-errortype': 'ValidationException' }).code).toBe('ValidationException');
+  });
+
   it('falls back to the text of a body that is not JSON, and renders the envelope with x-amzn-errortype', () => {
     expect(converseErrorToHub(502, '<html>Bad gateway</html>').message).toBe('<html>Bad gateway</html>');
     const rendered = hubErrorToConverse(rateLimited('rpm', 'key:1', 3));

@@ -20,7 +20,7 @@ export function byChannelFormat(...hops: RelayHop[]): RelayHop {
     supports: (channel) => hops.some((hop) => hop.supports(channel)),
     request: (channel, upstreamModel) => hopFor(channel).request(channel, upstreamModel),
     whole: (text, channel) => hopFor(channel).whole(text, channel),
-    error: (channel, status, text) => hopFor(channel).error(channel, status, text),
+    error: (channel, status, text, headers) => hopFor(channel).error(channel, status, text, headers),
     // Each hop continues in its own way; one that cannot continue serves no channel for the continuation.
     continuation: (deliveredText) => byChannelFormat(...hops.map((hop) => (hop.continuation ? hop.continuation(deliveredText) : servesNothing))),
     stream: (channel) => {

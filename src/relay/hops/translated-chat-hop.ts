@@ -72,16 +72,18 @@ export function translatedChatHop(options: TranslatedHopOptions): RelayHop {
       const answer = client.hubToResponse({ ...hub, usage }, { requestModel: call.model, requestBody: call.body });
       return { body: JSON.stringify(answer), contentType: 'application/json', usage };
     },
-    error(channel, status, text) {
-      // A refusal of the channel's own credentials is the gateway's problem, not the client's key.
-      if (status === 401 || status === 403 || refusesCredential(text)) return gatewayErrorFromUpstream(channel, status, text);
+    error(channel, status, text, headers) {
       let body: unknown = text;
       try {
         body = JSON.parse(text);
       } catch {
         // not JSON: the converter falls back to the text
       }
-      return redactUpstreamError(target(channel).errorToHub(status, body), channel.apiKeys);
+      const converted = target(channel).errorToHub(status, body, headers);
+      // A refusal of the channel's own credentials is the gateway's problem, not the client's key; the
+      // format's reading names the refusal when the body does not (Bedrock's InvalidSignatureException).
+      if (status === 401 || status === 403 || refusesCredential(text)) return gatewayErrorFromUpstream(channel, status, text, converted.code);
+      return redactUpstreamError(converted, channel.apiKeys);
     },
     stream(channel) {
       const converter = hubStreamConverter({
