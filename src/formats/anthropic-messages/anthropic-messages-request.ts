@@ -105,8 +105,8 @@ export function anthropicMessagesRequestToHub(body: unknown): { request: HubRequ
   return { request, warnings: warnings.list };
 }
 
-/** Thinking and max_tokens together: Anthropic wants 1024 <= budget < max_tokens. */
-function thinkingAndMaxTokens(request: HubRequest, warnings: Warnings): { thinking?: Record<string, unknown>; maxTokens: number } {
+/** Thinking and max_tokens together: Anthropic wants 1024 <= budget < max_tokens (Claude on Bedrock too). */
+export function thinkingAndMaxTokens(request: HubRequest, warnings: Warnings): { thinking?: Record<string, unknown>; maxTokens: number } {
   if (request.reasoning?.disabled) return { thinking: { type: 'disabled' }, maxTokens: request.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS };
   let budget = impliedBudget(request.reasoning);
   if (budget === undefined && request.reasoning?.includeThoughts) budget = ANTHROPIC_MIN_THINKING_BUDGET;

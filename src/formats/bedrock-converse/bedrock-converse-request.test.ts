@@ -55,6 +55,27 @@ describe('hubToConverseRequest', () => {
     expect(warnings).toEqual([expect.objectContaining({ type: 'dropped', feature: 'messages[1].content[2]' })]);
   });
 
+  it('writes top_k and thinking in additionalModelRequestFields for Claude models, in Anthropic\'s shape and rules', () => {
+    const hello = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }];
+    const topK = hubToConverseRequest({ ...base, messages: hello, topK: 40, temperature: 0.3 }, 'us.anthropic.claude-sonnet-4-20250514-v1:0');
+    expect(topK.body).toMatchObject({ inferenceConfig: { temperature: 0.3 }, additionalModelRequestFields: { top_k: 40 } });
+    expect(topK.warnings).toEqual([]);
+    const thinking = hubToConverseRequest({ ...base, messages: hello, topK: 40, temperature: 0.3, topP: 0.99, reasoning: { includeThoughts: true, budgetTokens: 2000 } }, 'arn:aws:bedrock:us-east-1:123456789012:inference-profile/global.anthropic.claude-sonnet-4-5-20250929-v1:0');
+    expect(thinking.body.additionalModelRequestFields).toEqual({ thinking: { type: 'enabled', budget_tokens: 2000 } });
+    // No max_tokens from the caller: the budget plus Anthropic's default, so the answer has room after thinking.
+    expect(thinking.body.inferenceConfig).toEqual({ maxTokens: 6096, topP: 0.99 });
+    expect(thinking.warnings.map((warning) => warning.feature)).toEqual(['top_k', 'temperature']);
+    expect(hubToConverseRequest({ ...base, messages: hello, maxOutputTokens: 1500, reasoning: { effort: 'high' } }, 'anthropic.claude-3-7-sonnet-20250219-v1:0').body)
+      .toMatchObject({ inferenceConfig: { maxTokens: 1500 }, additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1499 } } });
+    expect(() => hubToConverseRequest({ ...base, messages: hello, maxOutputTokens: 800, reasoning: { effort: 'low' } }, 'anthropic.claude-3-7-sonnet-20250219-v1:0')).toThrowError(/max_tokens/);
+  });
+
+  it('drops top_k and reasoning with a warning for models whose fields are not Claude\'s', () => {
+    const { body, warnings } = hubToConverseRequest({ ...base, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], topK: 40, reasoning: { effort: 'low' } }, 'amazon.nova-pro-v1:0');
+    expect(body).not.toHaveProperty('additionalModelRequestFields');
+    expect(warnings.map((warning) => warning.feature)).toEqual(['top_k', 'reasoning']);
+  });
+
   it("leaves tools out for tool choice 'none' when none were used, and names a specific tool", () => {
     expect(hubToConverseRequest({ ...base, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }], tools: [weather], toolChoice: 'none' }, 'm').body).not.toHaveProperty('toolConfig');
     expect(hubToConverseRequest({ ...base, tools: [weather], toolChoice: { type: 'tool', name: 'get_weather' } }, 'm').body.toolConfig).toMatchObject({ toolChoice: { tool: { name: 'get_weather' } } });

@@ -1,12 +1,14 @@
 // Converse requests ⇄ the hub. The model is in the URL (`/model/{modelId}/converse`), and so is streaming
 // (`/converse-stream`), so neither is in the body. Model-specific knobs (top_k, thinking) go in Converse's
-// additionalModelRequestFields, whose shape depends on the model: the hub's are not guessed into it.
+// additionalModelRequestFields, whose shape depends on the model: written for Claude models, whose shape
+// AWS documents (bedrock-converse-claude-fields.ts), and dropped with a warning for the others.
 import type { RequestToHubContext } from '../../hub/hub-format.ts';
 import type { HubRequest, HubToolChoice } from '../../hub/hub-request.ts';
 import { parseOrThrow, unknownFields } from '../../hub/hub-validation.ts';
 import { Warnings, type HubWarning } from '../../hub/hub-warnings.ts';
 import { restoreExtensions, setIfDefined, warnForeignExtensions } from '../shared/extensions.ts';
 import { converseMessagesToHub, hubMessagesToConverse } from './bedrock-converse-content.ts';
+import { claudeConverseFields, isClaudeOnBedrock, type ClaudeConverseFields } from './bedrock-converse-claude-fields.ts';
 import { converseRequestSchema, type ConverseRequest } from './bedrock-converse-schema.ts';
 
 const KNOWN_FIELDS = new Set(['modelId', 'messages', 'system', 'inferenceConfig', 'toolConfig', 'requestMetadata']);
@@ -62,30 +64,32 @@ function toolConfigToConverse(request: HubRequest, warnings: Warnings): Record<s
   return config;
 }
 
-function warnDropped(request: HubRequest, warnings: Warnings): void {
-  if (request.topK !== undefined) warnings.dropped('top_k', "Converse takes top_k only in the model's own additionalModelRequestFields.");
+function warnDropped(request: HubRequest, warnings: Warnings, claude: boolean): void {
+  if (request.topK !== undefined && !claude) warnings.dropped('top_k', "Converse takes top_k only in the model's own additionalModelRequestFields.");
   if (request.frequencyPenalty !== undefined) warnings.dropped('frequency_penalty', 'Converse has no frequency penalty.');
   if (request.presencePenalty !== undefined) warnings.dropped('presence_penalty', 'Converse has no presence penalty.');
   if (request.seed !== undefined) warnings.dropped('seed', 'Converse has no seed.');
-  if (request.reasoning && !request.reasoning.disabled) warnings.dropped('reasoning', "Converse turns reasoning on in the model's own additionalModelRequestFields; it was not requested.");
+  if (request.reasoning && !request.reasoning.disabled && !claude) warnings.dropped('reasoning', "Converse turns reasoning on in the model's own additionalModelRequestFields; it was not requested.");
   if (request.responseFormat && request.responseFormat.type !== 'text') warnings.dropped('response_format', 'Converse has no structured output setting; the answer is not constrained to JSON.');
   if (request.user !== undefined) warnings.dropped('user', 'Converse has no end-user field.');
 }
 
-export function hubToConverseRequest(request: HubRequest, _upstreamModel: string): { body: Record<string, unknown>; warnings: HubWarning[] } {
+export function hubToConverseRequest(request: HubRequest, upstreamModel: string): { body: Record<string, unknown>; warnings: HubWarning[] } {
   const warnings = new Warnings();
+  const claude: ClaudeConverseFields | null = isClaudeOnBedrock(upstreamModel) ? claudeConverseFields(request, warnings) : null;
   const body: Record<string, unknown> = { messages: hubMessagesToConverse(request.messages, warnings) };
   const system = request.system.filter((part) => part.text !== '').map((part) => ({ text: part.text }));
   if (system.length > 0) body.system = system;
   const inference: Record<string, unknown> = {};
-  setIfDefined(inference, 'maxTokens', request.maxOutputTokens);
-  setIfDefined(inference, 'temperature', request.temperature);
-  setIfDefined(inference, 'topP', request.topP);
+  setIfDefined(inference, 'maxTokens', claude ? claude.maxTokens : request.maxOutputTokens);
+  setIfDefined(inference, 'temperature', claude ? claude.temperature : request.temperature);
+  setIfDefined(inference, 'topP', claude ? claude.topP : request.topP);
   if (request.stopSequences.length > 0) inference.stopSequences = request.stopSequences;
   if (Object.keys(inference).length > 0) body.inferenceConfig = inference;
   setIfDefined(body, 'toolConfig', toolConfigToConverse(request, warnings));
   if (request.metadata && Object.keys(request.metadata).length > 0) body.requestMetadata = request.metadata;
-  warnDropped(request, warnings);
+  if (claude && Object.keys(claude.additional).length > 0) body.additionalModelRequestFields = claude.additional;
+  warnDropped(request, warnings, claude !== null);
   restoreExtensions(body, request, 'bedrock-converse');
   warnForeignExtensions(request, 'bedrock-converse', warnings);
   return { body, warnings: warnings.list };
