@@ -7,12 +7,13 @@ import type { ScriptStep, SimulatorExchange } from './simulator-core.ts';
 import { sendJson, sleep } from './simulator-http.ts';
 import { countWords, greeting, shapeText, splitEvenly, splitIntoPieces, toolResultAnswer, weatherCities } from './simulator-answers.ts';
 import { awsError } from './bedrock-simulator-auth.ts';
+import { claudeFieldsProblem, reasoningBlock, thinks, type ClaudeBody, type ReasoningBlock } from './bedrock-simulator-claude.ts';
 
-interface Block { text?: string; toolUse?: { toolUseId: string; name: string; input: unknown }; toolResult?: { toolUseId?: string; content?: Block[]; status?: string }; image?: unknown; json?: unknown }
-interface ConverseBody {
+interface Block { reasoningContent?: ReasoningBlock['reasoningContent']; text?: string; toolUse?: { toolUseId: string; name: string; input: unknown }; toolResult?: { toolUseId?: string; content?: Block[]; status?: string }; image?: unknown; json?: unknown }
+interface ConverseBody extends ClaudeBody {
   messages?: { role?: string; content?: Block[] }[];
   system?: { text?: string }[];
-  inferenceConfig?: { maxTokens?: number; stopSequences?: string[] };
+  inferenceConfig?: { maxTokens?: number; temperature?: number; stopSequences?: string[] };
   toolConfig?: { tools?: { toolSpec?: { name?: string } }[] };
 }
 
@@ -52,12 +53,14 @@ export async function converse(exchange: SimulatorExchange, modelId: string, str
   if (roles.some((role, i) => i > 0 && role === roles[i - 1]) || roles[0] !== 'user') {
     return sendAwsError(response, 400, 'ValidationException', 'A conversation must start with a user message and alternate between user and assistant roles.');
   }
+  const fieldsProblem = claudeFieldsProblem(modelId, body);
+  if (fieldsProblem) return sendAwsError(response, 400, 'ValidationException', fieldsProblem);
   const last = body.messages.at(-1)!;
   const said = textOf(last.content);
   const results = (last.content ?? []).filter((block) => block.toolResult).map((block) => textOf(block.toolResult!.content));
   const tools = body.toolConfig?.tools ?? [];
   const cities = step.reply === undefined && results.length === 0 && tools.length > 0 ? weatherCities(said) : null;
-  const content: Block[] = [];
+  const content: Block[] = thinks(body) ? [reasoningBlock(said || results.join(' '))] : [];
   let stopReason = 'end_turn';
   if (cities) {
     const name = tools[0]?.toolSpec?.name ?? 'get_weather';
@@ -69,7 +72,7 @@ export async function converse(exchange: SimulatorExchange, modelId: string, str
     if (shaped.truncated) stopReason = 'max_tokens';
     content.push({ text: shaped.text });
   }
-  const outputTokens = content.reduce((sum, block) => sum + countWords(block.text ?? JSON.stringify(block.toolUse?.input ?? {})), 0);
+  const outputTokens = content.reduce((sum, block) => sum + countWords(block.text ?? block.reasoningContent?.reasoningText.text ?? JSON.stringify(block.toolUse?.input ?? {})), 0);
   const cached = step.cachedTokens ?? 0;
   const written = step.cacheWriteTokens ?? 0;
   // Bedrock's inputTokens leaves out the tokens read from or written to the prompt cache.
@@ -87,6 +90,10 @@ export async function converse(exchange: SimulatorExchange, modelId: string, str
     if (block.toolUse) {
       messages.push(eventMessage('contentBlockStart', { contentBlockIndex, start: { toolUse: { toolUseId: block.toolUse.toolUseId, name: block.toolUse.name } } }));
       for (const input of splitEvenly(JSON.stringify(block.toolUse.input), 3)) messages.push(eventMessage('contentBlockDelta', { contentBlockIndex, delta: { toolUse: { input } } }));
+    } else if (block.reasoningContent) {
+      const { text, signature } = block.reasoningContent.reasoningText;
+      for (const piece of splitIntoPieces(text)) messages.push(eventMessage('contentBlockDelta', { contentBlockIndex, delta: { reasoningContent: { text: piece } } }));
+      messages.push(eventMessage('contentBlockDelta', { contentBlockIndex, delta: { reasoningContent: { signature } } }));
     } else {
       for (const text of splitIntoPieces(block.text ?? '')) messages.push(eventMessage('contentBlockDelta', { contentBlockIndex, delta: { text } }));
     }

@@ -65,6 +65,23 @@ describe('Bedrock simulator, seen by the AWS SDK', () => {
     await expect(send({ accessKeyId: 'AKIAUNKNOWN', secretAccessKey: 'x' })).rejects.toMatchObject({ name: 'UnrecognizedClientException', $metadata: { httpStatusCode: 403 } });
   });
 
+  it('thinks for Claude with additionalModelRequestFields, and wants the signed thinking back before a tool call is answered', async () => {
+    const tools = { tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: { type: 'object' } } } }] };
+    const ask = { role: 'user' as const, content: [{ text: 'weather in Paris' }] };
+    const thinking = { additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1024 } }, inferenceConfig: { maxTokens: 2000 } };
+    const first = await client().send(new ConverseCommand({ modelId: MODEL, messages: [ask], toolConfig: tools, ...thinking }));
+    const turn = first.output!.message!.content!;
+    expect(turn[0]?.reasoningContent?.reasoningText).toEqual({ text: 'Thinking about "weather in Paris".', signature: expect.any(String) });
+    expect(turn[1]?.toolUse).toMatchObject({ name: 'get_weather', input: { city: 'Paris' } });
+    const result = { role: 'user' as const, content: [{ toolResult: { toolUseId: turn[1]!.toolUse!.toolUseId!, content: [{ text: 'sunny' }] } }] };
+    const answer = await client().send(new ConverseCommand({ modelId: MODEL, messages: [ask, { role: 'assistant', content: turn }, result], toolConfig: tools, ...thinking }));
+    expect(answer.output?.message?.content?.at(-1)).toEqual({ text: 'The tool said: sunny' });
+    const forged = [{ reasoningContent: { reasoningText: { text: 'made up', signature: 'c2lnbmVk' } } }, turn[1]!];
+    await expect(client().send(new ConverseCommand({ modelId: MODEL, messages: [ask, { role: 'assistant', content: forged }, result], toolConfig: tools, ...thinking }))).rejects.toMatchObject({ name: 'ValidationException', message: expect.stringContaining('signature') });
+    await expect(client().send(new ConverseCommand({ modelId: MODEL, messages: [ask, { role: 'assistant', content: [turn[1]!] }, result], toolConfig: tools, ...thinking }))).rejects.toMatchObject({ name: 'ValidationException', message: expect.stringContaining('must start with a thinking block') });
+    await expect(client().send(new ConverseCommand({ modelId: 'amazon.nova-pro-v1:0', messages: [ask], additionalModelRequestFields: { top_k: 5 } }))).rejects.toMatchObject({ name: 'ValidationException', message: expect.stringContaining('extraneous key [top_k]') });
+  });
+
   it('answers a bad body with a ValidationException', async () => {
     await expect(client().send(new ConverseCommand({ modelId: 'm', messages: [] }))).rejects.toMatchObject({ name: 'ValidationException', $metadata: { httpStatusCode: 400 } });
   });
