@@ -16,7 +16,7 @@ import type { RelayHop } from '../relay/relay-hop.ts';
 import { gatewayErrorFromUpstream } from '../relay/upstream-error.ts';
 import { geminiGenerateFormat, openaiChatFormat } from '../formats/index.ts';
 import { speaksFamilyOf } from '../relay/hops/api-family.ts';
-import { geminiEmbeddingValues } from './gemini-embeddings-hop.ts';
+import { checkInputsPerCall, geminiEmbeddingAnswer } from './gemini-embeddings-hop.ts';
 
 /** The most texts one call may embed, as for /v1/embeddings. */
 const MAX_REQUESTS = 2048;
@@ -45,14 +45,18 @@ export function prepareGeminiEmbed(raw: unknown, model: string, batch: boolean):
       const answer = (embeddings: { values: number[] }[]) => JSON.stringify(batch ? { embeddings } : { embedding: embeddings[0] ?? { values: [] } });
       const geminiHop: RelayHop = {
         supports: (channel) => speaksFamilyOf(channel, geminiGenerateFormat) && supportsOperation(channel, 'embeddings'),
-        request: (channel, upstreamModel) => ({
-          path: operationPath(channel, 'embeddings', upstreamModel),
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ requests: requests.map((request) => ({ ...request, model: `models/${upstreamModel}` })) }),
-        }),
+        request: (channel, upstreamModel) => {
+          checkInputsPerCall(channel, upstreamModel, requests.length, 'requests');
+          return {
+            path: operationPath(channel, 'embeddings', upstreamModel),
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ requests: requests.map((request) => ({ ...request, model: `models/${upstreamModel}` })) }),
+          };
+        },
         whole: (text) => {
-          const embeddings = geminiEmbeddingValues(text).map((values) => ({ values }));
-          return { body: answer(embeddings), contentType: 'application/json', usage: { ...emptyUsage(), inputTokens: localTokens() } };
+          const { vectors, promptTokens } = geminiEmbeddingAnswer(text);
+          const embeddings = vectors.map((values) => ({ values }));
+          return { body: answer(embeddings), contentType: 'application/json', usage: { ...emptyUsage(), inputTokens: promptTokens ?? localTokens() } };
         },
         error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
       };

@@ -1,5 +1,5 @@
 // OpenAI embeddings to a Gemini channel: batchEmbedContents, translated both ways. Gemini reports no token
-// counts for embeddings, so usage is counted locally from the input texts. Token-array inputs cannot be
+// counts for embeddings (Vertex's embedContent does, and is believed), so usage is counted locally from the input texts. Token-array inputs cannot be
 // expressed to Gemini and are refused with a 400 naming the field.
 import { invalidRequest } from '../gateway-errors.ts';
 import { estimateTextTokens } from '../metering/estimate-tokens.ts';
@@ -8,6 +8,7 @@ import { operationPath, supportsOperation } from '../providers/operation-path.ts
 import { geminiGenerateFormat } from '../formats/index.ts';
 import { speaksFamilyOf } from '../relay/hops/api-family.ts';
 import type { RelayHop } from '../relay/relay-hop.ts';
+import type { RoutedChannel } from '../routing/routing-table.ts';
 import { gatewayErrorFromUpstream } from '../relay/upstream-error.ts';
 
 export interface EmbeddingsRequest {
@@ -23,15 +24,34 @@ export function textInputs(body: EmbeddingsRequest): string[] {
   throw invalidRequest("Invalid value for 'input': token arrays cannot be sent to a Gemini model; send text.", 'input', 'unsupported_for_model');
 }
 
+interface GeminiEmbeddingAnswer {
+  embeddings?: { values?: number[] }[];
+  predictions?: { embeddings?: { values?: number[] } }[];
+  embedding?: { values?: number[] };
+  usageMetadata?: { promptTokenCount?: number };
+}
+
 /**
  * The vectors of a Gemini-family embeddings answer: the Gemini API's batchEmbedContents
- * ({embeddings: [{values}]}) or Vertex AI's predict ({predictions: [{embeddings: {values}}]}), whose body
- * the Vertex provider wrote from the same request (src/providers/vertex.ts).
+ * ({embeddings: [{values}]}), Vertex AI's predict ({predictions: [{embeddings: {values}}]}) or Vertex's
+ * embedContent ({embedding: {values}, usageMetadata}), whose bodies the Vertex provider wrote from the same
+ * request (src/providers/vertex.ts); with the prompt tokens when the answer reports them (embedContent).
  */
-export function geminiEmbeddingValues(text: string): number[][] {
-  const answer = JSON.parse(text) as { embeddings?: { values?: number[] }[]; predictions?: { embeddings?: { values?: number[] } }[] };
-  if (answer.predictions) return answer.predictions.map((prediction) => prediction.embeddings?.values ?? []);
-  return (answer.embeddings ?? []).map((embedding) => embedding.values ?? []);
+export function geminiEmbeddingAnswer(text: string): { vectors: number[][]; promptTokens: number | undefined } {
+  const answer = JSON.parse(text) as GeminiEmbeddingAnswer;
+  const reported = answer.usageMetadata?.promptTokenCount;
+  const promptTokens = typeof reported === 'number' && Number.isSafeInteger(reported) && reported >= 0 ? reported : undefined;
+  if (answer.predictions) return { vectors: answer.predictions.map((prediction) => prediction.embeddings?.values ?? []), promptTokens };
+  if (answer.embedding) return { vectors: [answer.embedding.values ?? []], promptTokens };
+  return { vectors: (answer.embeddings ?? []).map((embedding) => embedding.values ?? []), promptTokens };
+}
+
+/** Refuses a call with more texts than the channel's model embeds at once (Vertex's embedContent models: one). */
+export function checkInputsPerCall(channel: RoutedChannel, upstreamModel: string, count: number, param: string): void {
+  const limit = channel.provider.embeddingInputsPerCall?.(upstreamModel);
+  if (limit !== undefined && count > limit) {
+    throw invalidRequest(`This model embeds ${limit === 1 ? 'one input' : `${limit} inputs`} per request, and ${count} were sent: send them in separate requests.`, param, 'unsupported_for_model');
+  }
 }
 
 export function geminiEmbeddingsHop(body: EmbeddingsRequest): RelayHop {
@@ -39,6 +59,7 @@ export function geminiEmbeddingsHop(body: EmbeddingsRequest): RelayHop {
     supports: (channel) => speaksFamilyOf(channel, geminiGenerateFormat) && supportsOperation(channel, 'embeddings'),
     request(channel, upstreamModel) {
       const texts = textInputs(body);
+      checkInputsPerCall(channel, upstreamModel, texts.length, 'input');
       return {
         path: operationPath(channel, 'embeddings', upstreamModel),
         headers: { 'content-type': 'application/json' },
@@ -53,8 +74,9 @@ export function geminiEmbeddingsHop(body: EmbeddingsRequest): RelayHop {
     },
     whole(text) {
       const texts = textInputs(body);
-      const tokens = texts.reduce((sum, input) => sum + estimateTextTokens(input), 0);
-      const data = geminiEmbeddingValues(text).map((values, index) => {
+      const { vectors, promptTokens } = geminiEmbeddingAnswer(text);
+      const tokens = promptTokens ?? texts.reduce((sum, input) => sum + estimateTextTokens(input), 0);
+      const data = vectors.map((values, index) => {
         return {
           object: 'embedding',
           index,

@@ -58,6 +58,11 @@ export interface ProviderDefinition {
    * an `anthropic_version` field). Applied before authentication, so a signature covers the final bytes.
    */
   prepareBody?(path: string, body: string | Buffer): string | Buffer;
+  /**
+   * How many texts one embeddings call to this upstream model may carry, when it is limited (Vertex's
+   * embedContent models embed one content per call); absent or undefined: no limit beyond the endpoint's.
+   */
+  embeddingInputsPerCall?(upstreamModel: string): number | undefined;
   /** Headers every request carries unless the hop sets its own (Anthropic's API version). */
   defaultHeaders?: Readonly<Record<string, string>>;
   /**

@@ -33,7 +33,8 @@ const GEMINI_ACTIONS: Partial<Record<Operation, string>> = {
   'chat': ':generateContent',
   'chat-stream': ':streamGenerateContent?alt=sse',
   'count-tokens': ':countTokens',
-  // Vertex has no batchEmbedContents: text-embedding-* and gemini-embedding-001 answer `predict`.
+  // Vertex has no batchEmbedContents: text-embedding-* and gemini-embedding-001 answer `predict`; the newer
+  // Gemini embedding models answer `embedContent` instead (usesEmbedContent).
   'embeddings': ':predict',
 };
 const ANTHROPIC_ACTIONS: Partial<Record<Operation, string>> = {
@@ -45,6 +46,15 @@ const ANTHROPIC_ACTIONS: Partial<Record<Operation, string>> = {
  * model named in the body instead of the path, as Anthropic's Vertex SDK calls it.
  */
 const ANTHROPIC_COUNT_TOKENS_MODEL = 'count-tokens';
+
+/**
+ * Whether a Google model on Vertex embeds through `:embedContent` (one content per call) rather than
+ * `:predict`: the Gemini embedding models after gemini-embedding-001 (gemini-embedding-2…) and partner (MaaS)
+ * models, the rule @google/genai applies in Vertex mode (tIsVertexEmbedContentModel).
+ */
+export function usesEmbedContent(model: string): boolean {
+  return (model.includes('gemini') && !/^gemini-embedding-001(?:@|$)/.test(model)) || model.includes('maas');
+}
 
 /** The wire format each Vertex publisher's models speak (declared, not decided by name elsewhere). */
 const FORMAT_OF_PUBLISHER: Readonly<Record<string, WireFormat>> = { google: 'gemini-generate', anthropic: 'anthropic-messages' };
@@ -60,12 +70,18 @@ export function vertexProvider(settings: VertexChannelSettings): ProviderDefinit
     path(operation, upstreamModel) {
       const { publisher, model } = publisherAndModel(upstreamModel);
       if (publisher === 'anthropic' && operation === 'count-tokens') return `${scope}/publishers/anthropic/models/${ANTHROPIC_COUNT_TOKENS_MODEL}:rawPredict`;
+      if (publisher === 'google' && operation === 'embeddings' && usesEmbedContent(model)) return `${scope}/publishers/google/models/${pathSegment(model)}:embedContent`;
       const action = (publisher === 'anthropic' ? ANTHROPIC_ACTIONS : GEMINI_ACTIONS)[operation];
       if (action === undefined) return null;
       return `${scope}/publishers/${pathSegment(publisher)}/models/${pathSegment(model)}${action}`;
     },
+    embeddingInputsPerCall(upstreamModel) {
+      const { publisher, model } = publisherAndModel(upstreamModel);
+      return publisher === 'google' && usesEmbedContent(model) ? 1 : undefined;
+    },
     prepareBody(path, body) {
       if (path.endsWith(':predict')) return predictBody(body);
+      if (path.endsWith(':embedContent')) return embedContentBody(body);
       if (path.endsWith(':countTokens')) return countTokensBody(body);
       if (!/:(?:stream)?[rR]awPredict$/.test(path)) return body;
       const parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as Record<string, unknown>;
@@ -96,6 +112,21 @@ function predictBody(body: string | Buffer): string {
   }));
   const dimensions = requests.find((request) => request.outputDimensionality !== undefined)?.outputDimensionality;
   return JSON.stringify({ instances, ...(dimensions !== undefined ? { parameters: { outputDimensionality: dimensions } } : {}) });
+}
+
+/**
+ * Vertex's embedContent takes one `content` and its settings in `embedContentConfig` (as @google/genai writes
+ * it in Vertex mode); the hops check beforehand that the call carries one text (embeddingInputsPerCall).
+ */
+function embedContentBody(body: string | Buffer): string {
+  const { requests = [] } = JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as { requests?: BatchEmbedRequest[] };
+  const [request = {}] = requests;
+  const config = {
+    ...(request.taskType ? { taskType: request.taskType } : {}),
+    ...(request.title ? { title: request.title } : {}),
+    ...(request.outputDimensionality !== undefined ? { outputDimensionality: request.outputDimensionality } : {}),
+  };
+  return JSON.stringify({ content: { role: 'user', parts: request.content?.parts ?? [] }, ...(Object.keys(config).length > 0 ? { embedContentConfig: config } : {}) });
 }
 
 /**

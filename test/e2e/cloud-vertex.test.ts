@@ -31,8 +31,8 @@ beforeAll(async () => {
     channels: [
       {
         name: 'vertex', type: 'vertex', base_url: sim.url, api_key: serviceAccount(privatePem), vertex,
-        models: ['gemini-vx', 'claude-vx', 'claude-prefixed', 'embed-vx'],
-        model_mapping: { 'gemini-vx': 'gemini-2.5-flash', 'claude-vx': 'claude-sonnet-4-6', 'claude-prefixed': 'anthropic/claude-haiku-4-5', 'embed-vx': 'gemini-embedding-001' },
+        models: ['gemini-vx', 'claude-vx', 'claude-prefixed', 'embed-vx', 'embed2-vx'],
+        model_mapping: { 'gemini-vx': 'gemini-2.5-flash', 'claude-vx': 'claude-sonnet-4-6', 'claude-prefixed': 'anthropic/claude-haiku-4-5', 'embed-vx': 'gemini-embedding-001', 'embed2-vx': 'gemini-embedding-2-preview' },
       },
       { name: 'vertex-forged', type: 'vertex', base_url: sim.url, api_key: serviceAccount(strangerPem), vertex, models: ['gemini-forged'], model_mapping: { 'gemini-forged': 'gemini-2.5-flash' } },
       { name: 'vertex-first', type: 'vertex', base_url: sim.url, api_key: serviceAccount(privatePem), vertex: { ...vertex, location: 'global' }, models: ['gemini-failover'], priority: 10, model_mapping: { 'gemini-failover': 'gemini-2.5-pro' } },
@@ -40,7 +40,7 @@ beforeAll(async () => {
       { name: 'vertex-breaker-1', type: 'vertex', base_url: flaky.url, api_key: serviceAccount(privatePem), vertex: { ...vertex, token_url: `${flaky.url}/token` }, models: ['gemini-breaker'], priority: 10, model_mapping: { 'gemini-breaker': 'gemini-2.5-pro' } },
       { name: 'vertex-breaker-2', type: 'vertex', base_url: sim.url, api_key: serviceAccount(privatePem), vertex, models: ['gemini-breaker'], model_mapping: { 'gemini-breaker': 'gemini-2.5-pro' } },
     ],
-    models: ['gemini-vx', 'claude-vx', 'claude-prefixed', 'embed-vx', 'gemini-forged', 'gemini-failover', 'gemini-breaker'].map((id) => ({ id, input_per_mtok: 1, output_per_mtok: 4 })),
+    models: ['gemini-vx', 'claude-vx', 'claude-prefixed', 'embed-vx', 'embed2-vx', 'gemini-forged', 'gemini-failover', 'gemini-breaker'].map((id) => ({ id, input_per_mtok: 1, output_per_mtok: 4 })),
     users: [{ name: 'vera', balance: 50 }, { name: 'root', role: 'admin', balance: 0 }],
     keys: [{ name: 'vera', key: KEY, user: 'vera' }, { name: 'root', key: ADMIN, user: 'root' }],
   });
@@ -93,6 +93,30 @@ describe('Vertex wire', () => {
     const googleAnswer = await google.models.embedContent({ model: 'embed-vx', contents: ['one', 'two', 'three'], config: { outputDimensionality: 8, taskType: 'RETRIEVAL_QUERY' } });
     expect(googleAnswer.embeddings?.map((embedding) => embedding.values?.length)).toEqual([8, 8, 8]);
     expect(sim.requests.at(-1)!.body).toMatchObject({ instances: [{ content: 'one', task_type: 'RETRIEVAL_QUERY' }, { content: 'two' }, { content: 'three' }] });
+  });
+
+  it('embeds with a newer Gemini embedding model through embedContent, one input per call, for the openai and Google clients', async () => {
+    sim.reset();
+    const openaiAnswer = await openai().embeddings.create({ model: 'embed2-vx', input: 'just one text here', dimensions: 16 });
+    expect(openaiAnswer.data.map((item) => [item.index, item.embedding.length])).toEqual([[0, 16]]);
+    // Vertex reports the prompt's tokens for embedContent (four words at the simulator): the client is shown them.
+    expect(openaiAnswer.usage).toEqual({ prompt_tokens: 4, total_tokens: 4 });
+    const sent = sim.requests.filter((request) => request.path !== '/token').at(-1)!;
+    expect(sent.path).toBe(`/v1/projects/${PROJECT}/locations/us-east5/publishers/google/models/gemini-embedding-2-preview:embedContent`);
+    expect(sent.body).toEqual({ content: { role: 'user', parts: [{ text: 'just one text here' }] }, embedContentConfig: { outputDimensionality: 16 } });
+    const google = new GoogleGenAI({ apiKey: KEY, httpOptions: { baseUrl: gateway.url } });
+    const googleAnswer = await google.models.embedContent({ model: 'embed2-vx', contents: 'one', config: { outputDimensionality: 8, taskType: 'RETRIEVAL_QUERY' } });
+    expect(googleAnswer.embeddings?.map((embedding) => embedding.values?.length)).toEqual([8]);
+    expect(sim.requests.at(-1)!.body).toEqual({ content: { role: 'user', parts: [{ text: 'one' }] }, embedContentConfig: { taskType: 'RETRIEVAL_QUERY', outputDimensionality: 8 } });
+    // Several inputs cannot be embedded in one embedContent call: a clear 400 naming the field, nothing sent.
+    const calls = sim.requests.length;
+    const refused = await openai().embeddings.create({ model: 'embed2-vx', input: ['first', 'second'] }).catch((caught: unknown) => caught);
+    expect(refused).toMatchObject({ status: 400, param: 'input', code: 'unsupported_for_model' });
+    expect(String((refused as Error).message)).toContain('one input per request');
+    const batch = await fetch(`${gateway.url}/v1beta/models/embed2-vx:batchEmbedContents`, { method: 'POST', headers: { 'x-goog-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ requests: [{ content: { parts: [{ text: 'a' }] } }, { content: { parts: [{ text: 'b' }] } }] }) });
+    expect(batch.status).toBe(400);
+    expect(await batch.json()).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT' } });
+    expect(sim.requests.length).toBe(calls);
   });
 
   it('counts Gemini tokens at :countTokens and Claude tokens at count-tokens:rawPredict, both exact', async () => {

@@ -56,6 +56,19 @@ describe('Vertex simulator with @google/genai in Vertex mode', () => {
     expect(embedded.embeddings?.[0]?.values).toHaveLength(8);
     expect(sim.requests.at(-1)?.path).toMatch(/gemini-embedding-001:predict$/);
   });
+
+  it('embeds with a newer Gemini embedding model through embedContent, as the SDK chooses it, and refuses predict for it', async () => {
+    sim.reset();
+    const embedded = await genai().models.embedContent({ model: 'gemini-embedding-2-preview', contents: 'embed me too', config: { outputDimensionality: 12, taskType: 'RETRIEVAL_DOCUMENT', title: 'Doc' } });
+    expect(embedded.embeddings?.[0]?.values).toHaveLength(12);
+    expect(embedded.embeddings?.[0]?.statistics?.tokenCount).toBe(3);
+    const sent = sim.requests.at(-1)!;
+    expect(sent.path).toBe(`/v1beta1/projects/${PROJECT}/locations/us-central1/publishers/google/models/gemini-embedding-2-preview:embedContent`);
+    expect(sent.body).toMatchObject({ content: { parts: [{ text: 'embed me too' }] }, embedContentConfig: { outputDimensionality: 12, taskType: 'RETRIEVAL_DOCUMENT', title: 'Doc' } });
+    const { access_token: token } = await (await exchange(assertion(goodClaims()))).json() as { access_token: string };
+    const predict = await fetch(`${sim.url}/v1/projects/${PROJECT}/locations/us-central1/publishers/google/models/gemini-embedding-2-preview:predict`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ instances: [{ content: 'x' }] }) });
+    expect(predict.status).toBe(400);
+  });
 });
 
 describe('Vertex simulator token endpoint', () => {

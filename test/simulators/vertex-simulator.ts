@@ -3,7 +3,9 @@
 //                 service account's public key, its claims (iss, aud, scope, iat/exp) checked, and an access
 //                 token issued for `tokenLifetimeSeconds`; Google's {error, error_description} otherwise.
 //   POST /v1[beta1]/projects/{project}/locations/{location}/publishers/google/models/{m}:generateContent,
-//        :streamGenerateContent?alt=sse, :countTokens  (the Gemini simulator's answers), :predict (embeddings)
+//        :streamGenerateContent?alt=sse, :countTokens  (the Gemini simulator's answers), :predict (embeddings
+//        of text-embedding-* and gemini-embedding-001), :embedContent (one content; the embedding models after
+//        gemini-embedding-001 answer only this, as Vertex does)
 //   POST /v1/projects/{project}/locations/{location}/publishers/anthropic/models/{m}:rawPredict,
 //        :streamRawPredict  (the Anthropic simulator's answers; the body must carry
 //        anthropic_version "vertex-2023-10-16" and no `model`)
@@ -128,7 +130,10 @@ function googleModel(exchange: SimulatorExchange, model: string, action: string)
     case 'generateContent': return generateContent(exchange, model, false);
     case 'streamGenerateContent': return generateContent(exchange, model, exchange.recorded.query.get('alt') === 'sse');
     case 'countTokens': return countTokens(exchange);
-    case 'predict': return predictEmbeddings(exchange, model);
+    case 'predict':
+      if (EMBED_CONTENT_ONLY.test(model)) return sendJson(exchange.response, 400, geminiError(400, 'FAILED_PRECONDITION', `Model ${model} does not support predict; use embedContent.`));
+      return predictEmbeddings(exchange, model);
+    case 'embedContent': return embedContent(exchange, model);
   }
   return sendJson(exchange.response, 400, geminiError(400, 'INVALID_ARGUMENT', `Unsupported method ${action} for publisher model ${model}.`));
 }
@@ -150,6 +155,24 @@ function anthropicModel(exchange: SimulatorExchange, model: string, action: stri
   if ((action === 'streamRawPredict') !== (body.stream === true)) return invalid(action === 'streamRawPredict' ? 'streamRawPredict needs "stream": true' : 'rawPredict does not stream: use streamRawPredict');
   const { anthropic_version: _version, ...rest } = body;
   return messages({ ...exchange, recorded: { ...exchange.recorded, body: { ...rest, model } } });
+}
+
+/** The Gemini embedding models after gemini-embedding-001: embedContent only. */
+const EMBED_CONTENT_ONLY = /^gemini-embedding-(?!001)/;
+const EMBED_CONTENT_FIELDS = new Set(['content', 'embedContentConfig']);
+
+/** Vertex's embedContent: {content: {role?, parts}, embedContentConfig?: {taskType?, title?, outputDimensionality?, autoTruncate?}}. */
+function embedContent(exchange: SimulatorExchange, model: string): void {
+  const body = exchange.recorded.body as { content?: { parts?: { text?: unknown }[] }; embedContentConfig?: { outputDimensionality?: number } } | undefined;
+  const unknown = Object.keys(body ?? {}).find((key) => !EMBED_CONTENT_FIELDS.has(key));
+  if (unknown !== undefined) return sendJson(exchange.response, 400, geminiError(400, 'INVALID_ARGUMENT', `Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.`));
+  const parts = body?.content?.parts;
+  if (!Array.isArray(parts) || parts.length === 0 || parts.some((part) => typeof part?.text !== 'string')) {
+    return sendJson(exchange.response, 400, geminiError(400, 'INVALID_ARGUMENT', 'content.parts must hold at least one text part.'));
+  }
+  const text = parts.map((part) => part.text as string).join(' ');
+  const dimensions = body?.embedContentConfig?.outputDimensionality ?? (model.startsWith('gemini-embedding') ? 3072 : 768);
+  sendJson(exchange.response, 200, { embedding: { values: simulatedEmbedding(text, dimensions) }, usageMetadata: { promptTokenCount: countWords(text), totalTokenCount: countWords(text) }, truncated: false });
 }
 
 /** Vertex's text-embedding predict: {instances: [{content, task_type?, title?}], parameters?: {outputDimensionality?}}. */
