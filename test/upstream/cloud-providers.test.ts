@@ -47,11 +47,22 @@ describe('Vertex AI provider', () => {
     expect(regional.formatFor?.('anthropic/some-model')).toBe('anthropic-messages');
     expect(regional.path('chat-stream', 'gemini-2.5-flash')).toBe('/v1/projects/my-proj/locations/europe-west4/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
     expect(regional.path('chat-stream', 'claude-opus-4-6')).toBe('/v1/projects/my-proj/locations/europe-west4/publishers/anthropic/models/claude-opus-4-6:streamRawPredict');
-    expect(regional.path('count-tokens', 'claude-opus-4-6')).toBeNull();
+    // Claude's counting is one endpoint for every model, the model named in the body.
+    expect(regional.path('count-tokens', 'claude-opus-4-6')).toBe('/v1/projects/my-proj/locations/europe-west4/publishers/anthropic/models/count-tokens:rawPredict');
     expect(regional.path('chat', 'claude-sonnet-4-5@20250929')).toBe('/v1/projects/my-proj/locations/europe-west4/publishers/anthropic/models/claude-sonnet-4-5@20250929:rawPredict');
     expect(regional.path('chat', '../x')).toBe('/v1/projects/my-proj/locations/europe-west4/publishers/%2E%2E/models/x:generateContent');
     expect(regional.path('chat', 'a/b/../c')).toBe('/v1/projects/my-proj/locations/europe-west4/publishers/a/models/b%2F..%2Fc:generateContent');
     expect(regional.path('embeddings', 'text-embedding-005')).toMatch(/publishers\/google\/models\/text-embedding-005:predict$/);
+    expect(regional.path('embeddings', 'gemini-embedding-001')).toMatch(/gemini-embedding-001:predict$/);
+    expect(regional.path('embeddings', 'gemini-embedding-2-preview')).toMatch(/publishers\/google\/models\/gemini-embedding-2-preview:embedContent$/);
+    expect([regional.embeddingInputsPerCall?.('gemini-embedding-2-preview'), regional.embeddingInputsPerCall?.('gemini-embedding-001')]).toEqual([1, undefined]);
+  });
+
+  it('writes the count-tokens body with the bare model id, and the embedContent body from the first request', () => {
+    const counted = JSON.parse(String(regional.prepareBody!('/x/models/count-tokens:rawPredict', JSON.stringify({ model: 'anthropic/claude-haiku-4-5', messages: [] }))));
+    expect(counted).toEqual({ model: 'claude-haiku-4-5', messages: [], anthropic_version: 'vertex-2023-10-16' });
+    const batch = JSON.stringify({ requests: [{ model: 'models/x', content: { parts: [{ text: 'hi' }] }, taskType: 'RETRIEVAL_QUERY', outputDimensionality: 8 }] });
+    expect(JSON.parse(String(regional.prepareBody!('/x/models/gemini-embedding-2-preview:embedContent', batch)))).toEqual({ content: { role: 'user', parts: [{ text: 'hi' }] }, embedContentConfig: { taskType: 'RETRIEVAL_QUERY', outputDimensionality: 8 } });
   });
 
   it('writes the Claude body for rawPredict and the predict body for embeddings', () => {
