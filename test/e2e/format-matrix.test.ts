@@ -1,6 +1,6 @@
 // Every inbound format against every upstream format, streamed and not, with a tool round trip in each
-// cell: the official openai, @anthropic-ai/sdk and @google/genai clients → the gateway → OpenAI, Anthropic
-// and Gemini simulators.
+// cell: the official openai, @anthropic-ai/sdk and @google/genai clients → the gateway → OpenAI, Anthropic,
+// Gemini and Bedrock (Converse, SigV4-signed) simulators.
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { GoogleGenAI, type Content } from '@google/genai';
@@ -9,30 +9,38 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
+import { BEDROCK_SIM_CREDENTIALS, startBedrockSimulator, type BedrockSimulator } from '../simulators/bedrock-simulator.ts';
 
 const KEY = testKey('matrixuser');
 let openaiUpstream: OpenAISimulator;
 let anthropicUpstream: AnthropicSimulator;
 let geminiUpstream: GeminiSimulator;
+let bedrockUpstream: BedrockSimulator;
 let gateway: TestGateway;
 
 const upstreams = [
   { name: 'OpenAI upstream', model: 'gpt-up', greeting: 'Hello from the OpenAI simulator' },
   { name: 'Anthropic upstream', model: 'claude-up', greeting: 'Hello from the Anthropic simulator' },
   { name: 'Gemini upstream', model: 'gemini-up', greeting: 'Hello from the Gemini simulator' },
+  { name: 'Bedrock upstream', model: 'bedrock-up', greeting: 'Hello from the Bedrock simulator' },
 ] as const;
 
 beforeAll(async () => {
   openaiUpstream = await startOpenAISimulator({ apiKey: 'sk-up-openai' });
   anthropicUpstream = await startAnthropicSimulator({ apiKey: 'sk-up-anthropic' });
   geminiUpstream = await startGeminiSimulator({ apiKey: 'up-gemini-key' });
+  bedrockUpstream = await startBedrockSimulator();
   gateway = await startTestGateway({
     channels: [
       { name: 'openai', type: 'openai', base_url: openaiUpstream.url, api_key: 'sk-up-openai', models: ['gpt-up'] },
       { name: 'anthropic', type: 'anthropic', base_url: anthropicUpstream.url, api_key: 'sk-up-anthropic', models: ['claude-up'], model_mapping: { 'claude-up': 'claude-sonnet-4-6' } },
       { name: 'gemini', type: 'gemini', base_url: geminiUpstream.url, api_key: 'up-gemini-key', models: ['gemini-up'], model_mapping: { 'gemini-up': 'gemini-2.5-flash' } },
+      {
+        name: 'bedrock', type: 'bedrock', base_url: bedrockUpstream.url, region: 'us-east-1', api_key: `${BEDROCK_SIM_CREDENTIALS.accessKeyId}:${BEDROCK_SIM_CREDENTIALS.secretAccessKey}`,
+        models: ['bedrock-up'], model_mapping: { 'bedrock-up': 'us.anthropic.claude-sonnet-4-20250514-v1:0' },
+      },
     ],
-    models: [{ id: 'gpt-up', input_per_mtok: 1, output_per_mtok: 2 }, { id: 'claude-up', input_per_mtok: 3, output_per_mtok: 15 }, { id: 'gemini-up', input_per_mtok: 0.3, output_per_mtok: 2.5 }],
+    models: [{ id: 'gpt-up', input_per_mtok: 1, output_per_mtok: 2 }, { id: 'claude-up', input_per_mtok: 3, output_per_mtok: 15 }, { id: 'gemini-up', input_per_mtok: 0.3, output_per_mtok: 2.5 }, { id: 'bedrock-up', input_per_mtok: 3, output_per_mtok: 15 }],
     users: [{ name: 'mia', balance: 100 }],
     keys: [{ name: 'matrix', key: KEY, user: 'mia' }],
   });
@@ -43,6 +51,7 @@ afterAll(async () => {
   await openaiUpstream?.close();
   await anthropicUpstream?.close();
   await geminiUpstream?.close();
+  await bedrockUpstream?.close();
 });
 
 const weatherTool = { name: 'get_weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
@@ -242,7 +251,7 @@ describe('Gemini specifics', () => {
   it('lists models in Gemini’s shape', async () => {
     const response = await fetch(`${gateway.url}/v1beta/models`, { headers: { 'x-goog-api-key': KEY } });
     const body = await response.json() as { models: { name: string }[] };
-    expect(body.models.map((model) => model.name)).toEqual(['models/claude-up', 'models/gemini-up', 'models/gpt-up']);
+    expect(body.models.map((model) => model.name)).toEqual(['models/bedrock-up', 'models/claude-up', 'models/gemini-up', 'models/gpt-up']);
   });
 });
 
@@ -268,7 +277,7 @@ describe('Anthropic specifics', () => {
 
   it('lists models in Anthropic’s shape when called the Anthropic way', async () => {
     const page = await new Anthropic({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 }).models.list();
-    expect(page.data.map((model) => model.id)).toEqual(['claude-up', 'gemini-up', 'gpt-up']);
+    expect(page.data.map((model) => model.id)).toEqual(['bedrock-up', 'claude-up', 'gemini-up', 'gpt-up']);
     expect(page.data[0]!.type).toBe('model');
   });
 
