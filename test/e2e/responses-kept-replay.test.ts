@@ -104,3 +104,43 @@ describe.each([
     await expect(clientFor(keys.bob).responses.retrieve(created.id, { stream: true })).rejects.toMatchObject({ status: 404 });
   });
 });
+
+describe('include: reasoning.encrypted_content on a kept response (Anthropic thinking)', () => {
+  const reasoningOf = (output: readonly unknown[]) => output.find((item) => (item as { type?: string }).type === 'reasoning') as { encrypted_content?: string } | undefined;
+  /** The thinking blocks of the conversation the Anthropic upstream received last. */
+  const upstreamThinking = () => ((anthropic.requests.at(-1)?.body as { messages: { content: unknown }[] }).messages)
+    .flatMap((message) => (Array.isArray(message.content) ? message.content : []))
+    .filter((block) => (block as { type?: string }).type === 'thinking') as { signature?: string }[];
+
+  it.each([false, true])('shows the signature only when asked (streamed: %s), and keeps it for the next turn either way', async (stream) => {
+    const alice = clientFor(keys.alice);
+    const params = { model: 'claude-x', input: 'think first', reasoning: { effort: 'low' as const } };
+    const plain = stream
+      ? ((await collect(await alice.responses.create({ ...params, stream: true }))).at(-1) as OpenAI.Responses.ResponseCompletedEvent).response
+      : await alice.responses.create(params);
+    const plainReasoning = reasoningOf(plain.output);
+    expect(plainReasoning).toBeDefined();
+    expect(plainReasoning).not.toHaveProperty('encrypted_content');
+
+    const asked = stream
+      ? ((await collect(await alice.responses.create({ ...params, include: ['reasoning.encrypted_content'], stream: true }))).at(-1) as OpenAI.Responses.ResponseCompletedEvent).response
+      : await alice.responses.create({ ...params, include: ['reasoning.encrypted_content'] });
+    expect(reasoningOf(asked.output)?.encrypted_content).toMatch(/\S/);
+
+    // The gateway kept the sealed item: the next turn sends the thinking back with its signature.
+    await alice.responses.create({ model: 'claude-x', input: 'and then?', previous_response_id: plain.id, reasoning: { effort: 'low' } });
+    const [thinking] = upstreamThinking();
+    expect(thinking?.signature).toMatch(/\S/);
+
+    // GET, its stream and input_items follow the same rule, from the query's include.
+    expect(reasoningOf((await alice.responses.retrieve(plain.id)).output)).not.toHaveProperty('encrypted_content');
+    expect(reasoningOf((await alice.responses.retrieve(plain.id, { include: ['reasoning.encrypted_content'] })).output)?.encrypted_content).toBe(thinking?.signature);
+    const replayed = await collect(await alice.responses.retrieve(plain.id, { stream: true }));
+    expect(replayed.some((event) => JSON.stringify(event).includes('encrypted_content'))).toBe(false);
+  });
+
+  it('refuses an include value OpenAI does not know, naming it', async () => {
+    await expect(clientFor(keys.alice).responses.create({ model: 'claude-x', input: 'hi', include: ['reasoning.everything' as 'reasoning.encrypted_content'] }))
+      .rejects.toMatchObject({ status: 400, param: expect.stringContaining('include') });
+  });
+});

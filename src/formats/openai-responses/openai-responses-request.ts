@@ -9,6 +9,7 @@ import type { HubReasoningConfig, HubRequest, HubResponseFormat, HubTool, HubToo
 import { parseOrThrow, unknownFields } from '../../hub/hub-validation.ts';
 import { Warnings, type HubWarning } from '../../hub/hub-warnings.ts';
 import { restoreExtensions, setIfDefined, warnForeignExtensions } from '../shared/extensions.ts';
+import { warnUnavailableIncludes } from './openai-responses-include.ts';
 import { hubMessagesToResponsesInput, parseAt, responsesInputToHub } from './openai-responses-input.ts';
 import { responsesFunctionToolSchema, responsesRequestSchema, type ResponsesRequest } from './openai-responses-schema.ts';
 
@@ -129,6 +130,9 @@ export function openaiResponsesRequestToHub(body: unknown): { request: HubReques
   if (reasoning) request.reasoning = reasoning;
   if (input.user != null) request.user = input.user;
   if (input.metadata != null) request.metadata = input.metadata;
+  // Honoured on the answer (openai-responses-include.ts), which reads it from the request body; it also
+  // travels as an extension, so a Responses upstream gets it too.
+  warnUnavailableIncludes(input.include, warnings);
   const extra = unknownFields(input as Record<string, unknown>, KNOWN_FIELDS) ?? {};
   // text.verbosity has no hub field; it travels so a Responses upstream still gets it.
   if (input.text?.verbosity) extra.text = { verbosity: input.text.verbosity };
