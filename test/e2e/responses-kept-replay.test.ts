@@ -137,6 +137,13 @@ describe('include: reasoning.encrypted_content on a kept response (Anthropic thi
     expect(reasoningOf((await alice.responses.retrieve(plain.id, { include: ['reasoning.encrypted_content'] })).output)?.encrypted_content).toBe(thinking?.signature);
     const replayed = await collect(await alice.responses.retrieve(plain.id, { stream: true }));
     expect(replayed.some((event) => JSON.stringify(event).includes('encrypted_content'))).toBe(false);
+    expect(replayed.map((event) => event.type)).toContain('response.reasoning_summary_text.delta');
+    // The SDK's accumulator rebuilds the reasoning item from the replayed events.
+    const { output_text: _helper, ...whole } = await alice.responses.retrieve(plain.id);
+    const accumulated = await alice.responses.stream({ response_id: plain.id }).finalResponse();
+    expect(reasoningOf(accumulated.output)).toEqual(reasoningOf(whole.output));
+    expect(reasoningOf(accumulated.output)).toMatchObject({ summary: [{ type: 'summary_text', text: expect.stringMatching(/\S/) }] });
+    expect(accumulated.output.map((item) => item.type)).toEqual(whole.output.map((item) => item.type));
   });
 
   it('refuses an include value OpenAI does not know, naming it', async () => {
