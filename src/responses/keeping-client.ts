@@ -2,8 +2,11 @@
 // three differences. The response id is one the gateway mints (the upstream's message id need not be unique
 // across users or restarts, and every item id is derived from it); `store` and `previous_response_id` say
 // what the gateway did; and the finished Response object, whole or from the stream's final event, is
-// handed to `onFinished` to be saved.
+// handed to `onFinished` to be saved. What is saved is always whole (reasoning items keep their
+// encrypted_content, the thinking signature the next turn needs); the client sees encrypted_content only
+// when its `include` asks for it, as on OpenAI.
 import { randomBytes } from 'node:crypto';
+import { askingForEncryptedReasoning, responseWithoutEncryptedReasoning, wantsEncryptedReasoning, withoutEncryptedReasoning } from '../formats/openai-responses/openai-responses-include.ts';
 import type { FormatConverters } from '../hub/hub-format.ts';
 import type { HubStreamPart, HubToStreamContext, SseEvent, StreamMachine } from '../hub/hub-stream.ts';
 
@@ -25,14 +28,19 @@ export function keepingClient(format: FormatConverters, id: string, options: Kee
     return response;
   };
   const streamMachine = (ctx: HubToStreamContext): StreamMachine<HubStreamPart, SseEvent> => {
-    const inner = format.hubToStreamMachine(ctx);
+    const sealed = wantsEncryptedReasoning(ctx.requestBody);
+    const inner = format.hubToStreamMachine({ ...ctx, requestBody: askingForEncryptedReasoning(ctx.requestBody) });
     const watch = (events: SseEvent[]): SseEvent[] => events.map((event) => {
+      if (!sealed && event.data.includes('"encrypted_content"') && event.event?.startsWith('response.output_item.')) {
+        const parsed = JSON.parse(event.data) as { item?: unknown };
+        return { ...event, data: JSON.stringify({ ...parsed, item: withoutEncryptedReasoning(parsed.item) }) };
+      }
       if (!event.event || !ENVELOPE_EVENTS.has(event.event)) return event;
       const parsed = JSON.parse(event.data) as { response?: Record<string, unknown> };
       if (!parsed.response) return event;
       stamp(parsed.response);
       if (FINAL_EVENTS.has(event.event)) options.onFinished(parsed.response);
-      return { ...event, data: JSON.stringify(parsed) };
+      return { ...event, data: JSON.stringify(sealed ? parsed : { ...parsed, response: responseWithoutEncryptedReasoning(parsed.response) }) };
     });
     return {
       push: (part) => watch(inner.push(part.type === 'start' ? { ...part, id } : part)),
@@ -42,9 +50,9 @@ export function keepingClient(format: FormatConverters, id: string, options: Kee
   return {
     ...format,
     hubToResponse(response, ctx) {
-      const json = stamp(format.hubToResponse({ ...response, id }, ctx));
+      const json = stamp(format.hubToResponse({ ...response, id }, { ...ctx, requestBody: askingForEncryptedReasoning(ctx.requestBody) }));
       options.onFinished(json);
-      return json;
+      return wantsEncryptedReasoning(ctx.requestBody) ? json : responseWithoutEncryptedReasoning(json);
     },
     hubToStreamMachine: streamMachine,
     hubToStream(ctx) {

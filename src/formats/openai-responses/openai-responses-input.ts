@@ -100,7 +100,7 @@ export function responsesInputToHub(
         assistantTurn().push(reasoningToHub(parseAt(responsesReasoningItemSchema, raw, at)));
         return;
       case 'item_reference':
-        throw invalidRequest(`'${at}': item_reference needs an OpenAI-type channel, which keeps earlier items; send the items themselves.`, `${at}.type`);
+        throw invalidRequest(`'${at}': item_reference needs an OpenAI-type channel: that item is kept by the OpenAI channel that produced it, not by the gateway; send the items themselves.`, `${at}.type`);
       default:
         throw invalidRequest(
           `'${at}': ${String(type ?? 'untyped')} items cannot be translated for this model's provider; only messages, function calls, their outputs and reasoning can.`,

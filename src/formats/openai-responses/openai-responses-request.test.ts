@@ -95,6 +95,8 @@ describe('openaiResponsesRequestToHub', () => {
     const previous = invalid({ model: 'm', input: 'hi', previous_response_id: 'resp_1' });
     expect(previous.param).toBe('previous_response_id');
     expect(previous.message).toContain('previous_response_id needs an OpenAI-type channel');
+    // The gateway keeps responses itself now: only one an OpenAI channel answered can get here.
+    expect(previous.message).toContain('answered and is kept by an OpenAI channel');
     expect(invalid({ model: 'm', input: 'hi', conversation: 'conv_1' }).param).toBe('conversation');
     expect(invalid({ model: 'm', input: 'hi', prompt: { id: 'pmpt_1' } }).param).toBe('prompt');
     expect(invalid({ model: 'm', input: 'hi', background: true }).param).toBe('background');

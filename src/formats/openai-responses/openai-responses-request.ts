@@ -1,13 +1,15 @@
 // OpenAI Responses requests (POST /v1/responses) ⇄ the hub request. The gateway serves them from chat-type
-// upstreams, so what needs OpenAI's server-side state (previous_response_id, conversation, stored prompts,
-// background runs) or OpenAI's hosted tools (web_search, file_search, computer use, …) is refused with a 400
-// that names the field, rather than answered without it.
+// upstreams. Responses the gateway keeps are put back into the input before this runs (src/responses/), so
+// what still reaches here is state only an OpenAI channel holds (a response it answered, conversations,
+// stored prompts, background runs) or OpenAI's hosted tools (web_search, file_search, computer use, …): it is
+// refused with a 400 that names the field, rather than answered without it.
 import { invalidRequest } from '../../gateway-errors.ts';
 import { impliedEffort } from '../../hub/hub-reasoning.ts';
 import type { HubReasoningConfig, HubRequest, HubResponseFormat, HubTool, HubToolChoice } from '../../hub/hub-request.ts';
 import { parseOrThrow, unknownFields } from '../../hub/hub-validation.ts';
 import { Warnings, type HubWarning } from '../../hub/hub-warnings.ts';
 import { restoreExtensions, setIfDefined, warnForeignExtensions } from '../shared/extensions.ts';
+import { warnUnavailableIncludes } from './openai-responses-include.ts';
 import { hubMessagesToResponsesInput, parseAt, responsesInputToHub } from './openai-responses-input.ts';
 import { responsesFunctionToolSchema, responsesRequestSchema, type ResponsesRequest } from './openai-responses-schema.ts';
 
@@ -22,9 +24,11 @@ function refuseServerState(input: ResponsesRequest): void {
   const needs = (field: string, what: string) => {
     throw invalidRequest(`${field} needs an OpenAI-type channel: ${what} This model is served by another provider; send the whole conversation in 'input' instead.`, field);
   };
-  if (input.previous_response_id) needs('previous_response_id', 'earlier responses are stored by OpenAI, not by the gateway.');
-  if (input.conversation) needs('conversation', 'conversations are stored by OpenAI, not by the gateway.');
-  if (input.prompt) needs('prompt', 'prompt templates are stored by OpenAI, not by the gateway.');
+  // A previous_response_id the gateway keeps never gets here (it became the input); this one was answered,
+  // and is kept, by an OpenAI channel, which another provider cannot read.
+  if (input.previous_response_id) needs('previous_response_id', 'that response was answered and is kept by an OpenAI channel, not by the gateway.');
+  if (input.conversation) needs('conversation', 'conversations are kept by OpenAI.');
+  if (input.prompt) needs('prompt', 'prompt templates are kept by OpenAI.');
   if (input.background) needs('background', 'background responses are kept and polled on OpenAI.');
 }
 
@@ -126,6 +130,9 @@ export function openaiResponsesRequestToHub(body: unknown): { request: HubReques
   if (reasoning) request.reasoning = reasoning;
   if (input.user != null) request.user = input.user;
   if (input.metadata != null) request.metadata = input.metadata;
+  // Honoured on the answer (openai-responses-include.ts), which reads it from the request body; it also
+  // travels as an extension, so a Responses upstream gets it too.
+  warnUnavailableIncludes(input.include, warnings);
   const extra = unknownFields(input as Record<string, unknown>, KNOWN_FIELDS) ?? {};
   // text.verbosity has no hub field; it travels so a Responses upstream still gets it.
   if (input.text?.verbosity) extra.text = { verbosity: input.text.verbosity };

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { readJsonFixture } from '../../../test/formats/sse-fixtures.ts';
 import { expectedResponse, hubAnswer } from './__fixtures__/responses-hub-answer.ts';
 import { hubToOpenaiResponsesResponse, openaiResponsesResponseToHub } from './openai-responses-response.ts';
+import { responseWithoutEncryptedReasoning } from './openai-responses-include.ts';
+
+/** A request that asks for reasoning items' encrypted_content (thinking signatures, redacted blocks). */
+const SEALED = { include: ['reasoning.encrypted_content'] };
 
 const fixture = (name: string) => readJsonFixture(new URL(`./__fixtures__/${name}`, import.meta.url));
 
@@ -44,7 +48,14 @@ describe('openaiResponsesResponseToHub', () => {
 
 describe('hubToOpenaiResponsesResponse', () => {
   it('writes a complete Response naming the requested model', () => {
-    expect(hubToOpenaiResponsesResponse(hubAnswer, { requestModel: 'alias', created: 9 })).toEqual(expectedResponse);
+    expect(hubToOpenaiResponsesResponse(hubAnswer, { requestModel: 'alias', created: 9, requestBody: SEALED })).toEqual(expectedResponse);
+  });
+
+  it('leaves reasoning items\' encrypted_content out unless the request includes it, as OpenAI does', () => {
+    const plain = hubToOpenaiResponsesResponse(hubAnswer, { requestModel: 'alias', created: 9 });
+    expect(plain).toEqual(responseWithoutEncryptedReasoning(expectedResponse));
+    expect(JSON.stringify(plain)).not.toContain('encrypted_content');
+    expect(JSON.stringify(expectedResponse)).toContain('encrypted_content');
   });
 
   it('marks a length cut incomplete, the last message too, and carries redacted blocks and Gemini signatures', () => {
@@ -60,7 +71,7 @@ describe('hubToOpenaiResponsesResponse', () => {
         finishReason: { unified: 'length', raw: 'MAX_TOKENS' },
         usage: { inputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 2, reasoningTokens: 0 },
       },
-      { requestModel: 'g', created: 1 },
+      { requestModel: 'g', created: 1, requestBody: SEALED },
     ) as Record<string, any>;
     expect([out.id, out.status, out.incomplete_details]).toEqual(['resp_G', 'incomplete', { reason: 'max_output_tokens' }]);
     expect(out.output).toEqual([

@@ -1,5 +1,6 @@
 // OpenAI Response objects ⇄ the hub response. Output items in order: reasoning items, one message per run
 // of text, function_call items; the status says whether the answer was cut.
+import { wantsEncryptedReasoning, withoutEncryptedReasoning } from './openai-responses-include.ts';
 import { upstreamPayloadError } from '../../hub/hub-errors.ts';
 import type { HubToResponseContext, ResponseToHubContext } from '../../hub/hub-format.ts';
 import type { HubResponse, HubResponseContent } from '../../hub/hub-response.ts';
@@ -99,7 +100,9 @@ export function hubToOpenaiResponsesResponse(response: HubResponse, ctx: HubToRe
     model: ctx.requestModel,
     status: finish.status,
     incompleteDetails: finish.incomplete_details,
-    output: hubContentToResponsesOutput(response.content, itemIdBase(id), finish.status === 'incomplete'),
+    output: wantsEncryptedReasoning(ctx.requestBody)
+      ? hubContentToResponsesOutput(response.content, itemIdBase(id), finish.status === 'incomplete')
+      : hubContentToResponsesOutput(response.content, itemIdBase(id), finish.status === 'incomplete').map(withoutEncryptedReasoning),
     usage: response.usage,
     requestBody: ctx.requestBody,
   });

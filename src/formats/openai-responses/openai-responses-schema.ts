@@ -1,6 +1,7 @@
 // OpenAI /v1/responses wire shapes (checked against openai's resources/responses/responses.d.ts). Lenient:
 // unknown fields pass through. Input items are validated one by one (see openai-responses-input.ts), so a
 // 400 names the exact item and field, and item types the hub cannot carry get a message of their own.
+import { RESPONSES_INCLUDABLE } from './openai-responses-include.ts';
 import { z } from 'zod';
 
 const nullish = <T extends z.ZodType>(schema: T) => schema.nullish();
@@ -129,6 +130,7 @@ export const responsesRequestSchema = z.looseObject({
   prompt: nullish(z.unknown()),
   background: nullish(z.boolean()),
   store: nullish(z.boolean()),
+  include: nullish(z.array(z.enum(RESPONSES_INCLUDABLE))),
 });
 
 export type ResponsesRequest = z.output<typeof responsesRequestSchema>;

@@ -8,6 +8,9 @@ import { expectedResponse, hubAnswer } from './__fixtures__/responses-hub-answer
 import { hubToOpenaiResponsesResponse } from './openai-responses-response.ts';
 import { createHubToOpenaiResponsesStreamMachine, hubToOpenaiResponsesStream } from './openai-responses-stream.ts';
 
+/** A request that asks for reasoning items' encrypted_content (thinking signatures, redacted blocks). */
+const SEALED = { include: ['reasoning.encrypted_content'] };
+
 /** hubAnswer as a stream: thinking with a signature, text in two deltas, two interleaved parallel calls. */
 const parts: HubStreamPart[] = [
   { type: 'start', id: 'msg_01ABC', model: 'claude-x' },
@@ -133,11 +136,17 @@ describe('hubToOpenaiResponsesStream', () => {
     });
   });
 
-  it('ends with the same Response the non-streamed answer gets, and deltas add up to it', async () => {
+  it('leaves encrypted_content out of every event unless the request includes it', async () => {
     const data = json(await runStream(hubToOpenaiResponsesStream({ requestModel: 'alias', created: 9 }), parts));
+    expect(JSON.stringify(data)).not.toContain('encrypted_content');
+    expect(data[data.length - 1]!.response).toEqual(hubToOpenaiResponsesResponse(hubAnswer, { requestModel: 'alias', created: 9 }));
+  });
+
+  it('ends with the same Response the non-streamed answer gets, and deltas add up to it', async () => {
+    const data = json(await runStream(hubToOpenaiResponsesStream({ requestModel: 'alias', created: 9, requestBody: SEALED }), parts));
     const completed = data[data.length - 1]!;
     expect(completed.response).toEqual(expectedResponse);
-    expect(completed.response).toEqual(hubToOpenaiResponsesResponse(hubAnswer, { requestModel: 'alias', created: 9 }));
+    expect(completed.response).toEqual(hubToOpenaiResponsesResponse(hubAnswer, { requestModel: 'alias', created: 9, requestBody: SEALED }));
     const deltas = (type: string, outputIndex: number) => data.filter((d) => d.type === type && d.output_index === outputIndex).map((d) => d.delta).join('');
     expect(deltas('response.output_text.delta', 1)).toBe('Checking both.');
     expect(deltas('response.reasoning_summary_text.delta', 0)).toBe('Weather and time, both.');
@@ -150,7 +159,7 @@ describe('hubToOpenaiResponsesStream', () => {
   });
 
   it("is accumulated by the openai SDK into the final response's output", async () => {
-    const data = json(await runStream(hubToOpenaiResponsesStream({ requestModel: 'alias', created: 9 }), parts)) as unknown as ResponseStreamEvent[];
+    const data = json(await runStream(hubToOpenaiResponsesStream({ requestModel: 'alias', created: 9, requestBody: SEALED }), parts)) as unknown as ResponseStreamEvent[];
     let snapshot: Response | undefined;
     for (const event of data.slice(0, -1)) snapshot = accumulateResponse(event, snapshot);
     expect(snapshot?.output).toEqual(expectedResponse.output);
@@ -193,7 +202,7 @@ describe('hubToOpenaiResponsesStream', () => {
   });
 
   it('writes a redacted block as a sealed reasoning item without summary events', () => {
-    const machine = createHubToOpenaiResponsesStreamMachine({ requestModel: 'a', created: 1 });
+    const machine = createHubToOpenaiResponsesStreamMachine({ requestModel: 'a', created: 1, requestBody: SEALED });
     machine.push({ type: 'start', id: 'r', model: 'm' });
     const events = machine.push({ type: 'reasoning-delta', delta: '', redactedData: 'ENC' });
     expect(json(events)).toEqual([

@@ -1,5 +1,6 @@
 // OpenAI Responses streams ⇄ hub stream parts, as small state machines. Every event is a named SSE event
 // whose data repeats the type and carries an increasing sequence_number, as OpenAI sends them.
+import { wantsEncryptedReasoning } from './openai-responses-include.ts';
 import { upstreamStatusError } from '../../hub/hub-errors.ts';
 import type { HubFinishReason, HubUsage } from '../../hub/hub-response.ts';
 import {
@@ -181,6 +182,8 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
   const output: Record<string, unknown>[] = [];
   let open: OpenText | null = null;
   const calls = new Map<number, OpenCall>();
+  // A reasoning item's seal (encrypted_content) goes out only when the request's include asks for it.
+  const keepSeal = wantsEncryptedReasoning(ctx.requestBody);
 
   const emit = (out: SseEvent[], type: string, fields: Record<string, unknown>) => {
     out.push({ event: type, data: JSON.stringify({ type, ...fields, sequence_number: seq++ }) });
@@ -238,7 +241,7 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
       emit(out, 'response.reasoning_summary_text.done', { ...where, summary_index: 0, text: item.text });
       emit(out, 'response.reasoning_summary_part.done', { ...where, summary_index: 0, part: { type: 'summary_text', text: item.text } });
     }
-    doneItem(out, item.index, reasoningItem(item.itemId, item.text, seal));
+    doneItem(out, item.index, reasoningItem(item.itemId, item.text, keepSeal ? seal : {}));
   };
 
   const reasoningText = (out: SseEvent[], delta: string) => {

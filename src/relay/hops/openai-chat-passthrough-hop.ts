@@ -15,9 +15,12 @@ import { MalformedEventError, type RelayHop, type StreamConverter } from '../rel
 import { formatSseEvent } from '../sse-pump.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 import { getFormat } from '../../formats/index.ts';
+import { streamUsageOptionOf, type StreamUsageOption } from './stream-usage-option.ts';
 
 export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null = null, operation: 'chat' | 'completions' = 'chat'): RelayHop {
-  const clientWantsUsage = (call.body.stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true;
+  // The fields that make the upstream report usage are the client format's declaration (streamUsageOption).
+  const usageOption = streamUsageOptionOf(getFormat(call.inboundFormat));
+  const clientWantsUsage = usageOption === null || usageOption.askedBy(call.body);
   return {
     // Passthrough only: the channel serves chat in the client's own format.
     supports: (channel) => channel.chatFormat === call.inboundFormat && supportsOperation(channel, operation),
@@ -25,7 +28,7 @@ export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null
       return {
         path: operationPath(channel, operation === 'chat' && call.stream ? 'chat-stream' : operation, upstreamModel),
         headers: { 'content-type': 'application/json' },
-        body: prefill === null ? upstreamBody(call, upstreamModel, clientWantsUsage) : continuationBody(call, upstreamModel, prefill),
+        body: prefill === null ? upstreamBody(call, upstreamModel, usageOption) : continuationBody(call, upstreamModel, prefill, usageOption),
       };
     },
     whole(text) {
@@ -47,26 +50,27 @@ export function openAICompletionsPassthroughHop(call: RelayCall): RelayHop {
  * The original request with the delivered text as a trailing assistant message to continue.
  * continue_final_message and add_generation_prompt are vLLM's names for "continue this message".
  */
-function continuationBody(call: RelayCall, upstreamModel: string, prefill: string): string {
+function continuationBody(call: RelayCall, upstreamModel: string, prefill: string, usageOption: StreamUsageOption | null): string {
   const { models: _fallbackList, ...rest } = call.body;
   const messages = [...(call.body.messages as unknown[]), { role: 'assistant', content: prefill }];
-  return JSON.stringify({ ...rest, model: upstreamModel, messages, continue_final_message: true, add_generation_prompt: false, stream_options: { ...(call.body.stream_options as object | undefined), include_usage: true } });
+  const body = { ...rest, model: upstreamModel, messages, continue_final_message: true, add_generation_prompt: false };
+  // A continuation always streams, and its usage is what the retry is billed by.
+  return JSON.stringify(usageOption === null ? body : usageOption.mergeInto(body));
 }
 
-/** The client's bytes unless the model id or the stream options must change. */
-export function upstreamBody(call: RelayCall, upstreamModel: string, clientWantsUsage: boolean): Buffer | string {
-  const needsUsageOption = call.stream && !clientWantsUsage;
+/** The client's bytes unless the model id or the stream usage option must change. */
+export function upstreamBody(call: RelayCall, upstreamModel: string, usageOption: StreamUsageOption | null): Buffer | string {
+  const needsUsageOption = call.stream && usageOption !== null && !usageOption.askedBy(call.body);
   const unchangedModel = upstreamModel === call.model && call.body.models === undefined;
   if (unchangedModel && !needsUsageOption) return call.rawBody;
-  if (unchangedModel && call.body.stream_options === undefined) {
-    // Append the field before the closing brace: no re-serialisation of a possibly large body.
+  if (unchangedModel && usageOption!.absentFrom(call.body)) {
+    // Append the fields before the closing brace: no re-serialisation of a possibly large body.
     const end = call.rawBody.lastIndexOf(0x7d);
-    return Buffer.concat([call.rawBody.subarray(0, end), Buffer.from(',"stream_options":{"include_usage":true}}')]);
+    return Buffer.concat([call.rawBody.subarray(0, end), usageOption!.appendBytes]);
   }
   const { models: _fallbackList, ...rest } = call.body;
   const body: Record<string, unknown> = { ...rest, model: upstreamModel };
-  if (needsUsageOption) body.stream_options = { ...(call.body.stream_options as object | undefined), include_usage: true };
-  return JSON.stringify(body);
+  return JSON.stringify(needsUsageOption ? usageOption!.mergeInto(body) : body);
 }
 
 type ChunkShape = { usage?: unknown; choices?: { text?: unknown; delta?: { content?: unknown; reasoning_content?: unknown; tool_calls?: { function?: { arguments?: unknown } }[] } }[] };
