@@ -1,6 +1,6 @@
 // buildApp wires plugins and routes around already-built services. It never listens: main.ts and the
 // tests do, on a port of their choosing.
-import { randomUUID } from 'node:crypto';
+import { createRequestIdGenerator } from './http/request-ids.ts';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { RelayDeps } from './relay/relay-deps.ts';
@@ -77,7 +77,7 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     childLoggerFactory: (logger) => logger,
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy && options.trustProxy.length > 0 ? options.trustProxy : false,
-    genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
+    genReqId: createRequestIdGenerator(),
     requestIdHeader: false,
     return503OnClosing: true,
     // Node's and Fastify's own refusals (malformed HTTP, a bad URL, an over-long path parameter) in the

@@ -17,13 +17,15 @@ declare module 'fastify' {
 export async function sendRelayResult(reply: FastifyReply, result: RelayResult): Promise<FastifyReply> {
   reply.hijack();
   const response = reply.raw;
-  const headers = { ...(reply.getHeaders() as Record<string, string>), ...result.headers };
+  // getHeaders() returns a fresh object (Fastify copies its own and Node's): filled in place, not copied again.
+  const headers = Object.assign(reply.getHeaders() as Record<string, string>, result.headers);
   // A whole answer's cost is known now; a stream's only at its end, so it is sent as an HTTP trailer.
   const costOf = reply.server.costHeader === false ? undefined : result.costMicros;
   if (result.kind === 'buffer') {
     const cost = costOf?.();
     if (cost !== undefined && cost !== null) headers['x-gateway-cost'] = String(cost);
-    response.writeHead(result.status, { ...headers, 'content-length': String(Buffer.byteLength(result.body)) });
+    headers['content-length'] = String(Buffer.byteLength(result.body));
+    response.writeHead(result.status, headers);
     response.end(result.body);
     return reply;
   }

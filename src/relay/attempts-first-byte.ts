@@ -67,7 +67,9 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
 
   let shape: UpstreamCallShape;
   try {
-    shape = await hop.request(channel, upstreamModel);
+    // Passthrough hops build the request synchronously: no await (a microtask turn) unless it is a promise.
+    const built = hop.request(channel, upstreamModel);
+    shape = built instanceof Promise ? await built : built;
   } catch (error) {
     // The request cannot be written for this channel (a feature its format cannot express): the client's to fix.
     if (error instanceof GatewayError) return fail('final', error, null);
