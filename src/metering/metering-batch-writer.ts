@@ -57,7 +57,7 @@ function createWorkerWriter(databaseUrl: string): MeteringBatchWriter {
   const started = (): Worker => {
     if (worker) return worker;
     // A small young generation: the worker's garbage is a batch's rows and SQL, and without a cap it inherits
-    // the gateway's 16 MB semi-spaces (npm start), resident memory it would hold for nothing. Only the young
+    // the gateway's 8 MB semi-spaces (npm start), resident memory it would hold for nothing. Only the young
     // generation is capped: an old-generation cap could kill the worker on a large batch.
     // A SQLite file gets the worker without Kysely (sqlite-metering-worker.ts), PostgreSQL the Kysely one.
     const script = databaseUrl.startsWith('sqlite:') ? './sqlite-metering-worker.ts' : './metering-worker.ts';
