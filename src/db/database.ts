@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseEngine } from './engine.ts';
 import type { DatabaseSchema } from './schema.ts';
-import { openSqliteDatabase } from './sqlite-driver.ts';
+import { openSqliteDatabase, sqliteFileOfUrl } from './sqlite-driver.ts';
 import { describePostgres, ensurePostgresDatabase } from './ensure-postgres-database.ts';
 
 export type { DatabaseEngine } from './engine.ts';
@@ -32,7 +32,7 @@ async function loadPg(): Promise<typeof pg> {
  */
 export async function openDatabase(url: string): Promise<Database> {
   if (url.startsWith('sqlite:')) {
-    const file = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    const file = sqliteFileOfUrl(url);
     if (file === '') throw new Error('DATABASE_URL sqlite: names no file: use sqlite:./data/gateway.db or sqlite::memory:');
     const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: openSqliteDatabase(file) }) });
     return { db, engine: 'sqlite', sqliteFile: file, close: () => db.destroy() };

@@ -5,7 +5,13 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
-export function openSqliteDatabase(file: string): SqliteDatabase {
+/** The file of a `sqlite:` DATABASE_URL (`sqlite:./a.db`, `sqlite:/abs.db`, `sqlite:///abs.db`, `sqlite::memory:`). */
+export function sqliteFileOfUrl(url: string): string {
+  return url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+}
+
+/** The SQLite file opened with the gateway's settings; also used alone by the SQLite metering worker. */
+export function openSqliteFile(file: string): DatabaseSync {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const database = new DatabaseSync(file);
   // WAL lets readers proceed during a write; NORMAL sync is durable across process crashes in WAL mode.
@@ -13,6 +19,11 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
   database.exec('PRAGMA synchronous = NORMAL');
   database.exec('PRAGMA busy_timeout = 5000');
   database.exec('PRAGMA foreign_keys = ON');
+  return database;
+}
+
+export function openSqliteDatabase(file: string): SqliteDatabase {
+  const database = openSqliteFile(file);
   // Compiling SQL costs more than running small statements: keep the recently used ones prepared.
   const cache = new Map<string, SqliteStatement>();
   return {
@@ -47,7 +58,7 @@ function wrapStatement(statement: StatementSync): SqliteStatement {
 }
 
 /** node:sqlite refuses booleans and undefined; SQLite stores them as 0/1 and NULL anyway. */
-function toSqlValue(value: unknown): SQLInputValue {
+export function toSqlValue(value: unknown): SQLInputValue {
   if (value === undefined) return null;
   if (typeof value === 'boolean') return value ? 1 : 0;
   return value as SQLInputValue;

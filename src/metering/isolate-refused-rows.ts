@@ -8,12 +8,11 @@
 // transaction as the dead-letter row (charge_applied 1), because a charge must not vanish with the usage
 // row. When the charge itself is refused (its user was deleted meanwhile), the dead-letter row keeps the
 // amount with charge_applied 0, to be replayed by an operator (docs/failure-modes.md, "Metering writes").
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from '../db/schema.ts';
-import { insertMeteringDeadLetter } from '../db/repositories/metering-dead-letters.ts';
-import { findLoggedRequestIds } from '../db/repositories/usage-logs.ts';
+// Written against a MeteringStore (Kysely, or the SQLite worker's prepared statements): this file must not
+// load Kysely at run time, or the SQLite metering worker would carry its modules again.
 import { safeText } from '../db/safe-text.ts';
-import { writeCharges, writeMeteringBatch, type MeteringEntry } from './metering-writer.ts';
+import type { MeteringDeadLetter, MeteringStore } from './metering-store.ts';
+import type { MeteringEntry } from './metering-writer.ts';
 import { safeMeteringEntry } from './safe-metering-entry.ts';
 import { isRowRefusal } from './write-error-kind.ts';
 
@@ -37,13 +36,13 @@ export class MeteringWriteInterrupted extends Error {
  * the worker lost between COMMIT and its answer); entries already logged are skipped, not written and
  * charged twice. Request ids are the gateway's own, one per call.
  */
-export async function writeIsolatingRefusals(db: Kysely<DatabaseSchema>, batch: readonly MeteringEntry[], options: { retry?: boolean } = {}): Promise<BatchOutcome> {
+export async function writeIsolatingRefusals(store: MeteringStore, batch: readonly MeteringEntry[], options: { retry?: boolean } = {}): Promise<BatchOutcome> {
   const all = batch.map(safeMeteringEntry);
   const outcome: BatchOutcome = { written: 0, deadLettered: 0 };
   if (all.length === 0) return outcome;
   let entries = all;
   if (options.retry) {
-    const logged = await alreadyLogged(db, all);
+    const logged = await alreadyLogged(store, all);
     entries = all.filter((entry) => !logged.has(entry.log.request_id));
     outcome.written += all.length - entries.length;
   }
@@ -56,14 +55,14 @@ export async function writeIsolatingRefusals(db: Kysely<DatabaseSchema>, batch: 
   let processed = 0;
   const attempt = async (slice: MeteringEntry[]): Promise<void> => {
     try {
-      await writeMeteringBatch(db, slice);
+      await store.writeBatch(slice);
       outcome.written += slice.length;
       processed += slice.length;
       return;
     } catch (error) {
       if (!isRowRefusal(error)) throw new MeteringWriteInterrupted(doneInBatch(), error);
       if (slice.length === 1) {
-        await deadLetter(db, slice[0]!, error, doneInBatch());
+        await deadLetter(store, slice[0]!, error, doneInBatch());
         outcome.deadLettered++;
         processed++;
         return;
@@ -81,17 +80,17 @@ export async function writeIsolatingRefusals(db: Kysely<DatabaseSchema>, batch: 
   return outcome;
 }
 
-async function alreadyLogged(db: Kysely<DatabaseSchema>, entries: MeteringEntry[]): Promise<Set<string>> {
+async function alreadyLogged(store: MeteringStore, entries: MeteringEntry[]): Promise<Set<string>> {
   try {
     const times = entries.map((entry) => entry.log.created_at);
-    return await findLoggedRequestIds(db, entries.map((entry) => entry.log.request_id), Math.min(...times), Math.max(...times));
+    return await store.findLogged(entries.map((entry) => entry.log.request_id), Math.min(...times), Math.max(...times));
   } catch (error) {
     throw new MeteringWriteInterrupted(0, error);
   }
 }
 
-async function deadLetter(db: Kysely<DatabaseSchema>, entry: MeteringEntry, refusal: unknown, done: number): Promise<void> {
-  const row = {
+async function deadLetter(store: MeteringStore, entry: MeteringEntry, refusal: unknown, done: number): Promise<void> {
+  const row: MeteringDeadLetter = {
     created_at: Date.now(),
     request_id: entry.log.request_id,
     user_id: entry.log.user_id ?? null,
@@ -100,17 +99,15 @@ async function deadLetter(db: Kysely<DatabaseSchema>, entry: MeteringEntry, refu
     error: safeText(describe(refusal), 2_000),
     // JSON escapes NUL and lone surrogates, so this text is storable whatever the entry holds.
     entry_json: JSON.stringify(entry),
+    charge_applied: 1,
   };
   try {
-    await db.transaction().execute(async (trx) => {
-      await writeCharges(trx, [entry]);
-      await insertMeteringDeadLetter(trx, { ...row, charge_applied: 1 });
-    });
+    await store.deadLetterWithCharge(entry, row);
     return;
   } catch (error) {
     if (!isRowRefusal(error)) throw new MeteringWriteInterrupted(done, error);
     try {
-      await insertMeteringDeadLetter(db, { ...row, charge_applied: 0, error: safeText(`${row.error} | the charge was refused too: ${describe(error)}`, 4_000) });
+      await store.insertDeadLetter({ ...row, charge_applied: 0, error: safeText(`${row.error} | the charge was refused too: ${describe(error)}`, 4_000) });
     } catch (stored) {
       // Not even the dead-letter row could be written: keep the entry queued rather than lose it.
       throw new MeteringWriteInterrupted(done, stored);

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { MeteringEntry } from './metering-writer.ts';
 import { MeteringWriteInterrupted, writeIsolatingRefusals, type BatchOutcome } from './isolate-refused-rows.ts';
+import { kyselyMeteringStore } from './kysely-metering-store.ts';
 import type { WorkerReply, WorkerRequest } from './metering-worker-protocol.ts';
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -28,11 +29,12 @@ export interface MeteringBatchWriter {
 /** `databaseUrl`: the database for a worker of its own; null writes on `db` in this thread. */
 export function createMeteringBatchWriter(db: Kysely<DatabaseSchema>, databaseUrl: string | null): MeteringBatchWriter {
   if (databaseUrl === null || databaseUrl === 'sqlite::memory:') {
+    const store = kyselyMeteringStore(db);
     return {
       start: async () => {},
       write: async (entries, options = {}) => {
         try {
-          return await writeIsolatingRefusals(db, entries, options);
+          return await writeIsolatingRefusals(store, entries, options);
         } catch (error) {
           throw error instanceof MeteringWriteInterrupted ? error : new MeteringWriteInterrupted(0, error);
         }
@@ -55,9 +57,11 @@ function createWorkerWriter(databaseUrl: string): MeteringBatchWriter {
   const started = (): Worker => {
     if (worker) return worker;
     // A small young generation: the worker's garbage is a batch's rows and SQL, and without a cap it inherits
-    // the gateway's 16 MB semi-spaces (npm start), resident memory it would hold for nothing. Only the young
+    // the gateway's 8 MB semi-spaces (npm start), resident memory it would hold for nothing. Only the young
     // generation is capped: an old-generation cap could kill the worker on a large batch.
-    const created = new Worker(new URL('./metering-worker.ts', import.meta.url), { workerData: { databaseUrl }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    // A SQLite file gets the worker without Kysely (sqlite-metering-worker.ts), PostgreSQL the Kysely one.
+    const script = databaseUrl.startsWith('sqlite:') ? './sqlite-metering-worker.ts' : './metering-worker.ts';
+    const created = new Worker(new URL(script, import.meta.url), { workerData: { databaseUrl }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     created.on('message', (reply: WorkerReply) => {
       const pending = waiting.get(reply.id);
       if (!pending) return;

@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { DatabaseSchema, NewUsageLog } from '../db/schema.ts';
 import { insertUsageLogBatch } from '../db/repositories/usage-logs.ts';
-import { upsertUsageStatsBatch, type UsageStatsRow } from '../db/repositories/usage-stats.ts';
+import { upsertUsageStatsBatch } from '../db/repositories/usage-stats.ts';
 import { addToStatRollups } from '../db/repositories/usage-stats-rollups.ts';
+import { chargedEntries, statRows, sumBy } from './metering-rows.ts';
 
 export interface MeteringEntry {
   log: NewUsageLog;
@@ -16,7 +17,7 @@ export interface MeteringEntry {
   chargeMicros: number;
 }
 
-export const STAT_BUCKETS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
+export { STAT_BUCKETS } from './metering-rows.ts';
 
 export async function writeMeteringBatch(db: Kysely<DatabaseSchema>, entries: MeteringEntry[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -34,7 +35,7 @@ export async function writeMeteringBatch(db: Kysely<DatabaseSchema>, entries: Me
  * per flush instead of one per call.
  */
 export async function writeCharges(trx: Transaction<DatabaseSchema>, entries: MeteringEntry[]): Promise<void> {
-  const charged = entries.filter((entry) => entry.chargeMicros > 0 && entry.log.user_id !== null);
+  const charged = chargedEntries(entries);
   if (charged.length === 0) return;
   const batch = randomUUID();
   const now = Date.now();
@@ -55,32 +56,4 @@ export async function writeCharges(trx: Transaction<DatabaseSchema>, entries: Me
   for (const [keyId, total] of byKey) {
     await trx.updateTable('api_keys').set((eb) => ({ used_micros: eb('used_micros', '+', total), last_used_at: now })).where('id', '=', keyId).execute();
   }
-}
-
-function sumBy(entries: MeteringEntry[], id: (entry: MeteringEntry) => number): Map<number, number> {
-  const totals = new Map<number, number>();
-  for (const entry of entries) totals.set(id(entry), (totals.get(id(entry)) ?? 0) + entry.chargeMicros);
-  return totals;
-}
-
-/** Each call counted once in its minute, hour and day bucket; the repository adds them to stored counters. */
-function statRows(entries: MeteringEntry[]): UsageStatsRow[] {
-  const rows: UsageStatsRow[] = [];
-  for (const { log, chargeMicros } of entries) {
-    for (const [bucket, size] of Object.entries(STAT_BUCKETS)) {
-      rows.push({
-        bucket,
-        bucket_start: log.created_at - (log.created_at % size),
-        user_id: log.user_id ?? 0,
-        key_id: log.key_id ?? 0,
-        model: log.model,
-        requests: 1,
-        errors: log.status === undefined || log.status >= 400 ? 1 : 0,
-        input_tokens: log.input_tokens ?? 0,
-        output_tokens: log.output_tokens ?? 0,
-        cost_micros: chargeMicros,
-      });
-    }
-  }
-  return rows;
 }

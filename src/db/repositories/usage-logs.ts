@@ -3,21 +3,10 @@ import { CompiledQuery } from 'kysely';
 import { engineOf, type DatabaseEngine } from '../engine.ts';
 import type { NewUsageLog, UsageLogRow } from '../schema.ts';
 import { inTransaction, type Db } from './repository-helpers.ts';
+import { USAGE_LOG_COLUMNS, USAGE_LOG_DEFAULTS } from '../usage-log-columns.ts';
 
-const COLUMNS = [
-  'created_at', 'request_id', 'user_id', 'key_id', 'key_name', 'model', 'upstream_model', 'channel_id',
-  'inbound_format', 'endpoint', 'stream', 'status', 'latency_ms', 'ttft_ms', 'input_tokens', 'cached_tokens',
-  'output_tokens', 'reasoning_tokens', 'cost_micros', 'error', 'attempts_json',
-  // Migration 0006: the other billed quantities, the ratio, whether tokens were counted, the error code.
-  'cache_write_tokens', 'image_count', 'image_size', 'image_quality', 'audio_ms', 'characters', 'searches',
-  'requests', 'ratio_ppm', 'tokens_counted', 'error_code',
-] as const satisfies readonly (keyof NewUsageLog)[];
-
-/** Defaults for the columns the schema lets an insert leave out. */
-const DEFAULTS: Partial<Record<(typeof COLUMNS)[number], unknown>> = {
-  stream: 0, input_tokens: 0, cached_tokens: 0, output_tokens: 0, reasoning_tokens: 0, cost_micros: 0,
-  cache_write_tokens: 0, image_count: 0, audio_ms: 0, characters: 0, searches: 0, requests: 0, ratio_ppm: 1_000_000, tokens_counted: 0,
-};
+const COLUMNS = USAGE_LOG_COLUMNS;
+const DEFAULTS = USAGE_LOG_DEFAULTS;
 
 // Statements of 128, 64, …, 1 rows: a batch of n rows takes at most log2 statements beyond its full ones,
 // and there are only eight SQL texts per engine, so they stay prepared (node:sqlite statement cache, pg's

@@ -1,0 +1,116 @@
+// The metering store as node:sqlite prepared statements, for the SQLite metering worker: the same rows as
+// the Kysely writer (metering-writer.ts and the usage-logs, usage-stats, roll-up and dead-letter
+// repositories), written without loading Kysely, whose 262 ESM modules cost the worker ~23 MB resident.
+// test/metering/sqlite-metering-store.test.ts writes the same batches both ways and compares the tables.
+// One statement per row: SQLite runs a prepared single-row statement in microseconds inside a transaction,
+// and a fixed set of statements stays prepared for the worker's life.
+import { randomUUID } from 'node:crypto';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { toSqlValue } from '../db/sqlite-driver.ts';
+import { USAGE_LOG_COLUMNS, USAGE_LOG_DEFAULTS } from '../db/usage-log-columns.ts';
+import { chargedEntries, statRows, sumBy, sumCounters } from './metering-rows.ts';
+import type { MeteringDeadLetter, MeteringStore } from './metering-store.ts';
+import type { MeteringEntry } from './metering-writer.ts';
+
+const COUNTERS = ['requests', 'errors', 'input_tokens', 'output_tokens', 'cost_micros'] as const;
+const STATS_KEYS = ['bucket', 'bucket_start', 'user_id', 'key_id', 'model'] as const;
+const PLATFORM_KEYS = ['bucket', 'bucket_start', 'model'] as const;
+const KEYS_KEYS = ['bucket', 'bucket_start', 'user_id', 'key_id'] as const;
+const DEAD_LETTER_COLUMNS = ['created_at', 'request_id', 'user_id', 'key_id', 'charge_micros', 'error', 'entry_json', 'charge_applied'] as const;
+
+const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(',');
+
+/** `insert … on conflict do update` adding the counters to the stored ones (as the Kysely repositories do). */
+function addCountersSql(table: string, keys: readonly string[]): string {
+  const columns = [...keys, ...COUNTERS];
+  const additions = COUNTERS.map((counter) => `${counter} = ${table}.${counter} + excluded.${counter}`).join(', ');
+  return `insert into ${table} (${columns.join(',')}) values (${placeholders(columns.length)}) on conflict (${keys.join(',')}) do update set ${additions}`;
+}
+
+function prepareStatements(database: DatabaseSync) {
+  return {
+    begin: database.prepare('begin immediate'),
+    commit: database.prepare('commit'),
+    insertLog: database.prepare(`insert into usage_logs (${USAGE_LOG_COLUMNS.join(',')}) values (${placeholders(USAGE_LOG_COLUMNS.length)})`),
+    insertLedger: database.prepare('insert into wallet_ledger (user_id, created_at, kind, amount_micros, reference, note) values (?,?,?,?,?,?)'),
+    debitUser: database.prepare('update users set balance_micros = balance_micros - ? where id = ?'),
+    addKeySpend: database.prepare('update api_keys set used_micros = used_micros + ?, last_used_at = ? where id = ?'),
+    addStats: database.prepare(addCountersSql('usage_stats', STATS_KEYS)),
+    addPlatform: database.prepare(addCountersSql('usage_stats_platform', PLATFORM_KEYS)),
+    addKeys: database.prepare(addCountersSql('usage_stats_keys', KEYS_KEYS)),
+    insertDeadLetter: database.prepare(`insert into metering_dead_letters (${DEAD_LETTER_COLUMNS.join(',')}) values (${placeholders(DEAD_LETTER_COLUMNS.length)})`),
+    // One statement for any number of ids: they are passed as one JSON array.
+    findLogged: database.prepare('select request_id from usage_logs where created_at >= ? and created_at <= ? and request_id in (select value from json_each(?))'),
+  };
+}
+
+export function sqliteMeteringStore(database: DatabaseSync): MeteringStore {
+  // Prepared at the first write, not at open: a database without its tables yet fails that write (kept
+  // and retried by the queue), not the worker's start.
+  let prepared: ReturnType<typeof prepareStatements> | null = null;
+  const statements = () => (prepared ??= prepareStatements(database));
+
+  /** Runs `work` in a write transaction; any error rolls it back and is rethrown as it was. */
+  const inTransaction = (work: () => void) => {
+    statements().begin.run();
+    try {
+      work();
+      statements().commit.run();
+    } catch (error) {
+      // A failed COMMIT may have ended the transaction already; rollback then has nothing to undo.
+      if (database.isTransaction) database.exec('rollback');
+      throw error;
+    }
+  };
+
+  const run = (statement: StatementSync, values: readonly unknown[]) => statement.run(...values.map(toSqlValue));
+
+  const writeCharges = (entries: readonly MeteringEntry[]) => {
+    const charged = chargedEntries(entries);
+    if (charged.length === 0) return;
+    const batch = randomUUID();
+    const now = Date.now();
+    const byUser = sumBy(charged, (entry) => entry.log.user_id!);
+    for (const [userId, total] of byUser) {
+      const calls = charged.filter((entry) => entry.log.user_id === userId).length;
+      run(statements().insertLedger, [userId, now, 'charge', -total, `usage-batch:${batch}:${userId}`, `${calls} calls`]);
+    }
+    for (const [userId, total] of byUser) run(statements().debitUser, [total, userId]);
+    const byKey = sumBy(charged.filter((entry) => entry.log.key_id !== null), (entry) => entry.log.key_id!);
+    for (const [keyId, total] of byKey) run(statements().addKeySpend, [total, now, keyId]);
+  };
+
+  const addStatistics = (entries: readonly MeteringEntry[]) => {
+    const stats = statRows(entries);
+    const write = (statement: StatementSync, keys: readonly string[]) => {
+      for (const row of sumCounters(stats, keys as never)) run(statement, [...keys, ...COUNTERS].map((column) => row[column]));
+    };
+    write(statements().addStats, STATS_KEYS);
+    write(statements().addPlatform, PLATFORM_KEYS);
+    write(statements().addKeys, KEYS_KEYS);
+  };
+
+  const insertDeadLetter = (row: MeteringDeadLetter) => run(statements().insertDeadLetter, DEAD_LETTER_COLUMNS.map((column) => row[column]));
+
+  return {
+    writeBatch: async (entries) => inTransaction(() => {
+      for (const { log } of entries) {
+        run(statements().insertLog, USAGE_LOG_COLUMNS.map((column) => log[column] ?? USAGE_LOG_DEFAULTS[column] ?? null));
+      }
+      writeCharges(entries);
+      addStatistics(entries);
+    }),
+    deadLetterWithCharge: async (entry, row) => inTransaction(() => {
+      writeCharges([entry]);
+      insertDeadLetter(row);
+    }),
+    insertDeadLetter: async (row) => {
+      insertDeadLetter(row);
+    },
+    findLogged: async (requestIds, from, to) => {
+      if (requestIds.length === 0) return new Set();
+      const rows = statements().findLogged.all(from, to, JSON.stringify(requestIds)) as { request_id: string }[];
+      return new Set(rows.map((row) => row.request_id));
+    },
+  };
+}
