@@ -42,8 +42,11 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache
 export async function attemptOnce(context: AttemptContext, channel: RoutedChannel, model: string, signal: AbortSignal): Promise<AttemptOutcome> {
   const { deps, call, hop } = context;
   const started = performance.now();
-  /** A streamed answer's cost is known once the recorder has charged it, when the stream ends. */
-  const recordedCost = () => call.meter.costMicros ?? null;
+  // A streamed answer's cost is known once its generator has recorded it, when the stream ends: the
+  // generator hands the settlement back here (written once, only by the one attempt that is committed).
+  let streamedCost: number | null = null;
+  const settled = (costMicros: number) => { streamedCost = costMicros; };
+  const recordedCost = () => streamedCost;
   const upstreamModel = upstreamModelFor(channel, model);
   const record = (status: number | null, outcome: string, error: string | null, code?: string) => attemptRecord(model, channel.name, status, outcome, error, started, code);
   const fail = (failure: FailureKind, error: GatewayError, status: number | null, retryAfter: number | null = null): AttemptOutcome => {
@@ -104,7 +107,7 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
       kind: 'ready',
       record: record(response.statusCode, 'ok', null),
       commit() {
-        const body = bytesToClient(context, response, { channel, model, upstreamModel, usage: () => passBytes.usage() });
+        const body = bytesToClient(context, response, { channel, model, upstreamModel, usage: () => passBytes.usage() }, settled);
         return { kind: 'stream', status: response.statusCode, headers: { 'content-type': contentType }, body, costMicros: recordedCost };
       },
       discard: async () => response.abort(),
@@ -126,8 +129,10 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
         // Recorded right after the answer is written (the write happens in this same turn of the event loop,
         // setImmediate at its end): the charge is never skipped, and it no longer delays the client. Its cost
         // (for the x-gateway-cost header) is the recorder's computation, made now from the same outcome.
-        setImmediate(recordCall, deps, call, { model, status: response.statusCode, usage: answer.usage, channelId: channel.id, upstreamModel, ttftMs: null, error: null });
+        // The cost is computed before the record is scheduled: nothing after scheduling can throw, so the
+        // call is never also recorded as failed by relayEndpoint's catch.
         const cost = wholeCostMicros(deps, call, model, answer.usage);
+        setImmediate(recordCall, deps, call, { model, status: response.statusCode, usage: answer.usage, channelId: channel.id, upstreamModel, ttftMs: null, error: null });
         return { kind: 'buffer', status: response.statusCode, headers: { 'content-type': answer.contentType }, body: answer.body, costMicros: () => cost };
       },
       discard: async () => {},
@@ -154,7 +159,7 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     record: record(response.statusCode, 'ok', null),
     commit() {
       const ttftMs = performance.now() - call.startedAt;
-      const body = streamToClient(context, { channel, model, upstreamModel, converter, pump, first: ready, ttftMs });
+      const body = streamToClient(context, { channel, model, upstreamModel, converter, pump, first: ready, ttftMs }, settled);
       return { kind: 'stream', status: 200, headers: SSE_HEADERS, body, costMicros: recordedCost };
     },
     discard: () => pump.stop(),

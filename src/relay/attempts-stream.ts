@@ -1,6 +1,6 @@
 // A committed answer on its way to the client: a stream (continued elsewhere if it breaks, see
-// attempts-continuation.ts) or binary bytes. Records the call once, when the answer ends, charging
-// only what was delivered.
+// attempts-continuation.ts) or binary bytes. Records the call once, in the generator's finally (the one
+// place a committed stream is recorded), charging only what was delivered, and hands the charge back.
 import { GatewayError, upstreamTimeout } from '../gateway-errors.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import type { UpstreamResponse } from '../upstream/send-upstream.ts';
@@ -37,7 +37,10 @@ export function deliveredThrough(segment: CommittedStream): { text: string; tool
   return segment.prefill ? { text: segment.prefill + own.text, toolCalls: own.toolCalls } : own;
 }
 
-export async function* streamToClient(context: AttemptContext, committed: CommittedStream): AsyncGenerator<string> {
+/** Receives what recording the answer charged, for the x-gateway-cost trailer. */
+export type Settled = (costMicros: number) => void;
+
+export async function* streamToClient(context: AttemptContext, committed: CommittedStream, settled: Settled): AsyncGenerator<string> {
   const { deps, call } = context;
   let segment = committed;
   const usages: Usage[] = [];
@@ -113,7 +116,7 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
     }
     if (!segmentCounted) usages.push(segmentUsage(segment));
     // Only what was delivered is charged: reported usage, or a count of the delivered text, per segment.
-    recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error, errorCode });
+    settled(recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error, errorCode }));
   }
 }
 
@@ -136,7 +139,7 @@ function streamFailure(channel: RoutedChannel, cause: unknown): GatewayError {
 }
 
 /** Binary answers (audio): bytes pass through as they arrive; a cut ends the response early. */
-export async function* bytesToClient(context: AttemptContext, response: UpstreamResponse, meta: { channel: RoutedChannel; model: string; upstreamModel: string; usage: () => Usage }): AsyncGenerator<Buffer> {
+export async function* bytesToClient(context: AttemptContext, response: UpstreamResponse, meta: { channel: RoutedChannel; model: string; upstreamModel: string; usage: () => Usage }, settled: Settled): AsyncGenerator<Buffer> {
   const { deps, call } = context;
   let error: string | null = null;
   try {
@@ -146,7 +149,7 @@ export async function* bytesToClient(context: AttemptContext, response: Upstream
     deps.logger.warn({ requestId: call.requestId, channel: meta.channel.name, err: error }, 'binary upstream answer failed midway');
     throw cause;
   } finally {
-    recordCall(deps, call, { model: meta.model, status: error ? 502 : 200, usage: meta.usage(), channelId: meta.channel.id, upstreamModel: meta.upstreamModel, ttftMs: null, error });
+    settled(recordCall(deps, call, { model: meta.model, status: error ? 502 : 200, usage: meta.usage(), channelId: meta.channel.id, upstreamModel: meta.upstreamModel, ttftMs: null, error }));
   }
 }
 

@@ -1,4 +1,7 @@
-// Records the outcome of a relayed call exactly once: usage log, charge, token counters and metrics.
+// Records the outcome of a relayed call: usage log, charge, token counters and metrics. Each call has
+// exactly one place that records it, by construction: a committed answer's own writer (the stream or bytes
+// generator's finally, or the whole answer's commit), else relayEndpoint's catch when no answer was
+// committed. Recording returns the settlement (the charge); nothing about it is written on the call.
 import type { Usage } from '../metering/usage.ts';
 import { emptyUsage } from '../metering/usage.ts';
 import { computeCostMicros, type ModelPricing } from '../metering/pricing.ts';
@@ -18,11 +21,11 @@ export interface CallOutcome {
   errorCode?: string | null;
 }
 
-export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcome): void {
-  // A second record of the same call (a stream closing after an error was recorded) must not charge twice.
-  if (call.meter.recorded) return;
-  call.meter.recorded = true;
-  call.meter.costMicros = deps.recorder.record({
+/** What recording a call charged it, in micro-USD: the recorder's computation, for `x-gateway-cost`. */
+export type SettledCostMicros = number;
+
+export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcome): SettledCostMicros {
+  const costMicros = deps.recorder.record({
     requestId: call.requestId,
     key: call.key,
     model: outcome.model ?? call.model,
@@ -41,15 +44,16 @@ export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
     reservation: call.meter.reservation,
     pricing: pricingOf(deps, call, outcome.model ?? call.model),
   });
-  recordCallMetrics(deps, call, outcome);
+  recordCallMetrics(deps, call, outcome, costMicros);
   if (outcome.usage.inputTokens > 0) deps.metrics.tokens.inc({ model: outcome.model ?? call.model, direction: 'input' }, outcome.usage.inputTokens);
   if (outcome.usage.outputTokens > 0) deps.metrics.tokens.inc({ model: outcome.model ?? call.model, direction: 'output' }, outcome.usage.outputTokens);
+  return costMicros;
 }
 
 /** Cost per model and group, time to first token, failovers (labels: served models and configured groups only). */
-function recordCallMetrics(deps: RelayDeps, call: RelayCall, outcome: CallOutcome): void {
+function recordCallMetrics(deps: RelayDeps, call: RelayCall, outcome: CallOutcome, costMicros: number): void {
   const model = outcome.model ?? call.model;
-  if (call.meter.costMicros) deps.metrics.costMicros.inc({ model, group: call.key.groupName }, call.meter.costMicros);
+  if (costMicros) deps.metrics.costMicros.inc({ model, group: call.key.groupName }, costMicros);
   if (outcome.ttftMs !== null && outcome.ttftMs > 0) deps.metrics.timeToFirstToken.observe({ model }, outcome.ttftMs / 1000);
   const attempts = call.meter.attempts;
   if (attempts.some((attempt, i) => i > 0 && attempt.channel !== attempts[i - 1]!.channel)) deps.metrics.failovers.inc({ model: call.model });
@@ -66,7 +70,21 @@ export function wholeCostMicros(deps: RelayDeps, call: RelayCall, model: string,
   return pricing ? computeCostMicros(pricing, usage, call.key.groupRatioPpm) : 0;
 }
 
-/** For calls that failed before any upstream answered: logged, reservation released, nothing charged. */
-export function recordFailure(deps: RelayDeps, call: RelayCall, status: number, error: string, errorCode: string | null = null): void {
-  recordCall(deps, call, { status, usage: emptyUsage(), channelId: null, upstreamModel: null, ttftMs: null, error, errorCode });
+/** Failures the relay has logged: the route's catch (record-refusal.ts) must not log them again as refusals. */
+const recordedFailures = new WeakSet<object>();
+
+/**
+ * For calls that failed before any answer was committed: logged, reservation released, nothing charged.
+ * Returns what to rethrow: the same error, now known as recorded (a thrown non-object is wrapped so it can be).
+ */
+export function recordFailure(deps: RelayDeps, call: RelayCall, thrown: unknown, status: number, errorCode: string | null): object {
+  const error = typeof thrown === 'object' && thrown !== null ? thrown : new Error(String(thrown));
+  recordCall(deps, call, { status, usage: emptyUsage(), channelId: null, upstreamModel: null, ttftMs: null, error: error instanceof Error ? error.message : String(error), errorCode });
+  recordedFailures.add(error);
+  return error;
+}
+
+/** Whether the relay already logged the call that failed with this error. */
+export function isRecordedFailure(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && recordedFailures.has(error);
 }

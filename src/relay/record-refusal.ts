@@ -6,6 +6,7 @@ import type { CachedKey } from '../accounts/key-index.ts';
 import { GatewayError } from '../gateway-errors.ts';
 import { emptyUsage } from '../metering/usage.ts';
 import type { RelayDeps } from './relay-deps.ts';
+import { isRecordedFailure } from './record-call.ts';
 
 export interface RefusedCall {
   requestId: string;
@@ -16,8 +17,6 @@ export interface RefusedCall {
   model: unknown;
   stream: boolean;
   startedAt: number;
-  /** True when the relay already logged this call (it failed after admission). */
-  alreadyRecorded: boolean;
 }
 
 /** Longest model name kept in a usage row: anything longer is not a model id anyone serves. */
@@ -25,7 +24,8 @@ const MAX_LOGGED_MODEL = 128;
 const MAX_LOGGED_ERROR = 1000;
 
 export function recordRefusedCall(deps: Pick<RelayDeps, 'recorder' | 'logger'>, call: RefusedCall, error: unknown): void {
-  if (call.alreadyRecorded) return;
+  // The relay already logged this call (it failed after admission): the error says so (record-call.ts).
+  if (isRecordedFailure(error)) return;
   const status = error instanceof GatewayError ? error.status : 500;
   if (status === 401) return;
   try {

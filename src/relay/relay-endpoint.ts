@@ -32,9 +32,11 @@ export async function relayEndpoint(deps: RelayDeps, call: RelayCall, hop: Relay
     // The answer carries its cost for the x-gateway-cost header (attempts-first-byte.ts derives it).
     return await runAttempts(deps, call, hop, routes);
   } catch (error) {
-    // Whatever went wrong before an answer, the reservation is released and the failure logged.
-    recordFailure(deps, call, error instanceof GatewayError ? error.status : 499, error instanceof Error ? error.message : String(error), error instanceof GatewayError ? error.gatewayCode : call.signal.aborted ? 'GW_ERR_CLIENT_GONE' : 'GW_ERR_INTERNAL');
-    throw error;
+    // No answer was committed (runAttempts throws only before one is): this is the call's one record. The
+    // error goes on marked as recorded, so the route does not log it again as a refusal.
+    const status = error instanceof GatewayError ? error.status : 499;
+    const code = error instanceof GatewayError ? error.gatewayCode : call.signal.aborted ? 'GW_ERR_CLIENT_GONE' : 'GW_ERR_INTERNAL';
+    throw recordFailure(deps, call, error, status, code);
   }
 }
 

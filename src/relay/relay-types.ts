@@ -21,7 +21,7 @@ export interface RelayCall {
   startedAt: number;
   /** Headers from the client that a same-format hop forwards (anthropic-version, anthropic-beta, …). */
   forwardHeaders: Record<string, string>;
-  /** Filled at admission; `recorded` makes sure a call is logged and charged once. */
+  /** What admission decided, and the log of attempt outcomes. The call's charge is not kept here: recording returns it. */
   meter: CallMeter;
 }
 
@@ -30,14 +30,11 @@ export interface CallMeter {
   reservation: Reservation | null;
   /** The requested model's prices at admission; a fallback model that answers is priced as itself (record-call.ts). */
   pricing: ModelPricing | undefined;
-  recorded: boolean;
   /**
    * The outcome of every upstream attempt, in order: each an immutable record, appended once by
    * logAttempt (attempt-log.ts) when it settles. The usage record is derived from them and the answer.
    */
   readonly attempts: readonly AttemptRecord[];
-  /** What the call was charged, in micro-USD, once it is recorded. */
-  costMicros?: number;
 }
 
 /** One attempt's outcome, as the usage log keeps it. Never changed once made. */
@@ -52,7 +49,7 @@ export interface AttemptRecord {
   readonly ms: number;
 }
 
-export const newCallMeter = (): CallMeter => ({ reservation: null, pricing: undefined, recorded: false, attempts: [] });
+export const newCallMeter = (): CallMeter => ({ reservation: null, pricing: undefined, attempts: [] });
 
 export type RelayResult =
   | { kind: 'buffer'; status: number; headers: Record<string, string>; body: Buffer | string; costMicros?: () => number | null }

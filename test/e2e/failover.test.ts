@@ -120,6 +120,10 @@ describe('before any byte reaches the client', () => {
     const log = await lastLog();
     expect(log.status).toBe(400);
     expect(log.cost_micros).toBe(0);
+    // Logged once, by the relay (with its attempt): the route does not log it again as a refusal.
+    const rows = await gateway.database.db.selectFrom('usage_logs').select(['status', 'attempts_json']).where('model', '=', 'plain400').execute();
+    expect(rows).toHaveLength(1);
+    expect((JSON.parse(rows[0]!.attempts_json!) as { channel: string; outcome: string }[]).map((a) => `${a.channel}:${a.outcome}`)).toEqual(['primary:final']);
   });
 
   it('fails over from a silent upstream after its first timeout, without retrying it', async () => {

@@ -41,7 +41,6 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
     const key = authenticateRequest(deps.state, request);
     request.metricsModel = model;
     const stream = action === 'streamGenerateContent';
-    const meter = newCallMeter();
     try {
       const rawBody = request.rawBody ?? await readBodyOfGet(request);
       const body = request.body ?? parseJson(rawBody);
@@ -63,7 +62,7 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
         signal: abortSignalForClient(reply),
         startedAt,
         forwardHeaders: {},
-        meter,
+        meter: newCallMeter(),
       };
       if (action === 'embedContent' || action === 'batchEmbedContents') {
         const prepared = prepareGeminiEmbed(body, model, action === 'batchEmbedContents');
@@ -78,7 +77,7 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
       return sendRelayResult(reply, result);
     } catch (error) {
       // Refused with the key known: logged like any refused call (README: every call is logged).
-      recordRefusedCall(deps, { requestId: request.id, key, endpoint: `/v1beta/models/{model}:${action}`, inboundFormat: 'gemini-generate', model, stream, startedAt, alreadyRecorded: meter.recorded }, error);
+      recordRefusedCall(deps, { requestId: request.id, key, endpoint: `/v1beta/models/{model}:${action}`, inboundFormat: 'gemini-generate', model, stream, startedAt }, error);
       throw error;
     }
   };

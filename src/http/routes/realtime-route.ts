@@ -51,7 +51,7 @@ export function realtimeRoute(app: FastifyInstance, deps: RelayDeps): void {
         request.metricsModel = model;
       } catch (error) {
         // Refused before the upgrade, with the key known: logged like any refused call.
-        recordRefusedCall(deps, { requestId: request.id, key, endpoint: '/v1/realtime', inboundFormat: 'openai-chat', model, stream: true, startedAt, alreadyRecorded: false }, error);
+        recordRefusedCall(deps, { requestId: request.id, key, endpoint: '/v1/realtime', inboundFormat: 'openai-chat', model, stream: true, startedAt }, error);
         throw error;
       }
     },

@@ -71,7 +71,6 @@ export async function relayForKey(deps: RelayDeps, request: FastifyRequest, repl
         model: call?.model ?? body?.model,
         stream: call?.stream ?? body?.stream === true,
         startedAt,
-        alreadyRecorded: call?.meter.recorded ?? false,
       }, error);
       throw error;
     }

@@ -21,7 +21,6 @@ export function uploadRoutes(app: FastifyInstance, deps: RelayDeps): void {
     app.post(url, { config: { errorFormat: 'openai-chat' } }, async (request: FastifyRequest, reply: FastifyReply) => {
       const startedAt = performance.now();
       const key = authenticateRequest(deps.state, request);
-      const meter = newCallMeter();
       let model: unknown;
       try {
         const upload = await receiveMultipart(request, maxBytes);
@@ -41,14 +40,14 @@ export function uploadRoutes(app: FastifyInstance, deps: RelayDeps): void {
             signal: abortSignalForClient(reply),
             startedAt,
             forwardHeaders: {},
-            meter,
+            meter: newCallMeter(),
           });
           return sendRelayResult(reply, result);
         } finally {
           await upload.cleanup();
         }
       } catch (error) {
-        recordRefusedCall(deps, { requestId: request.id, key, endpoint: url, inboundFormat: 'openai-chat', model, stream: false, startedAt, alreadyRecorded: meter.recorded }, error);
+        recordRefusedCall(deps, { requestId: request.id, key, endpoint: url, inboundFormat: 'openai-chat', model, stream: false, startedAt }, error);
         throw error;
       }
     });
