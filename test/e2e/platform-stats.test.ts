@@ -124,6 +124,7 @@ describe.each([
       ['minute', now - 30 * 60_000, now],
       ['hour', now - 36 * 3_600_000, now - 3_600_000],
     ];
+    let rangesWithRest = 0;
     for (const [bucket, from, to] of ranges) {
       const answer = await boss.get(`/api/stats?scope=platform&bucket=${bucket}&from=${from}&to=${to}`);
       expect(answer.status).toBe(200);
@@ -139,12 +140,26 @@ describe.each([
       expect(answer.body.totals).toMatchObject(sum(inRange));
       const models = [...new Set(inRange.map((call) => call.model))].sort();
       expect(answer.body.by_model).toEqual(models.map((model) => expect.objectContaining({ model, ...sum(inRange.filter((call) => call.model === model)) })));
-      const keys = [...new Set(inRange.map((call) => call.key_id ?? 0))].sort((a, b) => a - b);
-      expect(answer.body.by_key).toEqual(keys.map((key_id) => expect.objectContaining({ key_id, ...sum(inRange.filter((call) => (call.key_id ?? 0) === key_id)) })));
+      // By key: the keys that cost most first (then requests, then id); with keys=2, the others summed.
+      const byKey = [...new Set(inRange.map((call) => call.key_id ?? 0))].map((key_id) => ({ key_id, ...sum(inRange.filter((call) => (call.key_id ?? 0) === key_id)) }))
+        .sort((a, b) => b.costMicros - a.costMicros || b.requests - a.requests || a.key_id - b.key_id);
+      if (byKey.length > 2) rangesWithRest++;
+      expect(answer.body.by_key).toEqual(byKey.map((row) => expect.objectContaining(row)));
+      expect(answer.body.by_key_rest).toBeNull();
       for (const row of answer.body.by_key as { key_id: number; key_name: string | null }[]) expect(row.key_name).toBe(row.key_id === 0 ? null : names.get(row.key_id));
+      const topTwo = await boss.get(`/api/stats?scope=platform&bucket=${bucket}&from=${from}&to=${to}&keys=2`);
+      expect(topTwo.body.by_key).toEqual(byKey.slice(0, 2).map((row) => expect.objectContaining(row)));
+      const rest = inRange.filter((call) => !byKey.slice(0, 2).some((row) => row.key_id === (call.key_id ?? 0)));
+      expect(topTwo.body.by_key_rest).toEqual(byKey.length > 2 ? { keys: byKey.length - 2, ...sum(rest), costUsd: sum(rest).costMicros / 1_000_000 } : null);
       expect(answer.body.series.reduce((total: number, point: { requests: number }) => total + point.requests, 0)).toBe(inRange.length);
     }
+    expect(rangesWithRest).toBeGreaterThan(2);
     expect((await new ApiClient(gateway.url, KEYS.bob).get('/api/stats?scope=platform')).status).toBe(403);
+    for (const keys of ['0', '1001', 'many']) {
+      const refused = await boss.get(`/api/stats?scope=platform&keys=${keys}`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ type: 'invalid_request_error' });
+    }
   });
 
   it('trims the roll-ups\' minute and hour buckets with usage_stats, and what is kept still agrees with the log', async () => {
