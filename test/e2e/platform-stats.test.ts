@@ -123,6 +123,9 @@ describe.each([
       ['minute', now - 3 * 3_600_000 - 12_345, now + 60_000],
       ['minute', now - 30 * 60_000, now],
       ['hour', now - 36 * 3_600_000, now - 3_600_000],
+      // Long enough to hold whole (epoch-aligned) weeks: the by-key sums read week buckets.
+      ['day', now - 30 * DAY, now],
+      ['hour', now - 20 * DAY - 1_234_567, now],
     ];
     let rangesWithRest = 0;
     for (const [bucket, from, to] of ranges) {
@@ -168,7 +171,7 @@ describe.each([
     expect(before.length).toBeGreaterThan(0);
     const deleted = await applyRetention(gateway.database.db, 0, later);
     expect(deleted.stats).toBeGreaterThan(0);
-    const kept = (bucket: string, start: number) => bucket === 'day'
+    const kept = (bucket: string, start: number) => bucket === 'day' || bucket === 'week'
       || (bucket === 'minute' && start >= later - MINUTE_STATS_RETENTION_MS) || (bucket === 'hour' && start >= later - HOUR_STATS_RETENTION_MS);
     expect(await stored()).toEqual(expected(await loggedCalls(), kept));
     const minutes = await gateway.database.db.selectFrom('usage_stats').select('bucket_start').where('bucket', '=', 'minute').execute();
