@@ -7,7 +7,7 @@ import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { readStats, type StatBucket, type StatScope } from '../metering/statistics.ts';
-import { coveringSpans, WITH_WEEKS, WITHOUT_WEEKS } from '../metering/stat-ranges.ts';
+import { coveringSpans, KEY_ROLLUP_LEVELS, STAT_LEVELS } from '../metering/stat-ranges.ts';
 
 /** How many keys a by-key breakdown lists unless the caller asks for another number. */
 export const DEFAULT_KEYS_LISTED = 100;
@@ -61,8 +61,8 @@ function restOf(rows: (Sums & Record<`all_${keyof Sums}` | 'all_keys', unknown>)
 
 /** The largest keys by cost (then requests, then id) and the sum of all the others, in one round trip. */
 async function readByKey(db: Db, scope: StatScope, bucket: StatBucket, from: number, to: number, limit: number) {
-  // Only the platform's per-key roll-up has week buckets; a user's or a key's usage_stats rows stop at days.
-  const spans = coveringSpans(bucket, from, to, scope.kind === 'platform' ? WITH_WEEKS : WITHOUT_WEEKS);
+  // Only the platform's per-key roll-up has six-hour and week buckets; usage_stats (a user's, a key's) has not.
+  const spans = coveringSpans(bucket, from, to, scope.kind === 'platform' ? KEY_ROLLUP_LEVELS : STAT_LEVELS);
   if (spans.length === 0) return [];
   const sums = keyRowsOf(db, scope)
     .where((eb) => eb.or(spans.map((span) => eb.and([eb('bucket', '=', span.bucket), eb('bucket_start', '>=', span.from), eb('bucket_start', '<', span.to)]))))

@@ -172,7 +172,7 @@ describe.each([
     const deleted = await applyRetention(gateway.database.db, 0, later);
     expect(deleted.stats).toBeGreaterThan(0);
     const kept = (bucket: string, start: number) => bucket === 'day' || bucket === 'week'
-      || (bucket === 'minute' && start >= later - MINUTE_STATS_RETENTION_MS) || (bucket === 'hour' && start >= later - HOUR_STATS_RETENTION_MS);
+      || (bucket === 'minute' && start >= later - MINUTE_STATS_RETENTION_MS) || ((bucket === 'hour' || bucket === 'six_hours') && start >= later - HOUR_STATS_RETENTION_MS);
     expect(await stored()).toEqual(expected(await loggedCalls(), kept));
     const minutes = await gateway.database.db.selectFrom('usage_stats').select('bucket_start').where('bucket', '=', 'minute').execute();
     expect(minutes.every((row) => row.bucket_start >= later - MINUTE_STATS_RETENTION_MS)).toBe(true);
