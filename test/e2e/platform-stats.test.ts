@@ -157,6 +157,11 @@ describe.each([
       expect(answer.body.series.reduce((total: number, point: { requests: number }) => total + point.requests, 0)).toBe(inRange.length);
     }
     expect(rangesWithRest).toBeGreaterThan(2);
+    // An empty range (from = to on a bucket edge) covers no bucket: empty sums, not an error.
+    const edge = now - (now % DAY);
+    const empty = await boss.get(`/api/stats?scope=platform&bucket=hour&from=${edge}&to=${edge}`);
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({ series: [], by_model: [], by_key: [], by_key_rest: null, totals: { requests: 0 } });
     expect((await new ApiClient(gateway.url, KEYS.bob).get('/api/stats?scope=platform')).status).toBe(403);
     for (const keys of ['0', '1001', 'many']) {
       const refused = await boss.get(`/api/stats?scope=platform&keys=${keys}`);
