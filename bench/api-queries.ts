@@ -5,6 +5,7 @@
 // figures go to docs/performance.md. PostgreSQL: TEST_POSTGRES_URL or postgres://postgres@127.0.0.1:5432.
 // BENCH_DATABASE_URL=…: measure an already seeded database again (no seeding, nothing dropped).
 // BENCH_KEEP=1: keep the seeded database and print its URL (to measure again or EXPLAIN; drop it by hand).
+// BENCH_ONLY=regex: measure only the cases whose names match (e.g. BENCH_ONLY=platform).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -137,7 +138,9 @@ const cases: [string, () => Promise<unknown>][] = [
 ];
 const RUNS = 60;
 console.log(`query                                  p50 ms   p95 ms   (${RUNS} runs after 5 warm-ups)`);
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 for (const [name, run] of cases) {
+  if (only && !only.test(name)) continue;
   for (let i = 0; i < 5; i++) await run();
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {

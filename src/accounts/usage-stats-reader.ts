@@ -1,15 +1,21 @@
 // Statistics for the dashboard, from the aggregates (never the raw log): totals and series
 // (src/metering/statistics.ts) plus a breakdown by key. The breakdown sums the whole range, so it reads
 // the coarsest buckets that cover it (stat-ranges.ts); the platform's from usage_stats_keys (no row per model).
+// It lists the keys that cost most (100 unless asked) and sums the others in by_key_rest: a platform has
+// about a thousand keys, and sorting, naming and sending all of them was most of a platform report's time.
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { readStats, type StatBucket, type StatScope } from '../metering/statistics.ts';
-import { coveringSpans } from '../metering/stat-ranges.ts';
+import { coveringSpans, KEY_ROLLUP_LEVELS, STAT_LEVELS } from '../metering/stat-ranges.ts';
 
-export async function readStatsReport(db: Db, scope: StatScope, bucket: StatBucket, from: number, to: number) {
+/** How many keys a by-key breakdown lists unless the caller asks for another number. */
+export const DEFAULT_KEYS_LISTED = 100;
+export const MAX_KEYS_LISTED = 1000;
+
+export async function readStatsReport(db: Db, scope: StatScope, bucket: StatBucket, from: number, to: number, keysListed = DEFAULT_KEYS_LISTED) {
   // Independent reads: on PostgreSQL they run on separate pooled connections at the same time.
-  const [report, keyRows] = await Promise.all([readStats(db, scope, bucket, from, to), readByKey(db, scope, bucket, from, to)]);
+  const [report, keyRows] = await Promise.all([readStats(db, scope, bucket, from, to), readByKey(db, scope, bucket, from, to, keysListed)]);
   const usd = (micros: number) => micros / 1_000_000;
   const windowMinutes = Math.max(1, (to - from) / 60_000);
   return {
@@ -27,21 +33,36 @@ export async function readStatsReport(db: Db, scope: StatScope, bucket: StatBuck
     },
     series: report.series.map((point) => ({ ...point, costUsd: usd(point.costMicros) })),
     by_model: report.byModel.map((row) => ({ ...row, costUsd: usd(row.costMicros) })),
-    by_key: keyRows.map((row) => ({
-      key_id: row.key_id,
-      key_name: row.key_name ?? null,
-      requests: Number(row.requests ?? 0),
-      errors: Number(row.errors ?? 0),
-      inputTokens: Number(row.input_tokens ?? 0),
-      outputTokens: Number(row.output_tokens ?? 0),
-      costMicros: Number(row.cost_micros ?? 0),
-      costUsd: usd(Number(row.cost_micros ?? 0)),
-    })),
+    by_key: keyRows.map((row) => ({ key_id: Number(row.key_id), key_name: row.key_name ?? null, ...counters(row, '') })),
+    by_key_rest: restOf(keyRows),
   };
 }
 
-async function readByKey(db: Db, scope: StatScope, bucket: StatBucket, from: number, to: number) {
-  const spans = coveringSpans(bucket, from, to);
+type Sums = Record<'requests' | 'errors' | 'input_tokens' | 'output_tokens' | 'cost_micros', unknown>;
+
+/** A row's counters; `prefix` 'all_' reads the window sums over every key instead. */
+function counters(row: Sums & Record<`all_${keyof Sums}`, unknown>, prefix: '' | 'all_') {
+  const read = (name: keyof Sums) => Number(row[`${prefix}${name}`] ?? 0);
+  const costMicros = read('cost_micros');
+  return { requests: read('requests'), errors: read('errors'), inputTokens: read('input_tokens'), outputTokens: read('output_tokens'), costMicros, costUsd: costMicros / 1_000_000 };
+}
+
+/** The keys past the listed ones, summed (every key minus the listed), or null when every key is listed. */
+function restOf(rows: (Sums & Record<`all_${keyof Sums}` | 'all_keys', unknown>)[]) {
+  const all = rows[0];
+  const keys = Number(all?.all_keys ?? 0) - rows.length;
+  if (all === undefined || keys <= 0) return null;
+  const total = counters(all, 'all_');
+  const listed = rows.map((row) => counters(row, ''));
+  const minus = (name: 'requests' | 'errors' | 'inputTokens' | 'outputTokens' | 'costMicros') => total[name] - listed.reduce((sum, row) => sum + row[name], 0);
+  const costMicros = minus('costMicros');
+  return { keys, requests: minus('requests'), errors: minus('errors'), inputTokens: minus('inputTokens'), outputTokens: minus('outputTokens'), costMicros, costUsd: costMicros / 1_000_000 };
+}
+
+/** The largest keys by cost (then requests, then id) and the sum of all the others, in one round trip. */
+async function readByKey(db: Db, scope: StatScope, bucket: StatBucket, from: number, to: number, limit: number) {
+  // Only the platform's per-key roll-up has six-hour and week buckets; usage_stats (a user's, a key's) has not.
+  const spans = coveringSpans(bucket, from, to, scope.kind === 'platform' ? KEY_ROLLUP_LEVELS : STAT_LEVELS);
   if (spans.length === 0) return [];
   const sums = keyRowsOf(db, scope)
     .where((eb) => eb.or(spans.map((span) => eb.and([eb('bucket', '=', span.bucket), eb('bucket_start', '>=', span.from), eb('bucket_start', '<', span.to)]))))
@@ -53,10 +74,19 @@ async function readByKey(db: Db, scope: StatScope, bucket: StatBucket, from: num
       eb.fn.sum<number>('output_tokens').as('output_tokens'),
       eb.fn.sum<number>('cost_micros').as('cost_micros'),
     ]).groupBy('key_id');
-  // The keys' names in the same round trip (a platform breakdown names a thousand keys).
-  return db.selectFrom(sums.as('sums')).leftJoin('api_keys', 'api_keys.id', 'sums.key_id')
-    .select(['sums.key_id', 'sums.requests', 'sums.errors', 'sums.input_tokens', 'sums.output_tokens', 'sums.cost_micros', 'api_keys.name as key_name'])
-    .orderBy('sums.key_id').execute();
+  // Window sums over every key ride along on each of the top rows, so "the rest" needs no second query;
+  // only the top rows are sorted past the limit, joined to their names and sent (a platform has ~1,000 keys).
+  const top = db.selectFrom(sums.as('sums')).select((eb) => [
+    'key_id', 'requests', 'errors', 'input_tokens', 'output_tokens', 'cost_micros',
+    eb.fn.countAll<number>().over().as('all_keys'),
+    eb.fn.sum<number>('requests').over().as('all_requests'),
+    eb.fn.sum<number>('errors').over().as('all_errors'),
+    eb.fn.sum<number>('input_tokens').over().as('all_input_tokens'),
+    eb.fn.sum<number>('output_tokens').over().as('all_output_tokens'),
+    eb.fn.sum<number>('cost_micros').over().as('all_cost_micros'),
+  ]).orderBy('cost_micros', 'desc').orderBy('requests', 'desc').orderBy('key_id').limit(limit);
+  return db.selectFrom(top.as('top')).leftJoin('api_keys', 'api_keys.id', 'top.key_id').selectAll('top').select('api_keys.name as key_name')
+    .orderBy('top.cost_micros', 'desc').orderBy('top.requests', 'desc').orderBy('top.key_id').execute();
 }
 
 /** A key's or a user's own usage_stats rows (indexed), or the platform's per-key roll-up. */

@@ -13,6 +13,7 @@ import { paymentsSchema } from './migrations/0008-payments.ts';
 import { accountsSchema } from './migrations/0005-accounts.ts';
 import { platformStats } from './migrations/0009-platform-stats.ts';
 import { responseState } from './migrations/0010-response-state.ts';
+import { keyStatsCoarseBuckets } from './migrations/0011-key-stats-coarse-buckets.ts';
 
 function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
   return {
@@ -25,6 +26,7 @@ function migrationsFor(engine: DatabaseEngine): Record<string, Migration> {
     '0008-payments': paymentsSchema(engine),
     '0009-platform-stats': platformStats,
     '0010-response-state': responseState,
+    '0011-key-stats-coarse-buckets': keyStatsCoarseBuckets,
   };
 }
 

@@ -19,7 +19,8 @@ export async function applyRetention(db: Kysely<DatabaseSchema>, logRetentionDay
   // The roll-ups keep the same buckets as usage_stats, so a platform series and a user's agree on what
   // history there is. Deleting aggregates never touches the log, nor the log's deletion the aggregates.
   for (const table of ['usage_stats', 'usage_stats_platform', 'usage_stats_keys'] as const) {
-    for (const [bucket, keptFor] of [['minute', MINUTE_STATS_RETENTION_MS], ['hour', HOUR_STATS_RETENTION_MS]] as const) {
+    // Six-hour buckets (usage_stats_keys only) go with the hour buckets they sum; week buckets stay, like days.
+    for (const [bucket, keptFor] of [['minute', MINUTE_STATS_RETENTION_MS], ['hour', HOUR_STATS_RETENTION_MS], ['six_hours', HOUR_STATS_RETENTION_MS]] as const) {
       const result = await db.deleteFrom(table).where('bucket', '=', bucket).where('bucket_start', '<', now - keptFor).executeTakeFirst();
       stats += Number(result.numDeletedRows);
     }

@@ -1,5 +1,5 @@
 // What the statistics roll-ups must hold, computed from usage-log rows in plain code (a GROUP BY by hand):
-// each call counted once in its minute, hour and day bucket; an error is a status of 400 or more.
+// each call counted once in its minute, hour and day bucket (and six hours and week, per key); an error is a status of 400 or more.
 import { STAT_BUCKETS } from '../../src/metering/metering-writer.ts';
 
 export interface LoggedCall {
@@ -33,6 +33,11 @@ export function expectedRollups(calls: readonly LoggedCall[], keep: (bucket: str
       const p = `${bucket}|${start}|${call.model}`;
       if (!platform.has(p)) platform.set(p, { bucket, bucket_start: start, model: call.model, ...zero() });
       add(platform.get(p)!, call);
+    }
+    // The per-key roll-up alone also has six-hour and week buckets (aligned to the epoch).
+    for (const [bucket, size] of [...Object.entries(STAT_BUCKETS), ['six_hours', 6 * 3_600_000] as const, ['week', 7 * 86_400_000] as const]) {
+      const start = call.created_at - (call.created_at % size);
+      if (!keep(bucket, start)) continue;
       const user = call.user_id ?? 0;
       const key = call.key_id ?? 0;
       const k = `${bucket}|${start}|${user}|${key}`;

@@ -123,7 +123,11 @@ describe.each([
       ['minute', now - 3 * 3_600_000 - 12_345, now + 60_000],
       ['minute', now - 30 * 60_000, now],
       ['hour', now - 36 * 3_600_000, now - 3_600_000],
+      // Long enough to hold whole (epoch-aligned) weeks: the by-key sums read week buckets.
+      ['day', now - 30 * DAY, now],
+      ['hour', now - 20 * DAY - 1_234_567, now],
     ];
+    let rangesWithRest = 0;
     for (const [bucket, from, to] of ranges) {
       const answer = await boss.get(`/api/stats?scope=platform&bucket=${bucket}&from=${from}&to=${to}`);
       expect(answer.status).toBe(200);
@@ -139,12 +143,31 @@ describe.each([
       expect(answer.body.totals).toMatchObject(sum(inRange));
       const models = [...new Set(inRange.map((call) => call.model))].sort();
       expect(answer.body.by_model).toEqual(models.map((model) => expect.objectContaining({ model, ...sum(inRange.filter((call) => call.model === model)) })));
-      const keys = [...new Set(inRange.map((call) => call.key_id ?? 0))].sort((a, b) => a - b);
-      expect(answer.body.by_key).toEqual(keys.map((key_id) => expect.objectContaining({ key_id, ...sum(inRange.filter((call) => (call.key_id ?? 0) === key_id)) })));
+      // By key: the keys that cost most first (then requests, then id); with keys=2, the others summed.
+      const byKey = [...new Set(inRange.map((call) => call.key_id ?? 0))].map((key_id) => ({ key_id, ...sum(inRange.filter((call) => (call.key_id ?? 0) === key_id)) }))
+        .sort((a, b) => b.costMicros - a.costMicros || b.requests - a.requests || a.key_id - b.key_id);
+      if (byKey.length > 2) rangesWithRest++;
+      expect(answer.body.by_key).toEqual(byKey.map((row) => expect.objectContaining(row)));
+      expect(answer.body.by_key_rest).toBeNull();
       for (const row of answer.body.by_key as { key_id: number; key_name: string | null }[]) expect(row.key_name).toBe(row.key_id === 0 ? null : names.get(row.key_id));
+      const topTwo = await boss.get(`/api/stats?scope=platform&bucket=${bucket}&from=${from}&to=${to}&keys=2`);
+      expect(topTwo.body.by_key).toEqual(byKey.slice(0, 2).map((row) => expect.objectContaining(row)));
+      const rest = inRange.filter((call) => !byKey.slice(0, 2).some((row) => row.key_id === (call.key_id ?? 0)));
+      expect(topTwo.body.by_key_rest).toEqual(byKey.length > 2 ? { keys: byKey.length - 2, ...sum(rest), costUsd: sum(rest).costMicros / 1_000_000 } : null);
       expect(answer.body.series.reduce((total: number, point: { requests: number }) => total + point.requests, 0)).toBe(inRange.length);
     }
+    expect(rangesWithRest).toBeGreaterThan(2);
+    // An empty range (from = to on a bucket edge) covers no bucket: empty sums, not an error.
+    const edge = now - (now % DAY);
+    const empty = await boss.get(`/api/stats?scope=platform&bucket=hour&from=${edge}&to=${edge}`);
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({ series: [], by_model: [], by_key: [], by_key_rest: null, totals: { requests: 0 } });
     expect((await new ApiClient(gateway.url, KEYS.bob).get('/api/stats?scope=platform')).status).toBe(403);
+    for (const keys of ['0', '1001', 'many']) {
+      const refused = await boss.get(`/api/stats?scope=platform&keys=${keys}`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ type: 'invalid_request_error' });
+    }
   });
 
   it('trims the roll-ups\' minute and hour buckets with usage_stats, and what is kept still agrees with the log', async () => {
@@ -153,8 +176,8 @@ describe.each([
     expect(before.length).toBeGreaterThan(0);
     const deleted = await applyRetention(gateway.database.db, 0, later);
     expect(deleted.stats).toBeGreaterThan(0);
-    const kept = (bucket: string, start: number) => bucket === 'day'
-      || (bucket === 'minute' && start >= later - MINUTE_STATS_RETENTION_MS) || (bucket === 'hour' && start >= later - HOUR_STATS_RETENTION_MS);
+    const kept = (bucket: string, start: number) => bucket === 'day' || bucket === 'week'
+      || (bucket === 'minute' && start >= later - MINUTE_STATS_RETENTION_MS) || ((bucket === 'hour' || bucket === 'six_hours') && start >= later - HOUR_STATS_RETENTION_MS);
     expect(await stored()).toEqual(expected(await loggedCalls(), kept));
     const minutes = await gateway.database.db.selectFrom('usage_stats').select('bucket_start').where('bucket', '=', 'minute').execute();
     expect(minutes.every((row) => row.bucket_start >= later - MINUTE_STATS_RETENTION_MS)).toBe(true);

@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { UsageStatsKeysTable, UsageStatsPlatformTable, UsageStatsTable } from '../schema.ts';
 import { chunks, type Db } from './repository-helpers.ts';
+import { SIX_HOURS_MS, WEEK_MS } from '../../metering/stat-ranges.ts';
 
 const COUNTERS = ['requests', 'errors', 'input_tokens', 'output_tokens', 'cost_micros'] as const;
 const ROWS_PER_STATEMENT = 500;
@@ -35,9 +36,18 @@ export function platformRows(statRows: readonly UsageStatsTable[]): UsageStatsPl
     (row) => ({ bucket: row.bucket, bucket_start: row.bucket_start, model: row.model, ...counters(row) }));
 }
 
-/** The per-key rows (one per bucket, start, user and key) that `statRows` add up to. */
+/**
+ * The per-key rows (one per bucket, start, user and key) that `statRows` add up to, with a six-hour bucket
+ * for each hour bucket's counts and a week bucket for each day bucket's (migration 0011: a by-key breakdown
+ * over days or weeks reads several times fewer rows).
+ */
 export function keyRows(statRows: readonly UsageStatsTable[]): UsageStatsKeysTable[] {
-  return rollUp(statRows, (row) => `${row.bucket}\u0000${row.bucket_start}\u0000${row.user_id}\u0000${row.key_id}`,
+  const coarser = statRows.flatMap((row) => {
+    if (row.bucket === 'hour') return [{ ...row, bucket: 'six_hours', bucket_start: row.bucket_start - (row.bucket_start % SIX_HOURS_MS) }];
+    if (row.bucket === 'day') return [{ ...row, bucket: 'week', bucket_start: row.bucket_start - (row.bucket_start % WEEK_MS) }];
+    return [];
+  });
+  return rollUp([...statRows, ...coarser], (row) => `${row.bucket}\u0000${row.bucket_start}\u0000${row.user_id}\u0000${row.key_id}`,
     (row) => ({ bucket: row.bucket, bucket_start: row.bucket_start, user_id: row.user_id, key_id: row.key_id, ...counters(row) }));
 }
 

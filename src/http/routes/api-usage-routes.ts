@@ -8,7 +8,7 @@ import { idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import type { Accounting } from '../../metering/accounting.ts';
 import { logsCsv, readLogDetail, readLogPage } from '../../accounts/usage-log-reader.ts';
-import { readStatsReport } from '../../accounts/usage-stats-reader.ts';
+import { DEFAULT_KEYS_LISTED, MAX_KEYS_LISTED, readStatsReport } from '../../accounts/usage-stats-reader.ts';
 import { readLedgerPage, readWalletSummary } from '../../accounts/wallet-reader.ts';
 import { forbidden, invalidRequest } from '../../gateway-errors.ts';
 import { ownKey } from '../../accounts/user-keys.ts';
@@ -53,13 +53,15 @@ export function apiUsageRoutes(api: ApiRouter, deps: AccountsDeps, accounting: A
   });
 
   api.route({
-    method: 'GET', url: '/api/stats', tag, access: 'verified', allowKeys: true, summary: 'Requests, errors, cost, tokens, RPM and TPM: totals and series by minute, hour or day, by model and by key.',
+    method: 'GET', url: '/api/stats', tag, access: 'verified', allowKeys: true, summary: 'Requests, errors, cost, tokens, RPM and TPM: totals and series by minute, hour or day, by model, and by key (the `keys` that cost most, the rest summed in by_key_rest).',
     query: z.object({
       bucket: z.enum(['minute', 'hour', 'day']).default('hour'),
       from: time.optional(),
       to: time.optional(),
       scope: z.enum(['key', 'user', 'platform']).optional(),
       key_id: positiveId.optional(),
+      // by_key lists this many keys, those that cost most; by_key_rest sums the others.
+      keys: z.coerce.number().int().min(1).max(MAX_KEYS_LISTED).default(DEFAULT_KEYS_LISTED),
     }).strict(),
     handler: async ({ caller, query }) => {
       const to = query.to ?? Date.now();
@@ -78,7 +80,7 @@ export function apiUsageRoutes(api: ApiRouter, deps: AccountsDeps, accounting: A
       } else {
         scope = { kind: 'user', userId: caller.user.id };
       }
-      return { scope: scopeName, ...await readStatsReport(deps.db, scope, query.bucket, from, to), from, to };
+      return { scope: scopeName, ...await readStatsReport(deps.db, scope, query.bucket, from, to, query.keys), from, to };
     },
   });
 

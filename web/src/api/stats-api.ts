@@ -45,12 +45,20 @@ function readPoint(raw: Record<string, unknown>): Omit<StatPoint, 'start'> {
 
 const list = (value: unknown) => (Array.isArray(value) ? (value as Array<Record<string, unknown>>) : []);
 
+/** The server lists the keys that cost most and sums the others (by_key_rest): one row for those. */
+function otherKeys(rest: unknown): Breakdown[] {
+  if (rest === null || typeof rest !== 'object') return [];
+  const row = rest as Record<string, unknown>;
+  const keys = num(row.keys);
+  return [{ label: `Other keys (${keys})`, ...readPoint(row) }];
+}
+
 export function readStats(raw: Record<string, unknown>): Stats {
   return {
     totals: readPoint((raw.totals ?? {}) as Record<string, unknown>),
     series: list(raw.series).map((point) => ({ start: num(point.start, point.bucket_start, Date.parse(String(point.time ?? ''))), ...readPoint(point) })),
     byModel: list(raw.by_model ?? raw.byModel).map((row) => ({ label: String(row.model ?? ''), ...readPoint(row) })),
-    byKey: list(raw.by_key ?? raw.byKey).map((row) => ({ label: String(row.key_name ?? row.name ?? row.key ?? row.key_id ?? ''), ...readPoint(row) })),
+    byKey: [...list(raw.by_key ?? raw.byKey).map((row) => ({ label: String(row.key_name ?? row.name ?? row.key ?? row.key_id ?? ''), ...readPoint(row) })), ...otherKeys(raw.by_key_rest)],
     rpm: num(raw.rpm),
     tpm: num(raw.tpm),
   };
