@@ -9,6 +9,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { toSqlValue } from '../db/sqlite-driver.ts';
 import { USAGE_LOG_COLUMNS, USAGE_LOG_DEFAULTS } from '../db/usage-log-columns.ts';
 import { chargedEntries, statRows, sumBy, sumCounters } from './metering-rows.ts';
+import { keyRows, platformRows } from './stat-rollup-rows.ts';
 import type { MeteringDeadLetter, MeteringStore } from './metering-store.ts';
 import type { MeteringEntry } from './metering-writer.ts';
 
@@ -86,8 +87,10 @@ export function sqliteMeteringStore(database: DatabaseSync): MeteringStore {
       for (const row of sumCounters(stats, keys as never)) run(statement, [...keys, ...COUNTERS].map((column) => row[column]));
     };
     write(statements().addStats, STATS_KEYS);
-    write(statements().addPlatform, PLATFORM_KEYS);
-    write(statements().addKeys, KEYS_KEYS);
+    // The roll-ups' rows come from the same pure functions as the Kysely repositories' (six-hour and week
+    // buckets of the per-key roll-up included), so both writers leave the same tables.
+    for (const row of platformRows(stats)) run(statements().addPlatform, [...PLATFORM_KEYS, ...COUNTERS].map((column) => row[column]));
+    for (const row of keyRows(stats)) run(statements().addKeys, [...KEYS_KEYS, ...COUNTERS].map((column) => row[column]));
   };
 
   const insertDeadLetter = (row: MeteringDeadLetter) => run(statements().insertDeadLetter, DEAD_LETTER_COLUMNS.map((column) => row[column]));

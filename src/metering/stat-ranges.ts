@@ -2,7 +2,7 @@
 // days from day buckets, whole quarter days from six-hour buckets (those two: the per-key roll-up only),
 // the hours at either end from hour buckets, the minutes at either end from minute buckets. Sums over the
 // range (the by-key and by-model breakdowns) then read a few rows per key and week, not 7, 168 or 10,080.
-import { STAT_BUCKETS } from './metering-writer.ts';
+import { STAT_BUCKETS } from './metering-rows.ts';
 
 export type StatBucketName = keyof typeof STAT_BUCKETS;
 
