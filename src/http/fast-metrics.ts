@@ -22,14 +22,25 @@ interface Options<Name extends string> {
   registers: Registry[];
 }
 
-/** The series of one metric, keyed by its label values joined (labels are bounded by the callers). */
+/** A label left out by the caller (distinct from any string value). */
+const MISSING = Symbol('missing label');
+
+type SeriesTree<S> = Map<string | symbol, SeriesTree<S> | S>;
+
+/**
+ * The series of one metric, found through one Map per label name by each label's value: no key string is
+ * built per call (joining the values and hashing the joined string cost twice as much). Labels are bounded
+ * by the callers.
+ */
 abstract class FastMetric<Name extends string, S extends Series> {
   name: string;
   readonly help: string;
   abstract readonly type: 'counter' | 'histogram';
   readonly aggregator = 'sum';
   protected readonly labelNames: readonly Name[];
-  protected series = new Map<string, S>();
+  private tree: SeriesTree<S> = new Map();
+  /** Every series in the order it first appeared (prom-client prints them so). */
+  protected series: S[] = [];
 
   constructor(options: Options<Name>) {
     this.name = options.name;
@@ -39,18 +50,23 @@ abstract class FastMetric<Name extends string, S extends Series> {
   }
 
   protected seriesFor(labels: Labels<Name>): S {
-    let key = '';
-    for (const name of this.labelNames) {
-      const value = labels[name];
-      key += value === undefined ? '\u0001' : `${value}\u0000`;
+    const names = this.labelNames;
+    let level = this.tree;
+    for (let i = 0; i < names.length - 1; i++) {
+      const key = labelKey(labels[names[i]!]);
+      let next = level.get(key) as SeriesTree<S> | undefined;
+      if (next === undefined) level.set(key, (next = new Map()));
+      level = next;
     }
-    let series = this.series.get(key);
+    const key = names.length === 0 ? MISSING : labelKey(labels[names[names.length - 1]!]);
+    let series = level.get(key) as S | undefined;
     if (series === undefined) {
       // Only the declared label names, in the caller's order (as prom-client prints them); an undeclared
       // name is a programming error prom-client also throws on.
-      for (const name in labels) if (!this.labelNames.includes(name)) throw new Error(`Added label "${name}" is not included in initial labelset: ${JSON.stringify(this.labelNames)}`);
+      for (const name in labels) if (!names.includes(name)) throw new Error(`Added label "${name}" is not included in initial labelset: ${JSON.stringify(names)}`);
       series = this.newSeries({ ...labels } as Record<string, string | number>);
-      this.series.set(key, series);
+      level.set(key, series);
+      this.series.push(series);
     }
     return series;
   }
@@ -64,8 +80,13 @@ abstract class FastMetric<Name extends string, S extends Series> {
   }
 
   reset(): void {
-    this.series = new Map();
+    this.tree = new Map();
+    this.series = [];
   }
+}
+
+function labelKey(value: string | number | undefined): string | symbol {
+  return value === undefined ? MISSING : typeof value === 'string' ? value : String(value);
 }
 
 interface CounterSeries extends Series { value: number }
@@ -85,7 +106,7 @@ export class FastCounter<Name extends string> extends FastMetric<Name, CounterSe
   }
 
   protected values(): MetricValue[] {
-    return [...this.series.values()].map(({ labels, value }) => ({ labels, value }));
+    return this.series.map(({ labels, value }) => ({ labels, value }));
   }
 }
 
@@ -123,7 +144,7 @@ export class FastHistogram<Name extends string> extends FastMetric<Name, Histogr
   protected values(): MetricValue[] {
     const values: MetricValue[] = [];
     const bucketName = `${this.name}_bucket`;
-    for (const { labels, counts, sum, count } of this.series.values()) {
+    for (const { labels, counts, sum, count } of this.series) {
       // prom-client prints `le` first, then the series' labels.
       let cumulative = 0;
       this.upperBounds.forEach((le, i) => {

@@ -32,12 +32,13 @@ describe('request-path metrics counted outside prom-client', () => {
       counter.inc({ route: '/v1/chat/completions', model: 'gpt-4o', status: '200' });
       counter.inc({ status: '429', model: 'other', route: '/v1/messages' }, 3);
       counter.inc({ route: '/v1/chat/completions', model: 'gpt-4o', status: '200' }, 2.5);
+      counter.inc({ status: '200', model: 'gpt-4o', route: '/v1/chat/completions' });
       counter.inc({ route: 'unmatched', model: 'a "quoted"\\ back\nslash', status: '404' });
       counter.inc({ route: 'unmatched', model: '', status: '404' }, 0);
       for (const seconds of [0.001, 0.005, 0.0051, 0.2, 0.5, 0.7, 1, 29, 31, 1000]) histogram.observe({ channel: 'main' }, seconds);
       histogram.observe({ channel: 'backup' }, 0.05);
     });
-    expect(fast).toContain('x_requests_total{route="/v1/chat/completions",model="gpt-4o",status="200"} 3.5');
+    expect(fast).toContain('x_requests_total{route="/v1/chat/completions",model="gpt-4o",status="200"} 4.5');
     expect(fast).toContain('x_latency_seconds_bucket{le="0.5",channel="main"} 5');
     expect(fast).toBe(prom);
   });
