@@ -1,16 +1,18 @@
 // Prometheus metrics served at /metrics. One registry per app so tests can run several apps in one process.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+// The per-request series count in our own objects (fast-metrics.ts) and reach prom-client only when scraped.
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { FastCounter, FastHistogram } from './fast-metrics.ts';
 
 export interface GatewayMetrics {
   registry: Registry;
-  requests: Counter<'route' | 'model' | 'status'>;
-  upstreamLatency: Histogram<'channel'>;
-  tokens: Counter<'model' | 'direction'>;
+  requests: FastCounter<'route' | 'model' | 'status'>;
+  upstreamLatency: FastHistogram<'channel'>;
+  tokens: FastCounter<'model' | 'direction'>;
   // Cost, latency and routing outcomes (labels are served models, group and channel names from the
   // operator's config only, so their sets stay bounded).
-  costMicros: Counter<'model' | 'group'>;
-  timeToFirstToken: Histogram<'model'>;
-  failovers: Counter<'model'>;
+  costMicros: FastCounter<'model' | 'group'>;
+  timeToFirstToken: FastHistogram<'model'>;
+  failovers: FastCounter<'model'>;
 }
 
 export function createMetrics(): GatewayMetrics {
@@ -18,39 +20,39 @@ export function createMetrics(): GatewayMetrics {
   collectDefaultMetrics({ register: registry });
   return {
     registry,
-    requests: new Counter({
+    requests: new FastCounter({
       name: 'gateway_requests_total',
       help: 'Requests answered, by route, model and HTTP status.',
       labelNames: ['route', 'model', 'status'],
       registers: [registry],
     }),
-    upstreamLatency: new Histogram({
+    upstreamLatency: new FastHistogram({
       name: 'gateway_upstream_response_seconds',
       help: 'Time from sending a request upstream to its response headers, by channel.',
       labelNames: ['channel'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers: [registry],
     }),
-    tokens: new Counter({
+    tokens: new FastCounter({
       name: 'gateway_tokens_total',
       help: 'Tokens metered, by model and direction (input or output).',
       labelNames: ['model', 'direction'],
       registers: [registry],
     }),
-    costMicros: new Counter({
+    costMicros: new FastCounter({
       name: 'gateway_cost_micro_usd_total',
       help: 'Money charged for answered calls, in micro-USD, by model and the key\'s group.',
       labelNames: ['model', 'group'],
       registers: [registry],
     }),
-    timeToFirstToken: new Histogram({
+    timeToFirstToken: new FastHistogram({
       name: 'gateway_time_to_first_token_seconds',
       help: 'Time from a streamed request arriving to its first event reaching the client, by model.',
       labelNames: ['model'],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 60],
       registers: [registry],
     }),
-    failovers: new Counter({
+    failovers: new FastCounter({
       name: 'gateway_failovers_total',
       help: 'Calls that moved from one channel to another before (or while) answering, by requested model.',
       labelNames: ['model'],
