@@ -33,7 +33,7 @@ export function createBodyIdleSweeper(idleMs: number): BodyIdleSweeper {
   // Bodies that finished are also dropped between checks, once the list has doubled since the last
   // compaction (amortised constant per request): otherwise a second's worth of requests (thousands under
   // load) would stay referenced until the next check and be promoted to the old generation.
-  let compactAt = 256;
+  let compactAt = 64;
 
   const sweep = () => {
     const now = performance.now();
@@ -61,11 +61,8 @@ export function createBodyIdleSweeper(idleMs: number): BodyIdleSweeper {
   return {
     watch(request) {
       if (arriving.length >= compactAt) {
-        // In place and reading only `complete` (a destroyed socket's entry goes at the next check).
-        let kept = 0;
-        for (const body of arriving) if (!body.request.complete) arriving[kept++] = body;
-        arriving.length = kept;
-        compactAt = Math.max(256, kept * 2);
+        arriving = arriving.filter((body) => !body.request.complete && !body.socket.destroyed);
+        compactAt = Math.max(64, arriving.length * 2);
       }
       arriving.push({ request, socket: request.socket, bytesRead: -1, since: 0 });
       if (timer === null) {
