@@ -9,7 +9,6 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { compileIpAllowlist, unmapIpv4 } from '../accounts/ip-allowlist.ts';
 import { GatewayError, invalidRequest } from '../gateway-errors.ts';
-import { createBodyIdleSweeper } from './body-idle-sweeper.ts';
 import { errorFormatForUrl, renderError } from './error-formats.ts';
 
 export interface ConnectionLimits {
@@ -54,17 +53,18 @@ export function installConnectionGuards(app: FastifyInstance, limits: Connection
     }));
   });
 
-  const bodyIdle = createBodyIdleSweeper(limits.bodyIdleTimeoutMs);
-  app.addHook('onClose', (_app, done) => {
-    bodyIdle.stop();
-    done();
-  });
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const raw = request.raw;
     // Only while a body is arriving: the answer may legitimately take minutes of silence (a long
     // non-streamed completion), and keep-alive idleness has its own timeout.
     const hasBody = (raw.headers['content-length'] !== undefined && raw.headers['content-length'] !== '0') || raw.headers['transfer-encoding'] !== undefined;
-    if (hasBody && !raw.complete) bodyIdle.watch(raw);
+    if (hasBody) {
+      const socket = raw.socket;
+      socket.setTimeout(limits.bodyIdleTimeoutMs);
+      raw.once('end', () => {
+        if (!reply.raw.writableFinished && !socket.destroyed) socket.setTimeout(0);
+      });
+    }
     done();
   });
 }
