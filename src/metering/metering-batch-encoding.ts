@@ -44,7 +44,9 @@ export function decodeMeteringBatch(flat: EncodedMeteringBatch): MeteringEntry[]
   }
   const entries: MeteringEntry[] = [];
   for (let at = 0; at < flat.length; at += ENCODED_ENTRY_WIDTH) {
-    entries.push({ chargeMicros: flat[at] as number, log: readLog(flat, at + 1) });
+    // `log` first: a dead letter's entry_json (JSON of the entry) keeps the key order it had before the
+    // flat batch, which test/metering/sqlite-metering-store.test.ts compares with the in-thread writer's.
+    entries.push({ log: readLog(flat, at + 1), chargeMicros: flat[at] as number });
   }
   return entries;
 }
