@@ -1,8 +1,9 @@
 // Messages between the gateway and its metering worker.
-import type { MeteringEntry } from './metering-writer.ts';
+import type { EncodedMeteringBatch } from './metering-batch-encoding.ts';
 
+/** A write carries its entries flat (metering-batch-encoding.ts): far cheaper to clone than objects. */
 export type WorkerRequest =
-  | { kind: 'write'; id: number; entries: MeteringEntry[]; retry: boolean }
+  | { kind: 'write'; id: number; entries: EncodedMeteringBatch; retry: boolean }
   | { kind: 'close'; id: number };
 
 /** A failed write says how many entries, from the start of the batch, were done before it failed. */

@@ -3,6 +3,7 @@
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { MeteringWriteInterrupted, writeIsolatingRefusals } from './isolate-refused-rows.ts';
+import { decodeMeteringBatch } from './metering-batch-encoding.ts';
 import type { MeteringStore } from './metering-store.ts';
 import type { WorkerReply, WorkerRequest } from './metering-worker-protocol.ts';
 
@@ -42,8 +43,9 @@ async function handle(connection: Promise<MeteringConnection>, request: WorkerRe
       return;
     }
     // An empty write is the start-up probe: it proves the connection works.
-    if (request.entries.length === 0) await probe();
-    const outcome = await writeIsolatingRefusals(store, request.entries, { retry: request.retry });
+    const entries = decodeMeteringBatch(request.entries);
+    if (entries.length === 0) await probe();
+    const outcome = await writeIsolatingRefusals(store, entries, { retry: request.retry });
     parentPort!.postMessage({ id: request.id, ok: true, ...outcome } satisfies WorkerReply);
   } catch (error) {
     const done = error instanceof MeteringWriteInterrupted ? error.done : 0;
