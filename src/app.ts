@@ -31,6 +31,7 @@ import type { MetricsAccess } from './http/metrics-access.ts';
 import { installAccountsApi, type AccountsOptions } from './http/routes/api-routes.ts';
 import { apiPlaygroundRoutes } from './http/routes/api-playground-routes.ts';
 import { installPaymentsApi, type PaymentsOptions } from './http/routes/api-payments-install.ts';
+import { lazySchemaController } from './http/lazy-schema-compilers.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -84,6 +85,8 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     // caller's error envelope rather than their bare defaults.
     clientErrorHandler: handleClientError,
     frameworkErrors: handleFrameworkError,
+    // ajv and fast-json-stringify only if a route ever declares a JSON schema (none does: zod validates).
+    schemaController: lazySchemaController,
   });
   if (options.connectionLimits) installConnectionGuards(app, options.connectionLimits);
   installJsonBodyParser(app);

@@ -1,9 +1,14 @@
 // Reads and validates the config file. Errors name the file, the field path and what is wrong.
 import { readFile } from 'node:fs/promises';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { createRequire } from 'node:module';
 import { configFileSchema, type ConfigFile } from './config-file-schema.ts';
 import { providerOfConfig, providerSettingsOfConfig } from './config-to-rows.ts';
 import { chatFormatsOf } from '../routing/channel-chat-format.ts';
+
+// The YAML parser (72 modules) is loaded when a config file is first parsed, not at import: a gateway
+// started without a config file never needs it (issue 16, memory). Node resolves `yaml` for `import` and
+// `require` to the same file, so a process that also imports it shares the one copy.
+const requireYaml = (): typeof import('yaml') => createRequire(import.meta.url)('yaml') as typeof import('yaml');
 
 export class ConfigFileError extends Error {
   constructor(file: string, problems: string[]) {
@@ -23,6 +28,7 @@ export async function loadConfigFile(file: string): Promise<ConfigFile> {
 }
 
 export function parseConfigText(file: string, text: string): ConfigFile {
+  const { parse: parseYaml, YAMLParseError } = requireYaml();
   let raw: unknown;
   try {
     // YAML is a superset of JSON, so one parser serves both file kinds.
