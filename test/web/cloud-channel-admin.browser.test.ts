@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 import { startVertexSimulator, type VertexSimulator } from '../simulators/vertex-simulator.ts';
-import { launchBrowser } from './browser.ts';
+import { join } from 'node:path';
+import { launchBrowser, SCREENSHOT_DIR, VIEWPORTS } from './browser.ts';
 
 const ADMIN = { email: 'cloud-root@example.com', password: 'cloud root password 1' };
 const USER_KEY = testKey('cloudpageuser');
@@ -72,6 +73,13 @@ describe('admin channel page, cloud types', () => {
     expect(await edit.getByLabel('Vertex AI location').inputValue()).toBe('us-central1');
     expect(await edit.getByLabel('Upstream API key').inputValue()).toBe('');
     expect(await page.content()).not.toContain('PRIVATE KEY');
+    // The channel form at both widths, for a person to look at (test-results/screenshots).
+    // (after the modal's opening transition and the phone layout's reflow, so the pictures show the settled form)
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'admin-channel-form-desktop-light.png') });
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'admin-channel-form-phone-light.png') });
     await context.close();
   }, 60_000);
 });

@@ -2,9 +2,8 @@
 // upstream key is write-only: never shown, replaced when a new one is typed) and delete.
 import { useState } from 'react';
 import { Badge, Button, Group, Menu, Modal, MultiSelect, NumberInput, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminApi, type AdminChannel } from '../../api/admin-api.ts';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 import { CloudChannelFields, cloudSettingsBody, initialCloudSettings, keyDescription } from './CloudChannelFields.tsx';
 
@@ -13,17 +12,11 @@ const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere', 'azure-openai'
 const ENDPOINTS = ['responses', 'completions', 'embeddings', 'images-generations', 'images-edits', 'audio-speech', 'audio-transcriptions', 'realtime', 'count-tokens'];
 
 export default function AdminChannels() {
-  const queryClient = useQueryClient();
-  const channels = useQuery({ queryKey: ['admin', 'channels'], queryFn: adminApi.channels });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'channels'] });
-  const [editing, setEditing] = useState<AdminChannel | 'new' | null>(null);
+  const { list: channels, refresh, editing, setEditing } = useAdminCollection<AdminChannel>('channels', adminApi.channels);
   const [deleting, setDeleting] = useState<AdminChannel | null>(null);
   return (
     <Stack>
-      <Group justify="flex-end">
-        <Button onClick={() => setEditing('new')}>Create channel</Button>
-      </Group>
-      {channels.isError ? <ErrorNotice error={channels.error} /> : null}
+      <AdminToolbar addLabel="Create channel" onAdd={() => setEditing('new')} error={channels.isError ? channels.error : null} />
       <Table.ScrollContainer minWidth={860}>
         <Table striped aria-label="Channels">
           <Table.Thead>

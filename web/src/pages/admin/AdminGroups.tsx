@@ -1,21 +1,14 @@
 import { useState } from 'react';
 import { Button, Group, Modal, NumberInput, Stack, Table, TextInput } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminApi, type AdminGroup } from '../../api/admin-api.ts';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction } from './admin-actions.ts';
 
 export default function AdminGroups() {
-  const queryClient = useQueryClient();
-  const groups = useQuery({ queryKey: ['admin', 'groups'], queryFn: adminApi.groups });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'groups'] });
-  const [editing, setEditing] = useState<AdminGroup | 'new' | null>(null);
+  const { list: groups, refresh, editing, setEditing } = useAdminCollection<AdminGroup>('groups', adminApi.groups);
   return (
     <Stack>
-      <Group justify="flex-end">
-        <Button onClick={() => setEditing('new')}>Add group</Button>
-      </Group>
-      {groups.isError ? <ErrorNotice error={groups.error} /> : null}
+      <AdminToolbar addLabel="Add group" onAdd={() => setEditing('new')} error={groups.isError ? groups.error : null} />
       <Table.ScrollContainer minWidth={640}>
         <Table striped aria-label="Groups">
           <Table.Thead>

@@ -1,9 +1,8 @@
 // Models and their prices, in USD per million tokens (and per request); saved as the config file's shape.
 import { useState } from 'react';
 import { Badge, Button, Group, Modal, NumberInput, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminApi, type AdminModel } from '../../api/admin-api.ts';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction } from './admin-actions.ts';
 
 const PRICE_FIELDS = [
@@ -16,16 +15,10 @@ const PRICE_FIELDS = [
 const price = (value: unknown) => (typeof value === 'number' ? `$${value}` : '—');
 
 export default function AdminModels() {
-  const queryClient = useQueryClient();
-  const models = useQuery({ queryKey: ['admin', 'models'], queryFn: adminApi.models });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'models'] });
-  const [editing, setEditing] = useState<AdminModel | 'new' | null>(null);
+  const { list: models, refresh, editing, setEditing } = useAdminCollection<AdminModel>('models', adminApi.models);
   return (
     <Stack>
-      <Group justify="flex-end">
-        <Button onClick={() => setEditing('new')}>Add model</Button>
-      </Group>
-      {models.isError ? <ErrorNotice error={models.error} /> : null}
+      <AdminToolbar addLabel="Add model" onAdd={() => setEditing('new')} error={models.isError ? models.error : null} />
       <Table.ScrollContainer minWidth={760}>
         <Table striped aria-label="Models and prices">
           <Table.Thead>
