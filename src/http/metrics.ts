@@ -1,6 +1,6 @@
 // Prometheus metrics served at /metrics. One registry per app so tests can run several apps in one process.
 // The per-request series count in our own objects (fast-metrics.ts) and reach prom-client only when scraped.
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry, collectDefaultMetrics } from './prom-client-parts.ts';
 import { FastCounter, FastHistogram } from './fast-metrics.ts';
 
 export interface GatewayMetrics {
@@ -17,7 +17,7 @@ export interface GatewayMetrics {
 
 export function createMetrics(): GatewayMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectDefaultMetrics(registry);
   return {
     registry,
     requests: new FastCounter({

@@ -1,7 +1,7 @@
 // Gauges read at scrape time, not on the request path: each channel's status (enabled, disabled by an admin,
 // disabled automatically) and its circuit breaker's state. One database read per scrape of /metrics; the
 // label sets are the configured channels' names, so they stay bounded.
-import { Gauge } from 'prom-client';
+import { Gauge } from './prom-client-parts.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { CircuitBreakers } from '../routing/circuit-breaker.ts';

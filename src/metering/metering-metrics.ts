@@ -1,5 +1,6 @@
 // Prometheus metrics of the metering write path, on the gateway's registry (served at /metrics).
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { Counter, Gauge, Histogram } from '../http/prom-client-parts.ts';
 
 export interface MeteringMetrics {
   deadLetters: Counter;

@@ -4,7 +4,7 @@
 // link-local network (no server-side request forgery through an image or file URL).
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { request } from 'undici';
+import { request } from './undici-parts.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 import type { InlineImage } from '../hub/hub-images.ts';
 import { parseDataUrl } from '../hub/hub-images.ts';
@@ -63,7 +63,7 @@ async function fetchMedia(urls: string[], allowPrivate: boolean, kind: MediaKind
     if (!allowPrivate) await assertPublic(parsed.hostname.replace(/^\[|\]$/g, ''), kind);
     let response;
     try {
-      response = await request(url, { method: 'GET', headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS, maxRedirections: 0 } as never);
+      response = await request(parsed, { method: 'GET', headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
     } catch (error) {
       throw invalidRequest(`The ${kind.noun} at ${parsed.host} could not be fetched: ${(error as Error).message}`, 'messages', 'image_fetch_failed');
     }

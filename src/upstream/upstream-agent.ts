@@ -1,6 +1,6 @@
 // Pooled undici Agents for every upstream call: keep-alive connections per origin, no fetch per call.
 // One Agent per distinct connect timeout (channels may set their own), created on first use.
-import { Agent } from 'undici';
+import { Agent } from './undici-parts.ts';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** Largest non-streamed upstream answer read into memory (UPSTREAM_BODY_LIMIT): 100 embeddings of 3,072

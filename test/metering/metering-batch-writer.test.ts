@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createUser } from '../../src/db/repositories/users.ts';
@@ -70,5 +70,44 @@ describe('SQLite metering worker', () => {
     await writer.close();
     await pending;
     expect(await database.db.selectFrom('usage_logs').select('request_id').where('request_id', '=', 'req-e').execute()).toHaveLength(1);
+  });
+});
+
+describe('SQLite metering worker lifetime', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'metering-worker-life-'));
+  const url = `sqlite:${join(dir, 'gateway.db')}`;
+  let database: Database;
+  let userId: number;
+  const logged = async (requestId: string) => (await database.db.selectFrom('usage_logs').select('request_id').where('request_id', '=', requestId).execute()).length;
+
+  beforeAll(async () => {
+    database = await openDatabase(url);
+    await migrateToLatest(database.db, database.engine);
+    userId = (await createUser(database.db, 'lifetime-owner')).id;
+  });
+  afterAll(async () => {
+    await database.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('boots no worker before an entry is queued, and one when it is', async () => {
+    const writer = createMeteringBatchWriter(database.db, url);
+    await writer.start();
+    expect(writer.workerRunning).toBe(false);
+    writer.prepare();
+    expect(writer.workerRunning).toBe(true);
+    await writer.write([entry('life-a', userId, 100)]);
+    expect(await logged('life-a')).toBe(1);
+    await writer.close();
+    expect(writer.workerRunning).toBe(false);
+  });
+
+  it('stops an idle worker, and the next write boots a new one that writes', async () => {
+    const writer = createMeteringBatchWriter(database.db, url, { idleStopMs: 20 });
+    await writer.write([entry('life-b', userId, 100)]);
+    await vi.waitFor(() => expect(writer.workerRunning).toBe(false));
+    await writer.write([entry('life-c', userId, 100)]);
+    expect(await logged('life-b') + await logged('life-c')).toBe(2);
+    await writer.close();
   });
 });
