@@ -1,6 +1,6 @@
 // How the relay treats each kind of upstream failure, and its default time budget. Documented for users
 // in docs/failover.md; every number here is overridable per channel (timeouts) in the config file.
-import { errors as undiciErrors } from 'undici';
+import { errors as undiciErrors } from '../upstream/undici-parts.ts';
 import type { GatewayError } from '../gateway-errors.ts';
 import type { FormatRefusal } from '../hub/hub-format.ts';
 

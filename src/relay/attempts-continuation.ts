@@ -8,7 +8,7 @@ import type { RelayHop } from './relay-hop.ts';
 import { DEFAULT_TIMEOUTS } from './attempt-policy.ts';
 import { upstreamModelFor } from './resolve-candidates.ts';
 import { createUpstreamPump, isUpstreamStream } from './upstream-stream-framing.ts';
-import { firstOutput, type AttemptContext } from './attempts-first-byte.ts';
+import { firstOutput, malformedEventLogger, type AttemptContext } from './attempts-first-byte.ts';
 import { deliveredThrough, type CommittedStream } from './attempts-stream.ts';
 import { createReplayFilter } from './attempts-replay.ts';
 import { getFormat } from '../formats/index.ts';
@@ -66,7 +66,7 @@ async function openSegment(context: AttemptContext, hop: RelayHop, channel: Rout
       return null;
     }
     const converter = hop.stream!(channel);
-    const pump = createUpstreamPump(channel, response.chunks(), converter, (error) => deps.logger.warn({ requestId: call.requestId, channel: channel.name, err: error.message }, 'skipped a malformed upstream event'));
+    const pump = createUpstreamPump(channel, response.chunks(), converter, malformedEventLogger(deps, call, channel));
     const first = await firstOutput(pump, channel.timeouts.firstTokenMs ?? DEFAULT_TIMEOUTS.firstTokenMs, call.signal).catch(async (error: unknown) => {
       await pump.stop();
       throw error;

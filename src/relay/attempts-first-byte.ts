@@ -17,7 +17,7 @@ import { upstreamModelFor } from './resolve-candidates.ts';
 import type { SsePump } from './sse-pump.ts';
 import { createUpstreamPump, isUpstreamStream } from './upstream-stream-framing.ts';
 import type { ModelRoute } from './attempts-order.ts';
-import { bytesToClient, streamToClient } from './attempts-stream.ts';
+import { bytesToClient, RecordedCost, streamToClient, type CommittedStream } from './attempts-stream.ts';
 import { getFormat } from '../formats/index.ts';
 
 export interface AttemptContext {
@@ -42,32 +42,9 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache
 export async function attemptOnce(context: AttemptContext, channel: RoutedChannel, model: string, signal: AbortSignal): Promise<AttemptOutcome> {
   const { deps, call, hop } = context;
   const started = performance.now();
-  // A streamed answer's cost is known once its generator has recorded it, when the stream ends: the
-  // generator hands the settlement back here (written once, only by the one attempt that is committed).
-  let streamedCost: number | null = null;
-  const settled = (costMicros: number) => { streamedCost = costMicros; };
-  const recordedCost = () => streamedCost;
   const upstreamModel = upstreamModelFor(channel, model);
-  const record = (status: number | null, outcome: string, error: string | null, code?: string) => attemptRecord(model, channel.name, status, outcome, error, started, code);
-  const fail = (failure: FailureKind, error: GatewayError, status: number | null, retryAfter: number | null = null): AttemptOutcome => {
-    deps.logger.warn({ requestId: call.requestId, channel: channel.name, model, failure, status, code: error.gatewayCode, err: error.message }, 'upstream attempt failed');
-    return { kind: 'failure', record: record(status, failure, error.message, error.gatewayCode), failure, error, retryAfterMs: retryAfter };
-  };
-  const stopped = (error: unknown): AttemptOutcome => {
-    if (call.signal.aborted) throw error;
-    return { kind: 'cancelled', record: record(null, 'cancelled', null) };
-  };
-  const transportFailure = (error: unknown, what: string, status: number | null): AttemptOutcome => {
-    if (signal.aborted) return stopped(error);
-    // A token endpoint refused the channel's credential (Vertex, Entra ID): like an upstream 401.
-    if (error instanceof UpstreamCredentialError) {
-      deps.logger.warn({ requestId: call.requestId, channel: channel.name, detail: error.message }, 'the channel credential was refused by its token endpoint');
-      return fail('credentials', upstreamCredentialsRefused(channel.name, error.status ?? 401, error.upstreamCode), error.status);
-    }
-    const kind = classifyTransportError(error);
-    return fail(kind, kind === 'silent' ? upstreamTimeout(channel.name, what) : upstreamUnreachable(channel.name, error), status);
-  };
-
+  // What the failure paths need, in one object instead of four closures over this function's scope.
+  const scope: AttemptScope = { deps, call, channel, model, started, signal };
   let shape: UpstreamCallShape;
   try {
     // Passthrough hops build the request synchronously: no await (a microtask turn) unless it is a promise.
@@ -75,7 +52,7 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     shape = built instanceof Promise ? await built : built;
   } catch (error) {
     // The request cannot be written for this channel (a feature its format cannot express): the client's to fix.
-    if (error instanceof GatewayError) return fail('final', error, null);
+    if (error instanceof GatewayError) return fail(scope, 'final', error, null);
     throw error;
   }
   let response: UpstreamResponse;
@@ -88,16 +65,16 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
       idleTimeoutMs: channel.timeouts.idleMs ?? DEFAULT_TIMEOUTS.idleMs,
     });
   } catch (error) {
-    return transportFailure(error, 'response headers', null);
+    return transportFailure(scope, error, 'response headers', null);
   }
   deps.metrics.upstreamLatency.observe({ channel: channel.name }, (performance.now() - started) / 1000);
 
   if (response.statusCode >= 400) {
     const text = await response.text().catch(() => '');
-    if (signal.aborted) return stopped(signal.reason);
+    if (signal.aborted) return stopped(scope, signal.reason);
     const error = hop.error(channel, response.statusCode, text, response.headers);
     const refusal = getFormat(channel.chatFormat).refusalOf(response.statusCode, text);
-    return fail(classifyUpstreamStatus(response.statusCode, error, refusal), error, response.statusCode, retryAfterMs(response.headers['retry-after']));
+    return fail(scope, classifyUpstreamStatus(response.statusCode, error, refusal), error, response.statusCode, retryAfterMs(response.headers['retry-after']));
   }
 
   if (hop.passBytes) {
@@ -105,10 +82,12 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
     return {
       kind: 'ready',
-      record: record(response.statusCode, 'ok', null),
+      record: recordOf(scope, response.statusCode, 'ok', null),
       commit() {
-        const body = bytesToClient(context, response, { channel, model, upstreamModel, usage: () => passBytes.usage() }, settled);
-        return { kind: 'stream', status: response.statusCode, headers: { 'content-type': contentType }, body, costMicros: recordedCost };
+        // A streamed answer's cost is known once its generator has recorded it, when the stream ends.
+        const cost = new RecordedCost();
+        const body = bytesToClient(context, response, { channel, model, upstreamModel, usage: () => passBytes.usage() }, cost);
+        return { kind: 'stream', status: response.statusCode, headers: { 'content-type': contentType }, body, costMicros: cost.read };
       },
       discard: async () => response.abort(),
     };
@@ -119,12 +98,12 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     try {
       text = await response.text();
     } catch (error) {
-      return transportFailure(error, 'response body', response.statusCode);
+      return transportFailure(scope, error, 'response body', response.statusCode);
     }
     const answer = hop.whole(text, channel);
     return {
       kind: 'ready',
-      record: record(response.statusCode, 'ok', null),
+      record: recordOf(scope, response.statusCode, 'ok', null),
       commit() {
         // Recorded right after the answer is written (the write happens in this same turn of the event loop,
         // setImmediate at its end): the charge is never skipped, and it no longer delays the client. Its cost
@@ -140,51 +119,115 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
   }
 
   const converter = hop.stream(channel);
-  const pump = createUpstreamPump(channel, response.chunks(), converter, (error) => deps.logger.warn({ requestId: call.requestId, channel: channel.name, err: error.message }, 'skipped a malformed upstream event'));
+  const pump = createUpstreamPump(channel, response.chunks(), converter, malformedEventLogger(deps, call, channel));
   let first: { text: string; done: boolean } | null;
   try {
     first = await firstOutput(pump, channel.timeouts.firstTokenMs ?? DEFAULT_TIMEOUTS.firstTokenMs, signal);
   } catch (error) {
     await pump.stop();
-    if (signal.aborted) return stopped(error);
-    if (error instanceof FirstTokenTimeout) return fail('silent', upstreamTimeout(channel.name, 'first token'), 200);
-    return transportFailure(error, 'first token', 200);
+    if (signal.aborted) return stopped(scope, error);
+    if (error instanceof FirstTokenTimeout) return fail(scope, 'silent', upstreamTimeout(channel.name, 'first token'), 200);
+    return transportFailure(scope, error, 'first token', 200);
   }
   if (first === null) {
-    return fail('transient', new GatewayError(502, 'upstream_error', 'GW_ERR_EMPTY_STREAM', { message: `The upstream channel '${channel.name}' ended its stream without any event.`, code: 'upstream_empty_stream' }), 200);
+    return fail(scope, 'transient', new GatewayError(502, 'upstream_error', 'GW_ERR_EMPTY_STREAM', { message: `The upstream channel '${channel.name}' ended its stream without any event.`, code: 'upstream_empty_stream' }), 200);
   }
-  const ready = first;
+  return readyStream(context, { channel, model, upstreamModel, converter, pump, first, ttftMs: 0 }, recordOf(scope, response.statusCode, 'ok', null));
+}
+
+interface AttemptScope {
+  deps: RelayDeps;
+  call: RelayCall;
+  channel: RoutedChannel;
+  model: string;
+  started: number;
+  signal: AbortSignal;
+}
+
+function recordOf(scope: AttemptScope, status: number | null, outcome: string, error: string | null, code?: string): AttemptRecord {
+  return attemptRecord(scope.model, scope.channel.name, status, outcome, error, scope.started, code);
+}
+
+function fail(scope: AttemptScope, failure: FailureKind, error: GatewayError, status: number | null, retryAfter: number | null = null): AttemptOutcome {
+  scope.deps.logger.warn({ requestId: scope.call.requestId, channel: scope.channel.name, model: scope.model, failure, status, code: error.gatewayCode, err: error.message }, 'upstream attempt failed');
+  return { kind: 'failure', record: recordOf(scope, status, failure, error.message, error.gatewayCode), failure, error, retryAfterMs: retryAfter };
+}
+
+function stopped(scope: AttemptScope, error: unknown): AttemptOutcome {
+  if (scope.call.signal.aborted) throw error;
+  return { kind: 'cancelled', record: recordOf(scope, null, 'cancelled', null) };
+}
+
+function transportFailure(scope: AttemptScope, error: unknown, what: string, status: number | null): AttemptOutcome {
+  const { channel } = scope;
+  if (scope.signal.aborted) return stopped(scope, error);
+  // A token endpoint refused the channel's credential (Vertex, Entra ID): like an upstream 401.
+  if (error instanceof UpstreamCredentialError) {
+    scope.deps.logger.warn({ requestId: scope.call.requestId, channel: channel.name, detail: error.message }, 'the channel credential was refused by its token endpoint');
+    return fail(scope, 'credentials', upstreamCredentialsRefused(channel.name, error.status ?? 401, error.upstreamCode), error.status);
+  }
+  const kind = classifyTransportError(error);
+  return fail(scope, kind, kind === 'silent' ? upstreamTimeout(channel.name, what) : upstreamUnreachable(channel.name, error), status);
+}
+
+/**
+ * A stream with its first output, ready to commit. Built outside attemptOnce on purpose: a closure made
+ * there would keep the attempt's whole scope (the request shape, the response, the helpers) alive for
+ * as long as the stream is open.
+ */
+function readyStream(context: AttemptContext, committed: CommittedStream, record: AttemptRecord): AttemptOutcome {
   return {
     kind: 'ready',
-    record: record(response.statusCode, 'ok', null),
+    record,
     commit() {
-      const ttftMs = performance.now() - call.startedAt;
-      const body = streamToClient(context, { channel, model, upstreamModel, converter, pump, first: ready, ttftMs }, settled);
-      return { kind: 'stream', status: 200, headers: SSE_HEADERS, body, costMicros: recordedCost };
+      committed.ttftMs = performance.now() - context.call.startedAt;
+      const cost = new RecordedCost();
+      const body = streamToClient(context, committed, cost);
+      return { kind: 'stream', status: 200, headers: SSE_HEADERS, body, costMicros: cost.read };
     },
-    discard: () => pump.stop(),
+    discard: () => committed.pump.stop(),
   };
+}
+
+/** Logs an upstream event the converter could not read (the pump skips it); holds only what it names. */
+export function malformedEventLogger(deps: RelayDeps, call: RelayCall, channel: RoutedChannel): (error: Error) => void {
+  return (error) => deps.logger.warn({ requestId: call.requestId, channel: channel.name, err: error.message }, 'skipped a malformed upstream event');
 }
 
 export class FirstTokenTimeout extends Error {}
 
-/** Reads until the converter has something for the client, or the stream ends (null when it said nothing). */
-export async function firstOutput(pump: SsePump, timeoutMs: number, signal: AbortSignal): Promise<{ text: string; done: boolean } | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new FirstTokenTimeout()), timeoutMs);
+/**
+ * Reads until the converter has something for the client, or the stream ends (null when it said nothing).
+ * One promise settled by the reads or the timer, not a race of an async loop against a timer promise: fewer
+ * promise turns between the upstream's first chunk and the client's first byte. A read still pending after
+ * the timeout fails when the pump stops; settling the promise again is a no-op, so nobody sees it.
+ */
+export function firstOutput(pump: SsePump, timeoutMs: number, signal: AbortSignal): Promise<{ text: string; done: boolean } | null> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new FirstTokenTimeout()), timeoutMs);
+    const failed = (error: unknown) => {
+      clearTimeout(timer);
+      reject(error);
+    };
+    const read = (): void => {
+      let next: Promise<{ text: string; done: boolean }>;
+      try {
+        next = pump.next();
+      } catch (error) {
+        failed(error);
+        return;
+      }
+      next.then((step) => {
+        if (step.text || step.done) {
+          clearTimeout(timer);
+          resolve(step.text ? step : null);
+        } else if (signal.aborted) {
+          failed(signal.reason);
+        } else {
+          read();
+        }
+      }, failed);
+    };
+    read();
   });
-  const read = (async () => {
-    for (;;) {
-      const step = await pump.next();
-      if (step.text || step.done) return step.text ? step : null;
-      if (signal.aborted) throw signal.reason;
-    }
-  })();
-  try {
-    return await Promise.race([read, timeout]);
-  } finally {
-    clearTimeout(timer);
-    read.catch(() => {}); // a read still pending after a timeout fails when the pump stops; nobody waits for it
-  }
 }

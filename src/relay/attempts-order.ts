@@ -47,87 +47,110 @@ export interface AttemptOrder {
  * tries them all anyway (it is the probe) rather than failing without asking anyone.
  */
 export function createAttemptOrder(routes: ModelRoute[], breakers: CircuitBreakers): AttemptOrder {
-  const candidates: Candidate[] = [];
-  for (const route of routes) {
-    for (const channel of route.channels) candidates.push({ model: route.model, channel, index: candidates.length });
-  }
-  const everyCircuitOpen = candidates.every((candidate) => breakers.isOpen(candidate.channel.id));
+  return new ChainOrder(routes, breakers);
+}
+
+/**
+ * A class with its sets made on first use: built for every call, and most calls take their first route,
+ * so they should not pay for closures and three empty sets they never touch.
+ */
+class ChainOrder implements AttemptOrder {
+  private readonly breakers: CircuitBreakers;
+  private readonly candidates: Candidate[] = [];
+  private readonly everyCircuitOpen: boolean;
   /** Channels out of this call: disabled for refused credentials. */
-  const dead = new Set<number>();
-  let started = 0;
-  let position = -1; // the candidate last handed out by next()
-  let retry: { waitMs: number } | null = null;
-  let skipModel: string | null = null;
-  let stopped = false;
+  private dead: Set<number> | null = null;
+  private started = 0;
+  /** The candidate last handed out by next(). */
+  private position = -1;
+  private retry: { waitMs: number } | null = null;
+  private skipModel: string | null = null;
+  private stopped = false;
   /** Candidates already retried once on the same channel: never a third time. */
-  const retried = new Set<number>();
+  private retried: Set<number> | null = null;
   /** Channels whose half-open probe this call holds. */
-  const probes = new Set<number>();
+  private probes: Set<number> | null = null;
 
-  const usable = (candidate: Candidate, admit: boolean): boolean => {
+  constructor(routes: ModelRoute[], breakers: CircuitBreakers) {
+    this.breakers = breakers;
+    const candidates = this.candidates;
+    for (const route of routes) {
+      for (const channel of route.channels) candidates.push({ model: route.model, channel, index: candidates.length });
+    }
+    this.everyCircuitOpen = candidates.every((candidate) => breakers.isOpen(candidate.channel.id));
+  }
+
+  private usable(candidate: Candidate, admit: boolean): boolean {
     const id = candidate.channel.id;
-    if (dead.has(id) || candidate.model === skipModel) return false;
-    if (everyCircuitOpen) return true;
-    if (!admit) return !breakers.isOpen(id);
-    const wasOpen = breakers.state(id) === 'open';
-    if (!breakers.admit(id)) return false;
-    if (wasOpen) probes.add(id);
+    if (this.dead?.has(id) || candidate.model === this.skipModel) return false;
+    if (this.everyCircuitOpen) return true;
+    if (!admit) return !this.breakers.isOpen(id);
+    const wasOpen = this.breakers.state(id) === 'open';
+    if (!this.breakers.admit(id)) return false;
+    if (wasOpen) (this.probes ??= new Set()).add(id);
     return true;
-  };
-  const hasAnotherRoute = (after: number) => candidates.some((candidate) => candidate.index > after && usable(candidate, false));
+  }
 
-  return {
-    next() {
-      if (stopped || started >= RETRY_POLICY.maxAttempts) return null;
-      if (retry && position >= 0) {
-        const again = candidates[position]!;
-        const waitMs = retry.waitMs;
-        retry = null;
-        if (usable(again, true)) {
-          started++;
-          retried.add(position);
-          return { candidate: again, waitMs };
-        }
+  private hasAnotherRoute(after: number): boolean {
+    return this.candidates.some((candidate) => candidate.index > after && this.usable(candidate, false));
+  }
+
+  next(): NextAttempt | null {
+    if (this.stopped || this.started >= RETRY_POLICY.maxAttempts) return null;
+    const candidates = this.candidates;
+    if (this.retry && this.position >= 0) {
+      const again = candidates[this.position]!;
+      const waitMs = this.retry.waitMs;
+      this.retry = null;
+      if (this.usable(again, true)) {
+        this.started++;
+        (this.retried ??= new Set()).add(this.position);
+        return { candidate: again, waitMs };
       }
-      retry = null;
-      for (let i = position + 1; i < candidates.length; i++) {
-        position = i;
-        if (usable(candidates[i]!, true)) {
-          started++;
-          return { candidate: candidates[i]!, waitMs: 0 };
-        }
+    }
+    this.retry = null;
+    for (let i = this.position + 1; i < candidates.length; i++) {
+      this.position = i;
+      if (this.usable(candidates[i]!, true)) {
+        this.started++;
+        return { candidate: candidates[i]!, waitMs: 0 };
       }
-      return null;
-    },
-    nextForHedge(slow) {
-      if (stopped || started >= RETRY_POLICY.maxAttempts) return null;
-      for (let i = Math.max(position, slow.index) + 1; i < candidates.length; i++) {
-        const candidate = candidates[i]!;
-        if (candidate.channel.id === slow.channel.id) continue;
-        position = i;
-        if (usable(candidate, true)) {
-          started++;
-          retry = null;
-          return candidate;
-        }
+    }
+    return null;
+  }
+
+  nextForHedge(slow: Candidate): Candidate | null {
+    if (this.stopped || this.started >= RETRY_POLICY.maxAttempts) return null;
+    const candidates = this.candidates;
+    for (let i = Math.max(this.position, slow.index) + 1; i < candidates.length; i++) {
+      const candidate = candidates[i]!;
+      if (candidate.channel.id === slow.channel.id) continue;
+      this.position = i;
+      if (this.usable(candidate, true)) {
+        this.started++;
+        this.retry = null;
+        return candidate;
       }
-      return null;
-    },
-    failed(candidate, failure, retryAfterMs) {
-      if (failure === 'credentials') dead.add(candidate.channel.id);
-      if (failure === 'context-length') skipModel = candidate.model;
-      // Only the latest route decides a retry; a hedge has already moved on past an older one.
-      if (candidate.index !== position) return;
-      if (retried.has(candidate.index)) return;
-      if (failure === 'transient') retry = { waitMs: jitteredBackoff() };
-      else if (failure === 'rate-limited' && retryAfterMs !== null && retryAfterMs <= RETRY_POLICY.maxRetryAfterMs) retry = { waitMs: retryAfterMs };
-      else if (failure === 'hung-up' && !hasAnotherRoute(candidate.index)) retry = { waitMs: 0 };
-    },
-    stop() {
-      stopped = true;
-    },
-    releaseProbe(channelId, reported = false) {
-      if (probes.delete(channelId) && !reported) breakers.release(channelId);
-    },
-  };
+    }
+    return null;
+  }
+
+  failed(candidate: Candidate, failure: FailureKind, retryAfterMs: number | null): void {
+    if (failure === 'credentials') (this.dead ??= new Set()).add(candidate.channel.id);
+    if (failure === 'context-length') this.skipModel = candidate.model;
+    // Only the latest route decides a retry; a hedge has already moved on past an older one.
+    if (candidate.index !== this.position) return;
+    if (this.retried?.has(candidate.index)) return;
+    if (failure === 'transient') this.retry = { waitMs: jitteredBackoff() };
+    else if (failure === 'rate-limited' && retryAfterMs !== null && retryAfterMs <= RETRY_POLICY.maxRetryAfterMs) this.retry = { waitMs: retryAfterMs };
+    else if (failure === 'hung-up' && !this.hasAnotherRoute(candidate.index)) this.retry = { waitMs: 0 };
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  releaseProbe(channelId: number, reported = false): void {
+    if (this.probes?.delete(channelId) && !reported) this.breakers.release(channelId);
+  }
 }

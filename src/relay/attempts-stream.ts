@@ -22,7 +22,8 @@ export interface CommittedStream {
   upstreamModel: string;
   converter: StreamConverter;
   pump: SsePump;
-  first: { text: string; done: boolean };
+  /** The first output, until the client has it (then null: an open stream need not keep its first text). */
+  first: { text: string; done: boolean } | null;
   ttftMs: number;
   /** A restarted answer: the part the client already has is taken out of it (attempts-replay.ts). */
   replay?: { filter: ReplayFilter; prefix: string };
@@ -38,7 +39,22 @@ export function deliveredThrough(segment: CommittedStream): { text: string; tool
 }
 
 /** Receives what recording the answer charged, for the x-gateway-cost trailer. */
-export type Settled = (costMicros: number) => void;
+export interface Settled {
+  settle(costMicros: number): void;
+}
+
+/**
+ * A committed answer's cost, known once its generator has recorded it (when the stream ends): written
+ * once, by the one attempt that is committed, and read by the response's `costMicros`. Its own small
+ * object, so an open stream does not keep the whole attempt's scope alive through a closure.
+ */
+export class RecordedCost implements Settled {
+  private value: number | null = null;
+  settle(costMicros: number): void {
+    this.value = costMicros;
+  }
+  readonly read = (): number | null => this.value;
+}
 
 export async function* streamToClient(context: AttemptContext, committed: CommittedStream, settled: Settled): AsyncGenerator<string> {
   const { deps, call } = context;
@@ -53,6 +69,7 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
   const forClient = (text: string) => (segment.replay ? segment.replay.filter.pass(text) : text);
   try {
     let pending: { text: string; done: boolean } | null = segment.first;
+    segment.first = null;
     for (;;) {
       try {
         let out = pending?.text ? forClient(pending.text) : '';
@@ -98,6 +115,7 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
           segment = next;
           segmentCounted = false;
           pending = next.first;
+          next.first = null;
           continue;
         }
         // No route can: the client gets an error event in its own format, never a normal finish.
@@ -116,7 +134,7 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
     }
     if (!segmentCounted) usages.push(segmentUsage(segment));
     // Only what was delivered is charged: reported usage, or a count of the delivered text, per segment.
-    settled(recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error, errorCode }));
+    settled.settle(recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error, errorCode }));
   }
 }
 
@@ -149,7 +167,7 @@ export async function* bytesToClient(context: AttemptContext, response: Upstream
     deps.logger.warn({ requestId: call.requestId, channel: meta.channel.name, err: error }, 'binary upstream answer failed midway');
     throw cause;
   } finally {
-    settled(recordCall(deps, call, { model: meta.model, status: error ? 502 : 200, usage: meta.usage(), channelId: meta.channel.id, upstreamModel: meta.upstreamModel, ttftMs: null, error }));
+    settled.settle(recordCall(deps, call, { model: meta.model, status: error ? 502 : 200, usage: meta.usage(), channelId: meta.channel.id, upstreamModel: meta.upstreamModel, ttftMs: null, error }));
   }
 }
 

@@ -116,9 +116,11 @@ export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHo
 
 /** The next attempt to settle, or 'hedge' when the only one running has waited long enough for a partner. */
 function nextEvent(deps: RelayDeps, running: Set<Running>): Promise<Settled | 'hedge'> {
-  const settled = [...running].map((run) => run.settled);
-  const only = running.size === 1 ? [...running][0]! : null;
+  const only = running.size === 1 ? running.values().next().value! : null;
   const delay = only && only.controller && !only.hedged ? hedgeAfterMs(deps, only.candidate.model) : 0;
+  // The usual case, one attempt and no hedge: its own promise, without a race around it.
+  if (delay <= 0 && only) return only.settled;
+  const settled = [...running].map((run) => run.settled);
   if (delay <= 0) return Promise.race(settled);
   let timer: NodeJS.Timeout | undefined;
   const hedge = new Promise<'hedge'>((resolve) => {

@@ -130,3 +130,37 @@ describe('many trickling connections from one address', () => {
     expect(after.received().startsWith('HTTP/1.1 200'), after.received().slice(0, 200)).toBe(true);
   }, 60_000);
 });
+
+describe('a client that reads a long stream slowly', () => {
+  it('gets every event in order, and the gateway keeps no listener per pause (no MaxListenersExceededWarning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      // ~5 MB of events (the simulator echoes the prompt one word per event): far more than the socket
+      // buffers hold, so the gateway's writes wait for 'drain' again and again while the client dawdles.
+      const words = Array.from({ length: 12_000 }, (_, i) => `w${i}${'x'.repeat(200)}`);
+      const body = JSON.stringify({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: words.join(' ') }] });
+      const { hostname, port } = new URL(gateway.url);
+      const socket = connect({ host: hostname, port: Number(port) });
+      const chunks: Buffer[] = [];
+      const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      socket.on('error', () => {});
+      socket.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        // Read a little, then stop reading for a while: the gateway sees its client's window close.
+        socket.pause();
+        setTimeout(() => socket.resume(), 2);
+      });
+      socket.write(chatHead(Buffer.byteLength(body), 'Connection: close\r\n') + body);
+      await ended;
+      const text = Buffer.concat(chunks).toString('utf8');
+      expect(text.startsWith('HTTP/1.1 200'), text.slice(0, 200)).toBe(true);
+      const seen = [...text.matchAll(/(w\d+)x{200}/g)].map((match) => match[1]);
+      expect(seen).toEqual(words.map((word) => word.slice(0, word.indexOf('x'))));
+      expect(warnings.filter((warning) => warning.includes('MaxListeners'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  }, 60_000);
+});

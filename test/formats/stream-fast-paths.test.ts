@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createHubToOpenaiChatStreamMachine } from '../../src/formats/openai-chat/openai-chat-stream.ts';
 import { createAnthropicMessagesStreamToHubMachine } from '../../src/formats/anthropic-messages/anthropic-messages-stream.ts';
 import type { HubStreamPart } from '../../src/hub/hub-stream.ts';
+import { anthropicStreamEventSchema } from '../../src/formats/anthropic-messages/anthropic-messages-schema.ts';
 
 describe('OpenAI chat chunks from the hub', () => {
   for (const requestModel of ['gpt-4o-mini', 'model "quoted" \u2028 ünïcode']) {
@@ -78,5 +79,41 @@ describe('Anthropic stream events to the hub', () => {
     ]);
     expect(parts).toEqual([{ type: 'text-delta', delta: 'kept' }]);
     expect(warnings).toHaveLength(5);
+  });
+
+  it('accepts exactly the message_start, message_delta and message_stop events the schema accepts', () => {
+    const usages: unknown[] = [
+      undefined, null, {}, { input_tokens: 4, output_tokens: 1 }, { input_tokens: null, cache_read_input_tokens: 2, extra: 'x' },
+      { output_tokens_details: { thinking_tokens: 3 } }, { output_tokens_details: null }, { output_tokens_details: {} },
+      { input_tokens: '4' }, { output_tokens_details: { thinking_tokens: '3' } }, { output_tokens_details: [] }, [], 'usage', 5,
+    ];
+    const events: Record<string, unknown>[] = [
+      { type: 'message_stop' },
+      { type: 'message_stop', extra: 1 },
+      ...usages.map((usage) => ({ type: 'message_start', message: { id: 'msg_1', model: 'claude', usage } })),
+      ...usages.map((usage) => ({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage })),
+      { type: 'message_start', message: { id: 'msg_1', model: 'claude' } },
+      { type: 'message_start', message: { id: 1, model: 'claude' } },
+      { type: 'message_start', message: { id: 'msg_1' } },
+      { type: 'message_start', message: null },
+      { type: 'message_start', message: [] },
+      { type: 'message_start' },
+      { type: 'message_delta', delta: {} },
+      { type: 'message_delta', delta: { stop_reason: null, stop_sequence: 'END' } },
+      { type: 'message_delta', delta: { stop_reason: 3 } },
+      { type: 'message_delta', delta: { stop_sequence: false } },
+      { type: 'message_delta', delta: null },
+      { type: 'message_delta', delta: [] },
+      { type: 'message_delta' },
+    ];
+    let accepted = 0;
+    for (const event of events) {
+      const expected = anthropicStreamEventSchema.safeParse(event).success;
+      const { warnings } = run([event]);
+      expect({ event, accepted: warnings.length === 0 }).toEqual({ event, accepted: expected });
+      if (expected) accepted++;
+    }
+    expect(accepted).toBeGreaterThan(10);
+    expect(accepted).toBeLessThan(events.length - 10);
   });
 });

@@ -14,6 +14,7 @@ import { anthropicMessageId } from './anthropic-messages-response.ts';
 import { anthropicStreamEventSchema, type AnthropicStreamEvent, type AnthropicUsage } from './anthropic-messages-schema.ts';
 import { anthropicUsageToHub, hubUsageToAnthropic, mergeAnthropicUsage } from './anthropic-messages-usage.ts';
 import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
+import { anthropicTextDeltaOf } from './anthropic-messages-text-delta.ts';
 
 export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContext = {}): StreamMachine<SseEvent, HubStreamPart> {
   let done = false;
@@ -30,6 +31,9 @@ export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContex
   return {
     push(event) {
       if (done) return [];
+      // Text deltas are most of a stream: read in their fixed form without building objects.
+      const text = anthropicTextDeltaOf(event.data);
+      if (text !== undefined) return text ? [{ type: 'text-delta', delta: text }] : [];
       const json = parseEventJson(event, ctx.onWarning);
       if (json === undefined) return [];
       let e = commonStreamEvent(json);
@@ -121,10 +125,34 @@ function commonStreamEvent(json: unknown): AnthropicStreamEvent | null {
     case 'content_block_stop':
       return typeof json.index === 'number' ? (json as AnthropicStreamEvent) : null;
     case 'ping':
+    case 'message_stop':
       return json as AnthropicStreamEvent;
+    // Once per stream each, but zod's cold path cost more than all of a stream's deltas (issue 16).
+    case 'message_start': {
+      const message = json.message;
+      if (!isPlainObject(message) || typeof message.id !== 'string' || typeof message.model !== 'string' || !isNullishUsage(message.usage)) return null;
+      return json as AnthropicStreamEvent;
+    }
+    case 'message_delta': {
+      const delta = json.delta;
+      if (!isPlainObject(delta) || !isNullishString(delta.stop_reason) || !isNullishString(delta.stop_sequence) || !isNullishUsage(json.usage)) return null;
+      return json as AnthropicStreamEvent;
+    }
     default:
       return null;
   }
+}
+
+const isNullishString = (value: unknown) => value === undefined || value === null || typeof value === 'string';
+const isNullishNumber = (value: unknown) => value === undefined || value === null || typeof value === 'number';
+
+/** What anthropicUsageSchema accepts, nullish: token counts are numbers or absent, details an object or absent. */
+function isNullishUsage(usage: unknown): boolean {
+  if (usage === undefined || usage === null) return true;
+  if (!isPlainObject(usage)) return false;
+  if (!isNullishNumber(usage.input_tokens) || !isNullishNumber(usage.output_tokens) || !isNullishNumber(usage.cache_creation_input_tokens) || !isNullishNumber(usage.cache_read_input_tokens)) return false;
+  const details = usage.output_tokens_details;
+  return details === undefined || details === null || (isPlainObject(details) && isNullishNumber(details.thinking_tokens));
 }
 
 export function anthropicMessagesStreamToHub(ctx: StreamToHubContext = {}): TransformStream<SseEvent, HubStreamPart> {

@@ -112,6 +112,8 @@ export function createHubToOpenaiChatStreamMachine(ctx: HubToStreamContext): Str
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null): SseEvent => ({
     data: `${prefix}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${finishReason === null ? 'null' : JSON.stringify(finishReason)}}]}`,
   });
+  // The most frequent chunk, a text delta: JSON.stringify({ content }) written without the object.
+  const textChunk = (text: string): SseEvent => ({ data: `${prefix}{"content":${JSON.stringify(text)}},"logprobs":null,"finish_reason":null}]}` });
   const start = (partId: string): SseEvent[] => {
     started = true;
     id = partId.startsWith('chatcmpl-') ? partId : `chatcmpl-${partId}`;
@@ -126,7 +128,7 @@ export function createHubToOpenaiChatStreamMachine(ctx: HubToStreamContext): Str
       const out: SseEvent[] = started || part.type === 'error' ? [] : start('gateway');
       switch (part.type) {
         case 'text-delta':
-          out.push(chunk({ content: part.delta }));
+          out.push(textChunk(part.delta));
           break;
         case 'reasoning-delta':
           // Signatures and redacted blocks have no place in OpenAI chat; only reasoning text is shown.

@@ -1,7 +1,11 @@
 // One call, several possible hops: each channel is served by the first hop that supports it, so a model
 // served by OpenAI-format and Gemini channels alike can fail over between them.
+// A class: the hop lives as long as the call (an open stream keeps it for a continuation), and prototype
+// methods cost it nothing per call, where an object of arrow functions cost six closures and a context.
 import type { RoutedChannel } from '../../routing/routing-table.ts';
-import type { RelayHop } from '../relay-hop.ts';
+import type { UpstreamErrorHeaders } from '../../hub/hub-format.ts';
+import type { RelayHop, StreamConverter, UpstreamCallShape, WholeAnswer } from '../relay-hop.ts';
+import type { GatewayError } from '../../gateway-errors.ts';
 
 const servesNothing: RelayHop = {
   supports: () => false,
@@ -11,22 +15,45 @@ const servesNothing: RelayHop = {
 };
 
 export function byChannelFormat(...hops: RelayHop[]): RelayHop {
-  const hopFor = (channel: RoutedChannel): RelayHop => {
-    const hop = hops.find((candidate) => candidate.supports(channel));
-    if (!hop) throw new Error(`No hop serves channel '${channel.name}' (${channel.type})`);
-    return hop;
-  };
-  return {
-    supports: (channel) => hops.some((hop) => hop.supports(channel)),
-    request: (channel, upstreamModel) => hopFor(channel).request(channel, upstreamModel),
-    whole: (text, channel) => hopFor(channel).whole(text, channel),
-    error: (channel, status, text, headers) => hopFor(channel).error(channel, status, text, headers),
-    // Each hop continues in its own way; one that cannot continue serves no channel for the continuation.
-    continuation: (deliveredText) => byChannelFormat(...hops.map((hop) => (hop.continuation ? hop.continuation(deliveredText) : servesNothing))),
-    stream: (channel) => {
-      const hop = hopFor(channel);
-      if (!hop.stream) throw new Error(`Channel '${channel.name}' cannot stream this endpoint`);
-      return hop.stream(channel);
-    },
-  };
+  return new ByChannelFormatHop(hops);
+}
+
+class ByChannelFormatHop implements RelayHop {
+  private readonly hops: RelayHop[];
+
+  constructor(hops: RelayHop[]) {
+    this.hops = hops;
+  }
+
+  private hopFor(channel: RoutedChannel): RelayHop {
+    for (const hop of this.hops) if (hop.supports(channel)) return hop;
+    throw new Error(`No hop serves channel '${channel.name}' (${channel.type})`);
+  }
+
+  supports(channel: RoutedChannel): boolean {
+    return this.hops.some((hop) => hop.supports(channel));
+  }
+
+  request(channel: RoutedChannel, upstreamModel: string): UpstreamCallShape | Promise<UpstreamCallShape> {
+    return this.hopFor(channel).request(channel, upstreamModel);
+  }
+
+  whole(text: string, channel: RoutedChannel): WholeAnswer {
+    return this.hopFor(channel).whole(text, channel);
+  }
+
+  error(channel: RoutedChannel, status: number, text: string, headers?: UpstreamErrorHeaders): GatewayError {
+    return this.hopFor(channel).error(channel, status, text, headers);
+  }
+
+  /** Each hop continues in its own way; one that cannot continue serves no channel for the continuation. */
+  continuation(deliveredText: string): RelayHop {
+    return new ByChannelFormatHop(this.hops.map((hop) => (hop.continuation ? hop.continuation(deliveredText) : servesNothing)));
+  }
+
+  stream(channel: RoutedChannel): StreamConverter {
+    const hop = this.hopFor(channel);
+    if (!hop.stream) throw new Error(`Channel '${channel.name}' cannot stream this endpoint`);
+    return hop.stream(channel);
+  }
 }

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { estimatePromptTokens } from '../../metering/estimate-tokens.ts';
 import { resolveUsage, type UsageCounts } from '../../metering/resolve-usage.ts';
 import type { Usage } from '../../metering/usage.ts';
-import { deliveredOutput } from './delivered-output.ts';
+import { deliveredOutput, type DeliveredOutput } from './delivered-output.ts';
 import type { StreamConverter } from '../relay-hop.ts';
 import { formatSseEvent } from '../sse-pump.ts';
 
@@ -32,45 +32,68 @@ export interface HubStreamConverterOptions {
 }
 
 export function hubStreamConverter(options: HubStreamConverterOptions): HubStreamConverter {
-  const onWarning = (warning: { feature: string; detail: string }) => options.logger.warn({ feature: warning.feature, detail: warning.detail }, 'stream conversion warning');
-  const toHub = options.upstream.streamToHubMachine({ onWarning });
-  const clientMachine = options.clientMachine ?? options.client.hubToStreamMachine({ requestModel: options.requestModel, includeUsage: options.includeUsage, onWarning, requestBody: options.requestBody });
-  let usage: Usage | null = null;
-  const output = deliveredOutput();
-  const counts: UsageCounts = { prompt: () => estimatePromptTokens(options.requestBody), output: () => output.tokens() };
+  return new HubMachinesConverter(options);
+}
 
-  const render = (parts: HubStreamPart[]): string => {
+/** One per open translated stream: a class, so the stream keeps one object rather than a set of closures. */
+class HubMachinesConverter implements HubStreamConverter {
+  readonly clientMachine: StreamMachine<HubStreamPart, SseEvent>;
+  private readonly options: HubStreamConverterOptions;
+  private readonly toHub: StreamMachine<SseEvent, HubStreamPart>;
+  private reported: Usage | null = null;
+  private readonly output: DeliveredOutput = deliveredOutput();
+  private readonly counts: UsageCounts;
+
+  constructor(options: HubStreamConverterOptions) {
+    this.options = options;
+    const onWarning = (warning: { feature: string; detail: string }) => options.logger.warn({ feature: warning.feature, detail: warning.detail }, 'stream conversion warning');
+    this.toHub = options.upstream.streamToHubMachine({ onWarning });
+    this.clientMachine = options.clientMachine ?? options.client.hubToStreamMachine({ requestModel: options.requestModel, includeUsage: options.includeUsage, onWarning, requestBody: options.requestBody });
+    const output = this.output;
+    this.counts = { prompt: () => estimatePromptTokens(options.requestBody), output: () => output.tokens() };
+  }
+
+  private render(parts: HubStreamPart[]): string {
     let out = '';
     for (let part of parts) {
-      output.observe(part);
+      this.output.observe(part);
       if (part.type === 'finish') {
         // What the upstream left unreported is counted here, so the client's usage and the bill agree.
-        usage = resolveUsage(part.usage, counts);
+        const usage = resolveUsage(part.usage, this.counts);
+        this.reported = usage;
         part = { ...part, usage };
       }
       // A continuation's own start would read as a second message; the client already has one.
-      if (options.continuing && part.type === 'start') continue;
-      for (const event of clientMachine.push(part)) out += formatSseEvent(event.data, event.event);
+      if (this.options.continuing && part.type === 'start') continue;
+      for (const event of this.clientMachine.push(part)) out += formatSseEvent(event.data, event.event);
     }
     return out;
-  };
+  }
 
-  return {
-    clientMachine,
-    event: (event) => render(toHub.push(event.event ? { event: event.event, data: event.data } : { data: event.data })),
-    end() {
-      let out = render(toHub.end());
-      for (const event of clientMachine.end()) out += formatSseEvent(event.data, event.event);
-      return out;
-    },
-    failure: (error: GatewayError) => {
-      // The client's machine knows where its stream stands (Responses numbers its events and ends a started
-      // response with response.failed); a machine that already ended falls back to the format's error event.
-      const events = clientMachine.push({ type: 'error', error });
-      const list = events.length > 0 ? events : [options.client.hubErrorToStreamEvent(error)];
-      return list.map((event) => formatSseEvent(event.data, event.event)).join('');
-    },
-    usage: (): Usage => usage ?? resolveUsage(null, counts),
-    delivered: () => ({ text: output.text, toolCalls: output.toolCalls }),
-  };
+  /** The parsed event is handed on as it is: machines read only its `event` and `data`. */
+  event(event: SseEvent): string {
+    return this.render(this.toHub.push(event));
+  }
+
+  end(): string {
+    let out = this.render(this.toHub.end());
+    for (const event of this.clientMachine.end()) out += formatSseEvent(event.data, event.event);
+    return out;
+  }
+
+  failure(error: GatewayError): string {
+    // The client's machine knows where its stream stands (Responses numbers its events and ends a started
+    // response with response.failed); a machine that already ended falls back to the format's error event.
+    const events = this.clientMachine.push({ type: 'error', error });
+    const list = events.length > 0 ? events : [this.options.client.hubErrorToStreamEvent(error)];
+    return list.map((event) => formatSseEvent(event.data, event.event)).join('');
+  }
+
+  usage(): Usage {
+    return this.reported ?? resolveUsage(null, this.counts);
+  }
+
+  delivered(): { text: string; toolCalls: boolean } {
+    return { text: this.output.text, toolCalls: this.output.toolCalls };
+  }
 }

@@ -11,35 +11,69 @@ import { hubUsageToOpenai, openaiUsageToHub } from '../../formats/openai-chat/op
 import type { GatewayError } from '../../gateway-errors.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
 import type { RelayCall } from '../relay-types.ts';
-import { MalformedEventError, type RelayHop, type StreamConverter } from '../relay-hop.ts';
+import { MalformedEventError, type RelayHop, type StreamConverter, type UpstreamCallShape, type WholeAnswer } from '../relay-hop.ts';
+import type { RoutedChannel } from '../../routing/routing-table.ts';
 import { formatSseEvent } from '../sse-pump.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 import { getFormat } from '../../formats/index.ts';
 import { streamUsageOptionOf, type StreamUsageOption } from './stream-usage-option.ts';
 
 export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null = null, operation: 'chat' | 'completions' = 'chat'): RelayHop {
-  // The fields that make the upstream report usage are the client format's declaration (streamUsageOption).
-  const usageOption = streamUsageOptionOf(getFormat(call.inboundFormat));
-  const clientWantsUsage = usageOption === null || usageOption.askedBy(call.body);
-  return {
-    // Passthrough only: the channel serves chat in the client's own format.
-    supports: (channel) => channel.chatFormat === call.inboundFormat && supportsOperation(channel, operation),
-    request(channel, upstreamModel) {
-      return {
-        path: operationPath(channel, operation === 'chat' && call.stream ? 'chat-stream' : operation, upstreamModel),
-        headers: { 'content-type': 'application/json' },
-        body: prefill === null ? upstreamBody(call, upstreamModel, usageOption) : continuationBody(call, upstreamModel, prefill, usageOption),
-      };
-    },
-    whole(text) {
-      // The format's own usage reader; what it leaves unknown is counted from the request and the answer.
-      const usage = resolveUsage(openaiUsageToHub(readUsageObjectFromTail(text)), { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(wholeAnswerText(text)) });
-      return { body: text, contentType: 'application/json', usage };
-    },
-    error: (channel, status, text) => gatewayErrorFromUpstream(channel, status, text),
-    stream: () => passthroughStream(call, clientWantsUsage, prefill !== null),
-    ...(operation === 'chat' ? { continuation: (deliveredText: string) => openAIChatPassthroughHop(call, (prefill ?? '') + deliveredText) } : {}),
-  };
+  return operation === 'chat' ? new ContinuableOpenAIPassthroughHop(call, prefill, operation) : new OpenAIPassthroughHop(call, prefill, operation);
+}
+
+/** A class, not an object of closures: one per call, kept while its stream is open; methods cost nothing per call. */
+class OpenAIPassthroughHop implements RelayHop {
+  protected readonly call: RelayCall;
+  protected readonly prefill: string | null;
+  private readonly operation: 'chat' | 'completions';
+  private readonly usageOption: StreamUsageOption | null;
+  private readonly clientWantsUsage: boolean;
+
+  constructor(call: RelayCall, prefill: string | null, operation: 'chat' | 'completions') {
+    this.call = call;
+    this.prefill = prefill;
+    this.operation = operation;
+    // The fields that make the upstream report usage are the client format's declaration (streamUsageOption).
+    this.usageOption = streamUsageOptionOf(getFormat(call.inboundFormat));
+    this.clientWantsUsage = this.usageOption === null || this.usageOption.askedBy(call.body);
+  }
+
+  /** Passthrough only: the channel serves chat in the client's own format. */
+  supports(channel: RoutedChannel): boolean {
+    return channel.chatFormat === this.call.inboundFormat && supportsOperation(channel, this.operation);
+  }
+
+  request(channel: RoutedChannel, upstreamModel: string): UpstreamCallShape {
+    const { call, prefill, operation } = this;
+    return {
+      path: operationPath(channel, operation === 'chat' && call.stream ? 'chat-stream' : operation, upstreamModel),
+      headers: { 'content-type': 'application/json' },
+      body: prefill === null ? upstreamBody(call, upstreamModel, this.usageOption) : continuationBody(call, upstreamModel, prefill, this.usageOption),
+    };
+  }
+
+  whole(text: string): WholeAnswer {
+    const { call } = this;
+    // The format's own usage reader; what it leaves unknown is counted from the request and the answer.
+    const usage = resolveUsage(openaiUsageToHub(readUsageObjectFromTail(text)), { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(wholeAnswerText(text)) });
+    return { body: text, contentType: 'application/json', usage };
+  }
+
+  error(channel: RoutedChannel, status: number, text: string): GatewayError {
+    return gatewayErrorFromUpstream(channel, status, text);
+  }
+
+  stream(): StreamConverter {
+    return passthroughStream(this.call, this.clientWantsUsage, this.prefill !== null);
+  }
+}
+
+/** Chat (not legacy completions) can be continued elsewhere after a cut, with the delivered text as a prefill. */
+class ContinuableOpenAIPassthroughHop extends OpenAIPassthroughHop {
+  continuation(deliveredText: string): RelayHop {
+    return openAIChatPassthroughHop(this.call, (this.prefill ?? '') + deliveredText);
+  }
 }
 
 export function openAICompletionsPassthroughHop(call: RelayCall): RelayHop {
@@ -81,65 +115,92 @@ type ChunkShape = { usage?: unknown; choices?: { text?: unknown; delta?: { conte
  * usage reported, or a continuation), so the common path costs a string check per event.
  */
 function passthroughStream(call: RelayCall, clientWantsUsage: boolean, continuing: boolean): StreamConverter {
-  // The data line the client's format ends a stream with ('[DONE]' for chat and legacy completions).
-  const terminator = getFormat(call.inboundFormat).streamTerminator;
-  let usage: HubUsage | null = null;
-  let sawDone = false;
-  let first = true;
-  const kept: string[] = [];
-  const read = () => readDelivered(kept);
-  let counted: Usage | null = null;
-  const currentUsage = (): Usage => counted ?? resolveUsage(usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(read().text) });
+  return new PassthroughStreamConverter(call, clientWantsUsage, continuing);
+}
+
+/** One per open stream: a class, so the stream keeps one object and its kept chunks, not seven closures. */
+class PassthroughStreamConverter implements StreamConverter {
+  private readonly call: RelayCall;
+  private readonly clientWantsUsage: boolean;
+  private readonly continuing: boolean;
+  /** The data line the client's format ends a stream with ('[DONE]' for chat and legacy completions). */
+  private readonly terminator: string | null;
+  private reported: HubUsage | null = null;
+  private sawDone = false;
+  private first = true;
+  private readonly kept: string[] = [];
+  private counted: Usage | null = null;
+
+  constructor(call: RelayCall, clientWantsUsage: boolean, continuing: boolean) {
+    this.call = call;
+    this.clientWantsUsage = clientWantsUsage;
+    this.continuing = continuing;
+    this.terminator = getFormat(call.inboundFormat).streamTerminator;
+  }
+
+  delivered(): { text: string; toolCalls: boolean } {
+    return readDelivered(this.kept);
+  }
+
+  usage(): Usage {
+    const { call } = this;
+    return this.counted ?? resolveUsage(this.reported, { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(this.delivered().text) });
+  }
+
   /**
    * A client that asked for the usage chunk gets one even from an upstream that sent none (a server that
    * ignores stream_options): the counted usage it is billed by, just before [DONE].
    */
-  const countedUsageChunk = (): string => {
-    if (usage !== null || !clientWantsUsage || continuing || kept.length === 0) return '';
-    counted = currentUsage();
+  private countedUsageChunk(): string {
+    if (this.reported !== null || !this.clientWantsUsage || this.continuing || this.kept.length === 0) return '';
+    const counted = this.usage();
+    this.counted = counted;
     let head: { id?: unknown; object?: unknown; created?: unknown; model?: unknown } = {};
     try {
-      head = JSON.parse(kept[0]!) as typeof head;
+      head = JSON.parse(this.kept[0]!) as typeof head;
     } catch {
       // the chunk was forwarded as it came; the usage chunk is written without its names
     }
     return formatSseEvent(JSON.stringify({ id: head.id, object: head.object, created: head.created, model: head.model, choices: [], usage: hubUsageToOpenai(counted) }));
-  };
-  return {
-    event(event: EventSourceMessage) {
-      const data = event.data;
-      if (data === terminator) {
-        sawDone = true;
-        return countedUsageChunk() + formatSseEvent(data);
+  }
+
+  event(event: EventSourceMessage): string {
+    const data = event.data;
+    if (data === this.terminator) {
+      this.sawDone = true;
+      return this.countedUsageChunk() + formatSseEvent(data);
+    }
+    // A cheap shape check catches truncated or garbled events without parsing every one.
+    if (data.charCodeAt(0) !== 123 || data.charCodeAt(data.length - 1) !== 125) throw new MalformedEventError(`not JSON: ${data.slice(0, 80)}`);
+    const opening = this.first;
+    this.first = false;
+    if (data.includes('"usage":{') || (this.continuing && opening)) {
+      let chunk: ChunkShape;
+      try {
+        chunk = JSON.parse(data) as ChunkShape;
+      } catch {
+        throw new MalformedEventError(`not JSON: ${data.slice(0, 80)}`);
       }
-      // A cheap shape check catches truncated or garbled events without parsing every one.
-      if (data.charCodeAt(0) !== 123 || data.charCodeAt(data.length - 1) !== 125) throw new MalformedEventError(`not JSON: ${data.slice(0, 80)}`);
-      const opening = first;
-      first = false;
-      if (data.includes('"usage":{') || (continuing && opening)) {
-        let chunk: ChunkShape;
-        try {
-          chunk = JSON.parse(data) as ChunkShape;
-        } catch {
-          throw new MalformedEventError(`not JSON: ${data.slice(0, 80)}`);
-        }
-        if (chunk.usage) {
-          usage = openaiUsageToHub(chunk.usage);
-          // The usage-only chunk exists because the gateway asked for it; a client that did not ask never sees it.
-          if (!clientWantsUsage && Array.isArray(chunk.choices) && chunk.choices.length === 0) return '';
-        }
-        // A continuation's opening role-only chunk would read as a second answer starting; the client has one.
-        if (continuing && opening && isRoleOnlyChunk(chunk)) return '';
+      if (chunk.usage) {
+        this.reported = openaiUsageToHub(chunk.usage);
+        // The usage-only chunk exists because the gateway asked for it; a client that did not ask never sees it.
+        if (!this.clientWantsUsage && Array.isArray(chunk.choices) && chunk.choices.length === 0) return '';
       }
-      kept.push(data);
-      return formatSseEvent(data, event.event);
-    },
-    // A stream that ends without its terminator is finalised, so clients do not wait forever.
-    end: () => (sawDone ? '' : countedUsageChunk() + (terminator === null ? '' : formatSseEvent(terminator))),
-    failure: (error: GatewayError) => formatSseEvent(JSON.stringify({ error: { message: error.message, type: error.kind, code: error.code, param: null } })),
-    usage: currentUsage,
-    delivered: read,
-  };
+      // A continuation's opening role-only chunk would read as a second answer starting; the client has one.
+      if (this.continuing && opening && isRoleOnlyChunk(chunk)) return '';
+    }
+    this.kept.push(data);
+    return formatSseEvent(data, event.event);
+  }
+
+  /** A stream that ends without its terminator is finalised, so clients do not wait forever. */
+  end(): string {
+    return this.sawDone ? '' : this.countedUsageChunk() + (this.terminator === null ? '' : formatSseEvent(this.terminator));
+  }
+
+  failure(error: GatewayError): string {
+    return formatSseEvent(JSON.stringify({ error: { message: error.message, type: error.kind, code: error.code, param: null } }));
+  }
 }
 
 /** The text (and whether tool calls were part of it) in the chunks a client has received. */

@@ -70,8 +70,9 @@ function watchingConverter(call: RelayCall, format: FormatConverters, logger: Lo
     event(event) {
       // A broken event is skipped (and logged by the pump); the rest of the stream goes on.
       if (event.data.charCodeAt(0) !== 123 || event.data.charCodeAt(event.data.length - 1) !== 125) throw new MalformedEventError(`not JSON: ${event.data.slice(0, 80)}`);
-      observe(watcher.push(event.event ? { event: event.event, data: event.data } : { data: event.data }));
-      closer?.observe(event.event ? { event: event.event, data: event.data } : { data: event.data });
+      // The parsed event is handed on as it is: machines and closers read only its `event` and `data`.
+      observe(watcher.push(event));
+      closer?.observe(event);
       return formatSseEvent(event.data, event.event);
     },
     end() {

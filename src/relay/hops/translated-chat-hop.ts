@@ -2,13 +2,14 @@
 // channel's format, and the answer, whole or streamed, is read back into the hub and written in the
 // client's format. Warnings for what could not be carried are logged.
 import type { Logger } from 'pino';
-import type { FormatConverters } from '../../hub/hub-format.ts';
+import type { FormatConverters, UpstreamErrorHeaders } from '../../hub/hub-format.ts';
 import type { HubRequest } from '../../hub/hub-request.ts';
 import type { HubStreamPart, SseEvent, StreamMachine } from '../../hub/hub-stream.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
 import type { RoutedChannel } from '../../routing/routing-table.ts';
 import type { RelayCall } from '../relay-types.ts';
-import type { RelayHop } from '../relay-hop.ts';
+import type { RelayHop, StreamConverter, UpstreamCallShape, WholeAnswer } from '../relay-hop.ts';
+import type { GatewayError } from '../../gateway-errors.ts';
 import { gatewayErrorFromUpstream, redactUpstreamError } from '../upstream-error.ts';
 import { refusesCredential } from '../redact-credentials.ts';
 import { hubStreamConverter } from './hub-stream-converter.ts';
@@ -30,80 +31,113 @@ export interface TranslatedHopOptions {
 }
 
 export function translatedChatHop(options: TranslatedHopOptions): RelayHop {
-  const { call, client, logger } = options;
-  const target = (channel: RoutedChannel) => getFormat(channel.chatFormat);
-  let memo: HubRequest | undefined;
-  const hubRequest = () => (memo ??= options.continuation ? withPrefill(options.request(), options.continuation.prefill) : options.request());
-  let lastMachine: StreamMachine<HubStreamPart, SseEvent> | undefined = options.continuation?.clientMachine;
-  let inlined: Promise<HubRequest> | undefined;
-  const withInlineImages = () => (inlined ??= (async () => {
-    const request = hubRequest();
-    const urls = collectImageUrls(request);
-    return urls.length === 0 ? request : inlineImages(request, await fetchImages(urls, options.imageFetchAllowPrivate));
-  })());
-  // Document URLs (Responses input_file file_url) are fetched the same way for targets that need bytes,
-  // once per call however many channels are tried.
-  let documents: Promise<Map<string, InlineImage>> | undefined;
-  const withInlineDocuments = async (request: HubRequest) => {
+  return new TranslatedChatHop(options);
+}
+
+/**
+ * A class, not an object of closures: built for every chat call (a passthrough channel may answer
+ * first) and kept as long as the call's stream is open, so its methods should cost nothing per call.
+ */
+class TranslatedChatHop implements RelayHop {
+  private readonly options: TranslatedHopOptions;
+  private memo: HubRequest | undefined;
+  private lastMachine: StreamMachine<HubStreamPart, SseEvent> | undefined;
+  private inlined: Promise<HubRequest> | undefined;
+  /** Document URLs (Responses input_file file_url), fetched once per call however many channels are tried. */
+  private documents: Promise<Map<string, InlineImage>> | undefined;
+
+  constructor(options: TranslatedHopOptions) {
+    this.options = options;
+    this.lastMachine = options.continuation?.clientMachine;
+  }
+
+  private hubRequest(): HubRequest {
+    const { options } = this;
+    return (this.memo ??= options.continuation ? withPrefill(options.request(), options.continuation.prefill) : options.request());
+  }
+
+  private withInlineImages(): Promise<HubRequest> {
+    return (this.inlined ??= (async () => {
+      const request = this.hubRequest();
+      const urls = collectImageUrls(request);
+      return urls.length === 0 ? request : inlineImages(request, await fetchImages(urls, this.options.imageFetchAllowPrivate));
+    })());
+  }
+
+  private async withInlineDocuments(request: HubRequest): Promise<HubRequest> {
     const urls = collectDocumentUrls(request);
     if (urls.length === 0) return request;
-    return inlineDocuments(request, await (documents ??= fetchDocuments(urls, options.imageFetchAllowPrivate)));
-  };
-  const warn = (channel: RoutedChannel, warnings: { feature: string; detail: string }[]) => {
-    for (const warning of warnings) logger.warn({ requestId: call.requestId, channel: channel.name, feature: warning.feature, detail: warning.detail }, 'conversion dropped a feature');
-  };
-  return {
-    supports: (channel) => channel.chatFormat !== client.name && supportsOperation(channel, target(channel).chatOperations.whole),
-    async request(channel, upstreamModel) {
-      const withImages = target(channel).needsInlineImages ? await withInlineImages() : hubRequest();
-      const source = target(channel).needsInlineDocuments ? await withInlineDocuments(withImages) : withImages;
-      const { body, warnings } = target(channel).hubToRequest({ ...source, stream: call.stream }, upstreamModel);
-      warn(channel, warnings);
-      return {
-        path: operationPath(channel, call.stream ? target(channel).chatOperations.stream : target(channel).chatOperations.whole, upstreamModel),
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      };
-    },
-    whole(text, channel) {
-      const hub = target(channel).responseToHub(JSON.parse(text));
-      // What the upstream left unreported is counted, and the client is shown the usage it is billed by.
-      const usage = resolveUsage(hub.usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateHubResponseTokens(hub) });
-      const answer = client.hubToResponse({ ...hub, usage }, { requestModel: call.model, requestBody: call.body });
-      return { body: JSON.stringify(answer), contentType: 'application/json', usage };
-    },
-    error(channel, status, text, headers) {
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // not JSON: the converter falls back to the text
-      }
-      const converted = target(channel).errorToHub(status, body, headers);
-      // A refusal of the channel's own credentials is the gateway's problem, not the client's key; the
-      // format's reading names the refusal when the body does not (Bedrock's InvalidSignatureException).
-      if (status === 401 || status === 403 || refusesCredential(text)) return gatewayErrorFromUpstream(channel, status, text, converted.code);
-      return redactUpstreamError(converted, channel.apiKeys);
-    },
-    stream(channel) {
-      const converter = hubStreamConverter({
-        upstream: target(channel),
-        client,
-        requestModel: call.model,
-        includeUsage: hubRequest().streamIncludeUsage === true,
-        requestBody: call.body,
-        logger,
-        continuing: options.continuation !== undefined,
-        ...(lastMachine ? { clientMachine: lastMachine } : {}),
-      });
-      lastMachine = converter.clientMachine;
-      return converter;
-    },
-    continuation(deliveredText) {
-      return translatedChatHop({ ...options, continuation: { prefill: (options.continuation?.prefill ?? '') + deliveredText, clientMachine: lastMachine } });
-    },
-  };
+    return inlineDocuments(request, await (this.documents ??= fetchDocuments(urls, this.options.imageFetchAllowPrivate)));
+  }
+
+  private warn(channel: RoutedChannel, warnings: { feature: string; detail: string }[]): void {
+    for (const warning of warnings) this.options.logger.warn({ requestId: this.options.call.requestId, channel: channel.name, feature: warning.feature, detail: warning.detail }, 'conversion dropped a feature');
+  }
+
+  supports(channel: RoutedChannel): boolean {
+    return channel.chatFormat !== this.options.client.name && supportsOperation(channel, target(channel).chatOperations.whole);
+  }
+
+  async request(channel: RoutedChannel, upstreamModel: string): Promise<UpstreamCallShape> {
+    const { call } = this.options;
+    const format = target(channel);
+    const withImages = format.needsInlineImages ? await this.withInlineImages() : this.hubRequest();
+    const source = format.needsInlineDocuments ? await this.withInlineDocuments(withImages) : withImages;
+    const { body, warnings } = format.hubToRequest({ ...source, stream: call.stream }, upstreamModel);
+    this.warn(channel, warnings);
+    return {
+      path: operationPath(channel, call.stream ? format.chatOperations.stream : format.chatOperations.whole, upstreamModel),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    };
+  }
+
+  whole(text: string, channel: RoutedChannel): WholeAnswer {
+    const { call, client } = this.options;
+    const hub = target(channel).responseToHub(JSON.parse(text));
+    // What the upstream left unreported is counted, and the client is shown the usage it is billed by.
+    const usage = resolveUsage(hub.usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateHubResponseTokens(hub) });
+    const answer = client.hubToResponse({ ...hub, usage }, { requestModel: call.model, requestBody: call.body });
+    return { body: JSON.stringify(answer), contentType: 'application/json', usage };
+  }
+
+  error(channel: RoutedChannel, status: number, text: string, headers?: UpstreamErrorHeaders): GatewayError {
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: the converter falls back to the text
+    }
+    const converted = target(channel).errorToHub(status, body, headers);
+    // A refusal of the channel's own credentials is the gateway's problem, not the client's key; the
+    // format's reading names the refusal when the body does not (Bedrock's InvalidSignatureException).
+    if (status === 401 || status === 403 || refusesCredential(text)) return gatewayErrorFromUpstream(channel, status, text, converted.code);
+    return redactUpstreamError(converted, channel.apiKeys);
+  }
+
+  stream(channel: RoutedChannel): StreamConverter {
+    const { options } = this;
+    const converter = hubStreamConverter({
+      upstream: target(channel),
+      client: options.client,
+      requestModel: options.call.model,
+      includeUsage: this.hubRequest().streamIncludeUsage === true,
+      requestBody: options.call.body,
+      logger: options.logger,
+      continuing: options.continuation !== undefined,
+      ...(this.lastMachine ? { clientMachine: this.lastMachine } : {}),
+    });
+    this.lastMachine = converter.clientMachine;
+    return converter;
+  }
+
+  continuation(deliveredText: string): RelayHop {
+    const { options } = this;
+    return new TranslatedChatHop({ ...options, continuation: { prefill: (options.continuation?.prefill ?? '') + deliveredText, clientMachine: this.lastMachine } });
+  }
 }
+
+const target = (channel: RoutedChannel) => getFormat(channel.chatFormat);
 
 /** The request with the delivered text as a trailing assistant message for the upstream to continue. */
 function withPrefill(request: HubRequest, prefill: string): HubRequest {
