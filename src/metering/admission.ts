@@ -35,47 +35,64 @@ export function estimateChatUsage(rawBodyBytes: number, maxOutputTokens: number 
   });
 }
 
+// A key's subjects, built once per cached key (the key index is rebuilt whenever a limit changes): two
+// objects and two strings per call were a measurable part of the hot path's garbage (issue 16).
+const subjectsOfKey = new WeakMap<CachedKey, readonly RateLimitSubject[]>();
+
 export function rateLimitSubjects(key: CachedKey): RateLimitSubject[] {
-  return [
-    { id: `key:${key.id}`, rpm: key.rpmLimit, tpm: key.tpmLimit },
-    { id: `user:${key.userId}`, rpm: key.userRpmLimit, tpm: key.userTpmLimit },
-  ];
+  let subjects = subjectsOfKey.get(key);
+  if (subjects === undefined) {
+    subjects = Object.freeze([
+      Object.freeze({ id: `key:${key.id}`, rpm: key.rpmLimit, tpm: key.tpmLimit }),
+      Object.freeze({ id: `user:${key.userId}`, rpm: key.userRpmLimit, tpm: key.userTpmLimit }),
+    ]);
+    subjectsOfKey.set(key, subjects);
+  }
+  return subjects as RateLimitSubject[];
 }
+
+/** Whether tokens per minute are limited for the key or its owner: without it tokens need no counting. */
+export function hasTokenLimit(key: CachedKey): boolean {
+  return key.tpmLimit !== null || key.userTpmLimit !== null;
+}
+
 
 /**
  * Admits a call. When the shared counters cannot be reached (Redis away), the call is refused with 503
  * rather than let through unmetered or failed as an internal error: the client may retry shortly.
  */
 export async function admitCall(snapshot: GatewaySnapshot, accounting: Accounting, rateLimiter: RateLimiter, request: AdmissionRequest): Promise<Admission> {
-  try {
-    return await admitCallOrThrow(snapshot, accounting, rateLimiter, request);
-  } catch (error) {
-    if (error instanceof GatewayError) throw error;
-    throw sharedStateUnavailable(error);
-  }
-}
-
-async function admitCallOrThrow(snapshot: GatewaySnapshot, accounting: Accounting, rateLimiter: RateLimiter, request: AdmissionRequest): Promise<Admission> {
   const model = snapshot.models.get(request.model);
   const pricing = snapshot.pricing.get(request.model);
   const free = model?.free === 1;
   if (!free && !hasAnyPrice(pricing)) throw modelPriceMissing(request.model);
-
-  const verdict = await rateLimiter.admit(rateLimitSubjects(request.key), Date.now());
-  if (!verdict.allowed) throw rateLimited(verdict.limit!, verdict.subject!, verdict.retryAfterSeconds!);
-
-  const candidates = [request.model, ...(request.fallbackModels ?? [])];
-  // Only a call that cannot cost anything (every candidate free) skips the wallet. A priced call whose
-  // estimate is 0 (a WAV header claiming an absurd byte rate) still needs money left and quota left: the
-  // reservation of 0 is refused on an empty or negative wallet or an exhausted key quota.
-  if (candidates.every((id) => !isPriced(snapshot, id))) return { reservation: null, pricing };
-  const estimate = Math.max(0, ...candidates.map((id) => estimateFor(snapshot, request, id)));
-  const reservation = await accounting.reserve({ userId: request.key.userId, keyId: request.key.id, keyQuotaMicros: request.key.quotaMicros }, estimate);
-  if (!reservation) {
-    const walletLeft = await accounting.balance(request.key.userId);
-    throw insufficientQuota(walletLeft < estimate || walletLeft <= 0 ? 'wallet' : 'key');
+  try {
+    // Called for every key, limited or not: the metering back-pressure gate sits on admit()
+    // (metering-backpressure.ts).
+    const verdict = await rateLimiter.admit(rateLimitSubjects(request.key), Date.now());
+    if (!verdict.allowed) throw rateLimited(verdict.limit!, verdict.subject!, verdict.retryAfterSeconds!);
+    // Only a call that cannot cost anything (every candidate free) skips the wallet. A priced call whose
+    // estimate is 0 (a WAV header claiming an absurd byte rate) still needs money left and quota left: the
+    // reservation of 0 is refused on an empty or negative wallet or an exhausted key quota.
+    let priced = isPriced(snapshot, request.model);
+    let estimate = estimateFor(snapshot, request, request.model);
+    for (const fallback of request.fallbackModels ?? []) {
+      if (!isPriced(snapshot, fallback)) continue;
+      priced = true;
+      estimate = Math.max(estimate, estimateFor(snapshot, request, fallback));
+    }
+    if (!priced) return { reservation: null, pricing };
+    const reservation = await accounting.reserve({ userId: request.key.userId, keyId: request.key.id, keyQuotaMicros: request.key.quotaMicros }, estimate);
+    if (!reservation) {
+      const walletLeft = await accounting.balance(request.key.userId);
+      throw insufficientQuota(walletLeft < estimate || walletLeft <= 0 ? 'wallet' : 'key');
+    }
+    return { reservation, pricing };
+  } catch (error) {
+    // The shared counters could not be reached (Redis away): refused with 503, not let through unmetered.
+    if (error instanceof GatewayError) throw error;
+    throw sharedStateUnavailable(error);
   }
-  return { reservation, pricing };
 }
 
 function isPriced(snapshot: GatewaySnapshot, modelId: string): boolean {
@@ -92,8 +109,20 @@ export function isBillable(snapshot: GatewaySnapshot, modelId: string): boolean 
   return snapshot.models.get(modelId)?.free === 1 || hasAnyPrice(snapshot.pricing.get(modelId));
 }
 
+// Prices are immutable per snapshot: whether one has any price is decided once per pricing object.
+const anyPriceOf = new WeakMap<ModelPricing, boolean>();
+
 function hasAnyPrice(pricing: ModelPricing | undefined): pricing is ModelPricing {
   if (!pricing) return false;
+  let known = anyPriceOf.get(pricing);
+  if (known === undefined) {
+    known = computeHasAnyPrice(pricing);
+    anyPriceOf.set(pricing, known);
+  }
+  return known;
+}
+
+function computeHasAnyPrice(pricing: ModelPricing): boolean {
   return Object.values(pricing).some((price) => (typeof price === 'number' ? price > 0 : price !== undefined && Object.values(price as Record<string, number>).some((value) => value > 0)));
 }
 

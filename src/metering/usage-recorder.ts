@@ -6,7 +6,7 @@ import { computeCostMicros, type ModelPricing } from './pricing.ts';
 import type { Usage } from './usage.ts';
 import type { Accounting, Reservation } from './accounting.ts';
 import type { RateLimiter } from './rate-limiter.ts';
-import { rateLimitSubjects } from './admission.ts';
+import { rateLimitSubjects, hasTokenLimit } from './admission.ts';
 import type { MeteringEntry } from './metering-writer.ts';
 import type { MeteringBatchWriter } from './metering-batch-writer.ts';
 import { createWriteBehindQueue } from './write-behind-queue.ts';
@@ -111,7 +111,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
         deps.accounting.settle(call.reservation, cost).catch((error: unknown) => deps.logger.error({ err: error, requestId: call.requestId, costMicros: cost, reservedMicros: call.reservation?.amountMicros }, 'settling a call failed'));
       }
       const tokens = call.usage.inputTokens + call.usage.outputTokens;
-      if (tokens > 0) {
+      if (tokens > 0 && hasTokenLimit(call.key)) {
         deps.rateLimiter.addTokens(rateLimitSubjects(call.key), tokens, Date.now()).catch((error: unknown) => deps.logger.warn({ err: error }, 'counting tokens for rate limits failed'));
       }
       // Beyond twice the bound (admission already refuses new calls at the bound) only rows that carry no
@@ -153,6 +153,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
       });
       if (call.reservation) reservations.set(entry, call.reservation);
       queue.enqueue(entry);
+      deps.writer.prepare();
       return cost;
     },
     get backlogFull() {

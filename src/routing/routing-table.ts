@@ -56,6 +56,7 @@ export interface ModelInfo {
 
 /** Channels for one (group, model), highest priority first; each tier is a weighted set. */
 export type PriorityTiers = RoutedChannel[][];
+const NO_TIERS: PriorityTiers = Object.freeze([]) as unknown as PriorityTiers;
 
 export interface RoutingTable {
   tiers(group: string, model: string): PriorityTiers;
@@ -92,7 +93,10 @@ export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow
     reason: unreadableChannels.get(row.id) ?? row.status_reason ?? 'disabled',
   }));
   const modelRowsById = new Map(modelRows.map((row) => [row.id, row]));
-  const tiersCache = new Map<string, PriorityTiers>();
+  const servedModels = new Set(channels.flatMap((channel) => [...channel.models]));
+  // Per group, then per model: no key string built per call. Only models some channel serves are kept, so
+  // a client naming a million made-up models cannot grow it (they all share NO_TIERS).
+  const tiersCache = new Map<string, Map<string, PriorityTiers>>();
   const modelsCache = new Map<string, ModelInfo[]>();
 
   const channelsServing = (group: string, model: string): RoutedChannel[] => {
@@ -104,12 +108,13 @@ export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow
 
   return {
     tiers(group, model) {
-      const cacheKey = `${group}\u0000${model}`;
-      let tiers = tiersCache.get(cacheKey);
-      if (!tiers) {
-        tiers = groupByPriority(channelsServing(group, model).map((channel) => channelForModel(channel, model)));
-        tiersCache.set(cacheKey, tiers);
-      }
+      let byModel = tiersCache.get(group);
+      let tiers = byModel?.get(model);
+      if (tiers) return tiers;
+      if (!servedModels.has(model)) return NO_TIERS;
+      tiers = groupByPriority(channelsServing(group, model).map((channel) => channelForModel(channel, model)));
+      if (!byModel) tiersCache.set(group, (byModel = new Map()));
+      byModel.set(model, tiers);
       return tiers;
     },
     modelsForGroup(group) {
@@ -130,7 +135,7 @@ export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow
       }
       return models;
     },
-    isServedAnywhere: (model) => channels.some((channel) => channel.models.has(model)),
+    isServedAnywhere: (model) => servedModels.has(model),
     unavailableReason(group, model) {
       const match = disabled.find((channel) => channel.models.has(model) && (group === DEFAULT_GROUP || channel.groups.has(group)));
       return match ? match.reason : null;
