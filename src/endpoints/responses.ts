@@ -64,7 +64,7 @@ export function prepareResponses(raw: unknown): PreparedCall {
       const previous = state.previous;
       const homeChannel = previous?.keptBy === 'upstream' && previous.channelId !== null ? deps.state.current.routing.channel(previous.channelId) : undefined;
       const home = homeChannel?.models.has(call.model) ? homeChannel.id : null;
-      const hop = home === null ? either : { ...either, supports: (channel: RoutedChannel) => channel.id === home && either.supports(channel) };
+      const hop = home === null ? either : onlyOnChannel(either, home);
       const size = state.rebuilt ? JSON.stringify(state.rebuilt.input ?? '').length + call.rawBody.length : call.rawBody.length;
       const result = await relayEndpoint(deps, call, hop, { estimate: estimateChatUsage(size, body.max_output_tokens ?? null) });
       return keeper ? keeper.afterSaving(result) : result;
@@ -141,8 +141,13 @@ function keptAnswers(deps: RelayDeps, call: RelayCall, state: ResolvedResponsesS
   return {
     client,
     /** Notes which channel answered, for the record. */
+    // Delegates member by member: a hop can be a class instance, whose methods a spread would not copy.
     watch: (hop: RelayHop): RelayHop => ({
-      ...hop,
+      supports: (channel) => hop.supports(channel),
+      request: (channel, upstreamModel) => hop.request(channel, upstreamModel),
+      error: (channel, status, text, headers) => hop.error(channel, status, text, headers),
+      ...(hop.continuation ? { continuation: (deliveredText: string) => hop.continuation!(deliveredText) } : {}),
+      ...(hop.passBytes ? { passBytes: hop.passBytes } : {}),
       whole(text, channel) {
         channelId = channel.id;
         return hop.whole(text, channel);
@@ -165,5 +170,21 @@ function keptAnswers(deps: RelayDeps, call: RelayCall, state: ResolvedResponsesS
         }
       })() };
     },
+  };
+}
+
+/**
+ * The hop serving only the channel that holds the conversation. Delegates member by member: a hop can be a
+ * class instance (by-channel-format.ts), whose methods a spread would not copy.
+ */
+function onlyOnChannel(hop: RelayHop, channelId: RoutedChannel['id']): RelayHop {
+  return {
+    supports: (channel) => channel.id === channelId && hop.supports(channel),
+    request: (channel, upstreamModel) => hop.request(channel, upstreamModel),
+    whole: (text, channel) => hop.whole(text, channel),
+    error: (channel, status, text, headers) => hop.error(channel, status, text, headers),
+    ...(hop.stream ? { stream: (channel: RoutedChannel) => hop.stream!(channel) } : {}),
+    ...(hop.continuation ? { continuation: (deliveredText: string) => hop.continuation!(deliveredText) } : {}),
+    ...(hop.passBytes ? { passBytes: hop.passBytes } : {}),
   };
 }

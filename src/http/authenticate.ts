@@ -1,4 +1,5 @@
 // Finds the caller's key in whichever header its SDK uses and checks it against the in-memory index.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { CachedKey } from '../accounts/key-index.ts';
 import { authenticateKey } from '../accounts/authenticate-key.ts';
@@ -21,16 +22,20 @@ const BEARER = /^Bearer\s+(.+)$/i;
 
 /** The key in any format's convention: any of them works anywhere, so a client's SDK works on every route. */
 export function presentedKey(request: FastifyRequest): string | undefined {
+  return keyInHeadersOrQuery(request.headers, request.query as Record<string, unknown> | undefined);
+}
+
+/** The same, from the raw request's headers and (when the URL had one) its parsed query string. */
+export function keyInHeadersOrQuery(headers: IncomingHttpHeaders, query: Record<string, unknown> | undefined): string | undefined {
   for (const name of BEARER_HEADERS) {
-    const value = request.headers[name];
+    const value = headers[name];
     const match = typeof value === 'string' && value ? BEARER.exec(value) : null;
     if (match) return match[1]!.trim();
   }
   for (const name of PLAIN_HEADERS) {
-    const value = request.headers[name];
+    const value = headers[name];
     if (typeof value === 'string' && value) return value.trim();
   }
-  const query = request.query as Record<string, unknown> | undefined;
   for (const name of QUERY_PARAMETERS) {
     const value = query?.[name];
     if (typeof value === 'string' && value) return value;

@@ -1,10 +1,12 @@
 // An AbortSignal that fires when the client goes away before the response is complete.
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 
-export function abortSignalForClient(reply: FastifyReply): AbortSignal {
+export function abortSignalForClient(reply: FastifyReply | ServerResponse): AbortSignal {
+  const response = 'raw' in reply ? reply.raw : reply;
   const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('client disconnected'));
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort(new Error('client disconnected'));
   });
   return controller.signal;
 }

@@ -1,4 +1,5 @@
 // Turns every failure into a clear answer in the caller's own error format; never a bare 500 for bad input.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, urlPartTooLong, quoteInput, bodyTooLarge, internalError, invalidJson, invalidRequest, routeNotFound, routeNotFoundWithHint } from '../gateway-errors.ts';
 import { pathHintFor } from './path-hints.ts';
@@ -7,16 +8,7 @@ import { lingerBeforeClose } from './connection-guards.ts';
 
 export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const gatewayError = toGatewayError(error, bodyLimit);
-    // Refused before the body was read: let the client finish sending and see this answer.
-    if (gatewayError.status < 500) lingerBeforeClose(request.raw);
-    // A client that went away mid-call aborts the relay, and that abort arrives here: it is logged (and
-    // recorded as GW_ERR_CLIENT_GONE in the usage log by the relay), not reported as our internal error.
-    const clientGone = request.raw.destroyed || reply.raw.destroyed;
-    if (gatewayError.status >= 500 && gatewayError.gatewayCode === 'GW_ERR_INTERNAL') {
-      if (clientGone) request.log.debug({ err: error, requestId: request.id }, 'client went away before the answer');
-      else request.log.error({ err: error, requestId: request.id }, 'internal error');
-    }
+    const gatewayError = answerableError(error, bodyLimit, request.raw, reply.raw, request.log, request.id);
     return sendError(request, reply, gatewayError);
   });
   app.setNotFoundHandler((request, reply) => {
@@ -26,13 +18,39 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
   });
 }
 
+/**
+ * What a failed request answers, whoever served it (Fastify's error handler, the lean relay lane): the
+ * gateway error for any thrown value, with the socket kept open to read the rest of a refused body, and an
+ * internal error logged (at debug level when the client had already gone, which is what aborted the call).
+ */
+export function answerableError(error: unknown, bodyLimit: number, request: IncomingMessage, response: ServerResponse, log: ErrorLog, requestId: string): GatewayError {
+  const gatewayError = toGatewayError(error as FastifyError, bodyLimit);
+  // Refused before the body was read: let the client finish sending and see this answer.
+  if (gatewayError.status < 500) lingerBeforeClose(request);
+  // A client that went away mid-call aborts the relay, and that abort arrives here: it is logged (and
+  // recorded as GW_ERR_CLIENT_GONE in the usage log by the relay), not reported as our internal error.
+  if (gatewayError.status >= 500 && gatewayError.gatewayCode === 'GW_ERR_INTERNAL') {
+    if (request.destroyed || response.destroyed) log.debug({ err: error, requestId }, 'client went away before the answer');
+    else log.error({ err: error, requestId }, 'internal error');
+  }
+  return boundedError(gatewayError);
+}
+
+interface ErrorLog {
+  debug(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
 /** Longest error message sent: messages quote client values, and a client chooses their size. */
 const MAX_MESSAGE_CHARS = 2_000;
 
+function boundedError(error: GatewayError): GatewayError {
+  if (error.message.length <= MAX_MESSAGE_CHARS) return error;
+  return new GatewayError(error.status, error.kind, error.gatewayCode, { message: quoteInput(error.message, MAX_MESSAGE_CHARS), param: error.param === null ? null : quoteInput(error.param), code: error.code, headers: error.headers });
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
-  if (error.message.length > MAX_MESSAGE_CHARS) {
-    error = new GatewayError(error.status, error.kind, error.gatewayCode, { message: quoteInput(error.message, MAX_MESSAGE_CHARS), param: error.param === null ? null : quoteInput(error.param), code: error.code, headers: error.headers });
-  }
+  error = boundedError(error);
   const rendered = renderError(errorFormatOf(request), error);
   return reply.code(rendered.status).headers(error.headers).headers(rendered.headers ?? {}).type('application/json').send(rendered.body);
 }

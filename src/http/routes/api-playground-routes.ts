@@ -4,7 +4,7 @@ import type { ApiRouter } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { playgroundKeyFor } from '../../accounts/playground-key.ts';
-import { relayForKey } from './relay-route.ts';
+import { fastifyExchange, relayForKey } from './relay-route.ts';
 import { CHAT_COMPLETIONS } from './chat-completions-route.ts';
 
 export function apiPlaygroundRoutes(api: ApiRouter, deps: RelayDeps, accounts: AccountsDeps): void {
@@ -20,6 +20,9 @@ export function apiPlaygroundRoutes(api: ApiRouter, deps: RelayDeps, accounts: A
   api.route({
     method: 'POST', url: '/api/playground/chat/completions', tag, access: 'verified',
     summary: "A chat completion (OpenAI's request and answer, streamed or not) under my playground key: logged under the key name \"playground\" and charged to my wallet.",
-    handler: async ({ caller, request, reply }) => relayForKey(deps, request, reply, await playgroundKeyFor(accounts, deps.state, caller.user.id), CHAT_COMPLETIONS),
+    handler: async ({ caller, request, reply }) => {
+      await relayForKey(deps, fastifyExchange(request, reply), await playgroundKeyFor(accounts, deps.state, caller.user.id), CHAT_COMPLETIONS);
+      return reply;
+    },
   });
 }

@@ -14,6 +14,8 @@ import { prepareGeminiEmbed } from '../../endpoints/gemini-embed-content.ts';
 import { authenticateRequest } from '../authenticate.ts';
 import { abortSignalForClient } from '../client-abort.ts';
 import { sendRelayResult } from '../send-relay-result.ts';
+import { fastifyExchange, type RelayExchange } from './relay-route.ts';
+import type { CachedKey } from '../../accounts/key-index.ts';
 import { retrieveModel } from './models-route.ts';
 import { geminiCountTokens } from './count-tokens-routes.ts';
 import { recordRefusedCall } from '../../relay/record-refusal.ts';
@@ -40,47 +42,42 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
     if (action === null || model === '') throw routeNotFound(request.method, request.url.split('?')[0] ?? '');
     const key = authenticateRequest(deps.state, request);
     request.metricsModel = model;
-    const stream = action === 'streamGenerateContent';
+    if (action !== 'countTokens') {
+      let payload;
+      try {
+        const rawBody = request.rawBody ?? await readBodyOfGet(request);
+        payload = { rawBody, body: request.body ?? parseJson(rawBody) };
+      } catch (error) {
+        recordRefusedCall(deps, { requestId: request.id, key, endpoint: `/v1beta/models/{model}:${action}`, inboundFormat: 'gemini-generate', model, stream: action === 'streamGenerateContent', startedAt }, error);
+        throw error;
+      }
+      await relayGeminiCall(deps, fastifyExchange(request, reply), payload, key, { model, action, alt: (request.query as { alt?: unknown }).alt }, startedAt);
+      return reply;
+    }
     try {
-      const rawBody = request.rawBody ?? await readBodyOfGet(request);
-      const body = request.body ?? parseJson(rawBody);
-      if (action === 'countTokens') {
-        const count = await geminiCountTokens(deps, key, model, body, abortSignalForClient(reply));
-        // Counting is free, as upstream: nothing is charged.
-        if (reply.server.costHeader !== false) reply.header('x-gateway-cost', '0');
-        return reply.header('x-gateway-token-count', count.exact ? 'exact' : 'estimate').send(count.body);
-      }
-      const call: RelayCall = {
-        requestId: request.id,
-        key,
-        endpoint: `/v1beta/models/{model}:${action}`,
-        inboundFormat: 'gemini-generate',
-        model,
-        stream,
-        body: (body ?? {}) as Record<string, unknown>,
-        rawBody,
-        signal: abortSignalForClient(reply),
-        startedAt,
-        forwardHeaders: {},
-        meter: newCallMeter(),
-      };
-      if (action === 'embedContent' || action === 'batchEmbedContents') {
-        const prepared = prepareGeminiEmbed(body, model, action === 'batchEmbedContents');
-        call.body = prepared.body;
-        return sendRelayResult(reply, await prepared.relay(deps, call));
-      }
-      if (stream && (request.query as { alt?: string }).alt !== 'sse') {
-        throw invalidRequest('streamGenerateContent is served as Server-Sent Events: add ?alt=sse (the @google/genai SDK does).', 'alt', 'unsupported_stream_format');
-      }
-      const { request: hubRequest } = geminiGenerateFormat.requestToHub(body, { model, stream });
-      const result = await relayChat(deps, call, { hubRequest: () => hubRequest, maxOutputTokens: hubRequest.maxOutputTokens ?? null });
-      return sendRelayResult(reply, result);
+      const body = request.body ?? parseJson(request.rawBody ?? await readBodyOfGet(request));
+      const count = await geminiCountTokens(deps, key, model, body, abortSignalForClient(reply));
+      // Counting is free, as upstream: nothing is charged.
+      if (reply.server.costHeader !== false) reply.header('x-gateway-cost', '0');
+      return reply.header('x-gateway-token-count', count.exact ? 'exact' : 'estimate').send(count.body);
     } catch (error) {
-      // Refused with the key known: logged like any refused call (README: every call is logged).
-      recordRefusedCall(deps, { requestId: request.id, key, endpoint: `/v1beta/models/{model}:${action}`, inboundFormat: 'gemini-generate', model, stream, startedAt }, error);
+      recordRefusedCall(deps, { requestId: request.id, key, endpoint: `/v1beta/models/{model}:${action}`, inboundFormat: 'gemini-generate', model, stream: false, startedAt }, error);
       throw error;
     }
   };
+  // The lean lane (src/http/relay-lane.ts) serves POSTs of generateContent and streamGenerateContent under
+  // /v1beta through the same relayGeminiCall; anything it cannot read exactly as Fastify does comes here.
+  app.relayLane?.addPrefix(GEMINI_LANE_PREFIX, {
+    metricsRoute: `${GEMINI_LANE_PREFIX}*`,
+    errorFormat: 'gemini-generate',
+    match(rest) {
+      const { model, action } = splitModelPath(rest);
+      if (model === '' || (action !== 'generateContent' && action !== 'streamGenerateContent')) return null;
+      return {
+        relay: (exchange, key, query, startedAt) => relayGeminiCall(deps, exchange, { rawBody: exchange.rawBody, body: exchange.body ?? {} }, key, { model, action, alt: query.alt }, startedAt),
+      };
+    },
+  });
   for (const prefix of ['/v1beta', '/v1']) {
     const gemini = prefix === '/v1beta';
     // Under /v1 the path decides the error shape: `{model}:generateContent` is Gemini's, `/v1/models/{id}`
@@ -96,6 +93,52 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
       if (action === null) return reply.send(retrieveModel(deps.state, request, model, gemini));
       return act(request, reply, model, action);
     });
+  }
+}
+
+const GEMINI_LANE_PREFIX = '/v1beta/models/';
+
+type RelayedAction = Exclude<Action, 'countTokens'>;
+
+/**
+ * generateContent, streamGenerateContent, embedContent and batchEmbedContents for a caller whose key is
+ * known, whoever received the request (Fastify's routes or the lean lane). `payload.body` is the parsed
+ * JSON body, `{}` when there was none. A refusal is logged like any refused call and thrown on.
+ */
+async function relayGeminiCall(deps: RelayDeps, exchange: RelayExchange, payload: { rawBody: Buffer | undefined; body: unknown }, key: CachedKey, target: { model: string; action: RelayedAction; alt: unknown }, startedAt: number): Promise<void> {
+  const { model, action } = target;
+  const stream = action === 'streamGenerateContent';
+  exchange.noteModel(model);
+  try {
+    const body = payload.body;
+    const call: RelayCall = {
+      requestId: exchange.requestId,
+      key,
+      endpoint: `/v1beta/models/{model}:${action}`,
+      inboundFormat: 'gemini-generate',
+      model,
+      stream,
+      body: (body ?? {}) as Record<string, unknown>,
+      rawBody: payload.rawBody ?? Buffer.alloc(0),
+      signal: abortSignalForClient(exchange.response),
+      startedAt,
+      forwardHeaders: {},
+      meter: newCallMeter(),
+    };
+    if (action === 'embedContent' || action === 'batchEmbedContents') {
+      const prepared = prepareGeminiEmbed(body, model, action === 'batchEmbedContents');
+      call.body = prepared.body;
+      return await sendRelayResult(exchange, await prepared.relay(deps, call));
+    }
+    if (stream && target.alt !== 'sse') {
+      throw invalidRequest('streamGenerateContent is served as Server-Sent Events: add ?alt=sse (the @google/genai SDK does).', 'alt', 'unsupported_stream_format');
+    }
+    const { request: hubRequest } = geminiGenerateFormat.requestToHub(body, { model, stream });
+    await sendRelayResult(exchange, await relayChat(deps, call, { hubRequest: () => hubRequest, maxOutputTokens: hubRequest.maxOutputTokens ?? null }));
+  } catch (error) {
+    // Refused with the key known: logged like any refused call (README: every call is logged).
+    recordRefusedCall(deps, { requestId: exchange.requestId, key, endpoint: `/v1beta/models/{model}:${action}`, inboundFormat: 'gemini-generate', model, stream, startedAt }, error);
+    throw error;
   }
 }
 

@@ -1,4 +1,7 @@
 // One thin route shape for every relayed JSON endpoint: authenticate, validate, build the call, relay, send.
+// Fastify serves each such route; the lean lane (src/http/relay-lane.ts) serves the same options straight
+// from node:http when a request needs nothing Fastify adds, through the same relayForKey.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CachedKey } from '../../accounts/key-index.ts';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
@@ -9,8 +12,9 @@ export type { PreparedCall } from '../../relay/prepared-call.ts';
 import type { WireFormat } from '../../providers/provider-definition.ts';
 import { authenticateRequest } from '../authenticate.ts';
 import { abortSignalForClient } from '../client-abort.ts';
-import { sendRelayResult } from '../send-relay-result.ts';
+import { replyTarget, sendRelayResult, type AnswerTarget } from '../send-relay-result.ts';
 import { recordRefusedCall } from '../../relay/record-refusal.ts';
+import type { RelayLaneRoutes } from '../relay-lane.ts';
 
 export interface RelayRouteOptions {
   url: string;
@@ -24,47 +28,81 @@ export interface RelayRouteOptions {
   checkHeaders?(headers: Record<string, string | string[] | undefined>): void;
 }
 
+/** One request to relay, as relayForKey needs it: whoever received it (Fastify or the lean lane). */
+export interface RelayExchange extends AnswerTarget {
+  readonly headers: IncomingHttpHeaders;
+  /** The parsed JSON body (undefined when there was none). */
+  readonly body: unknown;
+  readonly rawBody: Buffer | undefined;
+  /** Told the model the request names, once known, for the requests metric. */
+  noteModel(model: string): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The lean lane, when the app has one: relayed routes register there too. */
+    relayLane?: RelayLaneRoutes;
+  }
+}
+
 export function relayRoute(app: FastifyInstance, deps: RelayDeps, options: RelayRouteOptions): void {
+  app.relayLane?.add(options);
   app.post(options.url, { config: { errorFormat: options.inboundFormat } }, async (request, reply) => {
     const startedAt = performance.now();
-    return relayForKey(deps, request, reply, authenticateRequest(deps.state, request), options, startedAt);
+    await relayForKey(deps, fastifyExchange(request, reply), authenticateRequest(deps.state, request), options, startedAt);
+    return reply;
   });
+}
+
+/** A Fastify request and its reply as a relay exchange. */
+export function fastifyExchange(request: FastifyRequest, reply: FastifyReply): RelayExchange {
+  return {
+    ...replyTarget(reply),
+    headers: request.headers,
+    body: request.body,
+    rawBody: request.rawBody,
+    noteModel(model) {
+      request.metricsModel = model;
+    },
+  };
 }
 
 /**
  * Relays one request under a key already known: through the same limits, relay and metering whoever the
  * caller is (an sk- key, or the dashboard's playground under the signed-in user's playground key).
  */
-export async function relayForKey(deps: RelayDeps, request: FastifyRequest, reply: FastifyReply, key: CachedKey, options: RelayRouteOptions, startedAt = performance.now()): Promise<FastifyReply> {
+export async function relayForKey(deps: RelayDeps, exchange: RelayExchange, key: CachedKey, options: RelayRouteOptions, startedAt = performance.now()): Promise<void> {
     let call: RelayCall | undefined;
     try {
-      options.checkHeaders?.(request.headers);
-      const prepared = options.prepare(request.body);
+      options.checkHeaders?.(exchange.headers);
+      const prepared = options.prepare(exchange.body);
       const forwardHeaders: Record<string, string> = {};
-      for (const name of options.forwardHeaders ?? []) {
-        const value = request.headers[name];
-        if (typeof value === 'string') forwardHeaders[name] = value;
+      if (options.forwardHeaders) {
+        for (const name of options.forwardHeaders) {
+          const value = exchange.headers[name];
+          if (typeof value === 'string') forwardHeaders[name] = value;
+        }
       }
-      request.metricsModel = prepared.model;
+      exchange.noteModel(prepared.model);
       call = {
-        requestId: request.id,
+        requestId: exchange.requestId,
         key,
         endpoint: options.url,
         inboundFormat: options.inboundFormat,
         model: prepared.model,
         stream: prepared.stream,
         body: prepared.body,
-        rawBody: request.rawBody ?? Buffer.alloc(0),
-        signal: abortSignalForClient(reply),
+        rawBody: exchange.rawBody ?? Buffer.alloc(0),
+        signal: abortSignalForClient(exchange.response),
         startedAt,
         forwardHeaders,
         meter: newCallMeter(),
       };
-      return sendRelayResult(reply, await prepared.relay(deps, call));
+      await sendRelayResult(exchange, await prepared.relay(deps, call));
     } catch (error) {
-      const body = request.body as { model?: unknown; stream?: unknown } | null | undefined;
+      const body = exchange.body as { model?: unknown; stream?: unknown } | null | undefined;
       recordRefusedCall(deps, {
-        requestId: request.id,
+        requestId: exchange.requestId,
         key,
         endpoint: options.url,
         inboundFormat: options.inboundFormat,

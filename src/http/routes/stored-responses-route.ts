@@ -4,7 +4,7 @@ import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { relayStoredResponse, type StoredResponseAction } from '../../responses/stored-response-relay.ts';
 import { authenticateRequest } from '../authenticate.ts';
 import { abortSignalForClient } from '../client-abort.ts';
-import { sendRelayResult } from '../send-relay-result.ts';
+import { sendRelayReply } from '../send-relay-result.ts';
 
 const ROUTES: [method: 'GET' | 'DELETE' | 'POST', url: string, action: StoredResponseAction][] = [
   ['GET', '/v1/responses/:id', 'retrieve'],
@@ -23,7 +23,7 @@ export function storedResponsesRoutes(app: FastifyInstance, deps: RelayDeps): vo
         const key = authenticateRequest(deps.state, request);
         const { id } = request.params as { id: string };
         const queryAt = request.url.indexOf('?');
-        return sendRelayResult(reply, await relayStoredResponse(deps, {
+        return sendRelayReply(reply, await relayStoredResponse(deps, {
           key,
           id,
           action,

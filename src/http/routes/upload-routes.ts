@@ -8,7 +8,7 @@ import type { MultipartUpload } from '../multipart-upload.ts';
 import { receiveMultipart } from '../multipart-upload.ts';
 import { authenticateRequest } from '../authenticate.ts';
 import { abortSignalForClient } from '../client-abort.ts';
-import { sendRelayResult } from '../send-relay-result.ts';
+import { sendRelayReply } from '../send-relay-result.ts';
 import { recordRefusedCall } from '../../relay/record-refusal.ts';
 
 const uploads: [url: string, maxBytes: number, prepare: (upload: MultipartUpload) => PreparedUpload | Promise<PreparedUpload>][] = [
@@ -42,7 +42,7 @@ export function uploadRoutes(app: FastifyInstance, deps: RelayDeps): void {
             forwardHeaders: {},
             meter: newCallMeter(),
           });
-          return sendRelayResult(reply, result);
+          return sendRelayReply(reply, result);
         } finally {
           await upload.cleanup();
         }
