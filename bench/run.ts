@@ -8,7 +8,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_KEY, BENCH_UPSTREAM_KEY } from './bench-constants.ts';
+import { BENCH_CHAT_BODY, BENCH_KEY, BENCH_UPSTREAM_KEY } from './bench-constants.ts';
 import { startServer, stopServers, type BenchServer } from './bench-servers.ts';
 import { ensureWrk, runOpenLoop, runStreamLoad, runStreamsScale, runWrk, streamsWithinFileLimit, type StreamsScaleResult } from './load-tools.ts';
 import { gatewayNodeFlags, SIMULATOR_NODE_FLAGS } from './node-flags.ts';
@@ -25,15 +25,7 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-'));
 // Thousands of client connections come from 127.0.0.1: the per-address cap (256 by default) is lifted.
 const gatewayEnv = { ...process.env, MAX_CONNECTIONS_PER_IP: '0' };
 
-const chatBody = JSON.stringify({
-  model: 'gpt-4o-mini',
-  messages: [
-    { role: 'system', content: 'You are a helpful assistant that answers briefly and precisely.' },
-    { role: 'user', content: 'Summarise the benefits of connection pooling for an HTTP gateway in two sentences, please. '.repeat(3) },
-  ],
-  temperature: 0.2,
-  max_tokens: 64,
-});
+const chatBody = BENCH_CHAT_BODY;
 const streamBody = JSON.stringify({ ...JSON.parse(chatBody), stream: true });
 // The simulators echo a long prompt one word per event: ~120 events per stream.
 const words = 'the quick brown fox jumps over the lazy dog again and again '.repeat(10).trim();

@@ -1,0 +1,65 @@
+// Instructions per request of a gateway tree (or the bare relay), counted by valgrind's callgrind: unlike
+// CPU time, the count hardly moves with what else the machine is doing, so two trees compare on a shared or
+// noisy VM. `node bench/ab-instructions.ts REV_OR_DIR [REV_OR_DIR…]` (env AB_REQUESTS, default 1500;
+// AB_SCRIPT=bench/serve-bare-relay.ts measures the bare relay of each tree instead). Each tree's server
+// runs under callgrind with instrumentation off; after 300 warm-up requests (the JIT settles) it is switched
+// on (`callgrind_control -i on`) for AB_REQUESTS requests, 8 at a time, then off. All threads are counted
+// (the metering worker and V8's helpers included). Two runs per tree; slow: about a minute per run.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { BENCH_CHAT_BODY, BENCH_KEY } from './bench-constants.ts';
+import { startServer, stopServers } from './bench-servers.ts';
+import { gatewayNodeFlags, SIMULATOR_NODE_FLAGS } from './node-flags.ts';
+import { treeFor } from './bench-trees.ts';
+
+const REQUESTS = Number(process.env.AB_REQUESTS ?? 1500);
+const SCRIPT = process.env.AB_SCRIPT ?? 'bench/serve-gateway.ts';
+const WARM_UP = 300;
+
+async function send(url: string, count: number): Promise<void> {
+  for (let sent = 0; sent < count; sent += 8) {
+    await Promise.all(Array.from({ length: Math.min(8, count - sent) }, async () => {
+      const response = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' }, body: BENCH_CHAT_BODY });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`answered ${response.status}`);
+    }));
+  }
+}
+
+/** Instructions per request of one run of `tree`'s server behind `upstreamUrl`. */
+async function instructionsPerRequest(tree: string, upstreamUrl: string): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'ab-instructions-'));
+  const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${dir}/callgrind.%p`, process.execPath, ...gatewayNodeFlags(tree), join(tree, SCRIPT), upstreamUrl], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, MAX_CONNECTIONS_PER_IP: '0' },
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => line.startsWith('READY ') && resolve(line.slice(6)));
+    child.once('exit', (code) => reject(new Error(`${SCRIPT} exited with ${code}`)));
+  });
+  await send(url, WARM_UP);
+  execFileSync('callgrind_control', ['-i', 'on', String(child.pid)], { stdio: 'ignore' });
+  await send(url, REQUESTS);
+  execFileSync('callgrind_control', ['-i', 'off', String(child.pid)], { stdio: 'ignore' });
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+  let total = 0;
+  for (const file of readdirSync(dir)) total += Number(/^totals:\s+(\d+)/m.exec(readFileSync(join(dir, file), 'utf8'))?.[1] ?? 0);
+  return total / REQUESTS;
+}
+
+const targets = process.argv.slice(2);
+if (targets.length === 0) throw new Error('usage: node bench/ab-instructions.ts REV_OR_DIR [REV_OR_DIR…]');
+const trees = targets.map(treeFor);
+const upstream = await startServer([join(import.meta.dirname, 'serve-upstream.ts')], SIMULATOR_NODE_FLAGS);
+try {
+  for (const [index, tree] of trees.entries()) {
+    const runs = [await instructionsPerRequest(tree, upstream.url), await instructionsPerRequest(tree, upstream.url)];
+    process.stdout.write(`INSTRUCTIONS ${targets[index]} ${SCRIPT}: ${runs.map((count) => (count / 1000).toFixed(1)).join(' / ')} k per request\n`);
+  }
+} finally {
+  stopServers([upstream]);
+}
