@@ -1,6 +1,6 @@
 // Instructions per request of a gateway tree (or the bare relay), counted by valgrind's callgrind: unlike
 // CPU time, the count hardly moves with what else the machine is doing, so two trees compare on a shared or
-// noisy VM. `node bench/ab-instructions.ts REV_OR_DIR [REV_OR_DIR…]` (env AB_REQUESTS, default 1500;
+// noisy VM. `node bench/ab-instructions.ts REV_OR_DIR [REV_OR_DIR…]` (env AB_REQUESTS, default 1500; AB_WARM_UP, default 300; AB_NODE_FLAGS;
 // AB_SCRIPT=bench/serve-bare-relay.ts measures the bare relay of each tree instead). Each tree's server
 // runs under callgrind with instrumentation off; after 300 warm-up requests (the JIT settles) it is switched
 // on (`callgrind_control -i on`) for AB_REQUESTS requests, 8 at a time, then off. All threads are counted
@@ -17,7 +17,9 @@ import { treeFor } from './bench-trees.ts';
 
 const REQUESTS = Number(process.env.AB_REQUESTS ?? 1500);
 const SCRIPT = process.env.AB_SCRIPT ?? 'bench/serve-gateway.ts';
-const WARM_UP = 300;
+const WARM_UP = Number(process.env.AB_WARM_UP ?? 300);
+/** Extra Node flags for the measured server (e.g. `--perf-basic-prof` to name JIT code in the callgrind files). */
+const EXTRA_FLAGS = (process.env.AB_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 
 async function send(url: string, count: number): Promise<void> {
   for (let sent = 0; sent < count; sent += 8) {
@@ -32,7 +34,7 @@ async function send(url: string, count: number): Promise<void> {
 /** Instructions per request of one run of `tree`'s server behind `upstreamUrl`. */
 async function instructionsPerRequest(tree: string, upstreamUrl: string): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'ab-instructions-'));
-  const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${dir}/callgrind.%p`, process.execPath, ...gatewayNodeFlags(tree), join(tree, SCRIPT), upstreamUrl], {
+  const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${dir}/callgrind.%p`, process.execPath, ...gatewayNodeFlags(tree), ...EXTRA_FLAGS, join(tree, SCRIPT), upstreamUrl], {
     stdio: ['ignore', 'pipe', 'ignore'],
     env: { ...process.env, MAX_CONNECTIONS_PER_IP: '0' },
   });
@@ -46,6 +48,7 @@ async function instructionsPerRequest(tree: string, upstreamUrl: string): Promis
   execFileSync('callgrind_control', ['-i', 'off', String(child.pid)], { stdio: 'ignore' });
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
+  process.stderr.write(`callgrind files (for callgrind_annotate): ${dir}\n`);
   let total = 0;
   for (const file of readdirSync(dir)) total += Number(/^totals:\s+(\d+)/m.exec(readFileSync(join(dir, file), 'utf8'))?.[1] ?? 0);
   return total / REQUESTS;
