@@ -1,6 +1,7 @@
 // Preloaded into a benchmarked server (`--import bench/allocation-sampler.ts`, by bench/allocation-sites.ts):
 // the first SIGUSR2 starts V8's sampling heap profiler on the main thread, counting objects the garbage
-// collector has already freed too (what a request allocates, not what it keeps); the second writes the
+// collector has already freed too (what a request allocates, not what it keeps; with ALLOCATION_SURVIVORS=1
+// only what outlived the young generation's collections, i.e. what was promoted); the second writes the
 // profile to ALLOCATION_PROFILE (a file path) and prints `PROFILED` on standard error.
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ process.on('SIGUSR2', () => {
   void (async () => {
     if (!sampling) {
       sampling = true;
-      await session.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+      await session.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env.ALLOCATION_SURVIVORS !== '1' });
       process.stderr.write('SAMPLING\n');
       return;
     }

@@ -1,7 +1,8 @@
 // Where a non-streamed chat call allocates: the gateway (or AB_SCRIPT, e.g. bench/serve-bare-relay.ts) with
 // npm start's flags and bench/allocation-sampler.ts preloaded, 2,000 warm-up calls, then N calls (default
 // 4,000, 8 at a time) under V8's sampling heap profiler with freed objects included. Prints the bytes
-// allocated per call in all and by function (self), the top 40. `node bench/allocation-sites.ts [N]`.
+// allocated per call in all and by function (self), the top 40. `node bench/allocation-sites.ts [N]`;
+// ALLOCATION_SURVIVORS=1 counts only objects that survived the young generation (promoted).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,7 +60,7 @@ const walk = (node: ProfileNode) => {
   for (const child of node.children) walk(child);
 };
 walk((JSON.parse(readFileSync(profileFile, 'utf8')) as { head: ProfileNode }).head);
-process.stdout.write(`${SCRIPT}: ${(total / CALLS / 1024).toFixed(1)} KB allocated per call (main thread, sampled)\n`);
+process.stdout.write(`${SCRIPT}: ${(total / CALLS / 1024).toFixed(1)} KB ${process.env.ALLOCATION_SURVIVORS === '1' ? 'promoted' : 'allocated'} per call (main thread, sampled)\n`);
 for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
   process.stdout.write(`${(bytes / CALLS).toFixed(0).padStart(7)} B  ${site}\n`);
 }
