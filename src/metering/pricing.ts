@@ -33,6 +33,72 @@ const MS_PER_MINUTE = 60_000n;
 const DENOMINATOR = TOKENS_PER_MTOK * MS_PER_MINUTE;
 
 export function computeCostMicros(pricing: ModelPricing, usage: Usage, ratioPpm: number): number {
+  return costInSafeIntegers(pricing, usage, ratioPpm) ?? costInBigInts(pricing, usage, ratioPpm);
+}
+
+const TWELVE_ZEROS = 1_000_000_000_000; // per million tokens × ppm
+const HALF_TWELVE_ZEROS = 500_000_000_000;
+
+/** a × b when the exact product is a safe integer, else null (a rounded product past 2^53 is never safe). */
+const safeProduct = (a: number, b: number): number | null => {
+  const product = a * b;
+  return Number.isSafeInteger(product) ? product : null;
+};
+
+/**
+ * The same cost with plain numbers, for the common call (no audio; all quantities, prices and the
+ * products and sums below 2^53), or null, and the BigInt arithmetic decides. Without audio the common
+ * denominator's per-minute factor cancels exactly: cost = ⌊(A × ratio + 10^12 / 2) / 10^12⌋ with
+ * A = Σ tokens × price per Mtok + units × price × 10^6. Every step is checked to be an exact safe integer,
+ * so the result is the BigInt one, bit for bit (test/metering/cost-arithmetic.test.ts compares them);
+ * it spares each call some thirty heap-allocated BigInts (twice a call: admission and the usage record).
+ */
+export function costInSafeIntegers(pricing: ModelPricing, usage: Usage, ratioPpm: number): number | null {
+  if ((usage.audioMs ?? 0) !== 0 || usage.images) return null;
+  const input = pricing.inputPerMtok ?? 0;
+  const output = pricing.outputPerMtok ?? 0;
+  const terms = [
+    usage.inputTokens - usage.cachedInputTokens - usage.cacheWriteTokens, input,
+    usage.cachedInputTokens, pricing.cachedInputPerMtok ?? input,
+    usage.cacheWriteTokens, pricing.cacheWritePerMtok ?? input,
+    usage.outputTokens - usage.reasoningTokens, output,
+    usage.reasoningTokens, pricing.reasoningPerMtok ?? output,
+    usage.characters ?? 0, pricing.perMillionChars ?? 0,
+  ];
+  let perMillion = 0;
+  for (let i = 0; i < terms.length; i += 2) {
+    // The two differences are clamped at zero as in the BigInt arithmetic.
+    const quantity = i === 0 || i === 6 ? Math.max(0, terms[i]!) : terms[i]!;
+    const price = terms[i + 1]!;
+    if (!Number.isSafeInteger(quantity) || !Number.isSafeInteger(price) || quantity < 0 || price < 0) return null;
+    const product = safeProduct(quantity, price);
+    if (product === null) return null;
+    perMillion += product;
+  }
+  const units = [usage.requests ?? 1, pricing.perRequest ?? 0, usage.searches ?? 0, pricing.perSearch ?? 0];
+  let perUnit = 0;
+  for (let i = 0; i < units.length; i += 2) {
+    if (!Number.isSafeInteger(units[i]) || !Number.isSafeInteger(units[i + 1]) || units[i]! < 0 || units[i + 1]! < 0) return null;
+    const product = safeProduct(units[i]!, units[i + 1]!);
+    if (product === null) return null;
+    perUnit += product;
+  }
+  const unitsPerMillion = safeProduct(perUnit, 1_000_000);
+  if (unitsPerMillion === null || !Number.isSafeInteger(ratioPpm) || ratioPpm < 0) return null;
+  const sum = perMillion + unitsPerMillion;
+  if (!Number.isSafeInteger(sum)) return null;
+  const scaled = safeProduct(sum, ratioPpm);
+  if (scaled === null) return null;
+  const numerator = scaled + HALF_TWELVE_ZEROS;
+  if (!Number.isSafeInteger(numerator)) return null;
+  // Exact integer division: the quotient is below 2^53 / 10^12 ≈ 9,007, where doubles are 2^-39 apart or
+  // closer; a quotient that is not a whole number lies at least 10^-12 from one, more than half that
+  // spacing, so the correctly rounded division never lands on the next whole number and floor is exact.
+  return Math.floor(numerator / TWELVE_ZEROS);
+}
+
+/** The reference: every term scaled to the common denominator in BigInt, rounded half up once. */
+export function costInBigInts(pricing: ModelPricing, usage: Usage, ratioPpm: number): number {
   const input = pricing.inputPerMtok ?? 0;
   const cachedPrice = pricing.cachedInputPerMtok ?? input;
   const cacheWritePrice = pricing.cacheWritePerMtok ?? input;
