@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CachedKey } from '../../accounts/key-index.ts';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
-import { newCallMeter, type RelayCall } from '../../relay/relay-types.ts';
+import { newCallMeter, type RelayCall, type RelayResult } from '../../relay/relay-types.ts';
 import type { PreparedCall } from '../../relay/prepared-call.ts';
 
 export type { PreparedCall } from '../../relay/prepared-call.ts';
@@ -73,6 +73,7 @@ export function fastifyExchange(request: FastifyRequest, reply: FastifyReply): R
  */
 export async function relayForKey(deps: RelayDeps, exchange: RelayExchange, key: CachedKey, options: RelayRouteOptions, startedAt = performance.now()): Promise<void> {
     let call: RelayCall | undefined;
+    let result: RelayResult;
     try {
       options.checkHeaders?.(exchange.headers);
       const prepared = options.prepare(exchange.body);
@@ -98,7 +99,7 @@ export async function relayForKey(deps: RelayDeps, exchange: RelayExchange, key:
         forwardHeaders,
         meter: newCallMeter(),
       };
-      await sendRelayResult(exchange, await prepared.relay(deps, call));
+      result = await prepared.relay(deps, call);
     } catch (error) {
       const body = exchange.body as { model?: unknown; stream?: unknown } | null | undefined;
       recordRefusedCall(deps, {
@@ -112,4 +113,8 @@ export async function relayForKey(deps: RelayDeps, exchange: RelayExchange, key:
       }, error);
       throw error;
     }
+    // Outside the try: a committed answer is recorded by the relay (a refusal record here would count it
+    // twice). Returned, not awaited: this function's frame (the prepared call, the options) is not kept
+    // suspended for as long as a stream stays open.
+    return sendRelayResult(exchange, result);
 }
