@@ -119,3 +119,16 @@ if (process.env.RETAINERS) {
   };
   if (target >= 0) { console.log(`--- retainers of ${typeOf(target)} ${want}`); show(target, 0, new Set()); }
 }
+// DUMP=name: the edges of a few new objects so named (what they hold).
+if (process.env.DUMP) {
+  let shown = 0;
+  for (let i = 0; i < count && shown < 3; i++) {
+    if (!isNew(i) || nameOf(i) !== process.env.DUMP) continue;
+    shown++;
+    console.log(`--- ${typeOf(i)} ${nameOf(i)} (${s.nodes[i * W + SELF]} B)`);
+    for (let e = firstEdge[i]!; e < firstEdge[i + 1]!; e += EW) {
+      const to = s.edges[e + ETO]! / W;
+      console.log(`  .${edgeName(e)} → ${typeOf(to)} ${nameOf(to).slice(0, 60)}${isNew(to) ? '' : ' (old)'}`);
+    }
+  }
+}

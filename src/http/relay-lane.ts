@@ -203,10 +203,10 @@ class LaneExchange implements RelayExchange {
     if (length !== undefined && Number(length) > limit) return this.refuseBody(bodyTooLarge(limit));
     const idleMs = this.lane.settings.bodyIdleTimeoutMs;
     // Only while the body arrives: the answer may take minutes of silence, keep-alive has its own timeout.
-    // Armed a tick later, and only if the body is not in yet: it nearly always came in the headers' packet
-    // (parsed by now), and an armed-then-cleared socket timeout keeps its Timeout object for the whole
-    // connection (Node clears the timer but keeps it on the socket): ~0.25 KB per open stream.
-    if (idleMs !== null) process.nextTick(armBodyIdleTimeout, this, idleMs);
+    // Armed after this turn's I/O, and only if the body is not in by then: it nearly always came with the
+    // headers (Node has parsed it by the check phase), and an armed-then-cleared socket timeout keeps its
+    // Timeout object for the whole connection (Node clears the timer but keeps it on the socket).
+    if (idleMs !== null) setImmediate(armBodyIdleTimeout, this, idleMs);
     const onData = (chunk: Buffer) => {
       this.received += chunk.length;
       if (this.received > limit) {
@@ -282,7 +282,7 @@ class LaneExchange implements RelayExchange {
     response.end(rendered.body);
   }
 
-  /** Arms the body-idle timeout (a tick after receive(): see there) if the body is still arriving. */
+  /** Arms the body-idle timeout (just after receive(): see there) if the body is still arriving. */
   armBodyIdle(idleMs: number): void {
     const { request } = this;
     if (this.bodyEnded || request.complete || request.destroyed) return;
