@@ -67,6 +67,8 @@ export function fastifyExchange(request: FastifyRequest, reply: FastifyReply): R
   };
 }
 
+const NO_FORWARD_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 /**
  * Relays one request under a key already known: through the same limits, relay and metering whoever the
  * caller is (an sk- key, or the dashboard's playground under the signed-in user's playground key).
@@ -77,8 +79,10 @@ export async function relayForKey(deps: RelayDeps, exchange: RelayExchange, key:
     try {
       options.checkHeaders?.(exchange.headers);
       const prepared = options.prepare(exchange.body);
-      const forwardHeaders: Record<string, string> = {};
+      // Shared and frozen when the route forwards none (most): a call keeps it while its stream is open.
+      let forwardHeaders = NO_FORWARD_HEADERS;
       if (options.forwardHeaders) {
+        forwardHeaders = {};
         for (const name of options.forwardHeaders) {
           const value = exchange.headers[name];
           if (typeof value === 'string') forwardHeaders[name] = value;
