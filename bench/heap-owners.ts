@@ -83,7 +83,7 @@ for (let i = 0; i < count; i++) {
   const o = ownerOf(i);
   const key = o === 0 ? '(no owner)' : `${nameOf(o)}${isNew(o) ? '' : ' (old)'}`;
   const e = byOwner.get(key) ?? { c: 0, s: 0 }; e.c++; e.s += size; byOwner.set(key, e);
-  if (detailOwner && (detailOwner === '*' || (o === 0 ? detailOwner === '(no owner)' : nameOf(o) === detailOwner))) {
+  if (detailOwner && (detailOwner === '*' || (o === 0 ? detailOwner === '(no owner)' : `${nameOf(o)}${isNew(o) ? '' : ' (old)'}` === detailOwner || nameOf(o) === detailOwner))) {
     // the edge that leads from the owner's subtree to this object, on the way down from the owner
     let path = ''; let v = i; let hops = 0;
     while (v !== o && hops < 6 && v !== 0) {
