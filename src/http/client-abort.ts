@@ -5,7 +5,8 @@ import type { FastifyReply } from 'fastify';
 export function abortSignalForClient(reply: FastifyReply | ServerResponse): AbortSignal {
   const response = 'raw' in reply ? reply.raw : reply;
   const controller = new AbortController();
-  response.once('close', () => {
+  // `on`, not `once`: 'close' comes once, and `once` would add a wrapper closure for as long as a stream is open.
+  response.on('close', () => {
     if (!response.writableFinished) controller.abort(new Error('client disconnected'));
   });
   return controller.signal;

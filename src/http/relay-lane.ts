@@ -159,6 +159,8 @@ class LaneExchange implements RelayExchange {
   private readonly startedAt = performance.now();
   private chunks: Buffer[] = [];
   private received = 0;
+  private bodyEnded = false;
+  private bodyIdleArmed = false;
   private readonly lane: RelayLane;
   private readonly route: LaneRoute;
   private readonly query: ParsedUrlQuery;
@@ -194,15 +196,17 @@ class LaneExchange implements RelayExchange {
 
   receive(): void {
     const { request, response } = this;
-    // Counted when the answer has been handed to the socket, as Fastify's onResponse hook counts.
-    response.once('finish', () => this.count());
+    countWhenFinished(this);
     const length = request.headers['content-length'];
     if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined) return this.relay();
     const limit = this.lane.settings.bodyLimit;
     if (length !== undefined && Number(length) > limit) return this.refuseBody(bodyTooLarge(limit));
-    // Only while the body arrives: the answer may take minutes of silence, keep-alive has its own timeout.
     const idleMs = this.lane.settings.bodyIdleTimeoutMs;
-    if (idleMs !== null) request.socket.setTimeout(idleMs);
+    // Only while the body arrives: the answer may take minutes of silence, keep-alive has its own timeout.
+    // Armed after this turn's I/O, and only if the body is not in by then: it nearly always came with the
+    // headers (Node has parsed it by the check phase), and an armed-then-cleared socket timeout keeps its
+    // Timeout object for the whole connection (Node clears the timer but keeps it on the socket).
+    if (idleMs !== null) setImmediate(armBodyIdleTimeout, this, idleMs);
     const onData = (chunk: Buffer) => {
       this.received += chunk.length;
       if (this.received > limit) {
@@ -213,8 +217,9 @@ class LaneExchange implements RelayExchange {
     };
     const onEnd = () => {
       stop();
+      this.bodyEnded = true;
       const socket = request.socket;
-      if (idleMs !== null && !response.writableFinished && !socket.destroyed) socket.setTimeout(0);
+      if (this.bodyIdleArmed && !response.writableFinished && !socket.destroyed) socket.setTimeout(0);
       if (length !== undefined && this.received !== Number(length)) return this.refuseBody(invalidRequest('The Content-Length header does not match the body.'));
       // Copied out of the socket's read buffers, which a kept view would pin for the whole call.
       const bytes = Buffer.concat(this.chunks, this.received);
@@ -277,7 +282,15 @@ class LaneExchange implements RelayExchange {
     response.end(rendered.body);
   }
 
-  private count(): void {
+  /** Arms the body-idle timeout (just after receive(): see there) if the body is still arriving. */
+  armBodyIdle(idleMs: number): void {
+    const { request } = this;
+    if (this.bodyEnded || request.complete || request.destroyed) return;
+    this.bodyIdleArmed = true;
+    request.socket.setTimeout(idleMs);
+  }
+
+  count(): void {
     const deps = this.lane.deps;
     deps.metrics.requests.inc({
       route: this.route.metricsRoute,
@@ -285,4 +298,17 @@ class LaneExchange implements RelayExchange {
       status: String(this.response.statusCode),
     });
   }
+}
+
+function armBodyIdleTimeout(exchange: LaneExchange, idleMs: number): void {
+  exchange.armBodyIdle(idleMs);
+}
+
+/**
+ * Counts the request when the answer has been handed to the socket, as Fastify's onResponse hook counts.
+ * Its own function so the listener's closure holds only the exchange (made in receive(), it kept the body
+ * readers' closures alive with it), and `on`, not `once`: 'finish' comes once, and `once` adds a wrapper.
+ */
+function countWhenFinished(exchange: LaneExchange): void {
+  exchange.response.on('finish', () => exchange.count());
 }

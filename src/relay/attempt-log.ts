@@ -12,5 +12,8 @@ export function attemptRecord(model: string, channel: string, status: number | n
 
 /** The only way the log grows. */
 export function logAttempt(meter: CallMeter, record: AttemptRecord): void {
-  (meter.attempts as AttemptRecord[]).push(record);
+  // The first record gets an array of its own size: a push on the empty array reserves 17 slots, which a
+  // call keeps for as long as its stream is open (most calls log one attempt).
+  if (meter.attempts.length === 0) (meter as { attempts: readonly AttemptRecord[] }).attempts = [record];
+  else (meter.attempts as AttemptRecord[]).push(record);
 }

@@ -66,24 +66,27 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
   let finished = false;
   /** The failure that broke the answer, reported if nothing can mend it. */
   let broken: { failure: GatewayError; converter: StreamConverter } | null = null;
-  const forClient = (text: string) => (segment.replay ? segment.replay.filter.pass(text) : text);
   try {
     let pending: { text: string; done: boolean } | null = segment.first;
     segment.first = null;
     for (;;) {
       try {
-        let out = pending?.text ? forClient(pending.text) : '';
-        if (out) yield out;
+        let out = pending?.text ? forClient(segment, pending.text) : '';
         let done = pending?.done ?? false;
         pending = null;
+        if (out) yield out;
         while (!done && !segment.replay?.filter.diverged) {
-          const step = await segment.pump.next();
-          out = step.text ? forClient(step.text) : '';
+          // `out` and `pending` are emptied before the wait: a suspended generator keeps every local, and an
+          // idle stream would otherwise hold the last text it sent for as long as the upstream is silent.
+          out = '';
+          pending = await segment.pump.next();
+          out = pending.text ? forClient(segment, pending.text) : '';
+          done = pending.done;
+          pending = null;
           if (out) yield out;
-          done = step.done;
         }
         if (!segment.replay?.filter.diverged) {
-          out = forClient(segment.converter.end());
+          out = forClient(segment, segment.converter.end());
           if (out) yield out;
         }
         if (segment.replay && !segment.replay.filter.caughtUp) {
@@ -136,6 +139,11 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
     // Only what was delivered is charged: reported usage, or a count of the delivered text, per segment.
     settled.settle(recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error, errorCode }));
   }
+}
+
+/** The text as the client should get it: a restarted answer's replay filter takes out what it already has. */
+function forClient(segment: CommittedStream, text: string): string {
+  return segment.replay ? segment.replay.filter.pass(text) : text;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { RoutedChannel } from '../routing/routing-table.ts';
 import { authenticatedHeaders } from './upstream-auth.ts';
 
 const DONE: IteratorResult<Buffer> = Object.freeze({ value: undefined, done: true });
+const NO_HEADERS: IncomingHttpHeaders = Object.freeze({});
 
 /** Chunks queued for a slow client before the upstream socket is paused (backpressure). */
 const HIGH_WATER_CHUNKS = 64;
@@ -39,7 +40,10 @@ export interface UpstreamResponse {
   headers: IncomingHttpHeaders;
   /** The whole body, decoded as UTF-8. */
   text(): Promise<string>;
-  /** The body's chunks as they arrive; ending the iteration early aborts the upstream request. */
+  /**
+   * The body's chunks as they arrive; ending the iteration early aborts the upstream request. Hands the
+   * body over: `headers` is empty from then on (read them first), so an open stream does not keep them.
+   */
   chunks(): AsyncIterable<Buffer>;
   /** Stops the upstream request. */
   abort(reason?: Error): void;
@@ -95,7 +99,8 @@ class UpstreamHandler implements Dispatcher.DispatchHandler, UpstreamResponse, A
   /** A chunk iterator's pending next(), settled by notify(). */
   private pullResolve: ((step: IteratorResult<Buffer>) => void) | null = null;
   private pullReject: ((error: unknown) => void) | null = null;
-  private readonly resolve: (response: UpstreamResponse) => void;
+  /** The promise's settlers, until the response starts (then null: an open stream need not keep them). */
+  private resolve: ((response: UpstreamResponse) => void) | null;
   private reject: ((error: unknown) => void) | null;
   private readonly signal: AbortSignal;
   private readonly onAbort = () => this.abort(this.signal.reason as Error);
@@ -117,10 +122,12 @@ class UpstreamHandler implements Dispatcher.DispatchHandler, UpstreamResponse, A
     // undici keeps the raw header Buffers on the controller for the whole response; the parsed headers are
     // all the gateway reads, so an open stream need not hold a dozen Buffers more.
     (controller as { rawHeaders?: unknown }).rawHeaders = null;
+    const resolve = this.resolve!;
+    this.resolve = null;
     this.reject = null;
     this.statusCode = statusCode;
     this.headers = headers;
-    this.resolve(this);
+    resolve(this);
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -143,10 +150,10 @@ class UpstreamHandler implements Dispatcher.DispatchHandler, UpstreamResponse, A
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     this.failure = error;
     this.cleanup();
-    if (this.reject) {
-      this.reject(error);
-      this.reject = null;
-    }
+    const reject = this.reject;
+    this.resolve = null;
+    this.reject = null;
+    reject?.(error);
     this.notify();
   }
 
@@ -193,6 +200,8 @@ class UpstreamHandler implements Dispatcher.DispatchHandler, UpstreamResponse, A
   }
 
   chunks(): AsyncIterable<Buffer> {
+    // Read before the body is handed over (content type, status); undici's own copy went at response start.
+    this.headers = NO_HEADERS;
     return this;
   }
 

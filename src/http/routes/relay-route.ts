@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CachedKey } from '../../accounts/key-index.ts';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
-import { newCallMeter, type RelayCall } from '../../relay/relay-types.ts';
+import { newCallMeter, type RelayCall, type RelayResult } from '../../relay/relay-types.ts';
 import type { PreparedCall } from '../../relay/prepared-call.ts';
 
 export type { PreparedCall } from '../../relay/prepared-call.ts';
@@ -67,17 +67,22 @@ export function fastifyExchange(request: FastifyRequest, reply: FastifyReply): R
   };
 }
 
+const NO_FORWARD_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 /**
  * Relays one request under a key already known: through the same limits, relay and metering whoever the
  * caller is (an sk- key, or the dashboard's playground under the signed-in user's playground key).
  */
 export async function relayForKey(deps: RelayDeps, exchange: RelayExchange, key: CachedKey, options: RelayRouteOptions, startedAt = performance.now()): Promise<void> {
     let call: RelayCall | undefined;
+    let result: RelayResult;
     try {
       options.checkHeaders?.(exchange.headers);
       const prepared = options.prepare(exchange.body);
-      const forwardHeaders: Record<string, string> = {};
+      // Shared and frozen when the route forwards none (most): a call keeps it while its stream is open.
+      let forwardHeaders = NO_FORWARD_HEADERS;
       if (options.forwardHeaders) {
+        forwardHeaders = {};
         for (const name of options.forwardHeaders) {
           const value = exchange.headers[name];
           if (typeof value === 'string') forwardHeaders[name] = value;
@@ -98,7 +103,7 @@ export async function relayForKey(deps: RelayDeps, exchange: RelayExchange, key:
         forwardHeaders,
         meter: newCallMeter(),
       };
-      await sendRelayResult(exchange, await prepared.relay(deps, call));
+      result = await prepared.relay(deps, call);
     } catch (error) {
       const body = exchange.body as { model?: unknown; stream?: unknown } | null | undefined;
       recordRefusedCall(deps, {
@@ -112,4 +117,8 @@ export async function relayForKey(deps: RelayDeps, exchange: RelayExchange, key:
       }, error);
       throw error;
     }
+    // Outside the try: a committed answer is recorded by the relay (a refusal record here would count it
+    // twice). Returned, not awaited: this function's frame (the prepared call, the options) is not kept
+    // suspended for as long as a stream stays open.
+    return sendRelayResult(exchange, result);
 }
