@@ -7,9 +7,11 @@ import pino from 'pino';
 import { getFormat } from '../../src/formats/index.ts';
 import type { FormatConverters } from '../../src/hub/hub-format.ts';
 import { hubStreamConverter } from '../../src/relay/hops/hub-stream-converter.ts';
-import { isPlainJsonText, jsonString } from '../../src/formats/shared/json-string.ts';
+import { isPlainJsonText } from '../../src/formats/shared/json-string.ts';
 import { createHubToOpenaiChatStreamMachine } from '../../src/formats/openai-chat/openai-chat-stream.ts';
 import { formatSseEvent } from '../../src/relay/sse-pump.ts';
+import { deliveredOutput } from '../../src/relay/hops/delivered-output.ts';
+import { estimateTextTokens } from '../../src/metering/estimate-tokens.ts';
 
 /** Texts a model writes and the ones that need escapes: quotes, backslashes, controls, separators, surrogates. */
 const texts = [
@@ -18,12 +20,9 @@ const texts = [
   'lone high \ud800', 'lone low \udc00 end', '\ud83d', '"', '\\', '\u2028',
 ];
 
-describe('jsonString', () => {
-  it('is JSON.stringify for every UTF-16 code unit, alone, inside text and next to either surrogate', () => {
-    const check = (text: string) => {
-      expect(jsonString(text)).toBe(JSON.stringify(text));
-      if (isPlainJsonText(text)) expect(`"${text}"`).toBe(JSON.stringify(text));
-    };
+describe('isPlainJsonText', () => {
+  it('holds exactly when JSON.stringify is the text between quotes: every UTF-16 code unit, alone, inside text and next to either surrogate', () => {
+    const check = (text: string) => expect(isPlainJsonText(text)).toBe(JSON.stringify(text) === `"${text}"`);
     for (let code = 0; code <= 0xffff; code++) {
       const char = String.fromCharCode(code);
       for (const text of [char, `a${char}b`, `\ud83d${char}`, `${char}\ude00`, `\ud83d${char}\ude00`]) check(text);
@@ -131,5 +130,30 @@ describe('a translated stream, Anthropic channel → OpenAI chat client', () => 
     const textDeltaOf = (reader as { textDeltaOf?: (sse: { data: string }) => string | undefined }).textDeltaOf;
     expect(textDeltaOf?.(events[7]!)).toBe(texts[0]);
     expect(textDeltaOf?.(events[1]!)).toBeUndefined();
+  });
+});
+
+describe('deliveredOutput', () => {
+  it('keeps every piece in order, across its groups and when read midway', () => {
+    const output = deliveredOutput();
+    let text = '';
+    let other = '';
+    for (let i = 0; i < 100; i++) {
+      const piece = `${i} ${texts[i % texts.length]} `;
+      if (i % 3 === 0) output.observe({ type: 'text-delta', delta: piece });
+      else output.observeText(piece);
+      text += piece;
+      if (i % 10 === 0) {
+        output.observe({ type: 'reasoning-delta', delta: `r${i}` });
+        other += `r${i}`;
+      }
+      if (i === 33 || i === 64) expect(output.text).toBe(text);
+    }
+    output.observe({ type: 'tool-call-start', index: 0, id: 'call_1', name: 'get_weather' });
+    output.observe({ type: 'tool-call-delta', index: 0, argumentsDelta: '{"city":"Paris"}' });
+    other += 'get_weather{"city":"Paris"}';
+    expect(output.text).toBe(text);
+    expect(output.toolCalls).toBe(true);
+    expect(output.tokens()).toBe(estimateTextTokens(text + other));
   });
 });

@@ -21,7 +21,3 @@ export function isPlainJsonText(text: string): boolean {
   return true;
 }
 
-/** JSON.stringify(text), byte for byte. */
-export function jsonString(text: string): string {
-  return isPlainJsonText(text) ? `"${text}"` : JSON.stringify(text);
-}
