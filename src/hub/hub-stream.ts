@@ -31,6 +31,27 @@ export interface StreamMachine<I, O> {
   end(): O[];
 }
 
+/**
+ * A channel-side machine's fast lane for its format's most frequent event, a text delta (issue 16: the part
+ * objects and arrays of push() were a good share of a translated stream's work). The delta's text when
+ * `event` is one, exactly what push() would hand on as a single text-delta part (nothing when the text is
+ * empty) and with the same effect on the machine, which is none; undefined for any other event, which then
+ * goes to push().
+ */
+export interface TextDeltaReader {
+  textDeltaOf(event: SseEvent): string | undefined;
+}
+
+/**
+ * A client-side machine's fast lane for a text-delta part: the wire text (`data: …` and the blank line) that
+ * push() and the relay's SSE framing would give for it, with the same effect on the machine; undefined when
+ * the machine cannot say so (not started, ended, a text its shortcut does not cover), and the part then goes
+ * to push().
+ */
+export interface TextDeltaWriter {
+  textDeltaSse(delta: string): string | undefined;
+}
+
 export interface StreamToHubContext {
   /** Called for an event that cannot be read (bad JSON, unknown shape); the event is skipped. */
   onWarning?: WarningSink;

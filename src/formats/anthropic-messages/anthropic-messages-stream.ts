@@ -7,6 +7,7 @@ import {
   type SseEvent,
   type StreamMachine,
   type StreamToHubContext,
+  type TextDeltaReader,
 } from '../../hub/hub-stream.ts';
 import { anthropicErrorStatus, anthropicErrorToHub, hubErrorToAnthropicStreamEvent } from './anthropic-messages-error.ts';
 import { hubFinishReasonToAnthropic, mapAnthropicStopReason } from './anthropic-messages-finish-reason.ts';
@@ -16,7 +17,7 @@ import { anthropicUsageToHub, hubUsageToAnthropic, mergeAnthropicUsage } from '.
 import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 import { anthropicTextDeltaOf } from './anthropic-messages-text-delta.ts';
 
-export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContext = {}): StreamMachine<SseEvent, HubStreamPart> {
+export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContext = {}): StreamMachine<SseEvent, HubStreamPart> & TextDeltaReader {
   let done = false;
   let stopReason: string | null = null;
   let usage: AnthropicUsage = {};
@@ -102,6 +103,8 @@ export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContex
     },
     // A stream cut after message_delta still reports how it finished.
     end: () => (!done && stopReason !== null ? finish() : []),
+    // push()'s own first step, for the converter's fast lane: a text delta changes no state.
+    textDeltaOf: (event) => (done ? undefined : anthropicTextDeltaOf(event.data)),
   };
 }
 

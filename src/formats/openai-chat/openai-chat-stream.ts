@@ -9,12 +9,14 @@ import {
   type SseEvent,
   type StreamMachine,
   type StreamToHubContext,
+  type TextDeltaWriter,
 } from '../../hub/hub-stream.ts';
 import { hubErrorToOpenaiStreamEvent, openaiErrorToHub } from './openai-chat-error.ts';
 import { hubFinishReasonToOpenai, mapOpenaiFinishReason } from './openai-chat-finish-reason.ts';
 import { openaiChatChunkSchema } from './openai-chat-schema.ts';
 import { hubUsageToOpenai, openaiUsageToHub } from './openai-chat-usage.ts';
 import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
+import { isPlainJsonText } from '../shared/json-string.ts';
 
 /**
  * Reads upstream chunks. The finish part waits for the end of the stream ([DONE]) because OpenAI sends
@@ -98,8 +100,11 @@ export function openaiChatStreamToHub(ctx: StreamToHubContext = {}): TransformSt
   return machineToTransformStream(createOpenaiChatStreamToHubMachine(ctx));
 }
 
+const TEXT_TAIL = '"},"logprobs":null,"finish_reason":null}]}';
+const SSE_TEXT_TAIL = `${TEXT_TAIL}\n\n`;
+
 /** Writes chat.completion.chunk events: role first, then deltas, a finish chunk, usage if asked, [DONE]. */
-export function createHubToOpenaiChatStreamMachine(ctx: HubToStreamContext): StreamMachine<HubStreamPart, SseEvent> {
+export function createHubToOpenaiChatStreamMachine(ctx: HubToStreamContext): StreamMachine<HubStreamPart, SseEvent> & TextDeltaWriter {
   let id = '';
   let started = false;
   let ended = false;
@@ -112,12 +117,20 @@ export function createHubToOpenaiChatStreamMachine(ctx: HubToStreamContext): Str
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null): SseEvent => ({
     data: `${prefix}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${finishReason === null ? 'null' : JSON.stringify(finishReason)}}]}`,
   });
-  // The most frequent chunk, a text delta: JSON.stringify({ content }) written without the object.
-  const textChunk = (text: string): SseEvent => ({ data: `${prefix}{"content":${JSON.stringify(text)}},"logprobs":null,"finish_reason":null}]}` });
+  // The most frequent chunk, a text delta: JSON.stringify({ content }) written without the object, and a
+  // text that needs no escape written between a fixed head and tail (two string joins per event).
+  let textHead = '';
+  /** textHead behind the SSE field name, for the converter's fast lane (textDeltaSse). */
+  let sseTextHead = '';
+  const textChunk = (text: string): SseEvent => ({
+    data: isPlainJsonText(text) ? textHead + text + TEXT_TAIL : `${prefix}{"content":${JSON.stringify(text)}},"logprobs":null,"finish_reason":null}]}`,
+  });
   const start = (partId: string): SseEvent[] => {
     started = true;
     id = partId.startsWith('chatcmpl-') ? partId : `chatcmpl-${partId}`;
     prefix = `${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: ctx.requestModel }).slice(0, -1)},"choices":[{"index":0,"delta":`;
+    textHead = `${prefix}{"content":"`;
+    sseTextHead = `data: ${textHead}`;
     return [chunk({ role: 'assistant', content: '' })];
   };
 
@@ -158,6 +171,10 @@ export function createHubToOpenaiChatStreamMachine(ctx: HubToStreamContext): Str
       return out;
     },
     end: () => [],
+    textDeltaSse(delta) {
+      // What push() gives for a text-delta part of a started stream, framed as the relay frames an event.
+      return started && !ended && isPlainJsonText(delta) ? sseTextHead + delta + SSE_TEXT_TAIL : undefined;
+    },
   };
 }
 

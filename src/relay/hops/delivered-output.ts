@@ -6,6 +6,8 @@ import { estimateTextTokens } from '../../metering/estimate-tokens.ts';
 
 export interface DeliveredOutput {
   observe(part: HubStreamPart): void;
+  /** observe() of a text-delta part, for a converter that skipped building it. */
+  observeText(delta: string): void;
   /** The answer text only, as a continuation's prefill. */
   readonly text: string;
   readonly toolCalls: boolean;
@@ -14,24 +16,67 @@ export interface DeliveredOutput {
 }
 
 export function deliveredOutput(): DeliveredOutput {
-  let text = '';
-  let other = '';
-  let toolCalls = false;
-  return {
-    observe(part) {
-      if (part.type === 'text-delta') text += part.delta;
-      else if (part.type === 'reasoning-delta') other += part.delta;
-      else if (part.type === 'tool-call-start') {
-        toolCalls = true;
-        other += part.name;
-      } else if (part.type === 'tool-call-delta') other += part.argumentsDelta;
-    },
-    get text() {
-      return text;
-    },
-    get toolCalls() {
-      return toolCalls;
-    },
-    tokens: () => estimateTextTokens(other.length === 0 ? text : text + other),
-  };
+  return new DeliveredParts();
+}
+
+/** Pieces joined into one string every so often. */
+const GROUP = 32;
+
+/**
+ * Text kept as it streams, for the whole stream. `text += delta` made a chain of one cons string per event
+ * that lived as long as the stream, so every young-generation GC copied all of it (issue 16: the scavenger
+ * was a tenth of a translated stream's instructions); the pieces wait in an array and are joined into one
+ * flat string per group, so an open stream holds a few strings rather than two objects per event.
+ */
+class JoinedText {
+  private joined = '';
+  private pieces: string[] = [];
+
+  add(piece: string): void {
+    const pieces = this.pieces;
+    pieces.push(piece);
+    if (pieces.length === GROUP) {
+      this.joined += pieces.join('');
+      this.pieces = [];
+    }
+  }
+
+  get value(): string {
+    if (this.pieces.length > 0) {
+      this.joined += this.pieces.join('');
+      this.pieces = [];
+    }
+    return this.joined;
+  }
+}
+
+/** One per open stream: a class, so the stream keeps one object rather than closures. */
+class DeliveredParts implements DeliveredOutput {
+  private readonly answer = new JoinedText();
+  /** Reasoning, tool names and arguments: counted as output, not part of a continuation's prefill. */
+  private readonly other = new JoinedText();
+  toolCalls = false;
+
+  observe(part: HubStreamPart): void {
+    if (part.type === 'text-delta') this.answer.add(part.delta);
+    else if (part.type === 'reasoning-delta') this.other.add(part.delta);
+    else if (part.type === 'tool-call-start') {
+      this.toolCalls = true;
+      this.other.add(part.name);
+    } else if (part.type === 'tool-call-delta') this.other.add(part.argumentsDelta);
+  }
+
+  observeText(delta: string): void {
+    this.answer.add(delta);
+  }
+
+  get text(): string {
+    return this.answer.value;
+  }
+
+  tokens(): number {
+    const text = this.answer.value;
+    const other = this.other.value;
+    return estimateTextTokens(other.length === 0 ? text : text + other);
+  }
 }
