@@ -24,7 +24,7 @@ let lane: RelayLane;
 /** Whether the lane took each request since the last reset; `forceFastify` makes it step aside. */
 let took: boolean[] = [];
 let forceFastify = false;
-let lastLaneRequest: IncomingMessage | undefined;
+let lastRequest: IncomingMessage | undefined;
 const logLines: string[] = [];
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -43,7 +43,7 @@ beforeAll(async () => {
   const serve = lane.serve.bind(lane);
   vi.spyOn(lane, 'serve').mockImplementation((request, response) => {
     const taken = forceFastify ? false : serve(request, response);
-    if (taken) lastLaneRequest = request;
+    lastRequest = request;
     took.push(taken);
     return taken;
   });
@@ -94,13 +94,13 @@ async function bothPaths(bytes: Buffer, name: string, timeoutMs = 3_000) {
 }
 
 /** The same bytes to the gateway as it is (lane or not, as it decides) and to Fastify alone. */
-async function gatewayAndFastify(bytes: Buffer) {
+async function gatewayAndFastify(bytes: Buffer, timeoutMs = 5_000) {
   took = [];
-  const viaGateway = comparable(await rawRequest(gateway.url, bytes));
+  const viaGateway = comparable(await rawRequest(gateway.url, bytes, timeoutMs));
   const laneTook = took[0];
   forceFastify = true;
   try {
-    return { gateway: viaGateway, fastify: comparable(await rawRequest(gateway.url, bytes)), laneTook };
+    return { gateway: viaGateway, fastify: comparable(await rawRequest(gateway.url, bytes, timeoutMs)), laneTook };
   } finally {
     forceFastify = false;
   }
@@ -114,34 +114,23 @@ describe('the lean relay lane at the edges', () => {
   it('holds a body that arrives in 1-byte chunks in one buffer, not a Buffer object per byte', async () => {
     // Kept chunk by chunk, 500 kB sent as 1-byte chunks held ~95 MB of heap until the body ended: BODY_LIMIT
     // (20 MB by default) then let one request take gigabytes.
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    const bytes = 500_000;
-    const socket = connect(Number(new URL(gateway.url).port), '127.0.0.1');
-    let answer = '';
-    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
-    const answered = new Promise<void>((resolve) => socket.on('data', () => answer.includes('\r\n\r\n') && resolve()));
-    lastLaneRequest = undefined;
-    took = [];
-    const head = post('/v1/chat/completions', [openAIKey, 'Content-Type: application/json', 'Transfer-Encoding: chunked']);
-    socket.write(head);
-    gc();
-    const heapBefore = process.memoryUsage().heapUsed;
-    const piece = Buffer.from('1\r\n \r\n'.repeat(10_000));
-    for (let sent = 0; sent < bytes; sent += 10_000) {
-      if (!socket.write(piece)) await new Promise((resolve) => socket.once('drain', resolve));
-    }
-    // Measured once the gateway has read every byte sent, before the body ends (while it is held).
-    const total = head.length + piece.length * (bytes / 10_000);
-    while ((laneRequest()?.socket.bytesRead ?? 0) < total) await new Promise((resolve) => setTimeout(resolve, 20));
-    gc();
-    const held = process.memoryUsage().heapUsed - heapBefore;
-    socket.write(`${Buffer.byteLength(chat).toString(16)}\r\n${chat}\r\n0\r\n\r\n`);
-    await answered;
-    socket.destroy();
+    const { held, bytes, answer } = await heapHeldByOneByteChunks();
     expect(took).toEqual([true]);
     expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
     expect(held, `heap held for a ${bytes}-byte body`).toBeLessThan(16 * bytes);
+  });
+
+  // Fastify's path has the same fault (its `parseAs: 'buffer'` keeps every chunk; src/http/json-body.ts), and
+  // any URL with a query string or a browser's Origin reaches it. Make this an it() once that is fixed.
+  it.fails('holds such a body in bounded memory through Fastify too (known fault outside the lane)', async () => {
+    forceFastify = true;
+    try {
+      const { held, bytes, answer } = await heapHeldByOneByteChunks();
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+      expect(held, `heap held for a ${bytes}-byte body`).toBeLessThan(16 * bytes);
+    } finally {
+      forceFastify = false;
+    }
   });
 
   it('reads Content-Types as Fastify does: any well-formed one as JSON, a malformed one refused', async () => {
@@ -254,7 +243,7 @@ describe('the lean relay lane at the edges', () => {
     socket.write(post('/v1/chat/completions', [openAIKey, `Content-Length: ${chat.length}`], chat.slice(0, 10)));
     while (took.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     socket.destroy();
-    const closed = laneRequest()!;
+    const closed = lastRequestSeen()!;
     await new Promise<void>((resolve) => (closed.destroyed ? resolve() : closed.once('close', () => resolve())));
     expect(took).toEqual([true]);
     expect(closed.listenerCount('data') + closed.listenerCount('end')).toBe(0);
@@ -284,6 +273,26 @@ describe('the lean relay lane at the edges', () => {
     });
     expect([...text.matchAll(/HTTP\/1\.1 (\d+)/g)].map((match) => match[1])).toEqual(['200', '401', '200', '200']);
     expect(took).toEqual([true, true, true, true]);
+  });
+
+  it('leaves to Fastify every path it does not route exactly, and every method but POST', async () => {
+    const paths = [
+      '/v1/chat/completions/', '//v1/chat/completions', '/v1//chat/completions', '/V1/chat/completions', '/v1/chat/completions?',
+      `/v1/chat/completions?key=${KEY}`, '/v1/chat/completions#x', '/v1/chat/completions;x', '/v1/chat/%63ompletions',
+      'http://x/v1/chat/completions', '/v1/messages/', '/v1/embeddings?a=1&a=2',
+    ];
+    for (const path of paths) {
+      const results = await gatewayAndFastify(withLength(path, path.includes('key=') ? [] : [openAIKey], chat));
+      expect(results.gateway, path).toEqual(results.fastify);
+      expect(results.laneTook, path).toBe(false);
+    }
+    for (const method of ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH']) {
+      const bytes = Buffer.from(`${method} /v1/chat/completions HTTP/1.1\r\nHost: x\r\n${openAIKey}\r\nContent-Length: ${chat.length}\r\n\r\n${chat}`);
+      // A HEAD answer declares a length it does not send: read until a short wait ends instead.
+      const results = await gatewayAndFastify(bytes, method === 'HEAD' ? 300 : 5_000);
+      expect(results.gateway, method).toEqual(results.fastify);
+      expect(results.laneTook, method).toBe(false);
+    }
   });
 
   it('takes Gemini model paths exactly when Fastify routes them to the same model', async () => {
@@ -346,9 +355,9 @@ describe('the lean relay lane at the edges', () => {
   });
 });
 
-/** The request the lane took last (a function, so TypeScript does not narrow it across awaits). */
-function laneRequest(): IncomingMessage | undefined {
-  return lastLaneRequest;
+/** The request the gateway received last (a function, so TypeScript does not narrow it across awaits). */
+function lastRequestSeen(): IncomingMessage | undefined {
+  return lastRequest;
 }
 
 /** Rows in the usage log once every call answered so far has been recorded (recording follows the answer). */
@@ -377,4 +386,34 @@ async function requestCounts(): Promise<Record<string, number>> {
     counts[line.slice(0, space)] = Number(line.slice(space + 1));
   }
   return counts;
+}
+
+/** Sends 500 kB of body in 1-byte chunks and measures the heap the gateway holds once it has read them all. */
+async function heapHeldByOneByteChunks(): Promise<{ held: number; bytes: number; answer: string }> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const bytes = 500_000;
+  const socket = connect(Number(new URL(gateway.url).port), '127.0.0.1');
+  let answer = '';
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+  const answered = new Promise<void>((resolve) => socket.on('data', () => answer.includes('\r\n\r\n') && resolve()));
+  lastRequest = undefined;
+  took = [];
+  const head = post('/v1/chat/completions', [openAIKey, 'Content-Type: application/json', 'Transfer-Encoding: chunked']);
+  socket.write(head);
+  gc();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const piece = Buffer.from('1\r\n \r\n'.repeat(10_000));
+  for (let sent = 0; sent < bytes; sent += 10_000) {
+    if (!socket.write(piece)) await new Promise((resolve) => socket.once('drain', resolve));
+  }
+  // Measured once the gateway has read every byte sent, before the body ends (while it is held).
+  const total = head.length + piece.length * (bytes / 10_000);
+  while ((lastRequestSeen()?.socket.bytesRead ?? 0) < total) await new Promise((resolve) => setTimeout(resolve, 20));
+  gc();
+  const held = process.memoryUsage().heapUsed - heapBefore;
+  socket.write(`${Buffer.byteLength(chat).toString(16)}\r\n${chat}\r\n0\r\n\r\n`);
+  await answered;
+  socket.destroy();
+  return { held, bytes, answer };
 }
