@@ -203,6 +203,8 @@ describe('the lean relay lane at the edges', () => {
       const results = await bothPaths(bytes, name);
       expect(results.lane, name).toEqual(results.fastify);
       expect(results.lane.dropped, name).toBe(false);
+      const path = bytes.toString('latin1').split(' ', 2)[1]!;
+      if (results.lane.status >= 400) expect(envelopeProblem(expectedEnvelope(path), results.lane.status, results.lane.body), name).toBeNull();
     }
     // More bytes than declared: the rest is read as the next request (malformed), after the first answer.
     const longer = await bothPaths(post('/v1/chat/completions', [openAIKey, `Content-Length: ${chat.length}`], `${chat}garbage\r\n\r\n`), 'more bytes than declared');
