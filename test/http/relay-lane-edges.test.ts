@@ -133,6 +133,32 @@ describe('the lean relay lane at the edges', () => {
     }
   });
 
+  it('relays a body that arrives in many chunks byte for byte, with a declared length and chunked', async () => {
+    // ~600 kB in odd-sized pieces: the buffer grows several times while the body arrives.
+    const text = Array.from({ length: 6_000 }, (_, index) => `word${index} é ✓`).join(' ').repeat(4);
+    const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: text }] });
+    const pieces: string[] = [];
+    for (let at = 0, size = 1; at < body.length; at += size, size = (size * 7 + 3) % 40_000 + 1) pieces.push(body.slice(at, at + size));
+    for (const chunked of [false, true]) {
+      upstream.reset();
+      took = [];
+      const socket = connect(Number(new URL(gateway.url).port), '127.0.0.1');
+      let answer = '';
+      const answered = new Promise<void>((resolve) => socket.on('data', (chunk: Buffer) => ((answer += chunk.toString()), answer.includes('"usage"') && resolve())));
+      socket.write(post('/v1/chat/completions', [openAIKey, chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${Buffer.byteLength(body)}`]));
+      for (const piece of pieces) {
+        socket.write(chunked ? `${Buffer.byteLength(piece).toString(16)}\r\n${piece}\r\n` : piece);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (chunked) socket.write('0\r\n\r\n');
+      await answered;
+      socket.destroy();
+      expect(took).toEqual([true]);
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+      expect((upstream.requests[0]!.body as { messages: { content: string }[] }).messages[0]!.content).toBe(text);
+    }
+  });
+
   it('reads Content-Types as Fastify does: any well-formed one as JSON, a malformed one refused', async () => {
     const types = [
       null, 'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain',
