@@ -2,6 +2,7 @@
 // them without re-serialising.
 import type { FastifyInstance } from 'fastify';
 import { invalidJson } from '../gateway-errors.ts';
+import { readBody } from './read-body.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,15 +12,19 @@ declare module 'fastify' {
 
 export function installJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  // Any content type is read as JSON: curl -d sends form encoding, and some SDKs send none at all.
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
-    const bytes = body as Buffer;
-    request.rawBody = bytes;
-    if (bytes.length === 0) return done(null, undefined);
-    try {
-      done(null, JSON.parse(bytes.toString('utf8')));
-    } catch (error) {
-      done(invalidJson((error as Error).message), undefined);
-    }
+  // Any content type is read as JSON: curl -d sends form encoding, and some SDKs send none at all. Read by
+  // readBody (one growing buffer) rather than Fastify's `parseAs: 'buffer'`, which keeps every chunk.
+  app.addContentTypeParser('*', (request, payload, done) => {
+    readBody(payload, request.routeOptions.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 1_048_576).then((bytes) => {
+      request.rawBody = bytes;
+      if (bytes.length === 0) return done(null, undefined);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(bytes.toString('utf8'));
+      } catch (error) {
+        return done(invalidJson((error as Error).message), undefined);
+      }
+      done(null, parsed);
+    }, (error: Error) => done(error, undefined));
   });
 }

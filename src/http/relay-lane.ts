@@ -20,6 +20,7 @@ import { renderError } from './error-formats.ts';
 import { boundedMetricsModel } from './metrics.ts';
 import type { AnswerHeaders } from './send-relay-result.ts';
 import { relayForKey, type RelayExchange, type RelayRouteOptions } from './routes/relay-route.ts';
+import { EMPTY_BODY, grownBodyBuffer } from './read-body.ts';
 
 export interface RelayLaneSettings {
   bodyLimit: number;
@@ -68,9 +69,6 @@ const NO_QUERY: ParsedUrlQuery = Object.freeze({}) as ParsedUrlQuery;
  * nothing). Fastify refuses any other with 400 before reading the body, so such requests are left to it.
  */
 const VALID_MEDIA_TYPE = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(?:;|$)/;
-/** First allocation for a body whose length is not declared (chunked); doubled as it grows, up to the limit. */
-const FIRST_BODY_CAPACITY = 16 * 1024;
-const EMPTY_BODY = Buffer.alloc(0);
 
 export class RelayLane implements RelayLaneRoutes {
   private readonly routes = new Map<string, LaneRoute>();
@@ -228,7 +226,7 @@ class LaneExchange implements RelayExchange {
         stop();
         return this.refuseBody(bodyTooLarge(limit));
       }
-      if (received > this.buffer.length) this.grow(received, maxCapacity);
+      if (received > this.buffer.length) this.buffer = grownBodyBuffer(this.buffer, this.received, received, maxCapacity);
       // Copied out of the socket's read buffers, which a kept view would pin for the whole call.
       chunk.copy(this.buffer, this.received);
       this.received = received;
@@ -264,15 +262,6 @@ class LaneExchange implements RelayExchange {
     request.on('data', onData);
     request.on('end', onEnd);
     request.on('error', onError);
-  }
-
-  /** Room for `needed` bytes: doubling (so copying stays linear), never beyond what the body can be. The
-   * first allocation is the declared length when it is small, which is the whole body in one go. */
-  private grow(needed: number, maxCapacity: number): void {
-    const capacity = Math.min(maxCapacity, Math.max(needed, this.buffer.length * 2, FIRST_BODY_CAPACITY));
-    const grown = Buffer.allocUnsafe(capacity);
-    this.buffer.copy(grown, 0, 0, this.received);
-    this.buffer = grown;
   }
 
   private relay(): void {

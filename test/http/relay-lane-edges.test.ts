@@ -120,9 +120,9 @@ describe('the lean relay lane at the edges', () => {
     expect(held, `heap held for a ${bytes}-byte body`).toBeLessThan(16 * bytes);
   });
 
-  // Fastify's path has the same fault (its `parseAs: 'buffer'` keeps every chunk; src/http/json-body.ts), and
-  // any URL with a query string or a browser's Origin reaches it. Make this an it() once that is fixed.
-  it.fails('holds such a body in bounded memory through Fastify too (known fault outside the lane)', async () => {
+  // Fastify's path had the same fault (its `parseAs: 'buffer'` kept every chunk; now src/http/read-body.ts),
+  // and any URL with a query string or a browser's Origin reaches it.
+  it('holds such a body in bounded memory through Fastify too', async () => {
     forceFastify = true;
     try {
       const { held, bytes, answer } = await heapHeldByOneByteChunks();
@@ -203,10 +203,8 @@ describe('the lean relay lane at the edges', () => {
   });
 
   // A JSON `null` body on Gemini's route: Fastify's handler validates null (400 "expected object, received
-  // null"), the lane's relay in gemini-generate-route.ts turns it into {} (`exchange.body ?? {}`) and answers
-  // "'contents' … received undefined". Fix there: `exchange.body === undefined ? {} : exchange.body`; then
-  // make this an it().
-  it.fails('answers a JSON null body on Gemini’s route as Fastify does (known difference, outside the lane)', async () => {
+  // null"); the lane's relay once turned it into {} and answered "'contents' … received undefined".
+  it('answers a JSON null body on Gemini’s route as Fastify does', async () => {
     const results = await bothPaths(withLength('/v1beta/models/gpt-4o-mini:generateContent', [`x-goog-api-key: ${KEY}`], 'null'), 'Gemini null');
     expect(results.lane).toEqual(results.fastify);
   });

@@ -8,7 +8,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyReques
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { relayChat } from '../../relay/relay-chat.ts';
 import { newCallMeter, type RelayCall } from '../../relay/relay-types.ts';
-import { bodyTooLarge, invalidJson, invalidRequest, routeNotFound, urlPartTooLong } from '../../gateway-errors.ts';
+import { invalidJson, invalidRequest, routeNotFound, urlPartTooLong } from '../../gateway-errors.ts';
 import { geminiGenerateFormat } from '../../formats/gemini-generate/index.ts';
 import { prepareGeminiEmbed } from '../../endpoints/gemini-embed-content.ts';
 import { authenticateRequest } from '../authenticate.ts';
@@ -19,6 +19,7 @@ import type { CachedKey } from '../../accounts/key-index.ts';
 import { retrieveModel } from './models-route.ts';
 import { geminiCountTokens } from './count-tokens-routes.ts';
 import { recordRefusedCall } from '../../relay/record-refusal.ts';
+import { readBody } from '../read-body.ts';
 
 const MAX_MODEL_PATH_CHARS = 256;
 type Action = 'generateContent' | 'streamGenerateContent' | 'countTokens' | 'embedContent' | 'batchEmbedContents';
@@ -74,7 +75,8 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
       const { model, action } = splitModelPath(rest);
       if (model === '' || (action !== 'generateContent' && action !== 'streamGenerateContent')) return null;
       return {
-        relay: (exchange, key, query, startedAt) => relayGeminiCall(deps, exchange, { rawBody: exchange.rawBody, body: exchange.body ?? {} }, key, { model, action, alt: query.alt }, startedAt),
+        // Only an absent body is an empty request; a JSON null goes on as null, as on Fastify's path.
+        relay: (exchange, key, query, startedAt) => relayGeminiCall(deps, exchange, { rawBody: exchange.rawBody, body: exchange.body === undefined ? {} : exchange.body }, key, { model, action, alt: query.alt }, startedAt),
       };
     },
   });
@@ -143,18 +145,8 @@ async function relayGeminiCall(deps: RelayDeps, exchange: RelayExchange, payload
 }
 
 /** Fastify does not read bodies of GET requests; Gemini clients may send one anyway (bounded like any body). */
-async function readBodyOfGet(request: FastifyRequest): Promise<Buffer> {
-  const limit = request.server.initialConfig.bodyLimit ?? 1_048_576;
-  // Fastify's body limit does not cover a body it does not read: the same limit, enforced here.
-  if (Number(request.headers['content-length'] ?? 0) > limit) throw bodyTooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request.raw) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw bodyTooLarge(limit);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+function readBodyOfGet(request: FastifyRequest): Promise<Buffer> {
+  return readBody(request.raw, request.server.initialConfig.bodyLimit ?? 1_048_576);
 }
 
 function parseJson(bytes: Buffer): unknown {
