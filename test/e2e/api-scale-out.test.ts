@@ -51,8 +51,16 @@ afterAll(async () => {
   await redis.quit();
 });
 
-const ask = (gateway: TestGateway, apiKey: string) => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey, maxRetries: 0 })
-  .chat.completions.create({ model: 'runtime-model', messages: [{ role: 'user', content: 'hi' }] });
+/**
+ * Calls made with the user's main key, answered or refused: every one is logged. How many depends on how
+ * soon the other instance hears of a new channel (each earlier try is a logged 404), so it is counted.
+ */
+let mainKeyCalls = 0;
+const ask = (gateway: TestGateway, apiKey: string) => {
+  if (apiKey === USER_KEY) mainKeyCalls++;
+  return new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey, maxRetries: 0 })
+    .chat.completions.create({ model: 'runtime-model', messages: [{ role: 'user', content: 'hi' }] });
+};
 
 /** The other instance hears of a change over Redis pub/sub within moments. */
 async function eventually(check: () => Promise<void>): Promise<void> {
@@ -89,21 +97,23 @@ describe('two instances', () => {
     onB.csrf = onA.csrf;
     expect((await onB.get('/api/me')).body.user.email).toBe('ursula@example.com');
     // Logs, statistics and the wallet read the same PostgreSQL from either instance.
-    // Three calls: the 404 before the channel existed (refused calls are logged too, at no cost) and two answered.
+    // The 404 before the channel existed, any 404 of B before it heard of it (refused calls are logged too,
+    // at no cost), and two answered.
+    expect(mainKeyCalls).toBeGreaterThanOrEqual(3);
     await eventually(async () => {
-      expect((await onB.get('/api/wallet')).body.requests).toBe(3);
+      expect((await onB.get('/api/wallet')).body.requests).toBe(mainKeyCalls);
     });
     const wallet = (await onB.get('/api/wallet')).body;
     // Today's charges are one entry dated at the start of the day; the opening grant is its own entry.
     const byKind = Object.fromEntries(wallet.ledger.data.map((row: { kind: string }) => [row.kind, row]));
     expect(Object.keys(byKind).sort()).toEqual(['charges', 'grant']);
-    // The day's charge entry counts the day's calls, the refused 404 among them (it cost nothing).
-    expect(byKind.charges.count).toBe(3);
+    // The day's charge entry counts the day's calls, the refused 404s among them (they cost nothing).
+    expect(byKind.charges.count).toBe(mainKeyCalls);
     expect(byKind.charges.amount_usd).toBeLessThan(0);
     expect(byKind.grant.amount_usd).toBe(5);
     expect(wallet.balance_usd).toBeCloseTo(5 + byKind.charges.amount_usd, 6);
     expect((await onA.get('/api/logs?model=runtime-model&outcome=success')).body.data).toHaveLength(2);
-    expect((await onA.get('/api/stats?bucket=day')).body.by_key[0]).toMatchObject({ key_name: 'main', requests: 3 });
+    expect((await onA.get('/api/stats?bucket=day')).body.by_key[0]).toMatchObject({ key_name: 'main', requests: mainKeyCalls });
     const created = await onA.post('/api/keys', { name: 'shared' });
     await eventually(async () => {
       expect((await ask(b, created.body.key)).choices.length).toBe(1);
