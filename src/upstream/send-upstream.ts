@@ -119,6 +119,9 @@ class UpstreamHandler implements Dispatcher.DispatchHandler, UpstreamResponse, A
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    // An interim answer (103 Early Hints, 102 Processing) comes first and is not the response: undici calls
+    // this again for the final one, whose settlers must still be there.
+    if (statusCode < 200) return;
     // undici keeps the raw header Buffers on the controller for the whole response; the parsed headers are
     // all the gateway reads, so an open stream need not hold a dozen Buffers more.
     (controller as { rawHeaders?: unknown }).rawHeaders = null;

@@ -80,6 +80,11 @@ export async function startSimulator(definition: SimulatorDefinition): Promise<S
     const exchange: SimulatorExchange = { request, response, recorded, step };
     try {
       if (step.delayMs) await sleep(step.delayMs);
+      if (step.earlyHints) {
+        // An interim answer in a packet of its own, before the real one (as CDNs in front of an API send).
+        response.writeEarlyHints({ link: '</hint.css>; rel=preload; as=style' });
+        await sleep(20);
+      }
       if (step.hangUp) {
         request.socket.destroy();
         return;

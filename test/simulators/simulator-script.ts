@@ -17,6 +17,7 @@
 //   omitUsage                  leave usage out: OpenAI `usage`; Anthropic `usage` of the message, of
 //                              message_start and of message_delta; Gemini `usageMetadata`
 //   reply                      the exact assistant text, instead of the derived one (no tool calls)
+//   earlyHints                 send an interim 103 Early Hints response before the real one (after delayMs)
 //   hangUp                     read the request, then close the connection without any answer (after
 //                              delayMs, if given): the client sees the socket closed, no status
 //   cachedTokens: n            report n of the prompt's tokens as read from cache (OpenAI and Responses
@@ -40,6 +41,7 @@ export interface ScriptStep {
   omitUsage?: boolean;
   reply?: string;
   hangUp?: boolean;
+  earlyHints?: boolean;
   cachedTokens?: number;
   cacheWriteTokens?: number;
 }
