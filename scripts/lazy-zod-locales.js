@@ -15,7 +15,8 @@ registerHooks({
   load(url, context, nextLoad) {
     const loaded = nextLoad(url, context);
     if (!LOCALES_INDEX.test(url) || loaded.source == null) return loaded;
-    const lines = String(loaded.source).split('\n').map((line) => line.trim()).filter(Boolean);
+    const text = typeof loaded.source === 'string' ? loaded.source : new TextDecoder().decode(loaded.source);
+    const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
     const entries = lines.map((line) => REEXPORT.exec(line));
     if (entries.some((entry) => entry === null)) return loaded;
     const source = [
