@@ -21,8 +21,7 @@ import { storedResponsesRoutes } from './http/routes/stored-responses-route.ts';
 import { anthropicMessagesRoute } from './http/routes/anthropic-messages-route.ts';
 import { geminiGenerateRoutes } from './http/routes/gemini-generate-route.ts';
 import multipart from '@fastify/multipart';
-import websocket from '@fastify/websocket';
-import { chooseRealtimeProtocol, realtimeRoute } from './http/routes/realtime-route.ts';
+import { realtimeRoute } from './http/routes/realtime-route.ts';
 import { DEFAULT_WEB_DIST, webAppRoutes } from './http/web-app.ts';
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
@@ -143,8 +142,8 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     await scope.register(multipart, { throwFileSizeLimit: true });
     uploadRoutes(scope, deps);
   });
+  // WebSocket upgrades and ws itself load with the first realtime session (realtime-route.ts).
   void app.register(async (scope) => {
-    await scope.register(websocket, { options: { handleProtocols: (protocols) => chooseRealtimeProtocol(protocols), maxPayload: 16 * 1024 * 1024 } });
     realtimeRoute(scope, deps);
   });
   billingRoutes(app, deps.state, deps.accounting);
