@@ -10,8 +10,9 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { BENCH_CHAT_BODY, BENCH_KEY } from './bench-constants.ts';
+import { BENCH_KEY } from './bench-constants.ts';
 import { startServer, stopServers } from './bench-servers.ts';
+import { sendChatCalls } from './chat-calls.ts';
 import { gatewayNodeFlags, SIMULATOR_NODE_FLAGS } from './node-flags.ts';
 import { treeFor } from './bench-trees.ts';
 
@@ -21,15 +22,7 @@ const WARM_UP = Number(process.env.AB_WARM_UP ?? 300);
 /** Extra Node flags for the measured server (e.g. `--perf-basic-prof` to name JIT code in the callgrind files). */
 const EXTRA_FLAGS = (process.env.AB_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 
-async function send(url: string, count: number): Promise<void> {
-  for (let sent = 0; sent < count; sent += 8) {
-    await Promise.all(Array.from({ length: Math.min(8, count - sent) }, async () => {
-      const response = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' }, body: BENCH_CHAT_BODY });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`answered ${response.status}`);
-    }));
-  }
-}
+const send = (url: string, count: number) => sendChatCalls(url, BENCH_KEY, count);
 
 /** Instructions per request of one run of `tree`'s server behind `upstreamUrl`. */
 async function instructionsPerRequest(tree: string, upstreamUrl: string): Promise<number> {

@@ -8,8 +8,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { BENCH_CHAT_BODY, BENCH_KEY, BENCH_UPSTREAM_KEY } from './bench-constants.ts';
+import { BENCH_KEY, BENCH_UPSTREAM_KEY } from './bench-constants.ts';
 import { startServer, stopServers } from './bench-servers.ts';
+import { sendChatCalls } from './chat-calls.ts';
 import { gatewayNodeFlags, SIMULATOR_NODE_FLAGS } from './node-flags.ts';
 
 interface ProfileNode { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children: ProfileNode[] }
@@ -20,15 +21,7 @@ const root = join(import.meta.dirname, '..');
 const key = SCRIPT.includes('bare') ? BENCH_UPSTREAM_KEY : BENCH_KEY;
 const profileFile = join(mkdtempSync(join(tmpdir(), 'allocation-sites-')), 'profile.json');
 
-async function send(url: string, count: number): Promise<void> {
-  for (let sent = 0; sent < count; sent += 8) {
-    await Promise.all(Array.from({ length: Math.min(8, count - sent) }, async () => {
-      const response = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: BENCH_CHAT_BODY });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`answered ${response.status}`);
-    }));
-  }
-}
+const send = (url: string, count: number) => sendChatCalls(url, key, count);
 
 const upstream = await startServer([join(root, 'bench/serve-upstream.ts')], SIMULATOR_NODE_FLAGS);
 const flags = [...gatewayNodeFlags(), `--import=${join(root, 'bench/allocation-sampler.ts')}`];

@@ -6,7 +6,7 @@
 // as in bench/held-streams-heap.ts. Usage: node bench/held-streams-memory.ts [N, default 2000]
 // (needs `ulimit -n` above 2N + 200; run it under `sh -c 'ulimit -n 20000; …'` when it is not).
 import { spawn } from 'node:child_process';
-import { connect, type Socket } from 'node:net';
+import { heldStreamClient } from './held-streams-client.ts';
 import { createInterface } from 'node:readline';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +15,6 @@ import { rssMb } from './proc-stats.ts';
 const root = join(import.meta.dirname, '..');
 const N = Number(process.argv[2] ?? 2000);
 const { gatewayNodeFlags, SIMULATOR_NODE_FLAGS } = await import(join(root, 'bench/node-flags.ts'));
-const { BENCH_KEY } = await import(join(root, 'bench/bench-constants.ts'));
 
 interface Probe { heapUsed: number; heapTotal: number; external: number; malloced: number; spaces: Record<string, { size: number; used: number }> }
 let probeWaiter: ((probe: Probe) => void) | null = null;
@@ -32,18 +31,7 @@ function start(args: string[], flags: string[], env = process.env) {
 const held = await start([join(root, 'bench/serve-held-stream-upstream.ts')], SIMULATOR_NODE_FLAGS);
 const gw = await start([join(root, 'bench/serve-gateway.ts'), held.url], [...gatewayNodeFlags(), `--import=${join(root, 'bench/memory-probe.ts')}`], { ...process.env, MAX_CONNECTIONS_PER_IP: '0', MEMORY_PROBE_MS: '600000' });
 const pid = gw.child.pid!;
-const g = new URL(gw.url);
-const body = JSON.stringify({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hold' }] });
-const req = `POST /v1/chat/completions HTTP/1.1\r\nHost: ${g.host}\r\nAuthorization: Bearer ${BENCH_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
-function open(): Promise<{ s: Socket; ended: Promise<void> }> {
-  const s = connect(Number(g.port), g.hostname);
-  let first!: () => void; const f = new Promise<void>((r) => (first = r));
-  const ended = new Promise<void>((r) => s.once('close', () => { first(); r(); }));
-  s.on('data', (d: Buffer) => { if (d.includes(' e0')) first(); });
-  s.write(req);
-  return f.then(() => ({ s, ended }));
-}
-async function openMany(n: number) { const list = []; for (let i = 0; i < n; i += 100) list.push(...await Promise.all(Array.from({ length: Math.min(100, n - i) }, open))); return list; }
+const { openMany } = heldStreamClient(gw.url);
 
 /** Resident kB of the gateway's mappings by kind. */
 function smaps(): Record<string, number> {

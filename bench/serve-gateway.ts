@@ -3,7 +3,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
 import { readEnv } from '../src/config/env.ts';
 import { startGateway } from '../src/start-gateway.ts';
 
@@ -15,7 +14,9 @@ const anthropicUrl = process.argv[3];
 if (!upstreamUrl) throw new Error('usage: serve-gateway.ts OPENAI_UPSTREAM_URL [ANTHROPIC_UPSTREAM_URL]');
 const dir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
 const configFile = join(dir, 'gateway.yaml');
-writeFileSync(configFile, stringify({
+// JSON is YAML: the gateway reads it with its own parser, and this script does not load `yaml` into the
+// process the benchmark measures (`npm start` has only the gateway's own copy, which it lets go).
+writeFileSync(configFile, JSON.stringify({
   channels: [
     { name: 'bench', type: 'openai', base_url: upstreamUrl, api_key: BENCH_UPSTREAM_KEY, models: ['gpt-4o-mini'] },
     ...(anthropicUrl ? [{ name: 'bench-anthropic', type: 'anthropic', base_url: anthropicUrl, api_key: BENCH_UPSTREAM_KEY, models: ['claude-bench'] }] : []),

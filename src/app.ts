@@ -4,7 +4,8 @@ import { createRequestIdGenerator } from './http/request-ids.ts';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { RelayDeps } from './relay/relay-deps.ts';
-import { installErrorHandling, handleFrameworkError } from './http/error-handler.ts';
+import { installErrorHandling, handleFrameworkError, sendError } from './http/error-handler.ts';
+import { shuttingDown } from './gateway-errors.ts';
 import { handleClientError, installConnectionGuards, type ConnectionLimits } from './http/connection-guards.ts';
 import { boundedMetricsModel } from './http/metrics.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
@@ -21,8 +22,7 @@ import { storedResponsesRoutes } from './http/routes/stored-responses-route.ts';
 import { anthropicMessagesRoute } from './http/routes/anthropic-messages-route.ts';
 import { geminiGenerateRoutes } from './http/routes/gemini-generate-route.ts';
 import multipart from '@fastify/multipart';
-import websocket from '@fastify/websocket';
-import { chooseRealtimeProtocol, realtimeRoute } from './http/routes/realtime-route.ts';
+import { realtimeRoute } from './http/routes/realtime-route.ts';
 import { DEFAULT_WEB_DIST, webAppRoutes } from './http/web-app.ts';
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
@@ -94,7 +94,9 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     trustProxy: options.trustProxy && options.trustProxy.length > 0 ? options.trustProxy : false,
     genReqId: nextRequestId,
     requestIdHeader: false,
-    return503OnClosing: true,
+    // Refused by our own first hook instead (below), in the caller's error envelope: Fastify's own 503 is
+    // its bare `{"error":"Service Unavailable"}` without a request id.
+    return503OnClosing: false,
     // Node's and Fastify's own refusals (malformed HTTP, a bad URL, an over-long path parameter) in the
     // caller's error envelope rather than their bare defaults.
     clientErrorHandler: handleClientError,
@@ -103,9 +105,17 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     schemaController: lazySchemaController,
   });
   app.decorate('relayLane', lane);
+  let closing = false;
   app.addHook('preClose', (done) => {
+    closing = true;
     lane.close();
     done();
+  });
+  // First of all hooks: a request arriving on an open connection once the gateway stops (in-flight calls
+  // finish) is refused with 503, Retry-After and the connection closed, as the lane's callers expect.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!closing) return done();
+    sendError(request, reply.header('x-request-id', request.id), shuttingDown());
   });
   if (options.connectionLimits) installConnectionGuards(app, options.connectionLimits);
   installJsonBodyParser(app);
@@ -143,8 +153,8 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     await scope.register(multipart, { throwFileSizeLimit: true });
     uploadRoutes(scope, deps);
   });
+  // WebSocket upgrades and ws itself load with the first realtime session (realtime-route.ts).
   void app.register(async (scope) => {
-    await scope.register(websocket, { options: { handleProtocols: (protocols) => chooseRealtimeProtocol(protocols), maxPayload: 16 * 1024 * 1024 } });
     realtimeRoute(scope, deps);
   });
   billingRoutes(app, deps.state, deps.accounting);

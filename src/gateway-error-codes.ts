@@ -59,6 +59,7 @@ export const GATEWAY_ERRORS = {
   // Metering writes.
   GW_ERR_METERING_BACKLOG: { status: 503, kind: 'overloaded_error', clientCodes: ['service_unavailable'], meaning: 'The database cannot keep up with usage logs and charges (METERING_QUEUE_LIMIT unwritten); Retry-After: 1.' },
   // Operations and response ownership.
+  GW_ERR_SHUTTING_DOWN: { status: 503, kind: 'overloaded_error', clientCodes: ['service_unavailable'], meaning: 'A request arriving on an open connection while the gateway stops; Retry-After: 1 and the connection closed (another instance, or this one restarted, takes the retry).' },
   GW_ERR_PREVIOUS_RESPONSE_NOT_FOUND: { status: 404, kind: 'invalid_request_error', clientCodes: ['previous_response_not_found'], meaning: "A previous_response_id that is unknown or another user's (the same answer for both)." },
   GW_ERR_RESPONSE_NOT_FOUND: { status: 404, kind: 'invalid_request_error', clientCodes: ['response_not_found'], meaning: "GET/DELETE of a response id that is unknown or another user's." },
   GW_ERR_ITEM_NOT_FOUND: { status: 404, kind: 'invalid_request_error', clientCodes: ['item_not_found'], meaning: "An item_reference to an item that is unknown or another user's (the same answer for both)." },

@@ -207,6 +207,14 @@ export const meteringBacklogFull = (retryAfterSeconds: number) =>
     headers: { 'retry-after': String(retryAfterSeconds) },
   });
 
+/** A request arriving on a kept-alive connection after the gateway began to stop (src/app.ts). */
+export const shuttingDown = () =>
+  new GatewayError(503, 'overloaded_error', 'GW_ERR_SHUTTING_DOWN', {
+    message: 'The gateway is shutting down and takes no new requests. Retry in a moment.',
+    code: 'service_unavailable',
+    headers: { 'retry-after': '1', connection: 'close' },
+  });
+
 /** A non-streamed upstream answer over UPSTREAM_BODY_LIMIT: refused rather than buffered without bound. */
 export const upstreamResponseTooLarge = (channel: string, cause: unknown) =>
   new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_RESPONSE_TOO_LARGE', {

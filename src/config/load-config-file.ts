@@ -5,10 +5,19 @@ import { configFileSchema, type ConfigFile } from './config-file-schema.ts';
 import { providerOfConfig, providerSettingsOfConfig } from './config-to-rows.ts';
 import { chatFormatsOf } from '../routing/channel-chat-format.ts';
 
-// The YAML parser (72 modules) is loaded when a config file is first parsed, not at import: a gateway
-// started without a config file never needs it (issue 16, memory). Node resolves `yaml` for `import` and
-// `require` to the same file, so a process that also imports it shares the one copy.
-const requireYaml = (): typeof import('yaml') => createRequire(import.meta.url)('yaml') as typeof import('yaml');
+// The YAML parser (72 CommonJS modules) is needed only while a config file is parsed: it is required
+// then, and its modules are dropped from require's cache afterwards, so that an idle gateway does not keep
+// their code and sources for its whole life (issue 16, memory). Modules that were already cached (another
+// part of the process uses `yaml`) are left alone.
+function withYaml<T>(use: (yaml: typeof import('yaml')) => T): T {
+  const require = createRequire(import.meta.url);
+  const cachedBefore = new Set(Object.keys(require.cache));
+  try {
+    return use(require('yaml') as typeof import('yaml'));
+  } finally {
+    for (const id of Object.keys(require.cache)) if (!cachedBefore.has(id)) delete require.cache[id];
+  }
+}
 
 export class ConfigFileError extends Error {
   constructor(file: string, problems: string[]) {
@@ -28,15 +37,15 @@ export async function loadConfigFile(file: string): Promise<ConfigFile> {
 }
 
 export function parseConfigText(file: string, text: string): ConfigFile {
-  const { parse: parseYaml, YAMLParseError } = requireYaml();
-  let raw: unknown;
-  try {
-    // YAML is a superset of JSON, so one parser serves both file kinds.
-    raw = parseYaml(text, { prettyErrors: true });
-  } catch (error) {
-    const detail = error instanceof YAMLParseError ? error.message : String(error);
-    throw new ConfigFileError(file, [`is not valid YAML or JSON: ${detail}`]);
-  }
+  const raw = withYaml(({ parse: parseYaml, YAMLParseError }) => {
+    try {
+      // YAML is a superset of JSON, so one parser serves both file kinds.
+      return parseYaml(text, { prettyErrors: true }) as unknown;
+    } catch (error) {
+      const detail = error instanceof YAMLParseError ? error.message : String(error);
+      throw new ConfigFileError(file, [`is not valid YAML or JSON: ${detail}`]);
+    }
+  });
   const parsed = configFileSchema.safeParse(raw ?? {});
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);

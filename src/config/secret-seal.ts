@@ -3,7 +3,8 @@
 // started with another secret would write credentials no other instance can read, and could read none of
 // the stored ones; it is refused before it writes anything (checkSeal runs before migrations).
 import { createHmac } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { sql } from '../db/kysely-parts.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import { StartupError } from './startup-error.ts';

@@ -1,5 +1,6 @@
 // Opens the database named by DATABASE_URL: embedded SQLite by default, PostgreSQL for several instances.
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { PostgresDialect as PostgresDialectClass } from 'kysely';
+import { importKyselyFile, Kysely, SqliteDialect } from './kysely-parts.ts';
 import type pg from 'pg';
 import type { DatabaseEngine } from './engine.ts';
 import type { DatabaseSchema } from './schema.ts';
@@ -44,6 +45,7 @@ export async function openDatabase(url: string): Promise<Database> {
     // An idle client losing its connection (server restart, failover) emits 'error' on the pool; unhandled,
     // that would crash the process. The pool drops the client and the next query opens a fresh one.
     pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection error: ${error.message}`));
+    const { PostgresDialect } = await importKyselyFile<{ PostgresDialect: typeof PostgresDialectClass }>('./dialect/postgres/postgres-dialect.js');
     const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', sqliteFile: null, close: () => closePostgres(db, pool) };
   }

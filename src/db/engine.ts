@@ -1,6 +1,7 @@
 // Which engine a Kysely instance (or transaction) talks to, read from its adapter, so functions that take
 // only `db` can still pick engine-specific SQL where the two dialects truly differ.
-import { PostgresAdapter, SqliteAdapter, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { PostgresAdapter, SqliteAdapter } from './kysely-parts.ts';
 
 export type DatabaseEngine = 'sqlite' | 'postgres';
 

@@ -4,8 +4,8 @@
 // error format and /v1, /v1beta and /api are untouched by the app's presence.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { DashboardAssets } from './dashboard-assets.ts';
 
 export const DEFAULT_WEB_DIST = join(import.meta.dirname, '..', '..', 'web', 'dist');
 
@@ -62,20 +62,12 @@ export async function webAppRoutes(app: FastifyInstance, options: WebAppOptions)
   if (built && existsSync(assets)) {
     // One route for every asset, answering only the files the build wrote (listed once at start): a miss
     // costs no file-system look-up and keeps the API 404. (A route per file, @fastify/static's
-    // `wildcard: false`, cost ~6 MB of the idle process for the ~170 files and their compressed copies.)
-    const known = new Set(readdirSync(assets));
-    await app.register(fastifyStatic, {
-      root: assets,
-      serve: false,
-      preCompressed: true,
-      index: false,
-      immutable: true,
-      maxAge: '365d',
-      setHeaders: (reply) => void reply.header('x-content-type-options', 'nosniff'),
-    });
+    // `wildcard: false`, cost ~6 MB of the idle process for the ~170 files and their compressed copies;
+    // the plugin itself ~2 MB more, hence src/http/dashboard-assets.ts.)
+    const files = new DashboardAssets(assets, readdirSync(assets));
     app.get('/assets/*', (request, reply) => {
       const name = (request.params as { '*': string })['*'];
-      return known.has(name) ? reply.sendFile(name) : reply.callNotFound();
+      return files.has(name) ? files.send(request, reply, name) : reply.callNotFound();
     });
   }
 }

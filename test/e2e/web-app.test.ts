@@ -1,6 +1,7 @@
 // The gateway serves the built dashboard at / (npm test builds it first): every client route answers the
 // app's page, hashed assets come precompressed and cached for good, and the API keeps its own 404s.
 import { readFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/test-gateway.ts';
@@ -35,7 +36,37 @@ describe('the dashboard at /', () => {
     expect(brotli.headers.get('content-type')).toContain('javascript');
     const plain = await fetch(`${gateway.url}${entryScript}`, { headers: { 'accept-encoding': 'identity' } });
     expect(plain.headers.get('content-encoding')).toBeNull();
-    expect((await plain.text()).length).toBeGreaterThan(10_000);
+    const body = await plain.text();
+    expect(body.length).toBeGreaterThan(10_000);
+    expect(plain.headers.get('vary')).toContain('accept-encoding');
+    expect(plain.headers.get('x-content-type-options')).toBe('nosniff');
+    // gzip when brotli is not accepted (or refused with q=0); `*` counts as gzip.
+    for (const accept of ['gzip, deflate', 'br;q=0, gzip', '*']) {
+      const answer = await fetch(`${gateway.url}${entryScript}`, { headers: { 'accept-encoding': accept } });
+      expect([accept, answer.headers.get('content-encoding')]).toEqual([accept, 'gzip']);
+      expect(answer.headers.get('content-type')).toContain('javascript');
+      await answer.arrayBuffer();
+    }
+    // Validators: the same ETag revalidates to 304; ranges and HEAD as a file server answers them.
+    const etag = plain.headers.get('etag');
+    expect(etag).toBeTruthy();
+    // (Not with fetch: it adds `cache-control: no-cache` to a conditional request, which asks for a full answer.)
+    const revalidated = await new Promise<number>((resolve, reject) => {
+      get(`${gateway.url}${entryScript}`, { headers: { 'accept-encoding': 'identity', 'if-none-match': etag! } }, (answer) => {
+        answer.resume();
+        resolve(answer.statusCode!);
+      }).on('error', reject);
+    });
+    expect(revalidated).toBe(304);
+    const part = await fetch(`${gateway.url}${entryScript}`, { headers: { 'accept-encoding': 'identity', range: 'bytes=0-99' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 0-99/${Buffer.byteLength(body)}`);
+    expect(await part.text()).toBe(Buffer.from(body).subarray(0, 100).toString());
+    const beyond = await fetch(`${gateway.url}${entryScript}`, { headers: { 'accept-encoding': 'identity', range: `bytes=${Buffer.byteLength(body) + 10}-` } });
+    expect(beyond.status).toBe(416);
+    const head = await fetch(`${gateway.url}${entryScript}`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
   });
 
   it('leaves the API alone: unknown API paths and unknown assets keep their JSON 404', async () => {

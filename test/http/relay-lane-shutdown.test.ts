@@ -119,10 +119,13 @@ describe('stopping the gateway with lane requests in flight', () => {
     expect(outcome.fresh).toBe('ECONNREFUSED');
   });
 
-  // The 503 is Fastify's own (return503OnClosing): `{"error":"Service Unavailable",…}`, not OpenAI's envelope.
-  // The lane leaves requests to Fastify once closing; the fix belongs in src/app.ts (see the lane review).
-  it.fails('refuses it in the caller’s error envelope (known fault of Fastify’s closing answer)', () => {
+  // The lane leaves requests to Fastify once closing; Fastify's own 503 (return503OnClosing) was its bare
+  // `{"error":"Service Unavailable",…}`; src/app.ts now answers GW_ERR_SHUTTING_DOWN in the caller's envelope.
+  it('refuses it in the caller’s error envelope', () => {
     const refused = outcome.whole.split(/(?=HTTP\/1\.1 )/)[1] ?? '';
     expect(envelopeProblem('openai', 503, refused.slice(refused.indexOf('\r\n\r\n') + 4))).toBeNull();
+    expect(refused).toContain('"code":"service_unavailable"');
+    expect(refused).toMatch(/\r\nretry-after: 1\r\n/i);
+    expect(refused).toMatch(/\r\nx-request-id: req_[0-9a-f]{32}\r\n/i);
   });
 });

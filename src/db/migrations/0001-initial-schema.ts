@@ -1,6 +1,7 @@
 // The whole product's schema: accounts, keys, routing, prices, usage, wallet, payments.
 // Times are bigint epoch ms, money bigint micro-USD, JSON as text; the same on SQLite and PostgreSQL.
-import { sql, type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
+import { sql } from '../kysely-parts.ts';
 import type { DatabaseEngine } from '../engine.ts';
 import { idColumn } from './column-helpers.ts';
 

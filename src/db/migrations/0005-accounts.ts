@@ -1,6 +1,6 @@
 // Accounts: sessions with public ids and two stages, e-mail tokens with a payload, two-factor state,
 // recovery codes, sign-in throttling, the mail outbox and the admin audit log.
-import { type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 import type { DatabaseEngine } from '../engine.ts';
 import { idColumn } from './column-helpers.ts';
 

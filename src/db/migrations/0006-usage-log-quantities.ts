@@ -2,7 +2,8 @@
 // kind, images by size and quality, audio, characters, searches, the request itself and the group ratio),
 // so the cost of any row can be recomputed from the row and the price in force (src/metering/log-cost.ts).
 // Also the gateway error code of a failed call, and whether the gateway counted tokens itself.
-import { sql, type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
+import { sql } from '../kysely-parts.ts';
 
 const COUNT_COLUMNS = ['cache_write_tokens', 'image_count', 'audio_ms', 'characters', 'searches', 'requests', 'tokens_counted'] as const;
 

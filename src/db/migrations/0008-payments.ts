@@ -1,6 +1,6 @@
 // Payments: what a Stripe Checkout top-up needs to be credited exactly once and refunded exactly once,
 // and redemption codes (stored hashed, single use).
-import { type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 import type { DatabaseEngine } from '../engine.ts';
 import { idColumn } from './column-helpers.ts';
 

@@ -4,7 +4,8 @@
 // adds to them in the same transaction as usage_stats. Backfilled from usage_stats (not the raw log), so
 // they hold exactly what it holds, including history whose log rows retention already deleted.
 // Plain rowid tables on SQLite: WITHOUT ROWID measured slower for the by-key range read at 1M calls.
-import { sql, type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
+import { sql } from '../kysely-parts.ts';
 
 const COUNTERS = ['requests', 'errors', 'input_tokens', 'output_tokens', 'cost_micros'] as const;
 

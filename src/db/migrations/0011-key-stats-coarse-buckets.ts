@@ -2,7 +2,8 @@
 // platform's by-key breakdown reads ~4 rows per key for a day and ~4 for a month instead of ~24 and ~30
 // (docs/metering.md "Statistics"). Backfilled from the hour and day buckets already there. Retention
 // trims six-hour buckets with the hour buckets and keeps weeks, like days.
-import { sql, type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
+import { sql } from '../kysely-parts.ts';
 
 const COUNTERS = ['requests', 'errors', 'input_tokens', 'output_tokens', 'cost_micros'] as const;
 const COARSER = [['hour', 'six_hours', 6 * 3_600_000], ['day', 'week', 7 * 86_400_000]] as const;

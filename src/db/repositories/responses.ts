@@ -1,5 +1,5 @@
 // Responses API ids and their owners (table `responses`), written in batches behind the hot path.
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery } from '../kysely-parts.ts';
 import { engineOf, type DatabaseEngine } from '../engine.ts';
 import { inTransaction, type Db } from './repository-helpers.ts';
 

@@ -1,5 +1,5 @@
 // Usage logs: written in batches behind the hot path, read by the dashboard, trimmed by retention.
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery } from '../kysely-parts.ts';
 import { engineOf, type DatabaseEngine } from '../engine.ts';
 import type { NewUsageLog, UsageLogRow } from '../schema.ts';
 import { inTransaction, type Db } from './repository-helpers.ts';

@@ -1,7 +1,7 @@
 // The platform and per-key roll-ups of usage_stats (migration 0009). Like usage_stats, writers add to the
 // stored counters (insert … on conflict do update), never read-modify-write, so concurrent writers (several
 // instances, the worker and the gateway's own connection) cannot lose each other's additions.
-import { sql } from 'kysely';
+import { sql } from '../kysely-parts.ts';
 import type { UsageStatsTable } from '../schema.ts';
 import { chunks, type Db } from './repository-helpers.ts';
 import { COUNTERS, keyRows, platformRows } from '../../metering/stat-rollup-rows.ts';

@@ -1,7 +1,7 @@
 // The wallet ledger: every balance movement is a row, and users.balance_micros is kept equal to the sum of
 // a user's rows by updating both in one transaction. A non-null reference is unique per kind, so a retried
 // charge or a replayed payment webhook is skipped rather than applied twice.
-import { sql } from 'kysely';
+import { sql } from '../kysely-parts.ts';
 import type { WalletLedgerRow, WalletLedgerTable } from '../schema.ts';
 import { chunks, inTransaction, type Db } from './repository-helpers.ts';
 

@@ -1,15 +1,24 @@
 // GET /v1/realtime (WebSocket). The key comes as `Authorization: Bearer` or, for browsers, as the
 // `openai-insecure-api-key.<key>` subprotocol; the model from the query. Refusals (401, 403, 404, 429)
 // are answered over HTTP before the upgrade, in OpenAI's error envelope.
+//
+// The WebSocket side (ws, the realtime relay) is loaded on the first realtime request, not at start: an
+// idle gateway, or one whose clients never use realtime, does not hold it (~1.5 MB with @fastify/websocket,
+// issue 16). Upgrades are dispatched through Fastify's router the way @fastify/websocket did it, so the
+// route's hooks, refusals and error envelope are unchanged (./websocket-upgrades.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { WebSocket } from '@fastify/websocket';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { authenticateKey } from '../../accounts/authenticate-key.ts';
 import { GatewayError, invalidRequest } from '../../gateway-errors.ts';
-import { admitRealtime, relayRealtime, type RealtimeSession } from '../../realtime/realtime-relay.ts';
+import type { RealtimeSession } from '../../realtime/realtime-relay.ts';
 import { presentedKey } from '../authenticate.ts';
 import { recordRefusedCall } from '../../relay/record-refusal.ts';
 import type { RoutedChannel } from '../../routing/routing-table.ts';
+import { installWebSocketUpgrades, type WebSocketUpgrades } from './websocket-upgrades.ts';
+
+/** The realtime relay (and ws through it), imported once, on first use. */
+let realtimeRelay: Promise<typeof import('../../realtime/realtime-relay.ts')> | undefined;
+const loadRealtimeRelay = () => (realtimeRelay ??= import('../../realtime/realtime-relay.ts'));
 
 const KEY_PROTOCOL_PREFIX = 'openai-insecure-api-key.';
 
@@ -32,7 +41,11 @@ function keyFromProtocols(request: FastifyRequest): string | undefined {
   return offered.find((p) => p.startsWith(KEY_PROTOCOL_PREFIX))?.slice(KEY_PROTOCOL_PREFIX.length);
 }
 
-export function realtimeRoute(app: FastifyInstance, deps: RelayDeps): void {
+export function realtimeRoute(app: FastifyInstance, deps: RelayDeps): WebSocketUpgrades {
+  const upgrades = installWebSocketUpgrades(app, {
+    handleProtocols: (protocols) => chooseRealtimeProtocol(protocols),
+    maxPayload: 16 * 1024 * 1024,
+  });
   app.route({
     method: 'GET',
     url: '/v1/realtime',
@@ -47,6 +60,7 @@ export function realtimeRoute(app: FastifyInstance, deps: RelayDeps): void {
         if (typeof model !== 'string' || model.length === 0) throw invalidRequest("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
         const beta = request.headers['openai-beta'];
         const session: RealtimeSession = { requestId: request.id, key, model, forwardHeaders: typeof beta === 'string' ? { 'openai-beta': beta } : {} };
+        const { admitRealtime } = await loadRealtimeRelay();
         request.realtime = { session, channel: await admitRealtime(deps, session) };
         request.metricsModel = model;
       } catch (error) {
@@ -55,15 +69,15 @@ export function realtimeRoute(app: FastifyInstance, deps: RelayDeps): void {
         throw error;
       }
     },
-    // Never reached: preValidation refuses every request that is not an upgrade.
-    handler: async () => {
-      throw upgradeRequired();
-    },
-    wsHandler: (socket: WebSocket, request: FastifyRequest) => {
+    handler: async (request, reply) => {
+      // Only a request that came as an upgrade has a socket to take over; anything else is refused.
+      if (!upgrades.isUpgrade(request)) throw upgradeRequired();
+      const { relayRealtime } = await loadRealtimeRelay();
       const { session, channel } = request.realtime!;
-      relayRealtime(deps, session, channel, socket);
+      await upgrades.accept(request, reply, (socket) => relayRealtime(deps, session, channel, socket));
     },
   });
+  return upgrades;
 }
 
 const upgradeRequired = () => new GatewayError(426, 'invalid_request_error', 'GW_ERR_UPGRADE_REQUIRED', {
