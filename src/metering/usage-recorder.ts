@@ -51,6 +51,14 @@ export interface UsageRecorder {
   /** Counts a call refused because the backlog was full. */
   noteRefusal(): void;
   flush(): Promise<void>;
+  /**
+   * A committed stream begins, or has been recorded (its generator's finally). Counted so that close()
+   * can wait for the streams the shutdown cut: each records itself a few turns after its socket closed,
+   * once its upstream's abort comes back, and that is after stop() has reached close().
+   */
+  streamOpened(): void;
+  streamRecorded(): void;
+  /** Waits (bounded) for open streams to be recorded, then writes what is queued and closes. */
   close(): Promise<void>;
 }
 
@@ -70,8 +78,14 @@ export const DEFAULT_METERING_QUEUE_LIMIT = 20_000;
 /** Most entries per transaction: large enough that a backlog drains in few round trips. */
 const MAX_BATCH = 1_000;
 
+/** Longest close() waits for cut streams to record themselves (they need only a few turns of the loop). */
+const OPEN_STREAMS_WAIT_MS = 2_000;
+
 export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
   const limit = deps.queueLimit ?? DEFAULT_METERING_QUEUE_LIMIT;
+  let openStreams = 0;
+  /** Set while close() waits for the open streams to be recorded. */
+  let streamsRecorded: (() => void) | null = null;
   const metrics = createMeteringMetrics(deps.metricsRegistry, () => queue.pending);
   let dropping = false;
   // Which reservation each queued entry settled, so accounting can tell which charges a batch makes durable.
@@ -175,7 +189,24 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
       metrics.refusedCalls.inc();
     },
     flush: () => queue.flush(),
+    streamOpened() {
+      openStreams++;
+    },
+    streamRecorded() {
+      openStreams--;
+      if (openStreams === 0) streamsRecorded?.();
+    },
     async close() {
+      if (openStreams > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, OPEN_STREAMS_WAIT_MS);
+          streamsRecorded = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        if (openStreams > 0) deps.logger.error({ openStreams }, 'streams still unrecorded when the usage recorder closed; their calls are not logged');
+      }
       await queue.close();
       await deps.writer.close();
     },

@@ -66,6 +66,8 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
   let finished = false;
   /** The failure that broke the answer, reported if nothing can mend it. */
   let broken: { failure: GatewayError; converter: StreamConverter } | null = null;
+  // Counted until recorded, so a shutdown waits for this record (usage-recorder.ts).
+  deps.recorder.streamOpened();
   try {
     let pending: { text: string; done: boolean } | null = segment.first;
     segment.first = null;
@@ -135,9 +137,13 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
       error ??= 'client disconnected before the stream ended';
       errorCode ??= 'GW_ERR_CLIENT_GONE';
     }
-    if (!segmentCounted) usages.push(segmentUsage(segment));
-    // Only what was delivered is charged: reported usage, or a count of the delivered text, per segment.
-    settled.settle(recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error, errorCode }));
+    try {
+      if (!segmentCounted) usages.push(segmentUsage(segment));
+      // Only what was delivered is charged: reported usage, or a count of the delivered text, per segment.
+      settled.settle(recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error, errorCode }));
+    } finally {
+      deps.recorder.streamRecorded();
+    }
   }
 }
 
@@ -168,6 +174,7 @@ function streamFailure(channel: RoutedChannel, cause: unknown): GatewayError {
 export async function* bytesToClient(context: AttemptContext, response: UpstreamResponse, meta: { channel: RoutedChannel; model: string; upstreamModel: string; usage: () => Usage }, settled: Settled): AsyncGenerator<Buffer> {
   const { deps, call } = context;
   let error: string | null = null;
+  deps.recorder.streamOpened();
   try {
     for await (const chunk of response.chunks()) yield chunk;
   } catch (cause) {
@@ -175,7 +182,11 @@ export async function* bytesToClient(context: AttemptContext, response: Upstream
     deps.logger.warn({ requestId: call.requestId, channel: meta.channel.name, err: error }, 'binary upstream answer failed midway');
     throw cause;
   } finally {
-    settled.settle(recordCall(deps, call, { model: meta.model, status: error ? 502 : 200, usage: meta.usage(), channelId: meta.channel.id, upstreamModel: meta.upstreamModel, ttftMs: null, error }));
+    try {
+      settled.settle(recordCall(deps, call, { model: meta.model, status: error ? 502 : 200, usage: meta.usage(), channelId: meta.channel.id, upstreamModel: meta.upstreamModel, ttftMs: null, error }));
+    } finally {
+      deps.recorder.streamRecorded();
+    }
   }
 }
 
