@@ -9,10 +9,13 @@ import { lowerWorkerPriority, serveMeteringRequests } from './serve-metering-req
 import { sqliteMeteringStore } from './sqlite-metering-store.ts';
 
 const { databaseUrl } = workerData as { databaseUrl: string };
-// Nice 10, not 19: measured with gateway, upstream and worker sharing one core at full load, a nice-19
-// worker got too little CPU and the unwritten backlog grew for as long as the load lasted (8 000 of 72 000
-// calls written by the end of a 10 s wrk run); at nice 10 it stays within one flush.
-lowerWorkerPriority(10);
+// Nice 5: measured with gateway, upstream and worker sharing one core at full load (`npm run bench`), a
+// nice-19 worker got too little CPU and the unwritten backlog grew for as long as the load lasted (8 000 of
+// 72 000 calls written by the end of a 10 s wrk run); nice 10 kept up while the request thread cost ~130 µs
+// a call, but once it cost ~70 µs (issue 16) the worker needed ~9 % of the core against the ~5 % a nice-10
+// thread gets beside two busy ones, and the gateway began refusing calls at the backlog bound (31 000 of
+// 136 000 in a wrk run). Nice 5 gets ~14 % there, ~25 % beside the request thread alone.
+lowerWorkerPriority(5);
 serveMeteringRequests(Promise.resolve().then(() => {
   const database = openSqliteFile(sqliteFileOfUrl(databaseUrl));
   return {
