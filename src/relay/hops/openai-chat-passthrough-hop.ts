@@ -17,6 +17,7 @@ import { formatSseEvent } from '../sse-pump.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 import { getFormat } from '../../formats/index.ts';
 import { streamUsageOptionOf, type StreamUsageOption } from './stream-usage-option.ts';
+import { rawBodyIsUnambiguous } from '../raw-body-keys.ts';
 
 export function openAIChatPassthroughHop(call: RelayCall, prefill: string | null = null, operation: 'chat' | 'completions' = 'chat'): RelayHop {
   return operation === 'chat' ? new ContinuableOpenAIPassthroughHop(call, prefill, operation) : new OpenAIPassthroughHop(call, prefill, operation);
@@ -92,10 +93,10 @@ function continuationBody(call: RelayCall, upstreamModel: string, prefill: strin
   return JSON.stringify(usageOption === null ? body : usageOption.mergeInto(body));
 }
 
-/** The client's bytes unless the model id or the stream usage option must change. */
+/** The client's bytes unless the model id or the stream usage option must change, or they are ambiguous (raw-body-keys.ts). */
 export function upstreamBody(call: RelayCall, upstreamModel: string, usageOption: StreamUsageOption | null): Buffer | string {
   const needsUsageOption = call.stream && usageOption !== null && !usageOption.askedBy(call.body);
-  const unchangedModel = upstreamModel === call.model && call.body.models === undefined;
+  const unchangedModel = upstreamModel === call.model && call.body.models === undefined && rawBodyIsUnambiguous(call.rawBody);
   if (unchangedModel && !needsUsageOption) return call.rawBody;
   if (unchangedModel && usageOption!.absentFrom(call.body)) {
     // Append the fields before the closing brace: no re-serialisation of a possibly large body.

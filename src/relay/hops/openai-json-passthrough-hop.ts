@@ -10,6 +10,7 @@ import type { RelayHop, StreamConverter } from '../relay-hop.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 import { getFormat } from '../../formats/index.ts';
 import { speaksFamilyOf } from './api-family.ts';
+import { rawBodyIsUnambiguous } from '../raw-body-keys.ts';
 
 export interface JsonPassthroughSpec {
   operation: Operation;
@@ -43,9 +44,9 @@ export function openAIJsonPassthroughHop(call: RelayCall, spec: JsonPassthroughS
   };
 }
 
-/** The client's bytes when the model id is unchanged, else the body re-serialised with the upstream id. */
+/** The client's bytes when the model id is unchanged (and they say what was parsed), else the body re-serialised with the upstream id. */
 export function withModel(call: RelayCall, upstreamModel: string): Buffer | string {
-  if (upstreamModel === call.model && call.body.models === undefined) return call.rawBody;
+  if (upstreamModel === call.model && call.body.models === undefined && rawBodyIsUnambiguous(call.rawBody)) return call.rawBody;
   const { models: _fallbackList, ...rest } = call.body;
   return JSON.stringify({ ...rest, model: upstreamModel });
 }
