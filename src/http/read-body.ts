@@ -8,18 +8,50 @@ import { bodyTooLarge, invalidRequest } from '../gateway-errors.ts';
 
 /** First allocation for a body whose length is not declared (chunked); doubled as it grows, up to the limit. */
 const FIRST_BODY_CAPACITY = 16 * 1024;
-export const EMPTY_BODY: Buffer = Buffer.alloc(0);
+const EMPTY_BODY: Buffer = Buffer.alloc(0);
 
 /**
- * Room for `needed` bytes, keeping the first `used` bytes of `buffer`: doubling (so copying stays linear),
- * never beyond `maxCapacity`. The first allocation is the declared length when it is small: the whole body
- * in one go.
+ * A body as it arrives: one buffer that grows by doubling (so copying stays linear), never beyond
+ * `maxCapacity` (the declared length, or the limit); the first allocation is the declared length when it is
+ * small, which is the whole body in one go. Each chunk is copied out of the socket's read buffers, which a
+ * kept view would pin for the whole call.
  */
-export function grownBodyBuffer(buffer: Buffer, used: number, needed: number, maxCapacity: number): Buffer {
-  const capacity = Math.min(maxCapacity, Math.max(needed, buffer.length * 2, FIRST_BODY_CAPACITY));
-  const grown = Buffer.allocUnsafe(capacity);
-  buffer.copy(grown, 0, 0, used);
-  return grown;
+export class BodyBuffer {
+  private buffer: Buffer = EMPTY_BODY;
+  private received = 0;
+  private readonly limit: number;
+  private readonly maxCapacity: number;
+
+  constructor(limit: number, maxCapacity: number) {
+    this.limit = limit;
+    this.maxCapacity = maxCapacity;
+  }
+
+  /** Bytes received so far. */
+  get length(): number {
+    return this.received;
+  }
+
+  /** Adds a chunk; false (and nothing kept) when the body would pass the limit. */
+  append(chunk: Buffer): boolean {
+    const total = this.received + chunk.length;
+    if (total > this.limit) return false;
+    if (total > this.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.min(this.maxCapacity, Math.max(total, this.buffer.length * 2, FIRST_BODY_CAPACITY)));
+      this.buffer.copy(grown, 0, 0, this.received);
+      this.buffer = grown;
+    }
+    chunk.copy(this.buffer, this.received);
+    this.received = total;
+    return true;
+  }
+
+  /** The body received, once: the buffer is let go. */
+  take(): Buffer {
+    const bytes = this.received === this.buffer.length ? this.buffer : this.buffer.subarray(0, this.received);
+    this.buffer = EMPTY_BODY;
+    return bytes;
+  }
 }
 
 /**
@@ -30,9 +62,7 @@ export function readBody(request: IncomingMessage, limit: number): Promise<Buffe
   const declared = request.headers['content-length'];
   const length = declared === undefined ? null : Number(declared);
   if (length !== null && length > limit) return Promise.reject(bodyTooLarge(limit));
-  const maxCapacity = length === null ? limit : length;
-  let buffer: Buffer = EMPTY_BODY;
-  let received = 0;
+  const body = new BodyBuffer(limit, length === null ? limit : length);
   return new Promise<Buffer>((resolve, reject) => {
     const stop = () => {
       request.removeListener('data', onData);
@@ -47,17 +77,12 @@ export function readBody(request: IncomingMessage, limit: number): Promise<Buffe
       reject(error);
     };
     const onData = (chunk: Buffer) => {
-      const total = received + chunk.length;
-      if (total > limit) return fail(bodyTooLarge(limit));
-      if (total > buffer.length) buffer = grownBodyBuffer(buffer, received, total, maxCapacity);
-      // Copied out of the socket's read buffers, which a kept view would pin for the whole call.
-      chunk.copy(buffer, received);
-      received = total;
+      if (!body.append(chunk)) fail(bodyTooLarge(limit));
     };
     const onEnd = () => {
       stop();
-      if (length !== null && received !== length) return reject(invalidRequest('The Content-Length header does not match the body.'));
-      resolve(received === buffer.length ? buffer : buffer.subarray(0, received));
+      if (length !== null && body.length !== length) return reject(invalidRequest('The Content-Length header does not match the body.'));
+      resolve(body.take());
     };
     const onError = (error: Error) => fail(invalidRequest(error.message));
     const onAborted = () => fail(invalidRequest('The client closed the connection before the body ended.'));

@@ -20,7 +20,7 @@ import { renderError } from './error-formats.ts';
 import { boundedMetricsModel } from './metrics.ts';
 import type { AnswerHeaders } from './send-relay-result.ts';
 import { relayForKey, type RelayExchange, type RelayRouteOptions } from './routes/relay-route.ts';
-import { EMPTY_BODY, grownBodyBuffer } from './read-body.ts';
+import { BodyBuffer } from './read-body.ts';
 
 export interface RelayLaneSettings {
   bodyLimit: number;
@@ -168,8 +168,6 @@ class LaneExchange implements RelayExchange {
   private readonly startedAt = performance.now();
   /** The body so far, in one buffer: kept chunk by chunk, a body sent in 1-byte chunks held ~190 bytes of
    * heap per byte (a Buffer object each), so BODY_LIMIT no longer bounded the memory one request took. */
-  private buffer: Buffer = EMPTY_BODY;
-  private received = 0;
   private bodyEnded = false;
   private bodyIdleArmed = false;
   private readonly lane: RelayLane;
@@ -219,26 +217,19 @@ class LaneExchange implements RelayExchange {
     // Timeout object for the whole connection (Node clears the timer but keeps it on the socket).
     if (idleMs !== null) setImmediate(armBodyIdleTimeout, this, idleMs);
     // Node never delivers more than a declared length: the buffer need not outgrow it (nor the limit).
-    const maxCapacity = length === undefined ? limit : Number(length);
+    const body = new BodyBuffer(limit, length === undefined ? limit : Number(length));
     const onData = (chunk: Buffer) => {
-      const received = this.received + chunk.length;
-      if (received > limit) {
-        stop();
-        return this.refuseBody(bodyTooLarge(limit));
-      }
-      if (received > this.buffer.length) this.buffer = grownBodyBuffer(this.buffer, this.received, received, maxCapacity);
-      // Copied out of the socket's read buffers, which a kept view would pin for the whole call.
-      chunk.copy(this.buffer, this.received);
-      this.received = received;
+      if (body.append(chunk)) return;
+      stop();
+      this.refuseBody(bodyTooLarge(limit));
     };
     const onEnd = () => {
       stop();
       this.bodyEnded = true;
       const socket = request.socket;
       if (this.bodyIdleArmed && !response.writableFinished && !socket.destroyed) socket.setTimeout(0);
-      if (length !== undefined && this.received !== Number(length)) return this.refuseBody(invalidRequest('The Content-Length header does not match the body.'));
-      const bytes = this.received === this.buffer.length ? this.buffer : this.buffer.subarray(0, this.received);
-      this.buffer = EMPTY_BODY;
+      if (length !== undefined && body.length !== Number(length)) return this.refuseBody(invalidRequest('The Content-Length header does not match the body.'));
+      const bytes = body.take();
       this.rawBody = bytes;
       if (bytes.length > 0) {
         try {
