@@ -35,7 +35,7 @@ type GroupInput = z.infer<typeof groupConfigSchema>;
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message);
 
 export function channelView(row: ChannelRow) {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[] } & ProviderSettings;
+  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean } & ProviderSettings;
   const t = settings.timeouts;
   return {
     id: row.id,
@@ -54,6 +54,7 @@ export function channelView(row: ChannelRow) {
     ...(settings.region !== undefined ? { region: settings.region } : {}),
     ...(settings.chatFormat !== undefined ? { chat_format: settings.chatFormat } : {}),
     ...(settings.unsupportedEndpoints !== undefined ? { unsupported_endpoints: settings.unsupportedEndpoints } : {}),
+    ...(settings.http2 === true ? { http2: true } : {}),
     ...(t ? { timeouts: Object.fromEntries(Object.entries({ connect_ms: t.connectMs, headers_ms: t.headersMs, first_token_ms: t.firstTokenMs, idle_ms: t.idleMs }).filter(([, v]) => v !== undefined)) } : {}),
     ...cloudSettingsView(settings),
     updated_at: new Date(row.updated_at).toISOString(),

@@ -50,6 +50,12 @@ export const channelObjectSchema = z.object({
    * the gateway) instead of being sent here.
    */
   unsupported_endpoints: z.array(z.enum(operations)).max(operations.length).optional(),
+  /**
+   * Speak HTTP/2 to the upstream: many calls share one connection (10,000 streams take 100 sockets, not
+   * 10,000). https: h2 asked for first by ALPN, HTTP/1.1 if the server does not offer it; http: h2c with
+   * prior knowledge, so the server must speak h2c.
+   */
+  http2: z.boolean().optional(),
   timeouts: z.object({
     connect_ms: z.number().int().positive().optional(),
     headers_ms: z.number().int().positive().optional(),

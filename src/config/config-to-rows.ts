@@ -67,6 +67,7 @@ export function channelRowFromConfig(channel: ChannelConfig) {
       ...(channel.region !== undefined ? { region: channel.region } : {}),
       ...(channel.chat_format !== undefined ? { chatFormat: channel.chat_format } : {}),
       ...(channel.unsupported_endpoints?.length ? { unsupportedEndpoints: [...new Set(channel.unsupported_endpoints)] } : {}),
+      ...(channel.http2 ? { http2: true } : {}),
       ...cloudSettings(channel),
     }),
   };

@@ -46,6 +46,8 @@ export interface RoutedChannel {
   providerSettings?: ProviderSettings;
   /** Operations its type has but this upstream lacks (`unsupported_endpoints`); absent when none. */
   unsupportedOperations?: ReadonlySet<string>;
+  /** Speak HTTP/2 to the upstream (`http2: true`): h2 by ALPN over TLS, h2c with prior knowledge over http. */
+  http2?: true;
 }
 
 export interface ModelInfo {
@@ -172,7 +174,7 @@ function tryRoutedChannel(row: ChannelRow, secrets: SecretBox): { channel: Route
 }
 
 function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[] } & ProviderSettings;
+  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean } & ProviderSettings;
   const provider = getProvider(row.type, settings);
   const providerSettings: ProviderSettings = settings.region !== undefined ? { region: settings.region } : {};
   const chatFormat = channelChatFormat(provider, settings.chatFormat);
@@ -196,6 +198,7 @@ function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
     supportsPrefill: settings.supportsPrefill ?? getFormat(chatFormat).supportsPrefill,
     providerSettings,
     ...(settings.unsupportedEndpoints?.length ? { unsupportedOperations: new Set(settings.unsupportedEndpoints) } : {}),
+    ...(settings.http2 === true ? { http2: true as const } : {}),
   };
   if (provider.formatFor) rememberDeclaredPrefill(channel, settings.supportsPrefill);
   return channel;

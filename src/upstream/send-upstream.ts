@@ -64,7 +64,7 @@ function dispatchUpstream(agents: UpstreamAgents, request: UpstreamRequest, head
   return new Promise((resolve, reject) => {
     if (request.signal.aborted) return reject(request.signal.reason);
     const handler = new UpstreamHandler(resolve, reject, request.signal, agents.maxWholeBodyBytes);
-    agents.forConnectTimeout(channel.timeouts.connectMs).dispatch({
+    (channel.http2 ? agents.forHttp2(channel.timeouts.connectMs) : agents.forConnectTimeout(channel.timeouts.connectMs)).dispatch({
       origin: channel.origin,
       path: channel.basePath + request.path,
       method: request.method ?? 'POST',

@@ -37,6 +37,8 @@ export interface OpenAISimulatorOptions {
   models?: string[];
   /** Models that answer only on /v1/responses: chat completions for them get OpenAI's 404 (o1-pro, codex models). */
   responsesOnlyModels?: string[];
+  /** Serve h2c (HTTP/2 with prior knowledge, no TLS) instead of HTTP/1.1; `requests[i].httpVersion` is '2.0'. */
+  http2?: boolean;
 }
 
 export const DEFAULT_OPENAI_MODELS = ['gpt-4o-mini', 'gpt-4o', 'gpt-3.5-turbo-instruct', 'text-embedding-3-small', 'text-embedding-3-large'];
@@ -47,6 +49,7 @@ export function startOpenAISimulator(options: OpenAISimulatorOptions = {}): Prom
   const modelList = { object: 'list', data: models };
   return startSimulator({
     recordRequests: options.recordRequests,
+    http2: options.http2,
     errorBody: openAIErrorForStatus,
     checkAuth: ({ request }) => {
       const key = bearerToken(request);

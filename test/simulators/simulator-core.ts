@@ -1,6 +1,8 @@
 // The shared machinery of the upstream simulators: an HTTP server on a free port, request recording,
-// credential checks and the script queue (documented in simulator-script.ts).
+// credential checks and the script queue (documented in simulator-script.ts). With `http2: true` the server
+// speaks h2c with prior knowledge (node:http2's compatibility API hands the same handler req/res objects).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createH2cServer } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import { parseBody, readBody, sendJson, sleep } from './simulator-http.ts';
 import { createScriptQueue, type ScriptStep } from './simulator-script.ts';
@@ -17,8 +19,10 @@ export interface RecordedRequest {
   body: unknown;
   /** The body exactly as received (signature checks hash these bytes). */
   rawBody: string;
-  /** True when the client went away before the answer was complete. */
+  /** True when the client went away before the answer was complete (over h2: reset its stream). */
   aborted: boolean;
+  /** '1.1', or '2.0' on an h2c simulator. */
+  httpVersion: string;
 }
 
 export interface Simulator {
@@ -27,6 +31,8 @@ export interface Simulator {
   port: number;
   /** Every request received, in order (empty when started with recordRequests: false). */
   requests: RecordedRequest[];
+  /** TCP connections accepted so far (over h2 many requests share one). */
+  readonly connectionsAccepted: number;
   /** Queues scripted behaviours for the next requests, one each, in order. */
   script(...steps: ScriptStep[]): void;
   /** Forgets the recorded requests and the queued scripts. */
@@ -45,6 +51,8 @@ export interface ErrorAnswer { status: number; body: unknown; headers?: Record<s
 
 export interface SimulatorDefinition {
   recordRequests?: boolean | undefined;
+  /** Serve h2c (HTTP/2 without TLS, prior knowledge) instead of HTTP/1.1. */
+  http2?: boolean | undefined;
   /** Returns the error answer when the request's credentials are wrong, or null. */
   checkAuth(exchange: SimulatorExchange): ErrorAnswer | null | Promise<ErrorAnswer | null>;
   /** The provider's error body for a scripted status without a body. */
@@ -56,8 +64,9 @@ export async function startSimulator(definition: SimulatorDefinition): Promise<S
   const requests: RecordedRequest[] = [];
   const queue = createScriptQueue();
   const sockets = new Set<Socket>();
+  let connectionsAccepted = 0;
   const record = definition.recordRequests !== false;
-  const server = createServer(async (request, response) => {
+  const handler = async (request: IncomingMessage, response: ServerResponse) => {
     const rawUrl = request.url ?? '/';
     const q = rawUrl.indexOf('?');
     const text = await readBody(request);
@@ -69,10 +78,14 @@ export async function startSimulator(definition: SimulatorDefinition): Promise<S
       body: parseBody(text),
       rawBody: text,
       aborted: false,
+      httpVersion: request.httpVersion,
     };
     if (record) {
       requests.push(recorded);
-      response.once('close', () => {
+      // Over h2 a reset stream leaves writableFinished true (the compat response counts its stream's
+      // closing as the end); the request's 'aborted' event is what tells a reset from a finished answer.
+      if (definition.http2) request.once('aborted', () => (recorded.aborted = true));
+      else response.once('close', () => {
         if (!response.writableFinished) recorded.aborted = true;
       });
     }
@@ -100,10 +113,13 @@ export async function startSimulator(definition: SimulatorDefinition): Promise<S
       else response.destroy();
       if (!(error instanceof Error && 'code' in error)) console.error('simulator failure', error);
     }
-  });
-  server.keepAliveTimeout = 60_000;
+  };
+  // The compatibility request/response have the members the handlers use (headers, url, writeHead, write, end…).
+  const server = definition.http2 ? createH2cServer(handler as never) : createServer(handler);
+  if (!definition.http2) (server as ReturnType<typeof createServer>).keepAliveTimeout = 60_000;
   server.on('connection', (socket) => {
     sockets.add(socket);
+    connectionsAccepted++;
     socket.once('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -112,6 +128,9 @@ export async function startSimulator(definition: SimulatorDefinition): Promise<S
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
+    get connectionsAccepted() {
+      return connectionsAccepted;
+    },
     script: (...steps) => queue.push(steps),
     reset() {
       requests.length = 0;

@@ -45,7 +45,10 @@ export interface EventStreamFormat {
 
 /** Writes complete SSE events, honouring the stream fields of the script step (see simulator-script.ts). */
 export async function sendEventStream(response: ServerResponse, step: Readonly<ScriptStep>, events: string[], format: EventStreamFormat): Promise<void> {
-  const head = { 'content-type': format.contentType ?? 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' };
+  // `connection` is an HTTP/1 header: an h2 answer may not carry it (node:http2 warns and drops it).
+  const head = response.req.httpVersionMajor === 2
+    ? { 'content-type': format.contentType ?? 'text/event-stream', 'cache-control': 'no-cache' }
+    : { 'content-type': format.contentType ?? 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' };
   response.writeHead(200, step.headers ? { ...head, ...step.headers } : head);
   const terminator = format.terminator !== null && !step.omitTerminator ? format.terminator : '';
   if (!stepShapesStream(step)) {
