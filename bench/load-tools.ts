@@ -57,16 +57,22 @@ export interface StreamsScaleResult {
   rssBeforeMb: number;
   rssOpenMb: number;
   kbPerStream: number;
+  /** The gateway's open file descriptors with every stream open. */
+  gatewayFdsOpen?: number;
 }
 
-export function runStreamsScale(gatewayUrl: string, upstreamUrl: string, gatewayPid: number, streams: number, key: string): StreamsScaleResult {
+export function runStreamsScale(gatewayUrl: string, upstreamUrl: string, gatewayPid: number, streams: number, key: string, upstreamH2c = false): StreamsScaleResult {
   const command = `ulimit -n ${BENCH_FILE_LIMIT} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec taskset -c 1 "$0" "$@"`;
-  const output = execFileSync('sh', ['-c', command, process.execPath, join(here, 'streams-scale.ts'), gatewayUrl, upstreamUrl, String(gatewayPid), String(streams), key], { encoding: 'utf8' });
+  const output = execFileSync('sh', ['-c', command, process.execPath, join(here, 'streams-scale.ts'), gatewayUrl, upstreamUrl, String(gatewayPid), String(streams), key, ...(upstreamH2c ? ['h2c'] : [])], { encoding: 'utf8' });
   return JSON.parse(output.trim().split('\n').pop()!) as StreamsScaleResult;
 }
 
-/** Concurrent streams this machine's open-file limit allows through one gateway: two sockets each. */
-export function streamsWithinFileLimit(wanted: number): number {
+/**
+ * Concurrent streams this machine's open-file limit allows through one gateway, 200 descriptors kept for
+ * everything else: two sockets each over HTTP/1.1 upstream, one each (plus one per
+ * `streamsPerUpstreamConnection`, the HTTP/2 connections they share) when the channel speaks HTTP/2.
+ */
+export function streamsWithinFileLimit(wanted: number, streamsPerUpstreamConnection = 1): number {
   let hard = BENCH_FILE_LIMIT;
   try {
     const limit = execFileSync('sh', ['-c', `ulimit -n ${BENCH_FILE_LIMIT} 2>/dev/null; ulimit -n`], { encoding: 'utf8' }).trim();
@@ -74,5 +80,6 @@ export function streamsWithinFileLimit(wanted: number): number {
   } catch {
     // keep the wanted figure; the phase will report what failed
   }
-  return Math.min(wanted, Math.floor((hard - 200) / 2));
+  // n client sockets + ceil(n / perConnection) upstream sockets ≤ hard − 200.
+  return Math.min(wanted, Math.floor(((hard - 200) * streamsPerUpstreamConnection) / (streamsPerUpstreamConnection + 1)));
 }

@@ -14,12 +14,16 @@ import { ensureWrk, runOpenLoop, runStreamLoad, runStreamsScale, runWrk, streams
 import { gatewayNodeFlags, SIMULATOR_NODE_FLAGS } from './node-flags.ts';
 import { closingLine, median, type TargetSummary } from './bench-summary.ts';
 import { cpuMs, peakRssMb, rssMb } from './proc-stats.ts';
+import { HTTP2_STREAMS_PER_CONNECTION } from '../src/upstream/upstream-agent.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** 0 skips the streams-at-scale phase (`npm run bench:streams` runs it alone). */
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
 const ONLY_STREAMS = process.argv.includes('--streams-only');
+/** The streams phase's channel speaks HTTP/2 (h2c) to its upstream unless BENCH_STREAMS_HTTP2=0: 100 streams
+ * share an upstream connection, so 10,000 streams fit in the 20,000 file descriptors a process may have. */
+const STREAMS_HTTP2 = process.env.BENCH_STREAMS_HTTP2 !== '0';
 const here = import.meta.dirname;
 const dir = mkdtempSync(join(tmpdir(), 'bench-'));
 // Thousands of client connections come from 127.0.0.1: the per-address cap (256 by default) is lifted.
@@ -69,7 +73,7 @@ try {
     stopServers(servers.splice(0));
   }
   let scale: StreamsScaleResult | null = null;
-  if (STREAMS > 0) scale = await measureStreamsAtScale(streamsWithinFileLimit(STREAMS));
+  if (STREAMS > 0) scale = await measureStreamsAtScale(streamsWithinFileLimit(STREAMS, STREAMS_HTTP2 ? HTTP2_STREAMS_PER_CONNECTION : 1));
   say('');
   say(closingLine({ summaries, memory, streamCpu, scale, wantedStreams: STREAMS }));
 } finally {
@@ -128,12 +132,12 @@ function measureStreamCpu(gateway: BenchServer): { sameUs: number; translatedUs:
 }
 
 async function measureStreamsAtScale(streams: number): Promise<StreamsScaleResult> {
-  const held = await start('serve-held-stream-upstream.ts', [], SIMULATOR_NODE_FLAGS);
-  const gateway = await start('serve-gateway.ts', [held.url], gatewayNodeFlags(), gatewayEnv);
+  const held = await start('serve-held-stream-upstream.ts', STREAMS_HTTP2 ? ['--h2c'] : [], SIMULATOR_NODE_FLAGS);
+  const gateway = await start('serve-gateway.ts', [held.url], gatewayNodeFlags(), { ...gatewayEnv, BENCH_CHANNEL_HTTP2: STREAMS_HTTP2 ? '1' : '0' });
   await new Promise((resolve) => setTimeout(resolve, 2000));
-  say(`\n${streams} concurrent streams through a fresh gateway (each held open after its first event)…`);
-  const result = runStreamsScale(gateway.url, held.url, gateway.pid, streams, BENCH_KEY);
-  say(`  held at once: ${result.held}; complete and in order: ${result.complete}; RSS ${result.rssBeforeMb.toFixed(1)} MB before, ${result.rssOpenMb.toFixed(1)} MB with all open: ${result.kbPerStream.toFixed(1)} KB per open stream`);
+  say(`\n${streams} concurrent streams through a fresh gateway (each held open after its first event), ${STREAMS_HTTP2 ? 'HTTP/2 (h2c)' : 'HTTP/1.1'} to the upstream…`);
+  const result = runStreamsScale(gateway.url, held.url, gateway.pid, streams, BENCH_KEY, STREAMS_HTTP2);
+  say(`  held at once: ${result.held}; complete and in order: ${result.complete}; RSS ${result.rssBeforeMb.toFixed(1)} MB before, ${result.rssOpenMb.toFixed(1)} MB with all open: ${result.kbPerStream.toFixed(1)} KB per open stream; ${result.gatewayFdsOpen} gateway file descriptors open`);
   if (Object.keys(result.problems).length > 0) say(`  problems: ${JSON.stringify(result.problems)}`);
   stopServers([gateway, held]);
   return result;

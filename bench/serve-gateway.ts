@@ -18,7 +18,8 @@ const configFile = join(dir, 'gateway.yaml');
 // process the benchmark measures (`npm start` has only the gateway's own copy, which it lets go).
 writeFileSync(configFile, JSON.stringify({
   channels: [
-    { name: 'bench', type: 'openai', base_url: upstreamUrl, api_key: BENCH_UPSTREAM_KEY, models: ['gpt-4o-mini'] },
+    // BENCH_CHANNEL_HTTP2=1 (the streams-at-scale phase): HTTP/2 to the upstream, many streams per connection.
+    { name: 'bench', type: 'openai', base_url: upstreamUrl, api_key: BENCH_UPSTREAM_KEY, models: ['gpt-4o-mini'], ...(process.env.BENCH_CHANNEL_HTTP2 === '1' ? { http2: true } : {}) },
     ...(anthropicUrl ? [{ name: 'bench-anthropic', type: 'anthropic', base_url: anthropicUrl, api_key: BENCH_UPSTREAM_KEY, models: ['claude-bench'] }] : []),
   ],
   models: [
