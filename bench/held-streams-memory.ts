@@ -5,15 +5,18 @@
 // committed per space, malloced, external). Each figure is given per stream. A warm-up of 200 streams first,
 // as in bench/held-streams-heap.ts. Usage: node bench/held-streams-memory.ts [N, default 2000]
 // (needs `ulimit -n` above 2N + 200; run it under `sh -c 'ulimit -n 20000; …'` when it is not).
+// HELD_H2C=1: the upstream speaks h2c and the gateway's channel has `http2: true` (streams share connections).
 import { spawn } from 'node:child_process';
 import { heldStreamClient } from './held-streams-client.ts';
 import { createInterface } from 'node:readline';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rssMb } from './proc-stats.ts';
+import { askHeldUpstream } from './held-upstream-control.ts';
 
 const root = join(import.meta.dirname, '..');
 const N = Number(process.argv[2] ?? 2000);
+const h2c = process.env.HELD_H2C === '1';
 const { gatewayNodeFlags, SIMULATOR_NODE_FLAGS } = await import(join(root, 'bench/node-flags.ts'));
 
 interface Probe { heapUsed: number; heapTotal: number; external: number; malloced: number; spaces: Record<string, { size: number; used: number }> }
@@ -28,8 +31,8 @@ function start(args: string[], flags: string[], env = process.env) {
   });
   return new Promise<{ url: string; child: typeof child }>((resolve) => createInterface({ input: child.stdout! }).on('line', (l) => l.startsWith('READY ') && resolve({ url: l.slice(6).trim(), child })));
 }
-const held = await start([join(root, 'bench/serve-held-stream-upstream.ts')], SIMULATOR_NODE_FLAGS);
-const gw = await start([join(root, 'bench/serve-gateway.ts'), held.url], [...gatewayNodeFlags(), `--import=${join(root, 'bench/memory-probe.ts')}`], { ...process.env, MAX_CONNECTIONS_PER_IP: '0', MEMORY_PROBE_MS: '600000' });
+const held = await start([join(root, 'bench/serve-held-stream-upstream.ts'), ...(h2c ? ['--h2c'] : [])], SIMULATOR_NODE_FLAGS);
+const gw = await start([join(root, 'bench/serve-gateway.ts'), held.url], [...gatewayNodeFlags(), `--import=${join(root, 'bench/memory-probe.ts')}`], { ...process.env, MAX_CONNECTIONS_PER_IP: '0', MEMORY_PROBE_MS: '600000', BENCH_CHANNEL_HTTP2: h2c ? '1' : '0' });
 const pid = gw.child.pid!;
 const { openMany } = heldStreamClient(gw.url);
 
@@ -61,17 +64,17 @@ async function measure() {
 }
 
 const warm = await openMany(200);
-await fetch(`${held.url}/release`, { method: 'POST' });
+await askHeldUpstream(held.url, 'POST', '/release', h2c);
 await Promise.all(warm.map((w) => w.ended));
 const a = await measure();
 const list = await openMany(N);
 const b = await measure();
-await fetch(`${held.url}/release`, { method: 'POST' });
+await askHeldUpstream(held.url, 'POST', '/release', h2c);
 await Promise.all(list.map((w) => w.ended));
 gw.child.kill('SIGTERM'); held.child.kill('SIGTERM');
 
 const kb = (mbBefore: number, mbAfter: number) => (((mbAfter - mbBefore) * 1024) / N).toFixed(2);
-console.log(`${N} idle open streams, per stream:`);
+console.log(`${N} idle open streams (${h2c ? 'HTTP/2 h2c' : 'HTTP/1.1'} to the upstream), per stream:`);
 console.log(`  RSS ${kb(a.rss, b.rss)} KB (${a.rss.toFixed(1)} → ${b.rss.toFixed(1)} MB)`);
 for (const k of Object.keys(a.maps)) console.log(`  smaps ${k}: ${((b.maps[k]! - a.maps[k]!) / N).toFixed(2)} KB`);
 console.log(`  V8 heap used ${kb(a.probe.heapUsed, b.probe.heapUsed)} KB, committed ${kb(a.probe.heapTotal, b.probe.heapTotal)} KB; malloced ${kb(a.probe.malloced, b.probe.malloced)} KB; external ${kb(a.probe.external, b.probe.external)} KB`);

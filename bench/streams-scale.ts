@@ -6,10 +6,10 @@
 // `h2c`: the upstream speaks only HTTP/2 (prior knowledge; the gateway's channel has `http2: true`), so this
 // script's own /held and /release calls go over node:http2 too.
 import { connect, type Socket } from 'node:net';
-import { connect as connectH2 } from 'node:http2';
 import { readdirSync } from 'node:fs';
 import { rssMb } from './proc-stats.ts';
 import { HELD_STREAM_EVENTS } from './bench-constants.ts';
+import { askHeldUpstream } from './held-upstream-control.ts';
 
 const [gatewayUrl, upstreamUrl, pidText, streamsText, key, upstreamProtocol] = process.argv.slice(2);
 if (!gatewayUrl || !upstreamUrl || !pidText || !streamsText || !key) throw new Error('usage: streams-scale.ts GATEWAY_URL UPSTREAM_URL GATEWAY_PID STREAMS KEY');
@@ -19,20 +19,6 @@ const streams = Number(streamsText);
 /** Streams connecting but not yet at their first event: bounds the connect burst (listen backlogs). */
 const OPENING_AT_ONCE = 200;
 
-/** A call to the held-stream upstream's own endpoints (/held, /release), in the protocol it speaks. */
-async function askUpstream(method: 'GET' | 'POST', path: string): Promise<string> {
-  if (upstreamProtocol !== 'h2c') return (await fetch(`${upstreamUrl}${path}`, { method })).text();
-  const session = connectH2(upstreamUrl!);
-  try {
-    const stream = session.request({ ':method': method, ':path': path });
-    stream.end();
-    let text = '';
-    for await (const chunk of stream) text += String(chunk);
-    return text;
-  } finally {
-    session.close();
-  }
-}
 
 const body = JSON.stringify({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hold' }] });
 const request = `POST /v1/chat/completions HTTP/1.1\r\nHost: ${gateway.host}\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
@@ -99,13 +85,14 @@ for (let index = 0; index < streams; index++) {
   if (opening.size >= OPENING_AT_ONCE) await Promise.race(opening);
 }
 await Promise.all(opening);
-const held = Number(await askUpstream('GET', '/held'));
+const upstreamH2c = upstreamProtocol === 'h2c';
+const held = Number(await askHeldUpstream(upstreamUrl, 'GET', '/held', upstreamH2c));
 // Idle for a moment with every stream open, so what is measured is what an open stream keeps.
 await new Promise((resolve) => setTimeout(resolve, 1000));
 const rssOpen = rssMb(gatewayPid);
 // Its file descriptors with every stream open: about two per stream over HTTP/1.1, one (and 1 %) over h2.
 const gatewayFdsOpen = readdirSync(`/proc/${gatewayPid}/fd`).length;
-await askUpstream('POST', '/release');
+await askHeldUpstream(upstreamUrl, 'POST', '/release', upstreamH2c);
 const results = await Promise.allSettled(open.map((stream) => stream.ended));
 const problems = new Map<string, number>();
 let complete = 0;
