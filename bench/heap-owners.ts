@@ -72,7 +72,7 @@ for (let changed = true; changed;) {
 }
 
 // The owner of a new object: its nearest dominator that is a named object of interest.
-const OWNERS = new Set(['Socket', 'TLSSocket', 'ServerResponse', 'IncomingMessage', 'Client', 'Parser', 'Request', 'RequestController', 'UpstreamHandler', 'LaneExchange', 'SseConvertingPump', 'streamToClient', 'Generator', 'HTTPParser', 'TCP', 'Timeout', 'FastTimer', 'AbortController', 'AbortSignal', 'Promise', 'PassthroughStreamConverter', 'TranslatedChatHop', 'ContinuableOpenAIPassthroughHop', 'ByChannelFormatHop', 'system / Context']);
+const OWNERS = new Set(['Socket', 'TLSSocket', 'ServerResponse', 'IncomingMessage', 'Client', 'Parser', 'Request', 'RequestController', 'UpstreamHandler', 'LaneExchange', 'SseConvertingPump', 'streamToClient', 'Generator', 'HTTPParser', 'TCP', 'Timeout', 'FastTimer', 'AbortController', 'AbortSignal', 'Promise', 'PassthroughStreamConverter', 'TranslatedChatHop', 'ContinuableOpenAIPassthroughHop', 'ByChannelFormatHop', 'system / Context', 'ClientHttp2Stream', 'ClientHttp2Session', 'Http2Stream']);
 const ownerOf = (i: number) => { let v = idom[i]!; while (v !== 0 && !(OWNERS.has(nameOf(v)) && typeOf(v) === 'object')) v = idom[v]!; return v; };
 const byOwner = new Map<string, { c: number; s: number }>();
 const detail = new Map<string, { c: number; s: number }>();

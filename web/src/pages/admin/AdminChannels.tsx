@@ -127,6 +127,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
   const [priority, setPriority] = useState<number | string>(existing?.priority ?? 0);
   const [weight, setWeight] = useState<number | string>(existing?.weight ?? 1);
   const [enabled, setEnabled] = useState(existing?.enabled ?? true);
+  const [http2, setHttp2] = useState(existing?.http2 ?? false);
   const [cloud, setCloud] = useState(() => initialCloudSettings(existing));
   const [chatFormat, setChatFormat] = useState(existing?.chat_format ?? 'openai-chat');
   const [unsupported, setUnsupported] = useState<string[]>(existing?.unsupported_endpoints ?? []);
@@ -154,6 +155,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       ...cloudSettingsBody(type, cloud),
       ...(type === 'openai' ? { chat_format: chatFormat } : {}),
       unsupported_endpoints: unsupported,
+      http2,
       ...(apiKey ? { api_key: apiKey } : {}),
     };
     const ok = await runAdminAction(() => (existing ? adminApi.updateChannel(existing.id, body) : adminApi.createChannel(body)), existing ? 'Channel saved.' : 'Channel created.', onDone);
@@ -202,6 +204,12 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
         <NumberInput label="Priority" value={priority} onChange={setPriority} allowDecimal={false} />
         <NumberInput label="Weight" value={weight} onChange={setWeight} min={0} allowDecimal={false} />
       </Group>
+      <Switch
+        label="HTTP/2 to the upstream"
+        description="Many calls share one connection. https: h2 when the server offers it; http: h2c, which the server must speak."
+        checked={http2}
+        onChange={(event) => setHttp2(event.currentTarget.checked)}
+      />
       <Switch label="Enabled" checked={enabled} onChange={(event) => setEnabled(event.currentTarget.checked)} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
