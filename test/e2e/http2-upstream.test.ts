@@ -153,3 +153,57 @@ describe('the config file', () => {
     expect(JSON.parse(row.settings_json)).toMatchObject({ http2: true });
   });
 });
+
+describe('https upstreams: HTTP/2 chosen by ALPN', () => {
+  let both: OpenAISimulator;
+  let http1Only: OpenAISimulator;
+  let tlsGateway: TestGateway;
+  let tlsClient: OpenAI;
+  const rejectUnauthorized = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+
+  beforeAll(async () => {
+    // The simulators' certificate is self-signed; the gateway's agents verify through Node's default, read
+    // at each connection from this variable (this file runs in a process of its own).
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    both = await startOpenAISimulator({ apiKey: UPSTREAM_KEY, tls: true, http2: true });
+    http1Only = await startOpenAISimulator({ apiKey: UPSTREAM_KEY, tls: true });
+    tlsGateway = await startTestGateway({
+      channels: [
+        { name: 'tls-h2', type: 'openai', base_url: both.url, api_key: UPSTREAM_KEY, models: ['m-h2'], http2: true },
+        { name: 'tls-default', type: 'openai', base_url: both.url, api_key: UPSTREAM_KEY, models: ['m-default'] },
+        { name: 'tls-h1-only', type: 'openai', base_url: http1Only.url, api_key: UPSTREAM_KEY, models: ['m-h1'], http2: true },
+      ],
+      models: ['m-h2', 'm-default', 'm-h1'].map((id) => ({ id, input_per_mtok: 1, output_per_mtok: 1 })),
+      users: [{ name: 'tess', balance: 10 }],
+      keys: [{ name: 'main', key: KEY, user: 'tess' }],
+    });
+    tlsClient = new OpenAI({ baseURL: `${tlsGateway.url}/v1`, apiKey: KEY, maxRetries: 0 });
+  });
+
+  afterAll(async () => {
+    await tlsGateway?.dispose();
+    await both?.close();
+    await http1Only?.close();
+    if (rejectUnauthorized === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    else process.env.NODE_TLS_REJECT_UNAUTHORIZED = rejectUnauthorized;
+  });
+
+  const streamed = async (model: string) => {
+    const stream = await tlsClient.chat.completions.create({ model, messages: hello, stream: true });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    return text;
+  };
+
+  it('speaks h2 to an https upstream that offers it, and falls back to HTTP/1.1 when it does not', async () => {
+    expect(await streamed('m-h2')).toBe('Hello from the OpenAI simulator: you said "hello over h2"');
+    expect(both.requests.at(-1)!.httpVersion).toBe('2.0');
+    expect(await streamed('m-h1')).toBe('Hello from the OpenAI simulator: you said "hello over h2"');
+    expect(http1Only.requests.at(-1)!.httpVersion).toBe('1.1');
+  });
+
+  it('without the setting, still lets an https server choose h2 (undici 8 offers it by default)', async () => {
+    await tlsClient.chat.completions.create({ model: 'm-default', messages: hello });
+    expect(both.requests.at(-1)!.httpVersion).toBe('2.0');
+  });
+});

@@ -39,6 +39,8 @@ export interface OpenAISimulatorOptions {
   responsesOnlyModels?: string[];
   /** Serve h2c (HTTP/2 with prior knowledge, no TLS) instead of HTTP/1.1; `requests[i].httpVersion` is '2.0'. */
   http2?: boolean;
+  /** Serve https with a self-signed certificate; with `http2`, h2 and http/1.1 offered by ALPN. */
+  tls?: boolean;
 }
 
 export const DEFAULT_OPENAI_MODELS = ['gpt-4o-mini', 'gpt-4o', 'gpt-3.5-turbo-instruct', 'text-embedding-3-small', 'text-embedding-3-large'];
@@ -50,6 +52,7 @@ export function startOpenAISimulator(options: OpenAISimulatorOptions = {}): Prom
   return startSimulator({
     recordRequests: options.recordRequests,
     http2: options.http2,
+    tls: options.tls,
     errorBody: openAIErrorForStatus,
     checkAuth: ({ request }) => {
       const key = bearerToken(request);

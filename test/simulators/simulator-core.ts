@@ -1,8 +1,12 @@
 // The shared machinery of the upstream simulators: an HTTP server on a free port, request recording,
 // credential checks and the script queue (documented in simulator-script.ts). With `http2: true` the server
-// speaks h2c with prior knowledge (node:http2's compatibility API hands the same handler req/res objects).
+// speaks h2c with prior knowledge (node:http2's compatibility API hands the same handler req/res objects);
+// with `tls: true` it serves https with a self-signed certificate, offering h2 and http/1.1 by ALPN when
+// `http2` is set too (as real API servers do), http/1.1 alone otherwise.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createH2cServer } from 'node:http2';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createH2cServer, createSecureServer as createH2Server } from 'node:http2';
+import { TEST_TLS_CERT, TEST_TLS_KEY } from './test-tls-certificate.ts';
 import type { AddressInfo, Socket } from 'node:net';
 import { parseBody, readBody, sendJson, sleep } from './simulator-http.ts';
 import { createScriptQueue, type ScriptStep } from './simulator-script.ts';
@@ -51,8 +55,10 @@ export interface ErrorAnswer { status: number; body: unknown; headers?: Record<s
 
 export interface SimulatorDefinition {
   recordRequests?: boolean | undefined;
-  /** Serve h2c (HTTP/2 without TLS, prior knowledge) instead of HTTP/1.1. */
+  /** Serve h2c (HTTP/2 without TLS, prior knowledge) instead of HTTP/1.1; with `tls`, offer h2 by ALPN. */
   http2?: boolean | undefined;
+  /** Serve https (test/simulators/test-tls-certificate.ts, self-signed: the client must not verify it). */
+  tls?: boolean | undefined;
   /** Returns the error answer when the request's credentials are wrong, or null. */
   checkAuth(exchange: SimulatorExchange): ErrorAnswer | null | Promise<ErrorAnswer | null>;
   /** The provider's error body for a scripted status without a body. */
@@ -84,7 +90,7 @@ export async function startSimulator(definition: SimulatorDefinition): Promise<S
       requests.push(recorded);
       // Over h2 a reset stream leaves writableFinished true (the compat response counts its stream's
       // closing as the end); the request's 'aborted' event is what tells a reset from a finished answer.
-      if (definition.http2) request.once('aborted', () => (recorded.aborted = true));
+      if (request.httpVersionMajor === 2) request.once('aborted', () => (recorded.aborted = true));
       else response.once('close', () => {
         if (!response.writableFinished) recorded.aborted = true;
       });
@@ -115,9 +121,12 @@ export async function startSimulator(definition: SimulatorDefinition): Promise<S
     }
   };
   // The compatibility request/response have the members the handlers use (headers, url, writeHead, write, end…).
-  const server = definition.http2 ? createH2cServer(handler as never) : createServer(handler);
-  if (!definition.http2) (server as ReturnType<typeof createServer>).keepAliveTimeout = 60_000;
-  server.on('connection', (socket) => {
+  const tls = { key: TEST_TLS_KEY, cert: TEST_TLS_CERT };
+  const server = definition.tls
+    ? (definition.http2 ? createH2Server({ ...tls, allowHTTP1: true }, handler as never) : createHttpsServer(tls, handler))
+    : (definition.http2 ? createH2cServer(handler as never) : createServer(handler));
+  if ('keepAliveTimeout' in server) server.keepAliveTimeout = 60_000;
+  server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     connectionsAccepted++;
     socket.once('close', () => sockets.delete(socket));
@@ -125,7 +134,7 @@ export async function startSimulator(definition: SimulatorDefinition): Promise<S
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${definition.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     requests,
     get connectionsAccepted() {
