@@ -2,7 +2,7 @@
 // one connection instead of a socket each). The official openai SDK → the gateway → an h2c simulator (HTTP/2
 // with prior knowledge, no TLS): whole answers, streams, a client leaving mid-stream (the upstream stream is
 // reset, the call still logged), upstream errors and timeouts, all over real HTTP/2.
-import OpenAI from 'openai';
+import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
@@ -20,12 +20,15 @@ beforeAll(async () => {
   upstream = await startOpenAISimulator({ apiKey: UPSTREAM_KEY, http2: true });
   gateway = await startTestGateway({
     channels: [
-      { name: 'h2c', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, models: ['gpt-4o'], http2: true },
+      { name: 'h2c', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, models: ['gpt-4o', 'text-embedding-3-small', 'whisper-1', 'tts-1'], http2: true },
       { name: 'h2c-short', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, models: ['gpt-4o-mini'], http2: true, timeouts: { headers_ms: 300, first_token_ms: 300, idle_ms: 300 } },
     ],
     models: [
       { id: 'gpt-4o', input_per_mtok: 2.5, output_per_mtok: 10 },
       { id: 'gpt-4o-mini', input_per_mtok: 0.15, output_per_mtok: 0.6 },
+      { id: 'text-embedding-3-small', input_per_mtok: 0.02 },
+      { id: 'whisper-1', per_audio_minute: 0.006 },
+      { id: 'tts-1', per_mchars: 15 },
     ],
     users: [
       { name: 'hana', balance: 10 },
@@ -103,6 +106,17 @@ describe('a channel with http2: true', () => {
     // Only the stream was reset: the next call reuses the same connection.
     await client.chat.completions.create({ model: 'gpt-4o', messages: hello });
     expect(upstream.connectionsAccepted).toBe(connections);
+  });
+
+  it('sends a multipart upload and a JSON body, and relays a binary answer, over HTTP/2', async () => {
+    upstream.reset();
+    const file = await toFile(Buffer.from('RIFF----WAVEfmt ' + 'a'.repeat(200)), 'speech.wav', { type: 'audio/wav' });
+    expect((await client.audio.transcriptions.create({ model: 'whisper-1', file, language: 'en' })).text).toContain('Transcribed speech.wav');
+    const embedded = await client.embeddings.create({ model: 'text-embedding-3-small', input: ['one', 'two'], encoding_format: 'float' });
+    expect(embedded.data).toHaveLength(2);
+    const speech = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'spoken over h2' });
+    expect((await speech.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    expect(upstream.requests.map((request) => `${request.path} ${request.httpVersion}`)).toEqual(['/v1/audio/transcriptions 2.0', '/v1/embeddings 2.0', '/v1/audio/speech 2.0']);
   });
 
   it('passes an upstream error through in the caller\'s format', async () => {

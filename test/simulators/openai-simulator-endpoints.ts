@@ -20,7 +20,9 @@ export async function speech(exchange: SimulatorExchange): Promise<void> {
   const body = exchange.recorded.body as Body;
   const format = String(body.response_format ?? 'mp3');
   const types: Record<string, string> = { mp3: 'audio/mpeg', opus: 'audio/opus', aac: 'audio/aac', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/pcm' };
-  exchange.response.writeHead(200, { 'content-type': types[format] ?? 'application/octet-stream', 'transfer-encoding': 'chunked' });
+  const contentType = types[format] ?? 'application/octet-stream';
+  // transfer-encoding is HTTP/1's framing: node:http2 refuses it (an h2 answer is framed by its DATA frames).
+  exchange.response.writeHead(200, exchange.request.httpVersionMajor === 2 ? { 'content-type': contentType } : { 'content-type': contentType, 'transfer-encoding': 'chunked' });
   exchange.response.write(Buffer.from(`SIMAUDIO:${format}:`));
   for (const piece of splitIntoPieces(String(body.input))) exchange.response.write(Buffer.from(piece));
   exchange.response.end();
