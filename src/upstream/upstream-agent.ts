@@ -15,7 +15,10 @@ export const DEFAULT_UPSTREAM_BODY_LIMIT = 64 * 1024 * 1024;
 export const HTTP2_STREAMS_PER_CONNECTION = 100;
 
 export interface UpstreamAgents {
-  /** The HTTP/1.1 agent whose connect timeout is the channel's, or the default. */
+  /**
+   * The default agent whose connect timeout is the channel's, or the default: HTTP/1.1 to an http origin;
+   * to an https one undici 8 also offers h2 by ALPN (after http/1.1), which the server may choose.
+   */
   forConnectTimeout(ms: number | undefined): Agent;
   /**
    * The HTTP/2 agent (channel setting `http2: true`) for that connect timeout: an https origin is asked
