@@ -1,7 +1,8 @@
 // CPU per entry of the SQLite metering worker's write (src/metering/sqlite-metering-store.ts), in process:
 // a migrated SQLite file, one user and key, batches of N typical calls (as the write-behind queue hands
 // them over, decoded from the flat array as the worker does) written one transaction each. Prints this
-// thread's CPU per entry for the whole write, for the usage-log inserts alone and for the decoding.
+// thread's CPU per entry for what the worker does with a batch (decoding, safeMeteringEntry and the write,
+// through writeIsolatingRefusals), for the store's write alone (decoding included) and for the decoding.
 // `node bench/metering-store-write.ts [batch size, default 100] [batches, default 400] [--without-log-indexes]`
 // (the last drops usage_logs' secondary indexes, to see what they cost; the gateway needs them); figures in
 // docs/performance.md (issue 16).
@@ -14,6 +15,7 @@ import { insertApiKey } from '../src/db/repositories/api-keys.ts';
 import { createUser } from '../src/db/repositories/users.ts';
 import { openSqliteFile } from '../src/db/sqlite-driver.ts';
 import { decodeMeteringBatch, encodeMeteringBatch } from '../src/metering/metering-batch-encoding.ts';
+import { writeIsolatingRefusals } from '../src/metering/isolate-refused-rows.ts';
 import type { MeteringEntry } from '../src/metering/metering-writer.ts';
 import { sqliteMeteringStore } from '../src/metering/sqlite-metering-store.ts';
 
@@ -63,7 +65,8 @@ async function measure(label: string, work: (flat: unknown[]) => Promise<void> |
 
 for (let round = 1; round <= 3; round++) {
   process.stdout.write(`round ${round}, batches of ${size}\n`);
-  await measure('decode + whole write (the worker)', (flat) => store.writeBatch(decodeMeteringBatch(flat)));
+  await measure('decode + safe + write (the worker)', async (flat) => void await writeIsolatingRefusals(store, decodeMeteringBatch(flat)));
+  await measure('decode + store.writeBatch', (flat) => store.writeBatch(decodeMeteringBatch(flat)));
   await measure('decode only', (flat) => void decodeMeteringBatch(flat));
 }
 connection.close();
