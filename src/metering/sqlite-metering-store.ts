@@ -121,9 +121,11 @@ export function sqliteMeteringStore(database: DatabaseSync): MeteringStore {
     const batch = randomUUID();
     const now = Date.now();
     const byUser = sumBy(charged, (entry) => entry.log.user_id!);
+    // Counted in one pass: filtering the batch once per user was quadratic in a batch of many users.
+    const callsByUser = new Map<number, number>();
+    for (const { log } of charged) callsByUser.set(log.user_id!, (callsByUser.get(log.user_id!) ?? 0) + 1);
     for (const [userId, total] of byUser) {
-      const calls = charged.filter((entry) => entry.log.user_id === userId).length;
-      run(statements().insertLedger, [userId, now, 'charge', -total, `usage-batch:${batch}:${userId}`, `${calls} calls`]);
+      run(statements().insertLedger, [userId, now, 'charge', -total, `usage-batch:${batch}:${userId}`, `${callsByUser.get(userId)} calls`]);
     }
     for (const [userId, total] of byUser) run(statements().debitUser, [total, userId]);
     const byKey = sumBy(charged.filter((entry) => entry.log.key_id !== null), (entry) => entry.log.key_id!);
