@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -12,6 +13,7 @@ import { insertApiKey } from '../../src/db/repositories/api-keys.ts';
 import { createUser } from '../../src/db/repositories/users.ts';
 import { findBalanceMismatches } from '../../src/db/repositories/wallet-ledger.ts';
 import type { NewUsageLog } from '../../src/db/schema.ts';
+import { USAGE_LOG_COLUMNS } from '../../src/db/usage-log-columns.ts';
 import { createMeteringBatchWriter, type MeteringBatchWriter } from '../../src/metering/metering-batch-writer.ts';
 import type { MeteringEntry } from '../../src/metering/metering-writer.ts';
 
@@ -34,16 +36,58 @@ function batch(prefix: string, ids: { users: number[]; keys: number[] }, count: 
   });
 }
 
+/**
+ * A batch that sets every column, in every way a value can come: texts outside ASCII (and a NUL and a lone
+ * surrogate, which both writers clean the same way), integers near 2^53, a fraction, a boolean, explicit
+ * nulls, and columns left out (their defaults). 63 entries: the SQLite worker writes them as one statement
+ * of each size it has (32, 16, 8, 4, 2 and 1 rows).
+ */
+function everyColumnBatch(prefix: string, ids: { users: number[]; keys: number[] }, count = 63): MeteringEntry[] {
+  return Array.from({ length: count }, (_, index): MeteringEntry => {
+    // Near 2^53 in columns stored as they are; tokens, summed into the statistics, stay below 2^53 summed.
+    const big = Number.MAX_SAFE_INTEGER - index;
+    const tokens = 2 ** 40 + index;
+    const log: NewUsageLog = {
+      created_at: START + index * 61_000, request_id: `${prefix}-${String(index).padStart(3, '0')}`,
+      user_id: ids.users[index % 2]!, key_id: index % 4 === 0 ? null : ids.keys[index % 2]!,
+      key_name: index % 3 === 0 ? null : `clé 鍵 🔑 ${index}`, model: ['modèle-ü', 'gpt-4o-mini', '模型'][index % 3]!,
+      upstream_model: index % 5 === 0 ? null : 'ℹ️ upstream', channel_id: index % 6 === 0 ? null : index,
+      inbound_format: 'anthropic-messages', endpoint: '/v1/messages', stream: (index % 2 === 0) as never, status: [200, 429, 500][index % 3]!,
+      latency_ms: 2_147_483_647 - index, ttft_ms: index % 2 ? -1 : null, input_tokens: tokens, cached_tokens: index,
+      output_tokens: tokens * 2, reasoning_tokens: index * 3, cost_micros: 1_000_000_000_000 + index,
+      error: index % 3 === 2 ? `fehler ✗ «${index}» \u0000 nul and \ud800 lone` : null,
+      attempts_json: index % 3 === 2 ? JSON.stringify([{ status: 500, error: 'échec 💥' }]) : null,
+      cache_write_tokens: index % 7 === 0 ? null as never : big - 2, image_count: index % 2 ? 4 : undefined,
+      image_size: index % 2 ? '1024×1024' : null, image_quality: index % 2 ? 'hd' : null, audio_ms: big - 3,
+      characters: index % 2 ? undefined : 12_345, searches: index % 4, requests: index % 3 === 0 ? 0 : 1,
+      ratio_ppm: index % 5 === 0 ? 1.5 : 750_000, tokens_counted: index % 2, error_code: index % 3 === 2 ? 'GW_ERR_UPSTREAM' : null,
+    };
+    return { log, chargeMicros: 1_000 + index };
+  });
+}
+
+/** Every usage-log column as SQLite's quote() shows it: the value with its storage class (1 vs 1.0 vs '1'). */
+function quotedLogs(file: string): unknown[] {
+  const database = new DatabaseSync(file, { readOnly: true });
+  try {
+    return database.prepare(`select ${USAGE_LOG_COLUMNS.map((column) => `quote(${column}) as ${column}`).join(', ')} from usage_logs order by request_id`).all();
+  } finally {
+    database.close();
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-metering-store-'));
 
 interface Side {
+  file: string;
   database: Database;
   writer: MeteringBatchWriter;
   ids: { users: number[]; keys: number[] };
 }
 
 async function openSide(name: string, viaWorker: boolean): Promise<Side> {
-  const url = `sqlite:${join(dir, `${name}.db`)}`;
+  const file = join(dir, `${name}.db`);
+  const url = `sqlite:${file}`;
   const database = await openDatabase(url);
   await migrateToLatest(database.db, database.engine);
   const users = [(await createUser(database.db, 'a')).id, (await createUser(database.db, 'b')).id];
@@ -54,7 +98,7 @@ async function openSide(name: string, viaWorker: boolean): Promise<Side> {
   // null: Kysely on the gateway's own connection (the reference); the URL: the worker, as the gateway runs it.
   const writer = createMeteringBatchWriter(database.db, viaWorker ? url : null);
   await writer.start();
-  return { database, writer, ids: { users, keys } };
+  return { file, database, writer, ids: { users, keys } };
 }
 
 /** Every table a metering write touches, without the columns that differ by design (ids, batch uuids, times). */
@@ -101,6 +145,23 @@ describe('the SQLite metering worker (prepared statements) against Kysely', () =
     expect(actual.stats.length).toBeGreaterThan(30);
     expect(actual.keys.every((key) => key.used_micros > 0)).toBe(true);
     expect(actual).toEqual(expected);
+    expect(await findBalanceMismatches(worker.database.db)).toEqual([]);
+  });
+
+  it('stores every column as the Kysely writer does: unicode, big integers, fractions, nulls and defaults', async () => {
+    for (const side of [kysely, worker]) {
+      expect(await side.writer.write(everyColumnBatch('every', side.ids))).toEqual({ written: 63, deadLettered: 0 });
+      // A row refused inside a 32-row statement: the whole transaction is undone, the halves are retried,
+      // and only that row is dead-lettered (with its charge).
+      const withRefusal = everyColumnBatch('refused', side.ids, 40);
+      withRefusal[17]!.log = { ...withRefusal[17]!.log, model: null as never };
+      expect(await side.writer.write(withRefusal)).toEqual({ written: 39, deadLettered: 1 });
+    }
+    const [expected, actual] = [quotedLogs(kysely.file), quotedLogs(worker.file)];
+    expect(actual.length).toBeGreaterThanOrEqual(63 + 39);
+    expect(actual.filter((row) => (row as { request_id: string }).request_id.startsWith("'every-"))).toHaveLength(63);
+    expect(actual).toEqual(expected);
+    expect(await tables(worker)).toEqual(await tables(kysely));
     expect(await findBalanceMismatches(worker.database.db)).toEqual([]);
   });
 });
