@@ -19,6 +19,13 @@ export function sumBy(entries: readonly MeteringEntry[], id: (entry: MeteringEnt
   return totals;
 }
 
+/** Calls per user of the charged entries, in one pass (a filter of the batch per user was quadratic). */
+export function callsByUser(charged: readonly MeteringEntry[]): Map<number, number> {
+  const calls = new Map<number, number>();
+  for (const { log } of charged) calls.set(log.user_id!, (calls.get(log.user_id!) ?? 0) + 1);
+  return calls;
+}
+
 /**
  * Each call counted once in its minute, hour and day bucket; the repository adds them to stored counters.
  * Calls of the same minute, user, key and model land in the same row of every bucket, so they are summed

@@ -9,7 +9,7 @@ import type { DatabaseSchema, NewUsageLog } from '../db/schema.ts';
 import { insertUsageLogBatch } from '../db/repositories/usage-logs.ts';
 import { upsertUsageStatsBatch } from '../db/repositories/usage-stats.ts';
 import { addToStatRollups } from '../db/repositories/usage-stats-rollups.ts';
-import { chargedEntries, statRows, sumBy } from './metering-rows.ts';
+import { callsByUser, chargedEntries, statRows, sumBy } from './metering-rows.ts';
 
 export interface MeteringEntry {
   log: NewUsageLog;
@@ -40,6 +40,7 @@ export async function writeCharges(trx: Transaction<DatabaseSchema>, entries: Me
   const batch = randomUUID();
   const now = Date.now();
   const byUser = sumBy(charged, (entry) => entry.log.user_id!);
+  const calls = callsByUser(charged);
   // The batch reference is new, so no conflict is possible: a plain insert, then the balances by the same sums.
   await trx.insertInto('wallet_ledger').values([...byUser].map(([userId, total]) => ({
     user_id: userId,
@@ -47,7 +48,7 @@ export async function writeCharges(trx: Transaction<DatabaseSchema>, entries: Me
     kind: 'charge' as const,
     amount_micros: -total,
     reference: `usage-batch:${batch}:${userId}`,
-    note: `${charged.filter((entry) => entry.log.user_id === userId).length} calls`,
+    note: `${calls.get(userId)} calls`,
   }))).execute();
   for (const [userId, total] of byUser) {
     await trx.updateTable('users').set((eb) => ({ balance_micros: eb('balance_micros', '-', total) })).where('id', '=', userId).execute();

@@ -10,7 +10,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { toSqlValue } from '../db/sqlite-driver.ts';
 import type { NewUsageLog } from '../db/schema.ts';
 import { USAGE_LOG_COLUMNS, USAGE_LOG_DEFAULTS } from '../db/usage-log-columns.ts';
-import { chargedEntries, statRows, sumBy, sumCounters } from './metering-rows.ts';
+import { callsByUser, chargedEntries, statRows, sumBy, sumCounters } from './metering-rows.ts';
 import { keyRows, platformRows } from './stat-rollup-rows.ts';
 import type { MeteringDeadLetter, MeteringStore } from './metering-store.ts';
 import type { MeteringEntry } from './metering-writer.ts';
@@ -121,11 +121,9 @@ export function sqliteMeteringStore(database: DatabaseSync): MeteringStore {
     const batch = randomUUID();
     const now = Date.now();
     const byUser = sumBy(charged, (entry) => entry.log.user_id!);
-    // Counted in one pass: filtering the batch once per user was quadratic in a batch of many users.
-    const callsByUser = new Map<number, number>();
-    for (const { log } of charged) callsByUser.set(log.user_id!, (callsByUser.get(log.user_id!) ?? 0) + 1);
+    const calls = callsByUser(charged);
     for (const [userId, total] of byUser) {
-      run(statements().insertLedger, [userId, now, 'charge', -total, `usage-batch:${batch}:${userId}`, `${callsByUser.get(userId)} calls`]);
+      run(statements().insertLedger, [userId, now, 'charge', -total, `usage-batch:${batch}:${userId}`, `${calls.get(userId)} calls`]);
     }
     for (const [userId, total] of byUser) run(statements().debitUser, [total, userId]);
     const byKey = sumBy(charged.filter((entry) => entry.log.key_id !== null), (entry) => entry.log.key_id!);
