@@ -14,7 +14,8 @@
 //
 // Left alone: other systems and C libraries (musl ignores the tunable), a GLIBC_TUNABLES that already sets
 // the threshold (the operator's choice, and what stops a second re-execution), worker threads, and a
-// process with an IPC channel to its parent (child_process.fork), which execve would not carry over.
+// process with an IPC channel to its parent (child_process.fork), which execve would not carry over (Node
+// has already taken NODE_CHANNEL_FD out of the environment here: `process.channel` tells).
 import { readFileSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
 
@@ -31,7 +32,7 @@ function linkedWithGlibc() {
 
 const tunables = process.env.GLIBC_TUNABLES ?? '';
 if (process.platform === 'linux' && isMainThread && typeof process.execve === 'function'
-  && process.env.NODE_CHANNEL_FD === undefined && !tunables.includes(TUNABLE) && linkedWithGlibc()) {
+  && process.channel === undefined && !tunables.includes(TUNABLE) && linkedWithGlibc()) {
   process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
     ...process.env,
     GLIBC_TUNABLES: [tunables, `${TUNABLE}=${THRESHOLD_BYTES}`].filter(Boolean).join(':'),
