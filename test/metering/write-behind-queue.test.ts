@@ -2,6 +2,10 @@
 // failed rows kept in order and never written twice, and a close that writes everything.
 import { expect, it } from 'vitest';
 import { createWriteBehindQueue } from '../../src/metering/write-behind-queue.ts';
+import { meteringEntryStore, type MeteringEntryBatch, type QueuedMeteringEntry } from '../../src/metering/metering-entry-batch.ts';
+import { decodeMeteringBatch } from '../../src/metering/metering-batch-encoding.ts';
+import type { MeteringEntry } from '../../src/metering/metering-writer.ts';
+import type { DurableCharge } from '../../src/metering/accounting.ts';
 
 function deferred() {
   let resolve!: () => void;
@@ -119,4 +123,42 @@ it('close() keeps retrying until the database takes the rows', async () => {
   queue.enqueue(7);
   await queue.close();
   expect(written).toEqual([7]);
+});
+
+it('queues metering entries encoded (the flat batch the worker takes), keeping each one\'s reservation through a partial failure', async () => {
+  const entry = (requestId: string, userId: number, chargeMicros: number): MeteringEntry => ({
+    chargeMicros,
+    log: { created_at: 1, request_id: requestId, user_id: userId, key_id: userId * 10, model: 'm', inbound_format: 'openai', endpoint: '/v1/chat/completions', status: 200, latency_ms: 1 } as MeteringEntry['log'],
+  });
+  const reservation = (userId: number) => ({ userId, keyId: userId * 10, amountMicros: 99 });
+  const written: { entries: MeteringEntry[]; charges: DurableCharge[]; retry: boolean }[] = [];
+  let fail = true;
+  const queue = createWriteBehindQueue<QueuedMeteringEntry, MeteringEntryBatch>({
+    intervalMs: 60_000,
+    maxBatch: 2,
+    retryDelayMs: 1,
+    store: meteringEntryStore,
+    write: async (batch, retry) => {
+      written.push({ entries: decodeMeteringBatch(batch.flat), charges: batch.durableCharges(), retry });
+      if (fail) {
+        fail = false;
+        throw Object.assign(new Error('connection lost'), { done: 1 });
+      }
+    },
+    doneBeforeFailure: (error) => (error as { done: number }).done,
+    onError: () => {},
+  });
+  const a = reservation(1);
+  const b = reservation(2);
+  queue.enqueue({ entry: entry('a', 1, 100), reservation: a });
+  queue.enqueue({ entry: entry('b', 2, 200), reservation: b });
+  queue.enqueue({ entry: entry('c', 3, 0), reservation: null });
+  await queue.close();
+  // The first batch (two: maxBatch) failed after its first entry; its second went again, with the third.
+  expect(written.map((write) => [write.entries.map((e) => e.log.request_id), write.retry])).toEqual([[['a', 'b'], false], [['b', 'c'], true]]);
+  expect(written[1]!.entries[0]).toEqual({ log: expect.objectContaining({ request_id: 'b', user_id: 2, key_id: 20, status: 200 }), chargeMicros: 200 });
+  expect(written[0]!.charges).toEqual([{ userId: 1, keyId: 10, chargeMicros: 100, reservation: a }, { userId: 2, keyId: 20, chargeMicros: 200, reservation: b }]);
+  expect(written[1]!.charges).toEqual([{ userId: 2, keyId: 20, chargeMicros: 200, reservation: b }, { userId: 3, keyId: 30, chargeMicros: 0, reservation: null }]);
+  expect(written[1]!.charges[0]!.reservation).toBe(b);
+  expect(queue.pending).toBe(0);
 });
