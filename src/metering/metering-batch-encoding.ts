@@ -25,27 +25,6 @@ export function encodeMeteringBatch(entries: readonly MeteringEntry[]): EncodedM
   return flat;
 }
 
-/** Appends one entry to a flat batch (the usage recorder encodes each entry as it queues it). */
-export function appendMeteringEntry(flat: EncodedMeteringBatch, entry: MeteringEntry): void {
-  pushEntry(flat, entry);
-}
-
-const USER_ID_AT = 1 + USAGE_LOG_COLUMNS.indexOf('user_id');
-const KEY_ID_AT = 1 + USAGE_LOG_COLUMNS.indexOf('key_id');
-
-/** The charge, owner and key of entry `index` of a flat batch, read in place. */
-export function encodedChargeAt(flat: EncodedMeteringBatch, index: number): number {
-  return flat[index * ENCODED_ENTRY_WIDTH] as number;
-}
-
-export function encodedUserIdAt(flat: EncodedMeteringBatch, index: number): number | null {
-  return (flat[index * ENCODED_ENTRY_WIDTH + USER_ID_AT] as number | null | undefined) ?? null;
-}
-
-export function encodedKeyIdAt(flat: EncodedMeteringBatch, index: number): number | null {
-  return (flat[index * ENCODED_ENTRY_WIDTH + KEY_ID_AT] as number | null | undefined) ?? null;
-}
-
 /**
  * Builds one entry's log from the flat array at `at`, as an object literal of the columns: every log then
  * has the same hidden class, built in one step (a loop adding 32 keys one by one measured ~2x slower). The

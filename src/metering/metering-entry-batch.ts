@@ -1,11 +1,15 @@
-// The usage recorder's backlog: metering entries encoded as they are queued, straight into the flat array
-// that crosses to the metering worker (metering-batch-encoding.ts), with the reservation each one settled
-// beside it. A queued entry waits up to a flush interval (250 ms), through many scavenges at thousands of
-// calls a second: as an object of 32 columns it was the largest thing each call left for the young
-// generation to copy and promote (issue 16). In the flat array its numbers and shared strings are slots of
-// one array, which the next flush posts as it is.
+// The usage recorder's backlog: the metering entries waiting for the next flush (250 ms by default), with
+// the reservation each one settled. A queued entry lives through several scavenges at thousands of calls a
+// second, so whatever holds it on the JavaScript heap is copied and promoted to the old generation: a
+// 32-column object per entry was the largest thing each call left behind (issue 16), and a flat array of
+// the columns was no better (its backing store is copied again every time it grows). So the numeric columns
+// and the charge go into Float64Arrays, whose memory is outside the heap and never copied by the collector;
+// only the text columns (mostly strings shared by every call: model, endpoint, format) stay in an array.
+// At the flush the entries become the flat array the metering worker takes (metering-batch-encoding.ts),
+// which lives only until it is posted.
 import type { DurableCharge, Reservation } from './accounting.ts';
-import { appendMeteringEntry, ENCODED_ENTRY_WIDTH, encodedChargeAt, encodedKeyIdAt, encodedUserIdAt, type EncodedMeteringBatch } from './metering-batch-encoding.ts';
+import { USAGE_LOG_COLUMNS } from '../db/usage-log-columns.ts';
+import type { EncodedMeteringBatch } from './metering-batch-encoding.ts';
 import type { MeteringEntry } from './metering-writer.ts';
 import type { RowStore } from './write-behind-queue.ts';
 
@@ -15,26 +19,143 @@ export interface QueuedMeteringEntry {
   reservation: Reservation | null;
 }
 
-export class MeteringEntryBatch {
-  /** Per entry its charge then its usage-log columns: what the writer posts. */
-  readonly flat: EncodedMeteringBatch;
-  /** One per entry, in the same order. */
-  readonly reservations: (Reservation | null)[];
+type Column = (typeof USAGE_LOG_COLUMNS)[number];
 
-  constructor(flat: EncodedMeteringBatch = [], reservations: (Reservation | null)[] = []) {
-    this.flat = flat;
-    this.reservations = reservations;
+/** Columns that hold text (or null): kept as values. Every other column is a number (or null). */
+const TEXT_COLUMNS: ReadonlySet<Column> = new Set<Column>(['request_id', 'key_name', 'model', 'upstream_model', 'inbound_format', 'endpoint', 'error', 'attempts_json', 'image_size', 'image_quality', 'error_code']);
+const NUMBER_COLUMNS = USAGE_LOG_COLUMNS.filter((column) => !TEXT_COLUMNS.has(column));
+const TEXT_COLUMN_LIST = USAGE_LOG_COLUMNS.filter((column) => TEXT_COLUMNS.has(column));
+/** Numbers per entry: the charge, then the numeric columns. One null bit each must fit a 32-bit mask. */
+const NUMBERS = 1 + NUMBER_COLUMNS.length;
+/** Values per entry: the text columns, then the entry itself when it holds a value the arrays cannot (else undefined). */
+const VALUES = TEXT_COLUMN_LIST.length + 1;
+if (NUMBERS > 32) throw new Error('metering-entry-batch: more numeric columns than null bits');
+const USER_ID = 1 + NUMBER_COLUMNS.indexOf('user_id');
+const KEY_ID = 1 + NUMBER_COLUMNS.indexOf('key_id');
+/** Room for this many entries at first; a batch that needed more makes the next ones that large (up to MAX). */
+const INITIAL_ENTRIES = 256;
+const MAX_PREPARED_ENTRIES = 1_000;
+let preparedEntries = INITIAL_ENTRIES;
+
+export class MeteringEntryBatch {
+  private size = 0;
+  private numbers: Float64Array;
+  /** Per entry, bit i set: number i was null. */
+  private nulls: Uint32Array;
+  /**
+   * Made at their full size, not grown by push: a growing array's backing store is copied to a new one in
+   * the young generation each time it grows, and promoted again at the next scavenge.
+   */
+  private values: unknown[];
+  private reservations: (Reservation | null)[];
+
+  constructor(capacity = INITIAL_ENTRIES) {
+    this.numbers = new Float64Array(capacity * NUMBERS);
+    this.nulls = new Uint32Array(capacity);
+    this.values = new Array<unknown>(capacity * VALUES);
+    this.reservations = new Array<Reservation | null>(capacity);
   }
 
   get count(): number {
-    return this.reservations.length;
+    return this.size;
+  }
+
+  add(entry: MeteringEntry, reservation: Reservation | null): void {
+    const index = this.size;
+    if (index === this.nulls.length) this.grow(index * 2);
+    const at = index * NUMBERS;
+    const numbers = this.numbers;
+    const log = entry.log;
+    let nulls = 0;
+    let odd = typeof entry.chargeMicros !== 'number';
+    numbers[at] = entry.chargeMicros;
+    for (let i = 0; i < NUMBER_COLUMNS.length; i++) {
+      const value = log[NUMBER_COLUMNS[i]!];
+      if (typeof value === 'number') numbers[at + 1 + i] = value;
+      else if (value === null) nulls |= 1 << (i + 1);
+      else odd = true;
+    }
+    this.nulls[index] = nulls;
+    const values = this.values;
+    let text = index * VALUES;
+    for (let i = 0; i < TEXT_COLUMN_LIST.length; i++) values[text++] = log[TEXT_COLUMN_LIST[i]!];
+    // A value the typed arrays cannot hold (undefined, a string in a number column): the entry is kept whole.
+    values[text] = odd ? entry : undefined;
+    this.reservations[index] = reservation;
+    this.size = index + 1;
+  }
+
+  private grow(capacity: number): void {
+    preparedEntries = Math.min(MAX_PREPARED_ENTRIES, Math.max(preparedEntries, capacity));
+    const numbers = new Float64Array(capacity * NUMBERS);
+    numbers.set(this.numbers.subarray(0, this.size * NUMBERS));
+    const nulls = new Uint32Array(capacity);
+    nulls.set(this.nulls.subarray(0, this.size));
+    const values = new Array<unknown>(capacity * VALUES);
+    for (let i = 0; i < this.size * VALUES; i++) values[i] = this.values[i];
+    const reservations = new Array<Reservation | null>(capacity);
+    for (let i = 0; i < this.size; i++) reservations[i] = this.reservations[i]!;
+    this.numbers = numbers;
+    this.nulls = nulls;
+    this.values = values;
+    this.reservations = reservations;
+  }
+
+  /** Entries `from` up to `to` as a new batch. */
+  slice(from: number, to = this.size): MeteringEntryBatch {
+    const part = new MeteringEntryBatch(Math.max(1, to - from));
+    part.append(this, from, to);
+    return part;
+  }
+
+  /** This batch's entries, then `next`'s. */
+  concat(next: MeteringEntryBatch): MeteringEntryBatch {
+    const both = new MeteringEntryBatch(Math.max(1, this.size + next.size));
+    both.append(this, 0, this.size);
+    both.append(next, 0, next.size);
+    return both;
+  }
+
+  /** Appends entries `from` up to `to` of `source` (room for them is already made). */
+  private append(source: MeteringEntryBatch, from: number, to: number): void {
+    const at = this.size;
+    this.numbers.set(source.numbers.subarray(from * NUMBERS, to * NUMBERS), at * NUMBERS);
+    this.nulls.set(source.nulls.subarray(from, to), at);
+    for (let i = 0; i < (to - from) * VALUES; i++) this.values[at * VALUES + i] = source.values[from * VALUES + i];
+    for (let i = 0; i < to - from; i++) this.reservations[at + i] = source.reservations[from + i]!;
+    this.size = at + to - from;
+  }
+
+  private numberAt(index: number, position: number): number | null {
+    return (this.nulls[index]! & (1 << position)) !== 0 ? null : this.numbers[index * NUMBERS + position]!;
+  }
+
+  /** The entries as the metering worker takes them: per entry the charge, then the columns in USAGE_LOG_COLUMNS order. */
+  encode(): EncodedMeteringBatch {
+    const flat: EncodedMeteringBatch = [];
+    for (let index = 0; index < this.size; index++) {
+      const whole = this.values[index * VALUES + VALUES - 1] as MeteringEntry | undefined;
+      if (whole !== undefined) {
+        flat.push(whole.chargeMicros);
+        for (const column of USAGE_LOG_COLUMNS) flat.push(whole.log[column]);
+        continue;
+      }
+      flat.push(this.numberAt(index, 0));
+      let number = 1;
+      let text = index * VALUES;
+      for (const column of USAGE_LOG_COLUMNS) flat.push(TEXT_COLUMNS.has(column) ? this.values[text++] : this.numberAt(index, number++));
+    }
+    return flat;
   }
 
   /** What accounting must know of each entry once the batch is written. */
   durableCharges(): DurableCharge[] {
     const charges: DurableCharge[] = [];
-    for (let i = 0; i < this.count; i++) {
-      charges.push({ userId: encodedUserIdAt(this.flat, i), keyId: encodedKeyIdAt(this.flat, i), chargeMicros: encodedChargeAt(this.flat, i), reservation: this.reservations[i]! });
+    for (let index = 0; index < this.size; index++) {
+      const whole = this.values[index * VALUES + VALUES - 1] as MeteringEntry | undefined;
+      charges.push(whole !== undefined
+        ? { userId: whole.log.user_id ?? null, keyId: whole.log.key_id ?? null, chargeMicros: whole.chargeMicros, reservation: this.reservations[index]! }
+        : { userId: this.numberAt(index, USER_ID), keyId: this.numberAt(index, KEY_ID), chargeMicros: this.numberAt(index, 0)!, reservation: this.reservations[index]! });
     }
     return charges;
   }
@@ -42,18 +163,15 @@ export class MeteringEntryBatch {
   /** The sum of the entries' charges (for the log of a failed write). */
   chargeMicros(): number {
     let sum = 0;
-    for (let i = 0; i < this.count; i++) sum += encodedChargeAt(this.flat, i);
+    for (const charge of this.durableCharges()) sum += charge.chargeMicros;
     return sum;
   }
 }
 
 export const meteringEntryStore: RowStore<QueuedMeteringEntry, MeteringEntryBatch> = {
-  empty: () => new MeteringEntryBatch(),
-  add(batch, row) {
-    appendMeteringEntry(batch.flat, row.entry);
-    batch.reservations.push(row.reservation);
-  },
+  empty: () => new MeteringEntryBatch(preparedEntries),
+  add: (batch, row) => batch.add(row.entry, row.reservation),
   count: (batch) => batch.count,
-  slice: (batch, from, to = batch.count) => new MeteringEntryBatch(batch.flat.slice(from * ENCODED_ENTRY_WIDTH, to * ENCODED_ENTRY_WIDTH), batch.reservations.slice(from, to)),
-  concat: (first, second) => new MeteringEntryBatch(first.flat.concat(second.flat), first.reservations.concat(second.reservations)),
+  slice: (batch, from, to) => batch.slice(from, to),
+  concat: (first, second) => first.concat(second),
 };

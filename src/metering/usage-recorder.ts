@@ -98,7 +98,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
       let outcome = { written: 0, deadLettered: 0 };
       // Accounting learns which charges the batch makes durable.
       await deps.accounting.writeCharges(batch.durableCharges(), async () => {
-        outcome = await deps.writer.writeEncoded(batch.flat, { retry });
+        outcome = await deps.writer.writeEncoded(batch.encode(), { retry });
       });
       stopTimer();
       if (outcome.deadLettered > 0) {

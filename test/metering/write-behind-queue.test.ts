@@ -3,7 +3,8 @@
 import { expect, it } from 'vitest';
 import { createWriteBehindQueue } from '../../src/metering/write-behind-queue.ts';
 import { meteringEntryStore, type MeteringEntryBatch, type QueuedMeteringEntry } from '../../src/metering/metering-entry-batch.ts';
-import { decodeMeteringBatch } from '../../src/metering/metering-batch-encoding.ts';
+import { decodeMeteringBatch, encodeMeteringBatch, ENCODED_ENTRY_WIDTH } from '../../src/metering/metering-batch-encoding.ts';
+import { USAGE_LOG_COLUMNS } from '../../src/db/usage-log-columns.ts';
 import type { MeteringEntry } from '../../src/metering/metering-writer.ts';
 import type { DurableCharge } from '../../src/metering/accounting.ts';
 
@@ -139,7 +140,7 @@ it('queues metering entries encoded (the flat batch the worker takes), keeping e
     retryDelayMs: 1,
     store: meteringEntryStore,
     write: async (batch, retry) => {
-      written.push({ entries: decodeMeteringBatch(batch.flat), charges: batch.durableCharges(), retry });
+      written.push({ entries: decodeMeteringBatch(batch.encode()), charges: batch.durableCharges(), retry });
       if (fail) {
         fail = false;
         throw Object.assign(new Error('connection lost'), { done: 1 });
@@ -161,4 +162,31 @@ it('queues metering entries encoded (the flat batch the worker takes), keeping e
   expect(written[1]!.charges).toEqual([{ userId: 2, keyId: 20, chargeMicros: 200, reservation: b }, { userId: 3, keyId: 30, chargeMicros: 0, reservation: null }]);
   expect(written[1]!.charges[0]!.reservation).toBe(b);
   expect(queue.pending).toBe(0);
+});
+
+it('keeps every column of a queued metering entry exactly: numbers, nulls, absent and odd values, through growth, slices and joins', () => {
+  const entries: MeteringEntry[] = [];
+  for (let i = 0; i < 600; i++) {
+    const log: Record<string, unknown> = {};
+    USAGE_LOG_COLUMNS.forEach((column, c) => {
+      log[column] = [i * 1_000 + c, null, `text ${i}`, Number.MAX_SAFE_INTEGER - i, -0, 0.5, undefined][(i + c) % 7];
+    });
+    log.created_at = 1_780_000_000_000 + i;
+    if (i % 97 === 0) log.status = Number.NaN;
+    if (i % 101 === 0) log.latency_ms = 'twelve';
+    entries.push({ chargeMicros: i % 13 === 0 ? 0 : i * 7, log: log as MeteringEntry['log'] });
+  }
+  const batch = meteringEntryStore.empty();
+  entries.forEach((entry, i) => meteringEntryStore.add(batch, { entry, reservation: i % 2 ? { userId: i, keyId: i, amountMicros: i } : null }));
+  const reference = encodeMeteringBatch(entries);
+  expect(reference.length).toBe(600 * ENCODED_ENTRY_WIDTH);
+  expect(reference.some((value) => Object.is(value, -0)) && reference.includes(undefined) && reference.includes(null)).toBe(true);
+  expect(batch.encode()).toEqual(reference);
+  // toEqual does not tell -0 from 0 nor undefined from absent: compared value by value.
+  batch.encode().forEach((value, i) => expect(Object.is(value, reference[i]), `value ${i}`).toBe(true));
+  const rejoined = meteringEntryStore.concat(meteringEntryStore.slice(batch, 0, 250), meteringEntryStore.slice(batch, 250));
+  expect(rejoined.count).toBe(600);
+  rejoined.encode().forEach((value, i) => expect(Object.is(value, reference[i]), `value ${i}`).toBe(true));
+  expect(rejoined.durableCharges()).toEqual(batch.durableCharges());
+  expect(batch.durableCharges()[3]).toEqual({ userId: entries[3]!.log.user_id ?? null, keyId: entries[3]!.log.key_id ?? null, chargeMicros: 21, reservation: { userId: 3, keyId: 3, amountMicros: 3 } });
 });
