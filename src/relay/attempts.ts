@@ -107,9 +107,9 @@ export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHo
 function mayHedge(deps: RelayDeps, routes: ModelRoute[]): boolean {
   let asked = false;
   let channels = 0;
-  for (const route of routes) {
-    if (hedgeAfterMs(deps, route.model) > 0) asked = true;
-    channels += route.channels.length;
+  for (let i = 0; i < routes.length; i++) {
+    if (hedgeAfterMs(deps, routes[i]!.model) > 0) asked = true;
+    channels += routes[i]!.channels.length;
   }
   return asked && channels > 1;
 }
