@@ -10,7 +10,7 @@ import type { DatabaseSchema } from '../db/schema.ts';
 import type { MeteringEntry } from './metering-writer.ts';
 import { MeteringWriteInterrupted, writeIsolatingRefusals, type BatchOutcome } from './isolate-refused-rows.ts';
 import { kyselyMeteringStore } from './kysely-metering-store.ts';
-import { encodeMeteringBatch } from './metering-batch-encoding.ts';
+import { decodeMeteringBatch, encodeMeteringBatch, type EncodedMeteringBatch } from './metering-batch-encoding.ts';
 import { withOwnYoungGeneration } from './worker-young-generation.ts';
 import type { WorkerReply, WorkerRequest } from './metering-worker-protocol.ts';
 
@@ -33,6 +33,8 @@ export interface MeteringBatchWriter {
   readonly workerRunning: boolean;
   /** Resolves with what was written and dead-lettered; rejects with MeteringWriteInterrupted. */
   write(entries: MeteringEntry[], options?: { retry?: boolean }): Promise<BatchOutcome>;
+  /** The same, for entries already encoded as the worker takes them (the usage recorder queues them so). */
+  writeEncoded(batch: EncodedMeteringBatch, options?: { retry?: boolean }): Promise<BatchOutcome>;
   close(): Promise<void>;
 }
 
@@ -52,17 +54,19 @@ export interface MeteringBatchWriterOptions {
 export function createMeteringBatchWriter(db: Kysely<DatabaseSchema>, databaseUrl: string | null, options: MeteringBatchWriterOptions = {}): MeteringBatchWriter {
   if (databaseUrl === null || databaseUrl === 'sqlite::memory:') {
     const store = kyselyMeteringStore(db);
+    const write = async (entries: MeteringEntry[], options: { retry?: boolean } = {}) => {
+      try {
+        return await writeIsolatingRefusals(store, entries, options);
+      } catch (error) {
+        throw error instanceof MeteringWriteInterrupted ? error : new MeteringWriteInterrupted(0, error);
+      }
+    };
     return {
       start: async () => {},
       prepare: () => {},
       workerRunning: false,
-      write: async (entries, options = {}) => {
-        try {
-          return await writeIsolatingRefusals(store, entries, options);
-        } catch (error) {
-          throw error instanceof MeteringWriteInterrupted ? error : new MeteringWriteInterrupted(0, error);
-        }
-      },
+      write,
+      writeEncoded: (batch, options) => write(decodeMeteringBatch(batch), options),
       close: async () => {},
     };
   }
@@ -174,6 +178,7 @@ function createWorkerWriter(databaseUrl: string, { lazy, idleStopMs }: { lazy: b
     },
     // Flat, not as objects: structured clone on this (the request) thread is most of a write's cost here.
     write: (entries, options = {}) => send({ kind: 'write', entries: encodeMeteringBatch(entries), retry: options.retry === true }),
+    writeEncoded: (batch, options = {}) => send({ kind: 'write', entries: batch, retry: options.retry === true }),
     async close() {
       clearTimeout(idleTimer);
       if (!current) return;

@@ -57,32 +57,20 @@ export function costInSafeIntegers(pricing: ModelPricing, usage: Usage, ratioPpm
   if ((usage.audioMs ?? 0) !== 0 || usage.images) return null;
   const input = pricing.inputPerMtok ?? 0;
   const output = pricing.outputPerMtok ?? 0;
-  const terms = [
-    usage.inputTokens - usage.cachedInputTokens - usage.cacheWriteTokens, input,
-    usage.cachedInputTokens, pricing.cachedInputPerMtok ?? input,
-    usage.cacheWriteTokens, pricing.cacheWritePerMtok ?? input,
-    usage.outputTokens - usage.reasoningTokens, output,
-    usage.reasoningTokens, pricing.reasoningPerMtok ?? output,
-    usage.characters ?? 0, pricing.perMillionChars ?? 0,
-  ];
+  // Term by term, not over an array of the terms: this runs three times a call (admission, the answer's
+  // cost header, the usage record), and the arrays were ~0.5 KB of the call's garbage (issue 16).
+  // The two differences are clamped at zero as in the BigInt arithmetic.
   let perMillion = 0;
-  for (let i = 0; i < terms.length; i += 2) {
-    // The two differences are clamped at zero as in the BigInt arithmetic.
-    const quantity = i === 0 || i === 6 ? Math.max(0, terms[i]!) : terms[i]!;
-    const price = terms[i + 1]!;
-    if (!Number.isSafeInteger(quantity) || !Number.isSafeInteger(price) || quantity < 0 || price < 0) return null;
-    const product = safeProduct(quantity, price);
-    if (product === null) return null;
-    perMillion += product;
-  }
-  const units = [usage.requests ?? 1, pricing.perRequest ?? 0, usage.searches ?? 0, pricing.perSearch ?? 0];
+  perMillion = addTerm(perMillion, Math.max(0, usage.inputTokens - usage.cachedInputTokens - usage.cacheWriteTokens), input);
+  perMillion = addTerm(perMillion, usage.cachedInputTokens, pricing.cachedInputPerMtok ?? input);
+  perMillion = addTerm(perMillion, usage.cacheWriteTokens, pricing.cacheWritePerMtok ?? input);
+  perMillion = addTerm(perMillion, Math.max(0, usage.outputTokens - usage.reasoningTokens), output);
+  perMillion = addTerm(perMillion, usage.reasoningTokens, pricing.reasoningPerMtok ?? output);
+  perMillion = addTerm(perMillion, usage.characters ?? 0, pricing.perMillionChars ?? 0);
   let perUnit = 0;
-  for (let i = 0; i < units.length; i += 2) {
-    if (!Number.isSafeInteger(units[i]) || !Number.isSafeInteger(units[i + 1]) || units[i]! < 0 || units[i + 1]! < 0) return null;
-    const product = safeProduct(units[i]!, units[i + 1]!);
-    if (product === null) return null;
-    perUnit += product;
-  }
+  perUnit = addTerm(perUnit, usage.requests ?? 1, pricing.perRequest ?? 0);
+  perUnit = addTerm(perUnit, usage.searches ?? 0, pricing.perSearch ?? 0);
+  if (Number.isNaN(perMillion) || Number.isNaN(perUnit)) return null;
   const unitsPerMillion = safeProduct(perUnit, 1_000_000);
   if (unitsPerMillion === null || !Number.isSafeInteger(ratioPpm) || ratioPpm < 0) return null;
   const sum = perMillion + unitsPerMillion;
@@ -95,6 +83,17 @@ export function costInSafeIntegers(pricing: ModelPricing, usage: Usage, ratioPpm
   // closer; a quotient that is not a whole number lies at least 10^-12 from one, more than half that
   // spacing, so the correctly rounded division never lands on the next whole number and floor is exact.
   return Math.floor(numerator / TWELVE_ZEROS);
+}
+
+/**
+ * sum + quantity × price when every value is a non-negative safe integer and so are the product and the
+ * sum; else NaN, which every later step carries (the caller then leaves the cost to the BigInt arithmetic).
+ */
+function addTerm(sum: number, quantity: number, price: number): number {
+  if (!Number.isSafeInteger(quantity) || !Number.isSafeInteger(price) || quantity < 0 || price < 0) return Number.NaN;
+  const product = quantity * price;
+  const total = sum + product;
+  return Number.isSafeInteger(product) && Number.isSafeInteger(total) ? total : Number.NaN;
 }
 
 /** The reference: every term scaled to the common denominator in BigInt, rounded half up once. */

@@ -7,7 +7,7 @@ import type { Usage } from './usage.ts';
 import type { Accounting, Reservation } from './accounting.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import { rateLimitSubjects, hasTokenLimit } from './admission.ts';
-import type { MeteringEntry } from './metering-writer.ts';
+import { meteringEntryStore, type MeteringEntryBatch, type QueuedMeteringEntry } from './metering-entry-batch.ts';
 import type { MeteringBatchWriter } from './metering-batch-writer.ts';
 import { createWriteBehindQueue } from './write-behind-queue.ts';
 import { MeteringWriteInterrupted } from './isolate-refused-rows.ts';
@@ -88,20 +88,18 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
   let streamsRecorded: (() => void) | null = null;
   const metrics = createMeteringMetrics(deps.metricsRegistry, () => queue.pending);
   let dropping = false;
-  // Which reservation each queued entry settled, so accounting can tell which charges a batch makes durable.
-  const reservations = new WeakMap<MeteringEntry, Reservation>();
-  const queue = createWriteBehindQueue<MeteringEntry>({
+  // Entries are queued encoded, with the reservation each settled (metering-entry-batch.ts says why).
+  const queue = createWriteBehindQueue<QueuedMeteringEntry, MeteringEntryBatch>({
     intervalMs: deps.flushIntervalMs,
     maxBatch: MAX_BATCH,
-    write: async (entries, retry) => {
+    store: meteringEntryStore,
+    write: async (batch, retry) => {
       const stopTimer = metrics.writeSeconds.startTimer();
       let outcome = { written: 0, deadLettered: 0 };
-      await deps.accounting.writeCharges(
-        entries.map((entry) => ({ userId: entry.log.user_id ?? null, keyId: entry.log.key_id ?? null, chargeMicros: entry.chargeMicros, reservation: reservations.get(entry) ?? null })),
-        async () => {
-          outcome = await deps.writer.write(entries, { retry });
-        },
-      );
+      // Accounting learns which charges the batch makes durable.
+      await deps.accounting.writeCharges(batch.durableCharges(), async () => {
+        outcome = await deps.writer.writeEncoded(batch.encode(), { retry });
+      });
       stopTimer();
       if (outcome.deadLettered > 0) {
         metrics.deadLetters.inc(outcome.deadLettered);
@@ -112,7 +110,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
     // The rows not done are kept and written again with the next flush; each failure is logged with its totals.
     onError: (error, kept) => {
       metrics.writeFailures.inc();
-      deps.logger.error({ err: error, calls: kept.length, chargeMicros: kept.reduce((sum, e) => sum + e.chargeMicros, 0) }, 'metering batch could not be written; it will be retried');
+      deps.logger.error({ err: error, calls: kept.count, chargeMicros: kept.chargeMicros() }, 'metering batch could not be written; it will be retried');
     },
   });
   return {
@@ -176,8 +174,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
           attempts_json: call.attempts ? JSON.stringify(call.attempts) : null,
         },
       });
-      if (call.reservation) reservations.set(entry, call.reservation);
-      queue.enqueue(entry);
+      queue.enqueue({ entry, reservation: call.reservation });
       deps.writer.prepare();
       return cost;
     },

@@ -21,22 +21,48 @@ export interface WriteBehindQueue<T> {
   readonly pending: number;
 }
 
-export interface WriteBehindOptions<T> {
+/**
+ * How the queue holds its rows. By default an array of them; the usage recorder keeps each row encoded as
+ * it is queued (metering-entry-batch.ts), so that rows waiting up to a flush interval are not objects the
+ * young generation copies and promotes.
+ */
+export interface RowStore<T, B> {
+  empty(): B;
+  add(batch: B, row: T): void;
+  count(batch: B): number;
+  /** Rows `from` up to `to` (the end when omitted) as a new batch. */
+  slice(batch: B, from: number, to?: number): B;
+  /** `first`'s rows, then `second`'s. */
+  concat(first: B, second: B): B;
+}
+
+export interface WriteBehindOptions<T, B = T[]> {
   intervalMs: number;
   /** Most rows per write (one transaction). */
   maxBatch: number;
   /** `retry`: some of the rows were in a write that failed (and may have committed nonetheless). */
-  write(rows: T[], retry: boolean): Promise<void>;
+  write(rows: B, retry: boolean): Promise<void>;
   /** How many rows, from the start of a failed batch, were done anyway; 0 when not said. */
   doneBeforeFailure?(error: unknown): number;
   /** Told of each failed write, with the rows kept for the next one. */
-  onError(error: unknown, kept: T[]): void;
+  onError(error: unknown, kept: B): void;
   /** Pause between retries while closing; default the interval. */
   retryDelayMs?: number;
+  /** How rows are held; an array of them by default. */
+  store?: RowStore<T, B>;
 }
 
-export function createWriteBehindQueue<T>(options: WriteBehindOptions<T>): WriteBehindQueue<T> {
-  let buffer: T[] = [];
+const arrayStore: RowStore<unknown, unknown[]> = {
+  empty: () => [],
+  add: (batch, row) => void batch.push(row),
+  count: (batch) => batch.length,
+  slice: (batch, from, to) => batch.slice(from, to),
+  concat: (first, second) => first.concat(second),
+};
+
+export function createWriteBehindQueue<T, B = T[]>(options: WriteBehindOptions<T, B>): WriteBehindQueue<T> {
+  const store = options.store ?? (arrayStore as unknown as RowStore<T, B>);
+  let buffer: B = store.empty();
   let current: Promise<void> | null = null;
   let due = false;
   let enqueued = 0;
@@ -46,28 +72,31 @@ export function createWriteBehindQueue<T>(options: WriteBehindOptions<T>): Write
   let keptAtFront = 0;
 
   const startWrite = (): Promise<void> => {
-    const batch = buffer.length <= options.maxBatch ? buffer : buffer.slice(0, options.maxBatch);
-    buffer = batch === buffer ? [] : buffer.slice(batch.length);
+    const buffered = store.count(buffer);
+    const batch = buffered <= options.maxBatch ? buffer : store.slice(buffer, 0, options.maxBatch);
+    const size = Math.min(buffered, options.maxBatch);
+    buffer = batch === buffer ? store.empty() : store.slice(buffer, size);
     const failuresBefore = failures;
     const retry = keptAtFront > 0;
-    keptAtFront = Math.max(0, keptAtFront - batch.length);
+    keptAtFront = Math.max(0, keptAtFront - size);
     current = (async () => {
       try {
         await options.write(batch, retry);
-        finished += batch.length;
+        finished += size;
       } catch (error) {
         failures++;
-        const done = Math.max(0, Math.min(batch.length, options.doneBeforeFailure?.(error) ?? 0));
+        const done = Math.max(0, Math.min(size, options.doneBeforeFailure?.(error) ?? 0));
         finished += done;
-        const kept = batch.slice(done);
-        buffer = kept.concat(buffer);
-        keptAtFront += kept.length;
+        const kept = store.slice(batch, done);
+        buffer = store.concat(kept, buffer);
+        keptAtFront += size - done;
         options.onError(error, kept);
       } finally {
         current = null;
       }
       // A flush that came due during this write goes now (after a failure: at the next tick).
-      if (failures === failuresBefore && buffer.length > 0 && (due || buffer.length >= options.maxBatch)) {
+      const waiting = store.count(buffer);
+      if (failures === failuresBefore && waiting > 0 && (due || waiting >= options.maxBatch)) {
         due = false;
         void startWrite();
       }
@@ -76,7 +105,7 @@ export function createWriteBehindQueue<T>(options: WriteBehindOptions<T>): Write
   };
 
   const kick = () => {
-    if (buffer.length === 0) return;
+    if (store.count(buffer) === 0) return;
     if (current) due = true;
     else void startWrite();
   };
@@ -96,9 +125,9 @@ export function createWriteBehindQueue<T>(options: WriteBehindOptions<T>): Write
 
   return {
     enqueue(row) {
-      buffer.push(row);
+      store.add(buffer, row);
       enqueued++;
-      if (buffer.length >= options.maxBatch && !current) void startWrite();
+      if (store.count(buffer) >= options.maxBatch && !current) void startWrite();
     },
     async flush() {
       await drain(enqueued);

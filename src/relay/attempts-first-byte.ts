@@ -7,7 +7,7 @@ import { GatewayError, upstreamCredentialsRefused, upstreamTimeout, upstreamUnre
 import { UpstreamCredentialError } from '../upstream/upstream-credential-error.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { sendUpstream, type UpstreamResponse } from '../upstream/send-upstream.ts';
-import type { RelayHop, UpstreamCallShape } from './relay-hop.ts';
+import type { RelayHop, UpstreamCallShape, WholeAnswer } from './relay-hop.ts';
 import { classifyTransportError, classifyUpstreamStatus, DEFAULT_TIMEOUTS, retryAfterMs, type FailureKind } from './attempt-policy.ts';
 import { recordCall, wholeCostMicros } from './record-call.ts';
 import { attemptRecord } from './attempt-log.ts';
@@ -80,21 +80,7 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     return fail(scope, classifyUpstreamStatus(response.statusCode, error, refusal), error, response.statusCode, retryAfterMs(response.headers['retry-after']));
   }
 
-  if (hop.passBytes) {
-    const passBytes = hop.passBytes;
-    const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
-    return {
-      kind: 'ready',
-      record: recordOf(scope, response.statusCode, 'ok', null),
-      commit() {
-        // A streamed answer's cost is known once its generator has recorded it, when the stream ends.
-        const cost = new RecordedCost();
-        const body = bytesToClient(context, response, { channel, model, upstreamModel, usage: () => passBytes.usage() }, cost);
-        return { kind: 'stream', status: response.statusCode, headers: { 'content-type': contentType }, body, costMicros: cost.read };
-      },
-      discard: async () => response.abort(),
-    };
-  }
+  if (hop.passBytes) return readyBytes(context, response, hop.passBytes, channel, model, upstreamModel, recordOf(scope, response.statusCode, 'ok', null));
   const isStream = isUpstreamStream(channel, response.headers['content-type']);
   if (!call.stream || !isStream || !hop.stream) {
     let text: string;
@@ -104,21 +90,7 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
       return transportFailure(scope, error, 'response body', response.statusCode);
     }
     const answer = hop.whole(text, channel);
-    return {
-      kind: 'ready',
-      record: recordOf(scope, response.statusCode, 'ok', null),
-      commit() {
-        // Recorded right after the answer is written (the write happens in this same turn of the event loop,
-        // setImmediate at its end): the charge is never skipped, and it no longer delays the client. Its cost
-        // (for the x-gateway-cost header) is the recorder's computation, made now from the same outcome.
-        // The cost is computed before the record is scheduled: nothing after scheduling can throw, so the
-        // call is never also recorded as failed by relayEndpoint's catch.
-        const cost = wholeCostMicros(deps, call, model, answer.usage);
-        setImmediate(recordCall, deps, call, { model, status: response.statusCode, usage: answer.usage, channelId: channel.id, upstreamModel, ttftMs: null, error: null });
-        return { kind: 'buffer', status: response.statusCode, headers: { 'content-type': answer.contentType }, body: answer.body, costMicros: () => cost };
-      },
-      discard: async () => {},
-    };
+    return new ReadyWholeAnswer(recordOf(scope, response.statusCode, 'ok', null), deps, call, channel, model, upstreamModel, response.statusCode, answer);
   }
 
   const converter = hop.stream(channel);
@@ -189,6 +161,67 @@ function readyStream(context: AttemptContext, committed: CommittedStream, record
       return { kind: 'stream', status: 200, headers: SSE_HEADERS, body, costMicros: cost.read };
     },
     discard: () => committed.pump.stop(),
+  };
+}
+
+/**
+ * A whole answer, ready to commit. An object rather than commit/discard closures made in attemptOnce: those
+ * kept the attempt's whole scope in a context object per call (issue 16: the relay's per-call garbage).
+ */
+class ReadyWholeAnswer {
+  readonly kind = 'ready' as const;
+  readonly record: AttemptRecord;
+  private readonly deps: RelayDeps;
+  private readonly call: RelayCall;
+  private readonly channel: RoutedChannel;
+  private readonly model: string;
+  private readonly upstreamModel: string;
+  private readonly status: number;
+  private readonly answer: WholeAnswer;
+
+  constructor(record: AttemptRecord, deps: RelayDeps, call: RelayCall, channel: RoutedChannel, model: string, upstreamModel: string, status: number, answer: WholeAnswer) {
+    this.record = record;
+    this.deps = deps;
+    this.call = call;
+    this.channel = channel;
+    this.model = model;
+    this.upstreamModel = upstreamModel;
+    this.status = status;
+    this.answer = answer;
+  }
+
+  commit(): RelayResult {
+    const { deps, call, model, answer, status } = this;
+    // Recorded right after the answer is written (the write happens in this same turn of the event loop,
+    // setImmediate at its end): the charge is never skipped, and it no longer delays the client. Its cost
+    // (for the x-gateway-cost header) is the recorder's computation, made now from the same outcome.
+    // The cost is computed before the record is scheduled: nothing after scheduling can throw, so the
+    // call is never also recorded as failed by relayEndpoint's catch.
+    const cost = wholeCostMicros(deps, call, model, answer.usage);
+    setImmediate(recordCall, deps, call, { model, status, usage: answer.usage, channelId: this.channel.id, upstreamModel: this.upstreamModel, ttftMs: null, error: null });
+    return { kind: 'buffer', status, headers: { 'content-type': answer.contentType }, body: answer.body, costMicros: constantCost(cost) };
+  }
+
+  async discard(): Promise<void> {}
+}
+
+function constantCost(cost: number): () => number {
+  return () => cost;
+}
+
+/** A binary answer, ready to commit. Outside attemptOnce: closures made there give every call a context for its locals. */
+function readyBytes(context: AttemptContext, response: UpstreamResponse, passBytes: NonNullable<RelayHop['passBytes']>, channel: RoutedChannel, model: string, upstreamModel: string, record: AttemptRecord): AttemptOutcome {
+  const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
+  return {
+    kind: 'ready',
+    record,
+    commit() {
+      // A streamed answer's cost is known once its generator has recorded it, when the stream ends.
+      const cost = new RecordedCost();
+      const body = bytesToClient(context, response, { channel, model, upstreamModel, usage: () => passBytes.usage() }, cost);
+      return { kind: 'stream', status: response.statusCode, headers: { 'content-type': contentType }, body, costMicros: cost.read };
+    },
+    discard: async () => response.abort(),
   };
 }
 

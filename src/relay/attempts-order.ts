@@ -74,10 +74,17 @@ class ChainOrder implements AttemptOrder {
   constructor(routes: ModelRoute[], breakers: CircuitBreakers) {
     this.breakers = breakers;
     const candidates = this.candidates;
-    for (const route of routes) {
-      for (const channel of route.channels) candidates.push({ model: route.model, channel, index: candidates.length });
+    // Index loops, not for-of or every(): built for every call, whose iterators and closure were garbage.
+    let everyCircuitOpen = true;
+    for (let r = 0; r < routes.length; r++) {
+      const route = routes[r]!;
+      for (let c = 0; c < route.channels.length; c++) {
+        const channel = route.channels[c]!;
+        candidates.push({ model: route.model, channel, index: candidates.length });
+        if (everyCircuitOpen && !breakers.isOpen(channel.id)) everyCircuitOpen = false;
+      }
     }
-    this.everyCircuitOpen = candidates.every((candidate) => breakers.isOpen(candidate.channel.id));
+    this.everyCircuitOpen = everyCircuitOpen;
   }
 
   private usable(candidate: Candidate, admit: boolean): boolean {

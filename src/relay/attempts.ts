@@ -9,7 +9,7 @@ import type { RelayDeps } from './relay-deps.ts';
 import type { RelayHop } from './relay-hop.ts';
 import type { RelayCall, RelayResult } from './relay-types.ts';
 import { attemptOnce, type AttemptContext, type AttemptOutcome } from './attempts-first-byte.ts';
-import { createAttemptOrder, type Candidate, type ModelRoute } from './attempts-order.ts';
+import { createAttemptOrder, type AttemptOrder, type Candidate, type ModelRoute } from './attempts-order.ts';
 import { logAttempt } from './attempt-log.ts';
 
 export type { ModelRoute } from './attempts-order.ts';
@@ -25,36 +25,28 @@ interface Running {
 
 type Settled = { run: Running; outcome: AttemptOutcome } | { run: Running; thrown: unknown };
 
+/** The loop's state for one call, handed to launch() instead of closures over runAttempts' scope. */
+interface AttemptLoop {
+  context: AttemptContext;
+  hedging: boolean;
+  running: Set<Running>;
+}
+
 export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHop, routes: ModelRoute[]): Promise<RelayResult> {
   const context: AttemptContext = { deps, call, hop, routes };
   const order = createAttemptOrder(routes, deps.breakers);
-  const hedging = routes.some((route) => hedgeAfterMs(deps, route.model) > 0) && routes.reduce((sum, route) => sum + route.channels.length, 0) > 1;
+  const hedging = mayHedge(deps, routes);
   const running = new Set<Running>();
+  const loop: AttemptLoop = { context, hedging, running };
   let lastError: GatewayError | null = null;
   let finalError: GatewayError | null = null;
-
-  const launch = (candidate: Candidate, waitMs: number) => {
-    const controller = hedging ? new AbortController() : null;
-    const signal = controller ? AbortSignal.any([call.signal, controller.signal]) : call.signal;
-    const run: Running = { candidate, controller, startsAt: performance.now() + waitMs, hedged: false, settled: undefined as never };
-    run.settled = (async (): Promise<Settled> => {
-      try {
-        if (waitMs > 0) await sleep(waitMs, signal);
-        return { run, outcome: await attemptOnce(context, candidate.channel, candidate.model, signal) };
-      } catch (thrown) {
-        if (!call.signal.aborted && signal.aborted) return { run, outcome: { kind: 'cancelled' } };
-        return { run, thrown };
-      }
-    })();
-    running.add(run);
-  };
 
   try {
     for (;;) {
       if (running.size === 0) {
         const next = order.next();
         if (!next) break;
-        launch(next.candidate, next.waitMs);
+        launch(loop, next.candidate, next.waitMs);
       }
       const event = await nextEvent(deps, running);
       if (event === 'hedge') {
@@ -63,7 +55,7 @@ export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHo
         const partner = order.nextForHedge(slow!.candidate);
         if (partner) {
           deps.logger.info({ requestId: call.requestId, slow: slow!.candidate.channel.name, hedge: partner.channel.name, model: partner.model }, 'no first byte yet: hedging on the next route');
-          launch(partner, 0);
+          launch(loop, partner, 0);
         }
         continue;
       }
@@ -103,15 +95,53 @@ export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHo
     }
   } finally {
     // The winner returned, or the call failed: every other attempt stops upstream and is never charged.
-    for (const run of running) {
-      run.controller?.abort(new Error('another route answered first'));
-      void run.settled.then((settled) => {
-        if ('outcome' in settled && settled.outcome.kind === 'ready') return settled.outcome.discard();
-        return undefined;
-      }).catch(() => {}).finally(() => order.releaseProbe(run.candidate.channel.id));
-    }
+    for (const run of running) stopRun(run, order);
   }
   throw finalError ?? lastError ?? new GatewayError(503, 'overloaded_error', 'GW_ERR_NO_ROUTE', { message: 'Every channel for this model is unavailable right now; try again shortly.', code: 'no_available_channel' });
+}
+
+/**
+ * Whether the call may hedge: a model of its chain asks for it, and there is more than one route. (Loops in
+ * functions of their own: a closure in runAttempts would give every call a context for its locals.)
+ */
+function mayHedge(deps: RelayDeps, routes: ModelRoute[]): boolean {
+  let asked = false;
+  let channels = 0;
+  for (let i = 0; i < routes.length; i++) {
+    if (hedgeAfterMs(deps, routes[i]!.model) > 0) asked = true;
+    channels += routes[i]!.channels.length;
+  }
+  return asked && channels > 1;
+}
+
+/** An attempt still running when the call is decided: stopped upstream, its answer (if any) discarded, never charged. */
+function stopRun(run: Running, order: AttemptOrder): void {
+  run.controller?.abort(new Error('another route answered first'));
+  void run.settled.then((settled) => {
+    if ('outcome' in settled && settled.outcome.kind === 'ready') return settled.outcome.discard();
+    return undefined;
+  }).catch(() => {}).finally(() => order.releaseProbe(run.candidate.channel.id));
+}
+
+/** Starts an attempt (after `waitMs`) and adds it to the running ones. */
+function launch(loop: AttemptLoop, candidate: Candidate, waitMs: number): void {
+  const call = loop.context.call;
+  const controller = loop.hedging ? new AbortController() : null;
+  const signal = controller ? AbortSignal.any([call.signal, controller.signal]) : call.signal;
+  const run: Running = { candidate, controller, startsAt: performance.now() + waitMs, hedged: false, settled: undefined as never };
+  run.settled = settle(loop.context, run, signal, waitMs);
+  loop.running.add(run);
+}
+
+/** The attempt's outcome, or what it threw; never rejects. */
+async function settle(context: AttemptContext, run: Running, signal: AbortSignal, waitMs: number): Promise<Settled> {
+  try {
+    if (waitMs > 0) await sleep(waitMs, signal);
+    return { run, outcome: await attemptOnce(context, run.candidate.channel, run.candidate.model, signal) };
+  } catch (thrown) {
+    if (!context.call.signal.aborted && signal.aborted) return { run, outcome: { kind: 'cancelled' } };
+    return { run, thrown };
+  }
 }
 
 /** The next attempt to settle, or 'hedge' when the only one running has waited long enough for a partner. */

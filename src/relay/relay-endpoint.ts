@@ -3,6 +3,8 @@
 // audio, rerank and responses all come through here.
 import { GatewayError } from '../gateway-errors.ts';
 import type { ModelRow } from '../db/schema.ts';
+import type { GatewaySnapshot } from '../gateway-state.ts';
+import type { RoutedChannel } from '../routing/routing-table.ts';
 import { admitCall, isBillable } from '../metering/admission.ts';
 import type { Usage } from '../metering/usage.ts';
 import type { RelayDeps } from './relay-deps.ts';
@@ -23,7 +25,7 @@ export async function relayEndpoint(deps: RelayDeps, call: RelayCall, hop: Relay
   const admission = await admitCall(snapshot, deps.accounting, deps.rateLimiter, {
     key: call.key,
     model: call.model,
-    fallbackModels: routes.slice(1).map((route) => route.model),
+    fallbackModels: routes.length > 1 ? routes.slice(1).map((route) => route.model) : undefined,
     estimate: options.estimate,
   });
   call.meter.reservation = admission.reservation;
@@ -47,24 +49,41 @@ export async function relayEndpoint(deps: RelayDeps, call: RelayCall, hop: Relay
  */
 function modelRoutes(deps: RelayDeps, call: RelayCall, hop: RelayHop): ModelRoute[] {
   const snapshot = deps.state.current;
-  const usable = (model: string) => resolveCandidates(snapshot.routing, call.key, model).filter((channel) => hop.supports(channel));
   const chain: string[] = [];
   const requested = call.body.models;
   if (Array.isArray(requested)) chain.push(...requested.filter((id): id is string => typeof id === 'string'));
   const fallbacks = snapshot.models.get(call.model)?.fallbacks_json;
   if (fallbacks && fallbacks !== '[]') chain.push(...(JSON.parse(fallbacks) as string[]));
-  const routes: ModelRoute[] = [{ model: call.model, channels: usable(call.model) }];
+  const routes: ModelRoute[] = [{ model: call.model, channels: usableChannels(snapshot, call, hop, call.model) }];
   if (routes[0]!.channels.length === 0) {
     throw new GatewayError(400, 'invalid_request_error', 'GW_ERR_UNSUPPORTED_ENDPOINT', { message: `The model '${call.model}' is not served by a channel that supports ${call.endpoint}.`, param: 'model', code: 'unsupported_endpoint' });
   }
+  // Most calls have no fallback chain: no Set for nothing.
+  if (chain.length === 0) return routes;
   for (const model of new Set(chain)) {
     if (model === call.model || !isBillable(snapshot, model)) continue;
     try {
-      const channels = usable(model);
+      const channels = usableChannels(snapshot, call, hop, model);
       if (channels.length > 0) routes.push({ model, channels });
     } catch {
       // A fallback this key cannot use is simply not part of its chain.
     }
   }
   return routes;
+}
+
+/**
+ * The channels that may serve this key's call to `model` and that the hop supports, in routing order.
+ * Filtered in place: resolveCandidates returns an array of this call's own (a function, not a closure in
+ * modelRoutes, so the call's locals need no context object).
+ */
+function usableChannels(snapshot: GatewaySnapshot, call: RelayCall, hop: RelayHop, model: string): RoutedChannel[] {
+  const channels = resolveCandidates(snapshot.routing, call.key, model);
+  let kept = 0;
+  for (let i = 0; i < channels.length; i++) {
+    const channel = channels[i]!;
+    if (hop.supports(channel)) channels[kept++] = channel;
+  }
+  channels.length = kept;
+  return channels;
 }

@@ -4,7 +4,9 @@ import type { PriorityTiers, RoutedChannel } from './routing-table.ts';
 /** Orders every candidate for one request: tiers by priority, each tier shuffled by weight. */
 export function orderCandidates(tiers: PriorityTiers, random: () => number = Math.random): RoutedChannel[] {
   const ordered: RoutedChannel[] = [];
-  for (const tier of tiers) {
+  // An index loop, not for-of: this runs for every call, and its iterator was garbage.
+  for (let t = 0; t < tiers.length; t++) {
+    const tier = tiers[t]!;
     if (tier.length === 1) {
       ordered.push(tier[0]!);
       continue;

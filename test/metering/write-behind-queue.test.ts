@@ -2,6 +2,11 @@
 // failed rows kept in order and never written twice, and a close that writes everything.
 import { expect, it } from 'vitest';
 import { createWriteBehindQueue } from '../../src/metering/write-behind-queue.ts';
+import { meteringEntryStore, type MeteringEntryBatch, type QueuedMeteringEntry } from '../../src/metering/metering-entry-batch.ts';
+import { decodeMeteringBatch, encodeMeteringBatch, ENCODED_ENTRY_WIDTH } from '../../src/metering/metering-batch-encoding.ts';
+import { USAGE_LOG_COLUMNS } from '../../src/db/usage-log-columns.ts';
+import type { MeteringEntry } from '../../src/metering/metering-writer.ts';
+import type { DurableCharge } from '../../src/metering/accounting.ts';
 
 function deferred() {
   let resolve!: () => void;
@@ -119,4 +124,69 @@ it('close() keeps retrying until the database takes the rows', async () => {
   queue.enqueue(7);
   await queue.close();
   expect(written).toEqual([7]);
+});
+
+it('queues metering entries encoded (the flat batch the worker takes), keeping each one\'s reservation through a partial failure', async () => {
+  const entry = (requestId: string, userId: number, chargeMicros: number): MeteringEntry => ({
+    chargeMicros,
+    log: { created_at: 1, request_id: requestId, user_id: userId, key_id: userId * 10, model: 'm', inbound_format: 'openai', endpoint: '/v1/chat/completions', status: 200, latency_ms: 1 } as MeteringEntry['log'],
+  });
+  const reservation = (userId: number) => ({ userId, keyId: userId * 10, amountMicros: 99 });
+  const written: { entries: MeteringEntry[]; charges: DurableCharge[]; retry: boolean }[] = [];
+  let fail = true;
+  const queue = createWriteBehindQueue<QueuedMeteringEntry, MeteringEntryBatch>({
+    intervalMs: 60_000,
+    maxBatch: 2,
+    retryDelayMs: 1,
+    store: meteringEntryStore,
+    write: async (batch, retry) => {
+      written.push({ entries: decodeMeteringBatch(batch.encode()), charges: batch.durableCharges(), retry });
+      if (fail) {
+        fail = false;
+        throw Object.assign(new Error('connection lost'), { done: 1 });
+      }
+    },
+    doneBeforeFailure: (error) => (error as { done: number }).done,
+    onError: () => {},
+  });
+  const a = reservation(1);
+  const b = reservation(2);
+  queue.enqueue({ entry: entry('a', 1, 100), reservation: a });
+  queue.enqueue({ entry: entry('b', 2, 200), reservation: b });
+  queue.enqueue({ entry: entry('c', 3, 0), reservation: null });
+  await queue.close();
+  // The first batch (two: maxBatch) failed after its first entry; its second went again, with the third.
+  expect(written.map((write) => [write.entries.map((e) => e.log.request_id), write.retry])).toEqual([[['a', 'b'], false], [['b', 'c'], true]]);
+  expect(written[1]!.entries[0]).toEqual({ log: expect.objectContaining({ request_id: 'b', user_id: 2, key_id: 20, status: 200 }), chargeMicros: 200 });
+  expect(written[0]!.charges).toEqual([{ userId: 1, keyId: 10, chargeMicros: 100, reservation: a }, { userId: 2, keyId: 20, chargeMicros: 200, reservation: b }]);
+  expect(written[1]!.charges).toEqual([{ userId: 2, keyId: 20, chargeMicros: 200, reservation: b }, { userId: 3, keyId: 30, chargeMicros: 0, reservation: null }]);
+  expect(written[1]!.charges[0]!.reservation).toBe(b);
+  expect(queue.pending).toBe(0);
+});
+
+it('keeps every column of a queued metering entry exactly: numbers, nulls, absent and odd values, through growth, slices and joins', () => {
+  const entries: MeteringEntry[] = [];
+  for (let i = 0; i < 600; i++) {
+    const log: Record<string, unknown> = {};
+    USAGE_LOG_COLUMNS.forEach((column, c) => {
+      log[column] = [i * 1_000 + c, null, `text ${i}`, Number.MAX_SAFE_INTEGER - i, -0, 0.5, undefined][(i + c) % 7];
+    });
+    log.created_at = 1_780_000_000_000 + i;
+    if (i % 97 === 0) log.status = Number.NaN;
+    if (i % 101 === 0) log.latency_ms = 'twelve';
+    entries.push({ chargeMicros: i % 13 === 0 ? 0 : i * 7, log: log as MeteringEntry['log'] });
+  }
+  const batch = meteringEntryStore.empty();
+  entries.forEach((entry, i) => meteringEntryStore.add(batch, { entry, reservation: i % 2 ? { userId: i, keyId: i, amountMicros: i } : null }));
+  const reference = encodeMeteringBatch(entries);
+  expect(reference.length).toBe(600 * ENCODED_ENTRY_WIDTH);
+  expect(reference.some((value) => Object.is(value, -0)) && reference.includes(undefined) && reference.includes(null)).toBe(true);
+  expect(batch.encode()).toEqual(reference);
+  // toEqual does not tell -0 from 0 nor undefined from absent: compared value by value.
+  batch.encode().forEach((value, i) => expect(Object.is(value, reference[i]), `value ${i}`).toBe(true));
+  const rejoined = meteringEntryStore.concat(meteringEntryStore.slice(batch, 0, 250), meteringEntryStore.slice(batch, 250));
+  expect(rejoined.count).toBe(600);
+  rejoined.encode().forEach((value, i) => expect(Object.is(value, reference[i]), `value ${i}`).toBe(true));
+  expect(rejoined.durableCharges()).toEqual(batch.durableCharges());
+  expect(batch.durableCharges()[3]).toEqual({ userId: entries[3]!.log.user_id ?? null, keyId: entries[3]!.log.key_id ?? null, chargeMicros: 21, reservation: { userId: 3, keyId: 3, amountMicros: 3 } });
 });

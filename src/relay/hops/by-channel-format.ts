@@ -25,13 +25,21 @@ class ByChannelFormatHop implements RelayHop {
     this.hops = hops;
   }
 
+  // Index loops, not for-of or some(): asked several times a call, their iterators and closures were garbage.
   private hopFor(channel: RoutedChannel): RelayHop {
-    for (const hop of this.hops) if (hop.supports(channel)) return hop;
-    throw new Error(`No hop serves channel '${channel.name}' (${channel.type})`);
+    const hop = this.servingHop(channel);
+    if (hop === null) throw new Error(`No hop serves channel '${channel.name}' (${channel.type})`);
+    return hop;
+  }
+
+  private servingHop(channel: RoutedChannel): RelayHop | null {
+    const hops = this.hops;
+    for (let i = 0; i < hops.length; i++) if (hops[i]!.supports(channel)) return hops[i]!;
+    return null;
   }
 
   supports(channel: RoutedChannel): boolean {
-    return this.hops.some((hop) => hop.supports(channel));
+    return this.servingHop(channel) !== null;
   }
 
   request(channel: RoutedChannel, upstreamModel: string): UpstreamCallShape | Promise<UpstreamCallShape> {

@@ -29,7 +29,6 @@ class OpenAIPassthroughHop implements RelayHop {
   protected readonly prefill: string | null;
   private readonly operation: 'chat' | 'completions';
   private readonly usageOption: StreamUsageOption | null;
-  private readonly clientWantsUsage: boolean;
 
   constructor(call: RelayCall, prefill: string | null, operation: 'chat' | 'completions') {
     this.call = call;
@@ -37,7 +36,6 @@ class OpenAIPassthroughHop implements RelayHop {
     this.operation = operation;
     // The fields that make the upstream report usage are the client format's declaration (streamUsageOption).
     this.usageOption = streamUsageOptionOf(getFormat(call.inboundFormat));
-    this.clientWantsUsage = this.usageOption === null || this.usageOption.askedBy(call.body);
   }
 
   /** Passthrough only: the channel serves chat in the client's own format. */
@@ -66,7 +64,9 @@ class OpenAIPassthroughHop implements RelayHop {
   }
 
   stream(): StreamConverter {
-    return passthroughStream(this.call, this.clientWantsUsage, this.prefill !== null);
+    // Whether the client asked for usage itself: read here, only for streams (a whole answer never needs it).
+    const clientWantsUsage = this.usageOption === null || this.usageOption.askedBy(this.call.body);
+    return passthroughStream(this.call, clientWantsUsage, this.prefill !== null);
   }
 }
 
