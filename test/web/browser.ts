@@ -2,7 +2,7 @@
 // Screenshots go to test-results/screenshots/<name>-<width>-<scheme>.png for a person to look at.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'test-results', 'screenshots');
@@ -99,4 +99,16 @@ export async function contrastProblems(page: Page): Promise<ContrastProblem[]> {
     }
     return problems;
   });
+}
+
+/** Signs `who` in through the login form and opens the admin channel page's "Create channel" dialog. */
+export async function openCreateChannelDialog(page: Page, gatewayUrl: string, who: { email: string; password: string }): Promise<Locator> {
+  await page.goto(`${gatewayUrl}/login`);
+  await page.getByLabel(/^Email/).fill(who.email);
+  await page.getByLabel(/^Password/).fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  await page.goto(`${gatewayUrl}/admin/channels`);
+  await page.getByRole('button', { name: 'Create channel' }).click();
+  return page.getByRole('dialog');
 }

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 import { startVertexSimulator, type VertexSimulator } from '../simulators/vertex-simulator.ts';
 import { join } from 'node:path';
-import { launchBrowser, SCREENSHOT_DIR, VIEWPORTS } from './browser.ts';
+import { launchBrowser, openCreateChannelDialog, SCREENSHOT_DIR, VIEWPORTS } from './browser.ts';
 
 const ADMIN = { email: 'cloud-root@example.com', password: 'cloud root password 1' };
 const USER_KEY = testKey('cloudpageuser');
@@ -40,14 +40,7 @@ describe('admin channel page, cloud types', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(8_000);
-    await page.goto(`${gateway.url}/login`);
-    await page.getByLabel(/^Email/).fill(ADMIN.email);
-    await page.getByLabel(/^Password/).fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    await page.goto(`${gateway.url}/admin/channels`);
-    await page.getByRole('button', { name: 'Create channel' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openCreateChannelDialog(page, gateway.url, ADMIN);
     await dialog.getByLabel('Name').fill('vertex-page');
     await dialog.getByLabel('Type', { exact: true }).click();
     await page.getByRole('option', { name: 'vertex' }).click();

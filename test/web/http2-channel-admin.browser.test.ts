@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, openCreateChannelDialog } from './browser.ts';
 
 const ADMIN = { email: 'h2-root@example.com', password: 'h2 root password 1' };
 const USER_KEY = testKey('h2pageuser');
@@ -37,14 +37,7 @@ describe('admin channel page, HTTP/2 switch', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(8_000);
-    await page.goto(`${gateway.url}/login`);
-    await page.getByLabel(/^Email/).fill(ADMIN.email);
-    await page.getByLabel(/^Password/).fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    await page.goto(`${gateway.url}/admin/channels`);
-    await page.getByRole('button', { name: 'Create channel' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openCreateChannelDialog(page, gateway.url, ADMIN);
     await dialog.getByLabel('Name').fill('h2c-page');
     await dialog.getByLabel('Base URL').fill(upstream.url);
     await dialog.getByLabel('Upstream API key').fill(UPSTREAM_KEY);
