@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
-import { launchBrowser, openCreateChannelDialog } from './browser.ts';
+import { join } from 'node:path';
+import { launchBrowser, openCreateChannelDialog, SCREENSHOT_DIR, VIEWPORTS } from './browser.ts';
 
 const ADMIN = { email: 'h2-root@example.com', password: 'h2 root password 1' };
 const USER_KEY = testKey('h2pageuser');
@@ -56,6 +57,15 @@ describe('admin channel page, HTTP/2 switch', () => {
     await page.getByRole('menuitem', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog');
     expect(await edit.getByLabel('HTTP/2 to the upstream').isChecked()).toBe(true);
+    // The switch and its description at both widths, for a person to look at (test-results/screenshots),
+    // after the modal's opening transition and the phone layout's reflow.
+    await edit.getByText('HTTP/2 to the upstream').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'admin-channel-http2-desktop-light.png') });
+    await page.setViewportSize(VIEWPORTS.phone);
+    await edit.getByText('HTTP/2 to the upstream').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'admin-channel-http2-phone-light.png') });
     await edit.getByLabel('HTTP/2 to the upstream').uncheck();
     await edit.getByRole('button', { name: 'Save channel' }).click();
     await edit.waitFor({ state: 'hidden' });
