@@ -13,6 +13,7 @@ import { describeDatabase, openDatabase, type Database } from './db/database.ts'
 import { checkSeal, sealDatabase } from './config/secret-seal.ts';
 import { createResponseOwners } from './responses/response-owners.ts';
 import { startMetricsServer } from './http/metrics-access.ts';
+import { destroyTakenStreams } from './http/taken-stream.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createGatewayState, type GatewaySnapshot, type GatewayState } from './gateway-state.ts';
 import { createUsageRecorder, type UsageRecorder } from './metering/usage-recorder.ts';
@@ -215,7 +216,11 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
 
 /** Waits for requests in flight up to the grace period, then cuts the rest so shutdown always ends. */
 async function closeWithin(app: FastifyInstance, graceMs: number): Promise<void> {
-  const timer = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  const timer = setTimeout(() => {
+    app.server.closeAllConnections();
+    // Streams run off Node's connection list (src/http/taken-stream.ts): cut as well.
+    destroyTakenStreams(app.server);
+  }, graceMs);
   // A keep-alive connection whose last response just finished would hold the close open; drop such
   // connections as they become idle, while busy ones finish their work.
   const idleSweeper = setInterval(() => app.server.closeIdleConnections(), 50);

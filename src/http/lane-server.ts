@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { FastifyServerFactory } from 'fastify';
 import type { RelayLane } from './relay-lane.ts';
+import { noteRequestAfterStream } from './taken-stream.ts';
 
 interface FastifyServerSettings {
   keepAliveTimeout?: number;
@@ -16,8 +17,11 @@ export function laneServerFactory(lane: RelayLane): FastifyServerFactory {
   return (fastifyHandler, options) => {
     const settings = options as FastifyServerSettings;
     const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+      noteRequestAfterStream(request, server);
       if (!lane.serve(request, response)) fastifyHandler(request, response);
     });
+    // An upgrade (the realtime WebSocket) on a connection handed back after a stream: its idle timer goes.
+    server.prependListener('upgrade', (request: IncomingMessage) => noteRequestAfterStream(request, server));
     if (settings.keepAliveTimeout !== undefined) server.keepAliveTimeout = settings.keepAliveTimeout;
     if (settings.requestTimeout !== undefined) server.requestTimeout = settings.requestTimeout;
     server.setTimeout(settings.connectionTimeout ?? 0);

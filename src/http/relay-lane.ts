@@ -173,7 +173,7 @@ class LaneExchange implements RelayExchange {
   private readonly lane: RelayLane;
   private readonly route: LaneRoute;
   private readonly query: ParsedUrlQuery;
-  private readonly request: IncomingMessage;
+  readonly request: IncomingMessage;
   readonly response: ServerResponse;
 
   constructor(lane: RelayLane, route: LaneRoute, query: ParsedUrlQuery, request: IncomingMessage, response: ServerResponse) {

@@ -3,9 +3,10 @@
 // have — cost ~15 µs a call on the latency path). Streams are written as the relay yields them (no Node
 // stream pipeline in between: fewer ticks before the first byte), waiting for 'drain' when the client
 // reads slowly. The same writer serves Fastify's routes and the lean lane (src/http/relay-lane.ts).
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { RelayResult } from '../relay/relay-types.ts';
+import { takeStream, type TakenStream } from './taken-stream.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,6 +19,8 @@ export type AnswerHeaders = Record<string, string | number | string[] | undefine
 
 /** Where a relayed answer goes, whoever received the request. */
 export interface AnswerTarget {
+  /** The request being answered: a stream's connection is taken off Node's server through it. */
+  readonly request: IncomingMessage;
   readonly response: ServerResponse;
   readonly requestId: string;
   /** Whether the answer carries its cost (`x-gateway-cost`). */
@@ -30,6 +33,7 @@ export interface AnswerTarget {
 /** A Fastify reply as an answer target: Fastify lets go of the response, its headers are carried over. */
 export function replyTarget(reply: FastifyReply): AnswerTarget {
   return {
+    request: reply.request.raw,
     response: reply.raw,
     requestId: reply.request.id,
     costHeader: reply.server.costHeader !== false,
@@ -61,10 +65,14 @@ export function sendRelayResult(target: AnswerTarget, result: RelayResult): Prom
     response.end(result.body);
     return DONE;
   }
-  if (costOf) headers.trailer = 'x-gateway-cost';
+  // Only chunked framing carries trailers: Node refuses a Trailer header otherwise (an HTTP/1.0 client,
+  // whose stream then ends with the connection), which answered such clients 500.
+  if (costOf && (response as { useChunkedEncodingByDefault?: boolean }).useChunkedEncodingByDefault !== false) headers.trailer = 'x-gateway-cost';
+  // Node builds and checks the head (a bad header throws here); it goes out with the first chunk.
   response.writeHead(result.status, headers);
   keepHeaderFlat(response);
-  new StreamWriter(target, result.body, costOf).pull();
+  const sink = takeStream(target.request, response) ?? new ResponseSink(response);
+  new StreamWriter(target, result.body, costOf, sink).pull();
   return DONE;
 }
 
@@ -80,22 +88,66 @@ function keepHeaderFlat(response: ServerResponse): void {
   if (typeof header === 'string') header.charCodeAt(header.length - 1);
 }
 
+/** Where a stream's chunks go: its connection taken off Node's server (TakenStream), or Node's response. */
+type StreamSink = Pick<TakenStream, 'closed' | 'write' | 'whenWritable' | 'end' | 'destroy'>;
+
+/** Node's own path, for what takeStream leaves to it (HTTP/1.0, a pipelined request behind this one). */
+class ResponseSink implements StreamSink {
+  private readonly response: ServerResponse;
+
+  constructor(response: ServerResponse) {
+    this.response = response;
+  }
+
+  get closed(): boolean {
+    return this.response.destroyed;
+  }
+
+  write(chunk: string | Buffer): boolean {
+    return this.response.write(chunk);
+  }
+
+  whenWritable(callback: () => void): void {
+    const response = this.response;
+    // Both listeners are removed either way (`Promise.race` over two `once()` left the loser attached, one
+    // more per pause, on a long stream).
+    const onDrained = () => {
+      response.removeListener('drain', onDrained);
+      response.removeListener('close', onDrained);
+      callback();
+    };
+    response.on('drain', onDrained);
+    response.on('close', onDrained);
+  }
+
+  end(cost: string | null): void {
+    if (cost !== null) this.response.addTrailers({ 'x-gateway-cost': cost });
+    this.response.end();
+  }
+
+  destroy(): void {
+    this.response.destroy();
+  }
+}
+
 /**
- * Writes a stream as the relay's generator yields it, waiting for 'drain' when the client reads slowly.
- * One object per open stream with its handlers made once, where an async function with a `for await` kept
- * a suspended frame (its registers, a generator object, the promises and closures of each await).
+ * Writes a stream as the relay's generator yields it, waiting when the client reads slowly. One object per
+ * open stream with its handlers made once, where an async function with a `for await` kept a suspended
+ * frame (its registers, a generator object, the promises and closures of each await).
  */
 class StreamWriter {
   private readonly target: AnswerTarget;
   private readonly body: AsyncGenerator<string | Buffer>;
   private readonly costOf: (() => number | null) | undefined;
+  private readonly sink: StreamSink;
   /** Made on the first pause for a slow client: most streams never need it. */
   private onDrained: (() => void) | null = null;
 
-  constructor(target: AnswerTarget, body: AsyncGenerator<string | Buffer>, costOf: (() => number | null) | undefined) {
+  constructor(target: AnswerTarget, body: AsyncGenerator<string | Buffer>, costOf: (() => number | null) | undefined, sink: StreamSink) {
     this.target = target;
     this.body = body;
     this.costOf = costOf;
+    this.sink = sink;
   }
 
   pull(): void {
@@ -103,25 +155,20 @@ class StreamWriter {
   }
 
   private readonly onStep = (step: IteratorResult<string | Buffer>): void => {
-    const response = this.target.response;
-    if (step.done || response.destroyed) return this.finish();
+    const sink = this.sink;
+    if (step.done || sink.closed) return this.finish();
     let written: boolean;
     try {
-      written = response.write(step.value);
+      written = sink.write(step.value);
     } catch (error) {
       return this.onError(error);
     }
     if (written) return this.pull();
-    // A slow client: wait until it has read what is queued, or has gone. Both listeners are removed either
-    // way (`Promise.race` over two `once()` left the loser attached, one more per pause, on a long stream).
-    const onDrained = (this.onDrained ??= () => {
-      response.removeListener('drain', onDrained);
-      response.removeListener('close', onDrained);
-      if (response.destroyed) this.finish();
+    // A slow client: wait until it has read what is queued, or has gone.
+    sink.whenWritable((this.onDrained ??= () => {
+      if (this.sink.closed) this.finish();
       else this.pull();
-    });
-    response.on('drain', onDrained);
-    response.on('close', onDrained);
+    }));
   };
 
   private readonly onError = (error: unknown): void => {
@@ -129,18 +176,17 @@ class StreamWriter {
     this.finish();
   };
 
-  /** Ends the response (with the cost trailer) and the generator. */
+  /** Ends the answer (with the cost trailer) and the generator. */
   private finish(): void {
-    const response = this.target.response;
+    const sink = this.sink;
     try {
-      if (!response.destroyed) {
+      if (!sink.closed) {
         const cost = this.costOf?.();
-        if (cost !== undefined && cost !== null) response.addTrailers({ 'x-gateway-cost': String(cost) });
-        response.end();
+        sink.end(cost === undefined || cost === null ? null : String(cost));
       }
     } catch (error) {
       this.warn(error);
-      if (!response.destroyed) response.destroy();
+      if (!sink.closed) sink.destroy();
     }
     // The relay's generator records usage in its own finally; make sure it runs when we stopped early.
     this.body.return(undefined).catch((error: unknown) => this.warn(error));

@@ -1,0 +1,244 @@
+// A streamed answer written straight to its socket, with the connection taken off Node's HTTP server while
+// the stream runs (issue 16: memory per open stream). For every connection with an answer open, Node keeps
+// its native llhttp parser (~7 KB of malloc) and the parser's JS side, although a streamed call's request
+// has been read in full and nothing more is expected from the client until the stream ends. Node lets go
+// of them itself for an upgraded connection (WebSocket); this does the same for a stream: the parser goes
+// back to Node's pool (or is freed), the answer's chunks and its trailer are written here in HTTP/1.1
+// chunked framing, and after the stream the socket is handed back to the server as a fresh connection, so
+// keep-alive carries on as before. Measured in docs/performance.md ("Streams off Node's HTTP server").
+//
+// Node still decides everything about the head: ServerResponse.writeHead() validates the headers and builds
+// the status line, Date, Connection, Keep-Alive and Transfer-Encoding exactly as for any answer; Node sends
+// that head with the first write, and so does this. Only answers Node framed as chunked are taken (HTTP/1.1),
+// and only when this request is the connection's current one: anything unusual keeps Node's own path.
+import { createRequire } from 'node:module';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+const require = createRequire(import.meta.url);
+// Node's modules behind `http` (loadable by name since Node's first versions, not in the typings): the same
+// two functions Node uses to release an upgraded connection's parser and to set up a new connection.
+const { freeParser } = require('_http_common') as { freeParser(parser: unknown, request: unknown, socket: unknown): void };
+const { _connectionListener: connectionListener } = require('_http_server') as { _connectionListener(this: Server, socket: Socket): void };
+
+/** The listeners Node's server puts on a connection's socket (by their function names in Node 24). */
+const SERVER_LISTENERS: readonly (readonly [string, string])[] = [
+  ['data', 'bound socketOnData'],
+  ['end', 'bound socketOnEnd'],
+  ['close', 'bound socketOnClose'],
+  ['drain', 'bound socketOnDrain'],
+  ['error', 'socketOnError'],
+  ['timeout', 'socketOnTimeout'],
+  ['resume', 'onSocketResume'],
+  ['pause', 'onSocketPause'],
+];
+
+/** The 'finish' listener Node puts on each ServerResponse. */
+const NODE_FINISH_LISTENER = 'bound resOnFinish';
+
+interface NodeHttpSocket extends Socket {
+  parser?: { incoming?: unknown; _consumed?: boolean } | null;
+  _httpMessage?: unknown;
+  server?: Server;
+}
+
+interface NodeServerResponse extends ServerResponse {
+  _header: string | null;
+  _last: boolean;
+  chunkedEncoding: boolean;
+  finished: boolean;
+}
+
+/** Streams taken off each server, so that shutdown can still cut them after its grace period. */
+const takenByServer = new WeakMap<Server, Set<TakenStream>>();
+/** Sockets handed back after a stream whose keep-alive idle timer is ours until their next request. */
+const idleAfterStream = new WeakSet<Socket>();
+
+/**
+ * Takes the connection of an answer whose head writeHead() has just built, or returns null when Node's own
+ * path must stay (not chunked, not the connection's current exchange, an unexpected server state).
+ */
+export function takeStream(request: IncomingMessage, response: ServerResponse): TakenStream | null {
+  const socket = request.socket as NodeHttpSocket;
+  const outgoing = response as NodeServerResponse;
+  const parser = socket.parser;
+  const server = socket.server;
+  if (!outgoing.chunkedEncoding || typeof outgoing._header !== 'string' || !request.complete) return null;
+  // A pipelined request parsed behind this one (its answer queued in Node's state) needs Node's ordering.
+  if (parser == null || parser.incoming !== request || socket._httpMessage !== response) return null;
+  if (server === undefined || socket.destroyed || !socket.writable) return null;
+  if (!hasServerListeners(socket) || !response.listeners('finish').some((listener) => listener.name === NODE_FINISH_LISTENER)) return null;
+  for (const [event, name] of SERVER_LISTENERS) removeListenerNamed(socket, event, name);
+  // Node's end-of-answer step (keep-alive timer, next pipelined answer) would act on a connection it no longer has.
+  removeListenerNamed(response, 'finish', NODE_FINISH_LISTENER);
+  // Returns the parser to Node's pool (it unconsumes the socket first), as Node does after an upgrade.
+  freeParser(parser, request, socket);
+  response.detachSocket(socket);
+  return new TakenStream(server, socket, outgoing);
+}
+
+/** A request arrived on a connection handed back after a stream: Node's own timers rule it again. */
+export function noteRequestAfterStream(request: IncomingMessage, server: Server): void {
+  const socket = request.socket;
+  if (!idleAfterStream.delete(socket)) return;
+  // What Node does when a request arrives on an idle keep-alive connection.
+  socket.setTimeout(server.timeout);
+}
+
+/** Cuts every stream still taken off the server (shutdown, after its grace period). */
+export function destroyTakenStreams(server: Server): void {
+  const taken = takenByServer.get(server);
+  if (taken === undefined) return;
+  for (const stream of taken) stream.destroy();
+}
+
+function hasServerListeners(socket: Socket): boolean {
+  return socket.listeners('data').some((listener) => listener.name === 'bound socketOnData')
+    && socket.listeners('close').some((listener) => listener.name === 'bound socketOnClose');
+}
+
+function removeListenerNamed(emitter: Socket | ServerResponse, event: string, name: string): void {
+  for (const listener of emitter.listeners(event)) {
+    if (listener.name === name) emitter.removeListener(event, listener as (...args: unknown[]) => void);
+  }
+}
+
+/**
+ * One stream's connection while it is off the server: writes the head with the first chunk, each chunk in
+ * chunked framing, the end with its trailer; notices the client leaving (the ServerResponse then emits
+ * 'close' unfinished, as Node's would, which aborts the call); and hands the socket back afterwards.
+ */
+export class TakenStream {
+  private readonly server: Server;
+  private readonly socket: Socket;
+  private readonly response: NodeServerResponse;
+  /** The status line and headers, until they go out with the first write. */
+  private head: string | null;
+  private finished = false;
+  closed = false;
+  /** Bytes the client sent during the stream (a pipelined request): read again after the hand-back. */
+  private sentEarly = false;
+  private onWritable: (() => void) | null = null;
+
+  constructor(server: Server, socket: Socket, response: NodeServerResponse) {
+    this.server = server;
+    this.socket = socket;
+    this.response = response;
+    this.head = response._header;
+    let taken = takenByServer.get(server);
+    if (taken === undefined) takenByServer.set(server, (taken = new Set()));
+    taken.add(this);
+    socket.on('data', this.onData);
+    socket.on('end', this.onEnd);
+    socket.on('error', this.onError);
+    socket.on('timeout', this.onError);
+    socket.on('close', this.onClose);
+    socket.on('drain', this.onDrain);
+  }
+
+  /** Writes one chunk; false when the client reads slowly (wait with whenWritable). */
+  write(chunk: string | Buffer): boolean {
+    // A chunk of length 0 would end chunked framing: Node skips such writes as well.
+    const length = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (length === 0 || this.closed) return !this.closed;
+    const head = this.head;
+    this.head = null;
+    const size = length.toString(16);
+    if (typeof chunk === 'string') return this.socket.write(head === null ? `${size}\r\n${chunk}\r\n` : `${head}${size}\r\n${chunk}\r\n`);
+    const socket = this.socket;
+    socket.cork();
+    socket.write(head === null ? `${size}\r\n` : `${head}${size}\r\n`);
+    socket.write(chunk);
+    const written = socket.write('\r\n');
+    socket.uncork();
+    return written;
+  }
+
+  /** Calls back once the socket has drained what is queued, or the client has gone. */
+  whenWritable(callback: () => void): void {
+    if (this.closed) return callback();
+    this.onWritable = callback;
+  }
+
+  /** Ends the answer (with the cost trailer when given) and hands the connection back or closes it. */
+  end(cost: string | null): void {
+    if (this.closed || this.finished) return;
+    this.finished = true;
+    const ending = cost === null ? '0\r\n\r\n' : `0\r\nx-gateway-cost: ${cost}\r\n\r\n`;
+    const socket = this.socket;
+    socket.write(this.head === null ? ending : this.head + ending);
+    this.head = null;
+    this.release();
+    const response = this.response;
+    response.finished = true;
+    if (response._last || !this.server.listening) socket.end();
+    else this.handBack();
+    response.emit('finish');
+    response.emit('close');
+  }
+
+  /** Cuts the connection: the client sees the answer end without its last chunk. */
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  private handBack(): void {
+    const socket = this.socket;
+    const server = this.server;
+    connectionListener.call(server, socket);
+    // Node arms the keep-alive idle timer when an answer finishes on its own path; here the new connection
+    // state does not know an answer just finished, so it is armed here and disarmed by the next request.
+    if (server.keepAliveTimeout > 0) {
+      idleAfterStream.add(socket);
+      socket.setTimeout(server.keepAliveTimeout);
+    }
+    if (this.sentEarly) socket.resume();
+  }
+
+  private release(): void {
+    const socket = this.socket;
+    socket.removeListener('data', this.onData);
+    socket.removeListener('end', this.onEnd);
+    socket.removeListener('error', this.onError);
+    socket.removeListener('timeout', this.onError);
+    socket.removeListener('close', this.onClose);
+    socket.removeListener('drain', this.onDrain);
+    takenByServer.get(this.server)?.delete(this);
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    // Keep it for the server to read after the stream, and read no more until then (bounded: one chunk).
+    this.sentEarly = true;
+    this.socket.pause();
+    this.socket.unshift(chunk);
+  };
+
+  /** The client closed its side: the answer cannot be delivered in full (Node ends such connections too). */
+  private readonly onEnd = (): void => {
+    this.socket.destroy();
+  };
+
+  private readonly onError = (): void => {
+    this.socket.destroy();
+  };
+
+  private readonly onClose = (): void => {
+    if (this.finished) return;
+    this.closed = true;
+    this.release();
+    const response = this.response;
+    response.destroyed = true;
+    response.emit('close');
+    this.wake();
+  };
+
+  private readonly onDrain = (): void => {
+    this.wake();
+  };
+
+  private wake(): void {
+    const callback = this.onWritable;
+    this.onWritable = null;
+    callback?.();
+  }
+}

@@ -1,0 +1,228 @@
+// A stream's connection is taken off Node's HTTP server while the stream runs (src/http/taken-stream.ts):
+// the client must see exactly what Node's own path gave it — the events, the cost trailer, keep-alive
+// after the stream, pipelined requests answered in order, `Connection: close` and HTTP/1.0 honoured, the
+// keep-alive idle timeout — and the server must really have let go of the connection's parser meanwhile.
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
+import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
+
+const KEY = testKey('takenstream');
+const UPSTREAM_KEY = 'sk-upstream-taken-0001';
+const KEEP_ALIVE_MS = 400;
+let upstream: OpenAISimulator;
+let gateway: TestGateway;
+let host: string;
+let port: number;
+/** The gateway's warnings and errors: a stream that fails on the server side is logged there. */
+const problems: { msg: string }[] = [];
+/** The gateway's side of every connection, to look at what Node's server still holds. */
+const serverSockets: Socket[] = [];
+
+beforeAll(async () => {
+  upstream = await startOpenAISimulator({ apiKey: UPSTREAM_KEY });
+  const sink = new Writable({ write(chunk, _encoding, done) { for (const line of String(chunk).split('\n').filter(Boolean)) problems.push(JSON.parse(line)); done(); } });
+  gateway = await startTestGateway({
+    channels: [{ name: 'only', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, models: ['gpt-4o'] }],
+    models: [{ id: 'gpt-4o', input_per_mtok: 1, output_per_mtok: 2 }],
+    users: [{ name: 'taken', balance: 1000 }],
+    keys: [{ name: 'main', key: KEY, user: 'taken' }],
+  }, { logger: pino({ level: 'warn' }, sink) });
+  gateway.app.server.on('connection', (socket: Socket) => serverSockets.push(socket));
+  const url = new URL(gateway.url);
+  host = url.hostname;
+  port = Number(url.port);
+});
+
+afterAll(async () => {
+  await gateway?.dispose();
+  await upstream?.close();
+});
+
+beforeEach(() => {
+  upstream.reset();
+  problems.length = 0;
+});
+
+function chatBody(stream: boolean, content = 'hello there'): string {
+  return JSON.stringify({ model: 'gpt-4o', stream, messages: [{ role: 'user', content }] });
+}
+
+interface Answer {
+  status: number;
+  text: string;
+  trailers: NodeJS.Dict<string>;
+  headers: IncomingMessage['headers'];
+  localPort: number;
+}
+
+/** One call through node:http (it reads trailers) on the given agent. */
+function call(agent: Agent, stream: boolean): Promise<Answer> {
+  const body = chatBody(stream);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host, port, method: 'POST', path: '/v1/chat/completions', agent, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
+      const localPort = response.socket.localPort!;
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, text: Buffer.concat(chunks).toString('utf8'), trailers: response.trailers, headers: response.headers, localPort }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+function rawRequest(body: string, extraHeaders = '', version = 'HTTP/1.1'): string {
+  return `POST /v1/chat/completions ${version}\r\nhost: ${host}\r\nauthorization: Bearer ${KEY}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extraHeaders}\r\n${body}`;
+}
+
+/** Everything the server sends on a raw connection until it closes it. */
+function readUntilClosed(socket: Socket): Promise<string> {
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return new Promise((resolve, reject) => {
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.on('error', reject);
+  });
+}
+
+async function costOf(requestId: string): Promise<number> {
+  for (let tries = 0; tries < 200; tries += 1) {
+    const row = await gateway.database.db.selectFrom('usage_logs').select(['cost_micros']).where('request_id', '=', requestId).executeTakeFirst();
+    if (row) return Number(row.cost_micros);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`no usage row for ${requestId}`);
+}
+
+describe('a stream taken off Node\'s HTTP server', () => {
+  it('answers streams and whole answers alike on one kept-alive connection, each stream with its cost trailer', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const answers = [await call(agent, true), await call(agent, false), await call(agent, true), await call(agent, true), await call(agent, false)];
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+      // One connection for all five: the server handed it back after each stream.
+      expect(new Set(answers.map((answer) => answer.localPort)).size).toBe(1);
+      for (const streamed of [answers[0]!, answers[2]!, answers[3]!]) {
+        expect(streamed.headers['transfer-encoding']).toBe('chunked');
+        expect(streamed.headers.connection).toBe('keep-alive');
+        expect(streamed.text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+        expect(streamed.text).toContain('"chat.completion.chunk"');
+        const cost = streamed.trailers['x-gateway-cost'];
+        expect(cost).toMatch(/^\d+$/);
+        expect(Number(cost)).toBe(await costOf(String(streamed.headers['x-request-id'])));
+      }
+      expect(JSON.parse(answers[1]!.text).object).toBe('chat.completion');
+      expect(problems).toEqual([]);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('lets go of the connection\'s parser while the stream is held, and notices the client leaving', async () => {
+    upstream.script({ stallAfterChunks: 2 });
+    const before = serverSockets.length;
+    const socket = connect(port, host);
+    socket.write(rawRequest(chatBody(true)));
+    const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
+    const requestId = /x-request-id: (\S+)\r\n/i.exec(first)?.[1];
+    expect(requestId).toBeDefined();
+    const serverSide = serverSockets[before]!;
+    expect(serverSide).toBeDefined();
+    // Node's server keeps a parser per connection with an answer open; a taken stream's is gone.
+    expect((serverSide as unknown as { parser: unknown }).parser).toBeNull();
+    const closed = new Promise((resolve) => serverSide.once('close', resolve));
+    socket.destroy();
+    await closed;
+    // The call is recorded as the client's leaving (the upstream is stopped), charged for what it got.
+    let row;
+    for (let tries = 0; tries < 200 && row === undefined; tries += 1) {
+      row = await gateway.database.db.selectFrom('usage_logs').select(['status', 'error_code']).where('request_id', '=', requestId!).executeTakeFirst();
+      if (row === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    // A stream that had begun keeps its 200 in the log; the error code says the client left.
+    expect(row).toMatchObject({ status: 200, error_code: 'GW_ERR_CLIENT_GONE' });
+  });
+
+  it('answers a request pipelined behind a stream after the stream, in order', async () => {
+    upstream.script({ chunkDelayMs: 30 });
+    const socket = connect(port, host);
+    const everything = readUntilClosed(socket);
+    socket.write(rawRequest(chatBody(true)));
+    // Sent while the stream is under way, on the same connection.
+    await new Promise<void>((resolve) => socket.once('data', () => resolve()));
+    socket.write(rawRequest(chatBody(false, 'second'), 'connection: close\r\n'));
+    const text = await everything;
+    const streamEnd = text.indexOf('0\r\nx-gateway-cost: ');
+    const second = text.indexOf('HTTP/1.1 200', 10);
+    expect(text.startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
+    expect(text.indexOf('data: [DONE]')).toBeGreaterThan(0);
+    expect(streamEnd).toBeGreaterThan(text.indexOf('data: [DONE]'));
+    expect(second).toBeGreaterThan(streamEnd);
+    expect(text.slice(second)).toContain('"object":"chat.completion"');
+    expect(problems).toEqual([]);
+  });
+
+  it('closes the connection after the stream when the client asked (Connection: close)', async () => {
+    const socket = connect(port, host);
+    const everything = readUntilClosed(socket);
+    socket.write(rawRequest(chatBody(true), 'connection: close\r\n'));
+    const text = await everything;
+    expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(text.toLowerCase()).toContain('connection: close\r\n');
+    expect(text).toMatch(/data: \[DONE\]\n\n\r\n0\r\nx-gateway-cost: \d+\r\n\r\n$/);
+  });
+
+  it('leaves an HTTP/1.0 stream to Node: no chunked framing, the end of the body is the end of the connection', async () => {
+    const socket = connect(port, host);
+    const everything = readUntilClosed(socket);
+    socket.write(rawRequest(chatBody(true), '', 'HTTP/1.0'));
+    const text = await everything;
+    const [head, body] = [text.slice(0, text.indexOf('\r\n\r\n')), text.slice(text.indexOf('\r\n\r\n') + 4)];
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(head.toLowerCase()).not.toContain('transfer-encoding');
+    expect(body.startsWith('data: ')).toBe(true);
+    expect(body.trimEnd().endsWith('data: [DONE]')).toBe(true);
+  });
+
+  it('closes a connection left idle after a stream (the keep-alive timeout), but not one busy with its next call', async () => {
+    // A short keep-alive timeout needs a gateway of its own (Node's clients do not reuse a connection
+    // announced with `Keep-Alive: timeout=0`, which the other cases need).
+    const shortKeepAlive = await startTestGateway({
+      channels: [{ name: 'only', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, models: ['gpt-4o'] }],
+      models: [{ id: 'gpt-4o', input_per_mtok: 1, output_per_mtok: 2 }],
+      users: [{ name: 'taken', balance: 1000 }],
+      keys: [{ name: 'main', key: KEY, user: 'taken' }],
+    }, { env: { KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_MS) } });
+    const shortPort = Number(new URL(shortKeepAlive.url).port);
+    try {
+      // Idle: the server closes it after KEEP_ALIVE_TIMEOUT_MS.
+      const idle = connect(shortPort, host);
+      const idleText = readUntilClosed(idle);
+      idle.write(rawRequest(chatBody(true)));
+      expect(await idleText).toContain('data: [DONE]');
+
+      // Busy: the next call's answer takes longer than the keep-alive timeout and still arrives.
+      upstream.script({}, { delayMs: KEEP_ALIVE_MS * 3 });
+      const busy = connect(shortPort, host);
+      const busyText = readUntilClosed(busy);
+      busy.write(rawRequest(chatBody(true)));
+      await new Promise<void>((resolve) => {
+        const onData = (chunk: Buffer) => {
+          if (!chunk.toString('utf8').includes('x-gateway-cost')) return;
+          busy.off('data', onData);
+          resolve();
+        };
+        busy.on('data', onData);
+      });
+      busy.write(rawRequest(chatBody(false, 'slow one'), 'connection: close\r\n'));
+      const text = await busyText;
+      expect(text.slice(text.indexOf('x-gateway-cost'))).toMatch(/HTTP\/1\.1 200 OK[\s\S]*"object":"chat.completion"/);
+    } finally {
+      await shortKeepAlive.dispose();
+    }
+  });
+});
