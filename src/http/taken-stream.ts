@@ -47,7 +47,10 @@ interface NodeServerResponse extends ServerResponse {
   _last: boolean;
   chunkedEncoding: boolean;
   finished: boolean;
+  _onPendingData: (delta: number) => void;
 }
+
+function ignorePendingData(): void {}
 
 /** Streams taken off each server, so that shutdown can still cut them after its grace period. */
 const takenByServer = new WeakMap<Server, Set<TakenStream>>();
@@ -74,6 +77,9 @@ export function takeStream(request: IncomingMessage, response: ServerResponse): 
   // Returns the parser to Node's pool (it unconsumes the socket first), as Node does after an upgrade.
   freeParser(parser, request, socket);
   response.detachSocket(socket);
+  // Node's hook from the answer to the connection's old state (its request queue and bound socket handlers,
+  // ~0.7 KB): this answer no longer writes through Node, and the state would be kept for the stream's life.
+  outgoing._onPendingData = ignorePendingData;
   return new TakenStream(server, socket, outgoing);
 }
 
