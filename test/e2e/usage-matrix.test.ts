@@ -307,6 +307,19 @@ describe('a counted output is capped by the request\'s own output limit', () => 
     await expectBilled(before, countTokens(LONG_REPLY));
   });
 
+  // The limit is the one sent upstream, not the client's: a chat request without one gets Anthropic's
+  // required max_tokens from the translation (4,096), and the simulator stops there, in words.
+  it.each([false, true])('openai chat without a limit → anthropic channel (streamed %s): capped at the 4,096 max_tokens the translation sent', async (stream) => {
+    const words = Array.from({ length: 4200 }, (_, i) => `harbour${i}`).join(' ');
+    anthropicUpstream.script({ omitUsage: true, reply: words });
+    const before = await balance();
+    const delivered = await clients.find((client) => client.name === 'openai chat')!.call('m-anthropic', stream, null);
+    expect(delivered.text.split(' ')).toHaveLength(4096);
+    expect(countTokens(delivered.text)).toBeGreaterThan(4096);
+    const row = await expectBilled(before, 4096);
+    expect(delivered.usage).toEqual({ input: row.input_tokens, output: 4096 });
+  });
+
   const usageRows = async () => {
     await gateway.recorder.flush();
     return Number((await gateway.database.db.selectFrom('usage_logs').select((eb) => eb.fn.countAll().as('n')).where('key_name', '=', 'usage').executeTakeFirstOrThrow()).n);
