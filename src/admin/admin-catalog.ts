@@ -54,7 +54,7 @@ export function channelView(row: ChannelRow) {
     ...(settings.region !== undefined ? { region: settings.region } : {}),
     ...(settings.chatFormat !== undefined ? { chat_format: settings.chatFormat } : {}),
     ...(settings.unsupportedEndpoints !== undefined ? { unsupported_endpoints: settings.unsupportedEndpoints } : {}),
-    ...(settings.http2 === true ? { http2: true } : {}),
+    ...(typeof settings.http2 === 'boolean' ? { http2: settings.http2 } : {}),
     ...(t ? { timeouts: Object.fromEntries(Object.entries({ connect_ms: t.connectMs, headers_ms: t.headersMs, first_token_ms: t.firstTokenMs, idle_ms: t.idleMs }).filter(([, v]) => v !== undefined)) } : {}),
     ...cloudSettingsView(settings),
     updated_at: new Date(row.updated_at).toISOString(),

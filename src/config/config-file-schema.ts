@@ -53,9 +53,11 @@ export const channelObjectSchema = z.object({
   /**
    * Speak HTTP/2 to the upstream: many calls share one connection (10,000 streams take 100 sockets, not
    * 10,000). https: h2 asked for first by ALPN, HTTP/1.1 if the server does not offer it; http: h2c with
-   * prior knowledge, so the server must speak h2c.
+   * prior knowledge, so the server must speak h2c. `false`: HTTP/1.1 only (ALPN offers http/1.1 alone), for
+   * upstreams or proxies that misbehave on h2. Absent, or null (how an admin API PATCH clears it): undici's
+   * default, HTTP/1.1 to http origins and h2 or HTTP/1.1 by the https server's choice.
    */
-  http2: z.boolean().optional(),
+  http2: z.boolean().nullable().optional(),
   timeouts: z.object({
     connect_ms: z.number().int().positive().optional(),
     headers_ms: z.number().int().positive().optional(),

@@ -67,7 +67,8 @@ export function channelRowFromConfig(channel: ChannelConfig) {
       ...(channel.region !== undefined ? { region: channel.region } : {}),
       ...(channel.chat_format !== undefined ? { chatFormat: channel.chat_format } : {}),
       ...(channel.unsupported_endpoints?.length ? { unsupportedEndpoints: [...new Set(channel.unsupported_endpoints)] } : {}),
-      ...(channel.http2 ? { http2: true } : {}),
+      // Three states: true, false (HTTP/1.1 only), and absent (null or left out: undici's default).
+      ...(typeof channel.http2 === 'boolean' ? { http2: channel.http2 } : {}),
       ...cloudSettings(channel),
     }),
   };

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { estimateChatUsage } from '../metering/admission.ts';
 import { estimatePromptTokens } from '../metering/estimate-tokens.ts';
 import { resolveUsage } from '../metering/resolve-usage.ts';
+import { statedOutputLimit } from '../metering/output-limit.ts';
 import { readUsageObjectFromTail } from '../metering/read-usage-from-tail.ts';
 import { parseBody } from '../validate-request.ts';
 import { relayEndpoint } from '../relay/relay-endpoint.ts';
@@ -96,7 +97,8 @@ function passthroughHop(deps: RelayDeps, call: RelayCall, state: ResolvedRespons
   const rebuilt = state.rebuilt ? rebuiltForUpstream(state.rebuilt, state.fromStore) : null;
   return openAIJsonPassthroughHop(call, {
     operation: 'responses',
-    usage: (text) => resolveUsage(openaiResponsesFormat.usageToHub(readUsageObjectFromTail(text)), { prompt: () => estimatePromptTokens(call.body), output: () => wholeOutputTokens(text) }),
+    // max_output_tokens of the client's body: a rebuilt body (previous_response_id) keeps it too.
+    usage: (text) => resolveUsage(openaiResponsesFormat.usageToHub(readUsageObjectFromTail(text)), { prompt: () => estimatePromptTokens(call.body), output: () => wholeOutputTokens(text), outputLimit: () => statedOutputLimit(call.body) }),
     transform: (text, channel) => {
       remember(responseIdOf(text), channel, () => outputItemIdsOf(text));
       return text;
@@ -148,13 +150,13 @@ function keptAnswers(deps: RelayDeps, call: RelayCall, state: ResolvedResponsesS
       error: (channel, status, text, headers) => hop.error(channel, status, text, headers),
       ...(hop.continuation ? { continuation: (deliveredText: string) => hop.continuation!(deliveredText) } : {}),
       ...(hop.passBytes ? { passBytes: hop.passBytes } : {}),
-      whole(text, channel) {
+      whole(text, channel, sent) {
         channelId = channel.id;
-        return hop.whole(text, channel);
+        return hop.whole(text, channel, sent);
       },
-      stream(channel) {
+      stream(channel, sent) {
         channelId = channel.id;
-        return hop.stream!(channel);
+        return hop.stream!(channel, sent);
       },
     }),
     async afterSaving(result: RelayResult): Promise<RelayResult> {

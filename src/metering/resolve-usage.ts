@@ -10,12 +10,17 @@ export interface UsageCounts {
   prompt(): number;
   /** Tokens of what reached the client: text, reasoning and tool-call arguments. */
   output(): number;
+  /**
+   * The most output tokens the request sent upstream allowed (statedOutputLimit of that body), if it
+   * stated a limit: caps the counted output, never a reported one. Read only when output is counted.
+   */
+  outputLimit?(): number | undefined;
 }
 
 /**
  * Input: the reported count, unless it is unknown or zero (no prompt is zero tokens; a zero means the
  * upstream did not count). Output: the reported count, unless it is unknown, or zero while output was
- * delivered. Cached, cache-write and reasoning tokens are parts of those totals that cannot be counted from
+ * delivered; then the count of what was delivered, at most the request's own output limit. Cached, cache-write and reasoning tokens are parts of those totals that cannot be counted from
  * text: unknown ones are 0, which bills them at the full input or output price.
  */
 export function resolveUsage(reported: HubUsage | null | undefined, counts: UsageCounts): Usage {
@@ -30,7 +35,10 @@ export function resolveUsage(reported: HubUsage | null | undefined, counts: Usag
   }
   let outputTokens = usage.outputTokens;
   if (outputTokens === undefined || outputTokens === 0) {
-    const delivered = counts.output();
+    let delivered = counts.output();
+    // An estimate can run above what the upstream could have produced; the request's limit bounds it.
+    const limit = delivered > 0 ? counts.outputLimit?.() : undefined;
+    if (limit !== undefined && delivered > limit) delivered = limit;
     if (delivered > 0 || outputTokens === undefined) {
       counted ||= delivered > 0;
       outputTokens = delivered;

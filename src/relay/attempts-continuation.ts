@@ -53,9 +53,10 @@ async function openSegment(context: AttemptContext, hop: RelayHop, channel: Rout
   const note = (outcome: string, status: number | null, error: string | null) => logAttempt(call.meter, attemptRecord(model, channel.name, status, outcome, error, started));
   const what = kind === 'continued' ? 'continuation' : 'restart';
   try {
+    const sent = await hop.request(channel, upstreamModel);
     const response = await sendUpstream(deps.agents, {
       channel,
-      ...await hop.request(channel, upstreamModel),
+      ...sent,
       signal: call.signal,
       headersTimeoutMs: channel.timeouts.headersMs ?? DEFAULT_TIMEOUTS.streamHeadersMs,
       idleTimeoutMs: channel.timeouts.idleMs ?? DEFAULT_TIMEOUTS.idleMs,
@@ -65,7 +66,7 @@ async function openSegment(context: AttemptContext, hop: RelayHop, channel: Rout
       note(`${what} refused`, response.statusCode, redactSecrets(text.slice(0, 300), channel.apiKeys));
       return null;
     }
-    const converter = hop.stream!(channel);
+    const converter = hop.stream!(channel, sent);
     const pump = createUpstreamPump(channel, response.chunks(), converter, malformedEventLogger(deps, call, channel));
     const first = await firstOutput(pump, channel.timeouts.firstTokenMs ?? DEFAULT_TIMEOUTS.firstTokenMs, call.signal).catch(async (error: unknown) => {
       await pump.stop();

@@ -89,11 +89,11 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     } catch (error) {
       return transportFailure(scope, error, 'response body', response.statusCode);
     }
-    const answer = hop.whole(text, channel);
+    const answer = hop.whole(text, channel, shape);
     return new ReadyWholeAnswer(recordOf(scope, response.statusCode, 'ok', null), deps, call, channel, model, upstreamModel, response.statusCode, answer);
   }
 
-  const converter = hop.stream(channel);
+  const converter = hop.stream(channel, shape);
   const pump = createUpstreamPump(channel, response.chunks(), converter, malformedEventLogger(deps, call, channel));
   let first: { text: string; done: boolean } | null;
   try {

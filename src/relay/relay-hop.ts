@@ -12,6 +12,12 @@ export interface UpstreamCallShape {
   headers: Record<string, string>;
   /** A factory for bodies that can only be read once (uploads), so a retry gets a fresh one. */
   body: string | Buffer | (() => AsyncIterable<Uint8Array>);
+  /**
+   * The output limit the body states (statedOutputLimit), set by a hop that wrote the body itself (a
+   * translation, whose limit can differ from the client's: Anthropic's default max_tokens). It caps an
+   * estimated output count. Passthrough hops leave it out: they read the client's body, only when needed.
+   */
+  outputLimit?: number;
 }
 
 export interface WholeAnswer {
@@ -25,12 +31,15 @@ export interface RelayHop {
   supports(channel: RoutedChannel): boolean;
   /** May be async: a translation can need to fetch image URLs first. */
   request(channel: RoutedChannel, upstreamModel: string): UpstreamCallShape | Promise<UpstreamCallShape>;
-  /** A 2xx non-stream answer, converted for the client, with its usage (reported or estimated). */
-  whole(text: string, channel: RoutedChannel): WholeAnswer;
+  /**
+   * A 2xx non-stream answer, converted for the client, with its usage (reported or estimated). `sent` is
+   * what this attempt's request() returned (the hop itself may serve several attempts at once: hedging).
+   */
+  whole(text: string, channel: RoutedChannel, sent?: UpstreamCallShape): WholeAnswer;
   /** An upstream error answer as a gateway error (status, message and code kept). */
   error(channel: RoutedChannel, status: number, text: string, headers?: UpstreamErrorHeaders): GatewayError;
-  /** A converter for one streamed attempt (endpoints that stream). */
-  stream?(channel: RoutedChannel): StreamConverter;
+  /** A converter for one streamed attempt (endpoints that stream); `sent` as for whole(). */
+  stream?(channel: RoutedChannel, sent?: UpstreamCallShape): StreamConverter;
   /**
    * The same call continued after `deliveredText` reached the client, as an assistant prefill, for a
    * channel that accepts one; its stream must read as the rest of the same answer (chat only).

@@ -5,6 +5,7 @@ import type { Usage } from '../metering/usage.ts';
 import type { HubUsage } from '../hub/hub-response.ts';
 import { estimateHubResponseTokens, estimatePromptTokens, estimateTextTokens } from '../metering/estimate-tokens.ts';
 import { resolveUsage } from '../metering/resolve-usage.ts';
+import { statedOutputLimit } from '../metering/output-limit.ts';
 import { MalformedEventError, type StreamConverter } from '../relay/relay-hop.ts';
 import { formatSseEvent } from '../relay/sse-pump.ts';
 import type { RelayCall } from '../relay/relay-types.ts';
@@ -90,7 +91,7 @@ export function responsesPassthroughStream(call: RelayCall, observer: Passthroug
     // The Responses API has no [DONE]; a stream without its final event is closed as it is, and metered.
     end: () => '',
     failure: (error: GatewayError) => formatSseEvent(JSON.stringify({ type: 'error', code: error.code, message: error.message, param: null, sequence_number: nextSequence }), 'error'),
-    usage: (): Usage => resolveUsage(usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(deliveredText + otherOutput) }),
+    usage: (): Usage => resolveUsage(usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(deliveredText + otherOutput), outputLimit: () => statedOutputLimit(call.body) }),
     delivered: () => ({ text: deliveredText, toolCalls }),
   };
 }

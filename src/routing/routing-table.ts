@@ -46,8 +46,11 @@ export interface RoutedChannel {
   providerSettings?: ProviderSettings;
   /** Operations its type has but this upstream lacks (`unsupported_endpoints`); absent when none. */
   unsupportedOperations?: ReadonlySet<string>;
-  /** Speak HTTP/2 to the upstream (`http2: true`): h2 by ALPN over TLS, h2c with prior knowledge over http. */
-  http2?: true;
+  /**
+   * `http2: true`: HTTP/2 to the upstream (h2 by ALPN over TLS, h2c with prior knowledge over http);
+   * `false`: HTTP/1.1 only; absent: undici's default (an https server may choose h2).
+   */
+  http2?: boolean;
 }
 
 export interface ModelInfo {
@@ -198,7 +201,7 @@ function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
     supportsPrefill: settings.supportsPrefill ?? getFormat(chatFormat).supportsPrefill,
     providerSettings,
     ...(settings.unsupportedEndpoints?.length ? { unsupportedOperations: new Set(settings.unsupportedEndpoints) } : {}),
-    ...(settings.http2 === true ? { http2: true as const } : {}),
+    ...(typeof settings.http2 === 'boolean' ? { http2: settings.http2 } : {}),
   };
   if (provider.formatFor) rememberDeclaredPrefill(channel, settings.supportsPrefill);
   return channel;

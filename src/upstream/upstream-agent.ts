@@ -1,5 +1,7 @@
 // Pooled undici Agents for every upstream call: keep-alive connections per origin, no fetch per call.
-// One Agent per distinct (connect timeout, HTTP/2) pair (channels may set their own), created on first use.
+// One Agent per distinct (connect timeout, HTTP version setting) pair (channels may set their own), created on
+// first use. A channel's `http2` setting has three states: true (forHttp2), false (forHttp1Only), absent
+// (forConnectTimeout, undici's default); agentForChannel picks.
 import { Agent } from './undici-parts.ts';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -26,6 +28,11 @@ export interface UpstreamAgents {
    * knowledge (the server must speak it: there is no upgrade from HTTP/1.1).
    */
   forHttp2(ms: number | undefined): Agent;
+  /**
+   * The HTTP/1.1-only agent (channel setting `http2: false`) for that connect timeout: ALPN offers
+   * http/1.1 alone, so an https server cannot choose h2 (for upstreams or proxies that misbehave on h2).
+   */
+  forHttp1Only(ms: number | undefined): Agent;
   /** Largest whole (non-streamed) upstream body read into memory; larger ones fail the call. */
   readonly maxWholeBodyBytes: number;
   close(): Promise<void>;
@@ -36,6 +43,7 @@ export interface UpstreamAgents {
 export function createUpstreamAgents(connectionsPerOrigin = 0, maxWholeBodyBytes = DEFAULT_UPSTREAM_BODY_LIMIT): UpstreamAgents {
   const agents = new Map<number, Agent>();
   const http2Agents = new Map<number, Agent>();
+  const http1OnlyAgents = new Map<number, Agent>();
   // A pool smaller than the client concurrency costs throughput; idle sockets are cheap.
   const pooling = { connections: connectionsPerOrigin > 0 ? connectionsPerOrigin : null, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 };
   return {
@@ -65,8 +73,24 @@ export function createUpstreamAgents(connectionsPerOrigin = 0, maxWholeBodyBytes
       }
       return agent;
     },
+    forHttp1Only(ms = DEFAULT_CONNECT_TIMEOUT_MS) {
+      let agent = http1OnlyAgents.get(ms);
+      if (!agent) {
+        // undici's connector then lists only http/1.1 in ALPN (and never speaks h2 on a plain socket).
+        agent = new Agent({ ...pooling, allowH2: false, connect: { timeout: ms } });
+        http1OnlyAgents.set(ms, agent);
+      }
+      return agent;
+    },
     async close() {
-      await Promise.all([...agents.values(), ...http2Agents.values()].map((agent) => agent.close()));
+      await Promise.all([...agents.values(), ...http2Agents.values(), ...http1OnlyAgents.values()].map((agent) => agent.close()));
     },
   };
+}
+
+/** The agent a channel's `http2` setting asks for: true → HTTP/2, false → HTTP/1.1 only, absent → undici's default. */
+export function agentForChannel(agents: UpstreamAgents, channel: { http2?: boolean; timeouts: { connectMs?: number } }): Agent {
+  const ms = channel.timeouts.connectMs;
+  if (channel.http2 === undefined) return agents.forConnectTimeout(ms);
+  return channel.http2 ? agents.forHttp2(ms) : agents.forHttp1Only(ms);
 }

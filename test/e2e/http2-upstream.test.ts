@@ -154,6 +154,14 @@ describe('a channel with http2: true', () => {
     expect(created.body.http2).toBeUndefined();
     expect((await admin.patch(`/api/admin/channels/${created.body.id}`, { http2: true })).body.http2).toBe(true);
     expect((await admin.patch(`/api/admin/channels/${created.body.id}`, { http2: 'yes' })).status).toBe(400);
+    // Three states: false (HTTP/1.1 only) is kept and shown, a PATCH leaving it out keeps it, null clears it.
+    expect((await admin.patch(`/api/admin/channels/${created.body.id}`, { http2: false })).body.http2).toBe(false);
+    expect((await admin.patch(`/api/admin/channels/${created.body.id}`, { weight: 2 })).body.http2).toBe(false);
+    const cleared = await admin.patch(`/api/admin/channels/${created.body.id}`, { http2: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.http2).toBeUndefined();
+    const stored = await gateway.database.db.selectFrom('channels').select('settings_json').where('id', '=', created.body.id).executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.settings_json)).not.toHaveProperty('http2');
   });
 });
 
@@ -162,6 +170,7 @@ describe('the config file', () => {
 
   it('stores http2: true in the channel\'s settings, and refuses anything but a boolean by its path', async () => {
     expect(parseConfigText('gateway.json', file(true)).channels[0]!.http2).toBe(true);
+    expect(parseConfigText('gateway.json', file(false)).channels[0]!.http2).toBe(false);
     expect(() => parseConfigText('gateway.json', file('yes'))).toThrow(/channels\[0\]\.http2/);
     const row = await gateway.database.db.selectFrom('channels').select('settings_json').where('name', '=', 'h2c').executeTakeFirstOrThrow();
     expect(JSON.parse(row.settings_json)).toMatchObject({ http2: true });
@@ -185,9 +194,10 @@ describe('https upstreams: HTTP/2 chosen by ALPN', () => {
       channels: [
         { name: 'tls-h2', type: 'openai', base_url: both.url, api_key: UPSTREAM_KEY, models: ['m-h2'], http2: true },
         { name: 'tls-default', type: 'openai', base_url: both.url, api_key: UPSTREAM_KEY, models: ['m-default'] },
+        { name: 'tls-h1-forced', type: 'openai', base_url: both.url, api_key: UPSTREAM_KEY, models: ['m-h1-forced'], http2: false },
         { name: 'tls-h1-only', type: 'openai', base_url: http1Only.url, api_key: UPSTREAM_KEY, models: ['m-h1'], http2: true },
       ],
-      models: ['m-h2', 'm-default', 'm-h1'].map((id) => ({ id, input_per_mtok: 1, output_per_mtok: 1 })),
+      models: ['m-h2', 'm-default', 'm-h1', 'm-h1-forced'].map((id) => ({ id, input_per_mtok: 1, output_per_mtok: 1 })),
       users: [{ name: 'tess', balance: 10 }],
       keys: [{ name: 'main', key: KEY, user: 'tess' }],
     });
@@ -219,5 +229,12 @@ describe('https upstreams: HTTP/2 chosen by ALPN', () => {
   it('without the setting, still lets an https server choose h2 (undici 8 offers it by default)', async () => {
     await tlsClient.chat.completions.create({ model: 'm-default', messages: hello });
     expect(both.requests.at(-1)!.httpVersion).toBe('2.0');
+  });
+
+  it('with http2: false, speaks HTTP/1.1 to that same server (ALPN offers http/1.1 alone)', async () => {
+    expect(await streamed('m-h1-forced')).toBe('Hello from the OpenAI simulator: you said "hello over h2"');
+    expect(both.requests.at(-1)!.httpVersion).toBe('1.1');
+    await tlsClient.chat.completions.create({ model: 'm-h1-forced', messages: hello });
+    expect(both.requests.at(-1)!.httpVersion).toBe('1.1');
   });
 });

@@ -79,21 +79,25 @@ interface Delivered {
   usage: { input: number; output: number } | null;
 }
 
-type Client = (model: string, stream: boolean) => Promise<Delivered>;
+/** `limit`: the request's output limit (max_tokens and its kin), 100 unless given; null sends none. */
+type Client = (model: string, stream: boolean, limit?: number | null) => Promise<Delivered>;
+
+/** The limit field of each client format, or nothing when `limit` is null. */
+const limitOf = <K extends string>(field: K, limit: number | null | undefined) => (limit === null ? {} : { [field]: limit ?? 100 }) as Partial<Record<K, number>>;
 
 const clients: { name: string; call: Client }[] = [
   {
     name: 'openai chat',
-    async call(model, stream) {
+    async call(model, stream, limit) {
       const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 });
       const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: PROMPT }];
       if (!stream) {
-        const completion = await client.chat.completions.create({ model, max_tokens: 100, messages });
+        const completion = await client.chat.completions.create({ model, ...limitOf('max_tokens', limit), messages });
         return { text: completion.choices[0]!.message.content ?? '', usage: completion.usage ? { input: completion.usage.prompt_tokens, output: completion.usage.completion_tokens } : null };
       }
       let text = '';
       let usage: Delivered['usage'] = null;
-      for await (const chunk of await client.chat.completions.create({ model, max_tokens: 100, messages, stream: true, stream_options: { include_usage: true } })) {
+      for await (const chunk of await client.chat.completions.create({ model, ...limitOf('max_tokens', limit), messages, stream: true, stream_options: { include_usage: true } })) {
         text += chunk.choices[0]?.delta.content ?? '';
         if (chunk.usage) usage = { input: chunk.usage.prompt_tokens, output: chunk.usage.completion_tokens };
       }
@@ -102,15 +106,15 @@ const clients: { name: string; call: Client }[] = [
   },
   {
     name: 'openai responses',
-    async call(model, stream) {
+    async call(model, stream, limit) {
       const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 });
       if (!stream) {
-        const response = await client.responses.create({ model, input: PROMPT, max_output_tokens: 100 });
+        const response = await client.responses.create({ model, input: PROMPT, ...limitOf('max_output_tokens', limit) });
         return { text: response.output_text, usage: response.usage ? { input: response.usage.input_tokens, output: response.usage.output_tokens } : null };
       }
       let text = '';
       let usage: Delivered['usage'] = null;
-      for await (const event of await client.responses.create({ model, input: PROMPT, max_output_tokens: 100, stream: true })) {
+      for await (const event of await client.responses.create({ model, input: PROMPT, ...limitOf('max_output_tokens', limit), stream: true })) {
         if (event.type === 'response.output_text.delta') text += event.delta;
         if (event.type === 'response.completed' && event.response.usage) usage = { input: event.response.usage.input_tokens, output: event.response.usage.output_tokens };
       }
@@ -119,9 +123,10 @@ const clients: { name: string; call: Client }[] = [
   },
   {
     name: 'anthropic messages',
-    async call(model, stream) {
+    async call(model, stream, limit) {
       const client = new Anthropic({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 });
-      const params = { model, max_tokens: 100, messages: [{ role: 'user' as const, content: PROMPT }] };
+      // Anthropic requires max_tokens: a call without a limit is not made with this client.
+      const params = { model, max_tokens: limit ?? 100, messages: [{ role: 'user' as const, content: PROMPT }] };
       // Anthropic's input_tokens leaves cache reads and writes out; the whole prompt is the three together.
       const shown = (usage: Partial<Anthropic.Usage> | null | undefined) =>
         usage ? (usage.input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) : 0;
@@ -143,9 +148,9 @@ const clients: { name: string; call: Client }[] = [
   },
   {
     name: 'gemini generateContent',
-    async call(model, stream) {
+    async call(model, stream, limit) {
       const client = new GoogleGenAI({ apiKey: KEY, httpOptions: { baseUrl: gateway.url } });
-      const params = { model, contents: PROMPT, config: { maxOutputTokens: 100 } };
+      const params = { model, contents: PROMPT, config: limitOf('maxOutputTokens', limit) };
       if (!stream) {
         const response = await client.models.generateContent(params);
         const meta = response.usageMetadata;
@@ -252,5 +257,95 @@ describe('legacy completions and embeddings', () => {
     expect(row.input_tokens).toBe(reports ? countWords(PROMPT) + countWords('and a second line') : countTokens(PROMPT) + countTokens('and a second line'));
     expect(row.output_tokens).toBe(0);
     expect(before - (await balance())).toBe(row.input_tokens * PRICES.input_per_mtok);
+  });
+});
+
+// An upstream that reports no usage is billed by the gateway's count of what it delivered; that count can
+// run above what the upstream could have produced. Here the simulators stop at the limit counted in words
+// (a token per word, as a provider stops at its own tokens), and gpt-tokenizer counts those 7 words as 15
+// tokens. The request's own limit caps the count: max_tokens (OpenAI chat, Anthropic), max_output_tokens
+// (Responses), maxOutputTokens (Gemini), as sent upstream (a translation writes it in the channel's format).
+describe('a counted output is capped by the request\'s own output limit', () => {
+  const LIMIT = 7;
+  const LONG_REPLY = Array.from({ length: 40 }, (_, i) => `harbour${i}`).join(' ');
+
+  const expectBilled = async (before: number, outputTokens: number) => {
+    const row = await lastRow();
+    expect(row.tokens_counted).toBe(1);
+    expect(row.output_tokens).toBe(outputTokens);
+    const cost = row.input_tokens * PRICES.input_per_mtok + outputTokens * PRICES.output_per_mtok;
+    expect(row.cost_micros).toBe(cost);
+    expect(before - (await balance())).toBe(cost);
+    return row;
+  };
+
+  const capped = clients.flatMap((client) => channels.flatMap((channel) => [false, true].map((stream) => ({
+    label: `${client.name} → ${channel.type} channel, ${stream ? 'streamed' : 'whole'}`, client, channel, stream,
+  }))));
+
+  it.each(capped)('$label: limit 7, an answer without usage counted above 7 is billed 7 output tokens', async ({ client, channel, stream }) => {
+    channel.script({ omitUsage: true, reply: LONG_REPLY });
+    const before = await balance();
+    const delivered = await client.call(channel.model, stream, LIMIT);
+    expect(LONG_REPLY.startsWith(delivered.text)).toBe(true);
+    expect(countTokens(delivered.text)).toBeGreaterThan(LIMIT);
+    const row = await expectBilled(before, LIMIT);
+    if (delivered.usage) expect(delivered.usage).toEqual({ input: row.input_tokens, output: row.output_tokens });
+  });
+
+  // Anthropic's client always states max_tokens; an OpenAI or Gemini request without a limit sent to an
+  // Anthropic channel gets the translation's default (4096), far above this answer.
+  const uncapped = clients.filter((client) => client.name !== 'anthropic messages').flatMap((client) => channels.filter((channel) => channel.type === 'openai' || channel.type === 'anthropic').flatMap((channel) => [false, true].map((stream) => ({
+    label: `${client.name} → ${channel.type} channel, ${stream ? 'streamed' : 'whole'}`, client, channel, stream,
+  }))));
+
+  it.each(uncapped)('$label: without a limit, the count stands', async ({ client, channel, stream }) => {
+    channel.script({ omitUsage: true, reply: LONG_REPLY });
+    const before = await balance();
+    const delivered = await client.call(channel.model, stream, null);
+    expect(delivered.text).toBe(LONG_REPLY);
+    await expectBilled(before, countTokens(LONG_REPLY));
+  });
+
+  // The limit is the one sent upstream, not the client's: a chat request without one gets Anthropic's
+  // required max_tokens from the translation (4,096), and the simulator stops there, in words.
+  it.each([false, true])('openai chat without a limit → anthropic channel (streamed %s): capped at the 4,096 max_tokens the translation sent', async (stream) => {
+    const words = Array.from({ length: 4200 }, (_, i) => `harbour${i}`).join(' ');
+    anthropicUpstream.script({ omitUsage: true, reply: words });
+    const before = await balance();
+    const delivered = await clients.find((client) => client.name === 'openai chat')!.call('m-anthropic', stream, null);
+    expect(delivered.text.split(' ')).toHaveLength(4096);
+    expect(countTokens(delivered.text)).toBeGreaterThan(4096);
+    const row = await expectBilled(before, 4096);
+    expect(delivered.usage).toEqual({ input: row.input_tokens, output: 4096 });
+  });
+
+  const usageRows = async () => {
+    await gateway.recorder.flush();
+    return Number((await gateway.database.db.selectFrom('usage_logs').select((eb) => eb.fn.countAll().as('n')).where('key_name', '=', 'usage').executeTakeFirstOrThrow()).n);
+  };
+
+  it.each(channels.filter((channel) => channel.type === 'openai' || channel.type === 'anthropic'))('a client leaving mid-stream after many events (openai chat → $type channel) is billed at most the limit', async (channel) => {
+    // The upstream sends 7 events and then holds the stream open; the client reads 4 text chunks (counted
+    // as 9 tokens) and leaves.
+    channel.script({ omitUsage: true, reply: LONG_REPLY, stallAfterChunks: 7 });
+    const before = await balance();
+    const rowsBefore = await usageRows();
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 });
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create({ model: channel.model, max_tokens: LIMIT, messages: [{ role: 'user', content: PROMPT }], stream: true }, { signal: controller.signal });
+    let text = '';
+    let chunks = 0;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      if (chunk.choices[0]?.delta.content && ++chunks === 4) {
+        controller.abort();
+        break;
+      }
+    }
+    expect(countTokens(text)).toBeGreaterThan(LIMIT);
+    for (let i = 0; i < 100 && (await usageRows()) === rowsBefore; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const row = await expectBilled(before, LIMIT);
+    expect(row.error).toContain('client disconnected');
   });
 });

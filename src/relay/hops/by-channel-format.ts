@@ -46,8 +46,8 @@ class ByChannelFormatHop implements RelayHop {
     return this.hopFor(channel).request(channel, upstreamModel);
   }
 
-  whole(text: string, channel: RoutedChannel): WholeAnswer {
-    return this.hopFor(channel).whole(text, channel);
+  whole(text: string, channel: RoutedChannel, sent?: UpstreamCallShape): WholeAnswer {
+    return this.hopFor(channel).whole(text, channel, sent);
   }
 
   error(channel: RoutedChannel, status: number, text: string, headers?: UpstreamErrorHeaders): GatewayError {
@@ -59,9 +59,9 @@ class ByChannelFormatHop implements RelayHop {
     return new ByChannelFormatHop(this.hops.map((hop) => (hop.continuation ? hop.continuation(deliveredText) : servesNothing)));
   }
 
-  stream(channel: RoutedChannel): StreamConverter {
+  stream(channel: RoutedChannel, sent?: UpstreamCallShape): StreamConverter {
     const hop = this.hopFor(channel);
     if (!hop.stream) throw new Error(`Channel '${channel.name}' cannot stream this endpoint`);
-    return hop.stream(channel);
+    return hop.stream(channel, sent);
   }
 }

@@ -24,6 +24,8 @@ export interface HubStreamConverterOptions {
   includeUsage: boolean;
   /** The original request body, for estimating prompt tokens if the upstream reports none. */
   requestBody: unknown;
+  /** The output limit of the body sent upstream, capping a counted output (resolve-usage.ts). */
+  outputLimit?: number;
   logger: Logger;
   /** Set for a continuation: this segment continues a stream the client already has. */
   continuing?: boolean;
@@ -53,7 +55,7 @@ class HubMachinesConverter implements HubStreamConverter {
     this.toHub = options.upstream.streamToHubMachine({ onWarning });
     this.clientMachine = options.clientMachine ?? options.client.hubToStreamMachine({ requestModel: options.requestModel, includeUsage: options.includeUsage, onWarning, requestBody: options.requestBody });
     const output = this.output;
-    this.counts = { prompt: () => estimatePromptTokens(options.requestBody), output: () => output.tokens() };
+    this.counts = { prompt: () => estimatePromptTokens(options.requestBody), output: () => output.tokens(), outputLimit: () => options.outputLimit };
     const reader = this.toHub as Partial<TextDeltaReader>;
     const writer = this.clientMachine as Partial<TextDeltaWriter>;
     const both = typeof reader.textDeltaOf === 'function' && typeof writer.textDeltaSse === 'function';

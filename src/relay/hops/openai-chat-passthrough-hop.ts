@@ -7,6 +7,7 @@ import type { HubUsage } from '../../hub/hub-response.ts';
 import { readUsageObjectFromTail } from '../../metering/read-usage-from-tail.ts';
 import { estimatePromptTokens, estimateTextTokens } from '../../metering/estimate-tokens.ts';
 import { resolveUsage } from '../../metering/resolve-usage.ts';
+import { statedOutputLimit } from '../../metering/output-limit.ts';
 import { hubUsageToOpenai, openaiUsageToHub } from '../../formats/openai-chat/openai-chat-usage.ts';
 import type { GatewayError } from '../../gateway-errors.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
@@ -55,7 +56,8 @@ class OpenAIPassthroughHop implements RelayHop {
   whole(text: string): WholeAnswer {
     const { call } = this;
     // The format's own usage reader; what it leaves unknown is counted from the request and the answer.
-    const usage = resolveUsage(openaiUsageToHub(readUsageObjectFromTail(text)), { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(wholeAnswerText(text)) });
+    // The client's body went upstream with only the model (and stream_options) changed: its limit is the upstream's.
+    const usage = resolveUsage(openaiUsageToHub(readUsageObjectFromTail(text)), { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(wholeAnswerText(text)), outputLimit: () => statedOutputLimit(call.body) });
     return { body: text, contentType: 'application/json', usage };
   }
 
@@ -145,7 +147,7 @@ class PassthroughStreamConverter implements StreamConverter {
 
   usage(): Usage {
     const { call } = this;
-    return this.counted ?? resolveUsage(this.reported, { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(this.delivered().text) });
+    return this.counted ?? resolveUsage(this.reported, { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(this.delivered().text), outputLimit: () => statedOutputLimit(call.body) });
   }
 
   /**

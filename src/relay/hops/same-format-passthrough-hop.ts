@@ -6,6 +6,7 @@ import type { FormatConverters } from '../../hub/hub-format.ts';
 import type { HubUsage } from '../../hub/hub-response.ts';
 import { estimateHubResponseTokens, estimatePromptTokens, estimateTextTokens } from '../../metering/estimate-tokens.ts';
 import { resolveUsage, type UsageCounts } from '../../metering/resolve-usage.ts';
+import { statedOutputLimit } from '../../metering/output-limit.ts';
 import type { Usage } from '../../metering/usage.ts';
 import { deliveredOutput } from './delivered-output.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
@@ -35,12 +36,14 @@ export function sameFormatPassthroughHop(options: SameFormatOptions): RelayHop {
     },
     whole(text) {
       const prompt = () => estimatePromptTokens(call.body);
+      // The client's body is what went upstream (only the model changed): its limit is the upstream's.
+      const outputLimit = () => statedOutputLimit(call.body);
       let usage: Usage;
       try {
         const hub = format.responseToHub(JSON.parse(text));
-        usage = resolveUsage(hub.usage, { prompt, output: () => estimateHubResponseTokens(hub) });
+        usage = resolveUsage(hub.usage, { prompt, output: () => estimateHubResponseTokens(hub), outputLimit });
       } catch {
-        usage = resolveUsage(null, { prompt, output: () => estimateTextTokens(text) });
+        usage = resolveUsage(null, { prompt, output: () => estimateTextTokens(text), outputLimit });
       }
       return { body: text, contentType: 'application/json', usage };
     },
@@ -64,7 +67,7 @@ function watchingConverter(call: RelayCall, format: FormatConverters, logger: Lo
     }
   };
   const closer = format.streamCloser?.() ?? null;
-  const counts: UsageCounts = { prompt: () => estimatePromptTokens(call.body), output: () => output.tokens() };
+  const counts: UsageCounts = { prompt: () => estimatePromptTokens(call.body), output: () => output.tokens(), outputLimit: () => statedOutputLimit(call.body) };
   const currentUsage = () => resolveUsage(reported, counts);
   return {
     event(event) {

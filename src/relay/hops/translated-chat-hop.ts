@@ -18,6 +18,7 @@ import { collectDocumentUrls, collectImageUrls, inlineDocuments, inlineImages, t
 import { fetchDocuments, fetchImages } from '../../upstream/fetch-images.ts';
 import { estimateHubResponseTokens, estimatePromptTokens } from '../../metering/estimate-tokens.ts';
 import { resolveUsage } from '../../metering/resolve-usage.ts';
+import { statedOutputLimit } from '../../metering/output-limit.ts';
 
 export interface TranslatedHopOptions {
   call: RelayCall;
@@ -85,18 +86,22 @@ class TranslatedChatHop implements RelayHop {
     const source = format.needsInlineDocuments ? await this.withInlineDocuments(withImages) : withImages;
     const { body, warnings } = format.hubToRequest({ ...source, stream: call.stream }, upstreamModel);
     this.warn(channel, warnings);
+    const outputLimit = statedOutputLimit(body);
     return {
       path: operationPath(channel, call.stream ? format.chatOperations.stream : format.chatOperations.whole, upstreamModel),
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
+      // Read from the body sent, not the client's: it is the upstream's real limit, and may be one the
+      // channel's format added (Anthropic requires max_tokens; a chat client without one gets 4096).
+      ...(outputLimit !== undefined ? { outputLimit } : {}),
     };
   }
 
-  whole(text: string, channel: RoutedChannel): WholeAnswer {
+  whole(text: string, channel: RoutedChannel, sent?: UpstreamCallShape): WholeAnswer {
     const { call, client } = this.options;
     const hub = target(channel).responseToHub(JSON.parse(text));
     // What the upstream left unreported is counted, and the client is shown the usage it is billed by.
-    const usage = resolveUsage(hub.usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateHubResponseTokens(hub) });
+    const usage = resolveUsage(hub.usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateHubResponseTokens(hub), outputLimit: () => sent?.outputLimit });
     const answer = client.hubToResponse({ ...hub, usage }, { requestModel: call.model, requestBody: call.body });
     return { body: JSON.stringify(answer), contentType: 'application/json', usage };
   }
@@ -115,9 +120,10 @@ class TranslatedChatHop implements RelayHop {
     return redactUpstreamError(converted, channel.apiKeys);
   }
 
-  stream(channel: RoutedChannel): StreamConverter {
+  stream(channel: RoutedChannel, sent?: UpstreamCallShape): StreamConverter {
     const { options } = this;
     const converter = hubStreamConverter({
+      ...(sent?.outputLimit !== undefined ? { outputLimit: sent.outputLimit } : {}),
       upstream: target(channel),
       client: options.client,
       requestModel: options.call.model,

@@ -155,7 +155,9 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       ...cloudSettingsBody(type, cloud),
       ...(type === 'openai' ? { chat_format: chatFormat } : {}),
       unsupported_endpoints: unsupported,
-      http2,
+      // Off is the default (null clears a stored true); an explicit false (HTTP/1.1 only, set in the config
+      // file or admin API) is kept while the switch stays off.
+      http2: http2 ? true : existing?.http2 === false ? false : null,
       ...(apiKey ? { api_key: apiKey } : {}),
     };
     const ok = await runAdminAction(() => (existing ? adminApi.updateChannel(existing.id, body) : adminApi.createChannel(body)), existing ? 'Channel saved.' : 'Channel created.', onDone);
