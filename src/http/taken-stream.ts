@@ -52,6 +52,18 @@ interface NodeServerResponse extends ServerResponse {
 
 function ignorePendingData(): void {}
 
+/** Node's own "finished" flag of an answer (what `writableFinished` reads), found once by its name. */
+let finishedFlagKey: symbol | undefined | null = null;
+
+function writableFinishedFlag(response: ServerResponse): symbol | undefined {
+  finishedFlagKey ??= Object.getOwnPropertySymbols(response).find((key) => key.description === 'kWritableFinished');
+  return finishedFlagKey;
+}
+
+function uncorkAtTurnEnd(stream: TakenStream): void {
+  stream.uncork();
+}
+
 /** Streams taken off each server, so that shutdown can still cut them after its grace period. */
 const takenByServer = new WeakMap<Server, Set<TakenStream>>();
 /** Sockets handed back after a stream whose keep-alive idle timer is ours until their next request. */
@@ -70,7 +82,8 @@ export function takeStream(request: IncomingMessage, response: ServerResponse): 
   // A pipelined request parsed behind this one (its answer queued in Node's state) needs Node's ordering.
   if (parser == null || parser.incoming !== request || socket._httpMessage !== response) return null;
   if (server === undefined || socket.destroyed || !socket.writable) return null;
-  if (!hasServerListeners(socket) || !response.listeners('finish').some((listener) => listener.name === NODE_FINISH_LISTENER)) return null;
+  const finishedFlag = writableFinishedFlag(outgoing);
+  if (finishedFlag === undefined || !hasServerListeners(socket, response)) return null;
   for (const [event, name] of SERVER_LISTENERS) removeListenerNamed(socket, event, name);
   // Node's end-of-answer step (keep-alive timer, next pipelined answer) would act on a connection it no longer has.
   removeListenerNamed(response, 'finish', NODE_FINISH_LISTENER);
@@ -98,15 +111,26 @@ export function destroyTakenStreams(server: Server): void {
   for (const stream of taken) stream.destroy();
 }
 
-function hasServerListeners(socket: Socket): boolean {
-  return socket.listeners('data').some((listener) => listener.name === 'bound socketOnData')
-    && socket.listeners('close').some((listener) => listener.name === 'bound socketOnClose');
+function hasServerListeners(socket: Socket, response: ServerResponse): boolean {
+  return listenerNamed(socket, 'data', 'bound socketOnData') !== undefined
+    && listenerNamed(socket, 'close', 'bound socketOnClose') !== undefined
+    && listenerNamed(response, 'finish', NODE_FINISH_LISTENER) !== undefined;
+}
+
+type Listener = (...args: unknown[]) => void;
+
+/** The listener of that name, read from the emitter's own table (listeners() would copy it per call). */
+function listenerNamed(emitter: Socket | ServerResponse, event: string, name: string): Listener | undefined {
+  const registered = (emitter as unknown as { _events: Record<string, Listener | Listener[] | undefined> })._events[event];
+  if (typeof registered === 'function') return registered.name === name ? registered : undefined;
+  if (registered === undefined) return undefined;
+  for (let i = 0; i < registered.length; i += 1) if (registered[i]!.name === name) return registered[i];
+  return undefined;
 }
 
 function removeListenerNamed(emitter: Socket | ServerResponse, event: string, name: string): void {
-  for (const listener of emitter.listeners(event)) {
-    if (listener.name === name) emitter.removeListener(event, listener as (...args: unknown[]) => void);
-  }
+  const listener = listenerNamed(emitter, event, name);
+  if (listener !== undefined) emitter.removeListener(event, listener);
 }
 
 /**
@@ -125,6 +149,7 @@ export class TakenStream {
   /** Bytes the client sent during the stream (a pipelined request): read again after the hand-back. */
   private sentEarly = false;
   private onWritable: (() => void) | null = null;
+  private corked = false;
 
   constructor(server: Server, socket: Socket, response: NodeServerResponse) {
     this.server = server;
@@ -149,15 +174,25 @@ export class TakenStream {
     if (length === 0 || this.closed) return !this.closed;
     const head = this.head;
     this.head = null;
-    const size = length.toString(16);
-    if (typeof chunk === 'string') return this.socket.write(head === null ? `${size}\r\n${chunk}\r\n` : `${head}${size}\r\n${chunk}\r\n`);
     const socket = this.socket;
-    socket.cork();
+    // Chunks written in one turn (an upstream read often holds many events) leave in one writev, as
+    // Node's own response does: corked until the turn's end.
+    if (!this.corked) {
+      this.corked = true;
+      socket.cork();
+      process.nextTick(uncorkAtTurnEnd, this);
+    }
+    const size = length.toString(16);
+    if (typeof chunk === 'string') return socket.write(head === null ? `${size}\r\n${chunk}\r\n` : `${head}${size}\r\n${chunk}\r\n`);
     socket.write(head === null ? `${size}\r\n` : `${head}${size}\r\n`);
     socket.write(chunk);
-    const written = socket.write('\r\n');
-    socket.uncork();
-    return written;
+    return socket.write('\r\n');
+  }
+
+  /** Sends what this turn's writes queued (process.nextTick after the first of them). */
+  uncork(): void {
+    this.corked = false;
+    this.socket.uncork();
   }
 
   /** Calls back once the socket has drained what is queued, or the client has gone. */
@@ -176,7 +211,10 @@ export class TakenStream {
     this.head = null;
     this.release();
     const response = this.response;
+    // As Node marks an answer it finished itself: its 'close' listeners see a complete answer (the client's
+    // abort signal must not fire: it did once, building an Error per stream for nothing).
     response.finished = true;
+    (response as unknown as Record<symbol, boolean>)[finishedFlagKey!] = true;
     if (response._last || !this.server.listening) socket.end();
     else this.handBack();
     response.emit('finish');
@@ -191,6 +229,10 @@ export class TakenStream {
   private handBack(): void {
     const socket = this.socket;
     const server = this.server;
+    // Node lets its parser read the socket natively only on a socket never read that way before ("consumed");
+    // this one was, by the parser released at the take. Without this its reads went through JS 'data' events.
+    const handle = (socket as { _handle?: { _consumed?: boolean } | null })._handle;
+    if (handle) handle._consumed = false;
     connectionListener.call(server, socket);
     // Node arms the keep-alive idle timer when an answer finishes on its own path; here the new connection
     // state does not know an answer just finished, so it is armed here and disarmed by the next request.

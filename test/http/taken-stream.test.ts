@@ -89,10 +89,14 @@ function readUntilClosed(socket: Socket): Promise<string> {
   });
 }
 
+/** The call's cost as logged; a stream delivered in full is logged as such (no error code). */
 async function costOf(requestId: string): Promise<number> {
   for (let tries = 0; tries < 200; tries += 1) {
-    const row = await gateway.database.db.selectFrom('usage_logs').select(['cost_micros']).where('request_id', '=', requestId).executeTakeFirst();
-    if (row) return Number(row.cost_micros);
+    const row = await gateway.database.db.selectFrom('usage_logs').select(['cost_micros', 'status', 'error_code']).where('request_id', '=', requestId).executeTakeFirst();
+    if (row) {
+      expect(row).toMatchObject({ status: 200, error_code: null });
+      return Number(row.cost_micros);
+    }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`no usage row for ${requestId}`);
