@@ -60,6 +60,10 @@ function writableFinishedFlag(response: ServerResponse): symbol | undefined {
   return finishedFlagKey;
 }
 
+function destroyOnError(this: Socket): void {
+  this.destroy();
+}
+
 function uncorkAtTurnEnd(stream: TakenStream): void {
   stream.uncork();
 }
@@ -215,8 +219,14 @@ export class TakenStream {
     // abort signal must not fire: it did once, building an Error per stream for nothing).
     response.finished = true;
     (response as unknown as Record<symbol, boolean>)[finishedFlagKey!] = true;
-    if (response._last || !this.server.listening) socket.end();
-    else this.handBack();
+    if (response._last || !this.server.listening) {
+      // Closed after the answer: a client that resets the connection meanwhile must not find the socket
+      // without an 'error' listener (an unhandled 'error' would end the process).
+      socket.on('error', destroyOnError);
+      socket.end();
+    } else {
+      this.handBack();
+    }
     response.emit('finish');
     response.emit('close');
   }

@@ -180,6 +180,33 @@ describe('a stream taken off Node\'s HTTP server', () => {
     expect(text).toMatch(/data: \[DONE\]\n\n\r\n0\r\nx-gateway-cost: \d+\r\n\r\n$/);
   });
 
+  it('survives a client that resets the connection as the stream closes it (Connection: close)', async () => {
+    for (let round = 0; round < 20; round += 1) {
+      const socket = connect(port, host);
+      socket.write(rawRequest(chatBody(true), 'connection: close\r\n'));
+      await new Promise<void>((resolve) => {
+        let text = '';
+        socket.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+          // The last chunk is in: reset (RST) instead of closing, while the gateway is ending its side.
+          if (text.endsWith('\r\n0\r\n\r\n') || /\r\n0\r\nx-gateway-cost: \d+\r\n\r\n$/.test(text)) {
+            socket.resetAndDestroy();
+            resolve();
+          }
+        });
+        socket.on('error', () => resolve());
+        socket.on('close', () => resolve());
+      });
+    }
+    // Still serving (an unhandled socket 'error' would have ended the process and this test run).
+    const agent = new Agent({ keepAlive: false });
+    try {
+      expect((await call(agent, true)).status).toBe(200);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('leaves an HTTP/1.0 stream to Node: no chunked framing, the end of the body is the end of the connection', async () => {
     const socket = connect(port, host);
     const everything = readUntilClosed(socket);
