@@ -33,6 +33,9 @@ const SERVER_LISTENERS: readonly (readonly [string, string])[] = [
   ['pause', 'onSocketPause'],
 ];
 
+/** What a client may send while its stream runs (a request pipelined behind it) before the connection is cut. */
+const EARLY_BYTES_LIMIT = 64 * 1024;
+
 /** The 'finish' listener Node puts on each ServerResponse. */
 const NODE_FINISH_LISTENER = 'bound resOnFinish';
 
@@ -150,8 +153,9 @@ export class TakenStream {
   private head: string | null;
   private finished = false;
   closed = false;
-  /** Bytes the client sent during the stream (a pipelined request): read again after the hand-back. */
-  private sentEarly = false;
+  /** What the client sent during the stream (a pipelined request): handed to the server after the stream. */
+  private early: Buffer[] | null = null;
+  private earlyBytes = 0;
   private onWritable: (() => void) | null = null;
   private corked = false;
 
@@ -241,16 +245,18 @@ export class TakenStream {
     const server = this.server;
     // Node lets its parser read the socket natively only on a socket never read that way before ("consumed");
     // this one was, by the parser released at the take. Without this its reads went through JS 'data' events.
+    // Bytes read during the stream must reach the new parser before any later ones: then it reads in JS.
+    const early = this.early;
     const handle = (socket as { _handle?: { _consumed?: boolean } | null })._handle;
-    if (handle) handle._consumed = false;
+    if (handle && early === null) handle._consumed = false;
     connectionListener.call(server, socket);
+    if (early !== null) socket.unshift(early.length === 1 ? early[0]! : Buffer.concat(early));
     // Node arms the keep-alive idle timer when an answer finishes on its own path; here the new connection
     // state does not know an answer just finished, so it is armed here and disarmed by the next request.
     if (server.keepAliveTimeout > 0) {
       idleAfterStream.add(socket);
       socket.setTimeout(server.keepAliveTimeout);
     }
-    if (this.sentEarly) socket.resume();
   }
 
   private release(): void {
@@ -265,10 +271,11 @@ export class TakenStream {
   }
 
   private readonly onData = (chunk: Buffer): void => {
-    // Keep it for the server to read after the stream, and read no more until then (bounded: one chunk).
-    this.sentEarly = true;
-    this.socket.pause();
-    this.socket.unshift(chunk);
+    // Read on (so that a client leaving is noticed at once) and kept for the server to parse after the
+    // stream, up to a bound: past it the client is not waiting for this answer, and the connection is cut.
+    this.earlyBytes += chunk.length;
+    if (this.earlyBytes > EARLY_BYTES_LIMIT) return void this.socket.destroy();
+    (this.early ??= []).push(chunk);
   };
 
   /** The client closed its side: the answer cannot be delivered in full (Node ends such connections too). */

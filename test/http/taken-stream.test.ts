@@ -170,6 +170,47 @@ describe('a stream taken off Node\'s HTTP server', () => {
     expect(problems).toEqual([]);
   });
 
+  it('notices a client leaving after it pipelined a request behind a held stream', async () => {
+    upstream.script({ stallAfterChunks: 2 });
+    const before = serverSockets.length;
+    const socket = connect(port, host);
+    socket.write(rawRequest(chatBody(true)));
+    const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
+    const requestId = /x-request-id: (\S+)\r\n/i.exec(first)?.[1];
+    socket.write(rawRequest(chatBody(false, 'queued behind the stream')));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const serverClosed = new Promise((resolve) => serverSockets[before]!.once('close', resolve));
+    socket.destroy();
+    // The upstream is silent, so no write to the client fails: the gateway must see the hang-up itself.
+    await serverClosed;
+    let row;
+    for (let tries = 0; tries < 200 && row === undefined; tries += 1) {
+      row = await gateway.database.db.selectFrom('usage_logs').select(['error_code']).where('request_id', '=', requestId!).executeTakeFirst();
+      if (row === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(row).toMatchObject({ error_code: 'GW_ERR_CLIENT_GONE' });
+  });
+
+  it('cuts a connection whose client sends more than a pipelined request while its stream is held', async () => {
+    upstream.script({ stallAfterChunks: 2 });
+    const socket = connect(port, host);
+    socket.on('error', () => {});
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write(rawRequest(chatBody(true)));
+    const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
+    const requestId = /x-request-id: (\S+)\r\n/i.exec(first)?.[1];
+    // 8 MB that no request needs, while the upstream is silent: the gateway must not keep reading it.
+    const junk = Buffer.alloc(64 * 1024, 0x61);
+    for (let i = 0; i < 128 && !socket.destroyed; i += 1) socket.write(junk);
+    await closed;
+    let row;
+    for (let tries = 0; tries < 200 && row === undefined; tries += 1) {
+      row = await gateway.database.db.selectFrom('usage_logs').select(['error_code']).where('request_id', '=', requestId!).executeTakeFirst();
+      if (row === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(row).toMatchObject({ error_code: 'GW_ERR_CLIENT_GONE' });
+  });
+
   it('closes the connection after the stream when the client asked (Connection: close)', async () => {
     const socket = connect(port, host);
     const everything = readUntilClosed(socket);
