@@ -89,17 +89,27 @@ function readUntilClosed(socket: Socket): Promise<string> {
   });
 }
 
-/** The call's cost as logged; a stream delivered in full is logged as such (no error code). */
-async function costOf(requestId: string): Promise<number> {
+/** The call's usage row, once the metering queue has written it. */
+async function loggedRow(requestId: string | undefined) {
+  expect(requestId).toBeDefined();
   for (let tries = 0; tries < 200; tries += 1) {
-    const row = await gateway.database.db.selectFrom('usage_logs').select(['cost_micros', 'status', 'error_code']).where('request_id', '=', requestId).executeTakeFirst();
-    if (row) {
-      expect(row).toMatchObject({ status: 200, error_code: null });
-      return Number(row.cost_micros);
-    }
+    const row = await gateway.database.db.selectFrom('usage_logs').select(['cost_micros', 'status', 'error_code']).where('request_id', '=', requestId!).executeTakeFirst();
+    if (row) return row;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`no usage row for ${requestId}`);
+}
+
+/** The call's cost as logged; a stream delivered in full is logged as such (no error code). */
+async function costOf(requestId: string): Promise<number> {
+  const row = await loggedRow(requestId);
+  expect(row).toMatchObject({ status: 200, error_code: null });
+  return Number(row.cost_micros);
+}
+
+/** The request id in the head of a raw answer. */
+function requestIdIn(head: string): string | undefined {
+  return /x-request-id: (\S+)\r\n/i.exec(head)?.[1];
 }
 
 describe('a stream taken off Node\'s HTTP server', () => {
@@ -132,8 +142,7 @@ describe('a stream taken off Node\'s HTTP server', () => {
     const socket = connect(port, host);
     socket.write(rawRequest(chatBody(true)));
     const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
-    const requestId = /x-request-id: (\S+)\r\n/i.exec(first)?.[1];
-    expect(requestId).toBeDefined();
+    const requestId = requestIdIn(first);
     const serverSide = serverSockets[before]!;
     expect(serverSide).toBeDefined();
     // Node's server keeps a parser per connection with an answer open; a taken stream's is gone.
@@ -142,11 +151,7 @@ describe('a stream taken off Node\'s HTTP server', () => {
     socket.destroy();
     await closed;
     // The call is recorded as the client's leaving (the upstream is stopped), charged for what it got.
-    let row;
-    for (let tries = 0; tries < 200 && row === undefined; tries += 1) {
-      row = await gateway.database.db.selectFrom('usage_logs').select(['status', 'error_code']).where('request_id', '=', requestId!).executeTakeFirst();
-      if (row === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const row = await loggedRow(requestId);
     // A stream that had begun keeps its 200 in the log; the error code says the client left.
     expect(row).toMatchObject({ status: 200, error_code: 'GW_ERR_CLIENT_GONE' });
   });
@@ -176,18 +181,14 @@ describe('a stream taken off Node\'s HTTP server', () => {
     const socket = connect(port, host);
     socket.write(rawRequest(chatBody(true)));
     const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
-    const requestId = /x-request-id: (\S+)\r\n/i.exec(first)?.[1];
+    const requestId = requestIdIn(first);
     socket.write(rawRequest(chatBody(false, 'queued behind the stream')));
     await new Promise((resolve) => setTimeout(resolve, 100));
     const serverClosed = new Promise((resolve) => serverSockets[before]!.once('close', resolve));
     socket.destroy();
     // The upstream is silent, so no write to the client fails: the gateway must see the hang-up itself.
     await serverClosed;
-    let row;
-    for (let tries = 0; tries < 200 && row === undefined; tries += 1) {
-      row = await gateway.database.db.selectFrom('usage_logs').select(['error_code']).where('request_id', '=', requestId!).executeTakeFirst();
-      if (row === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const row = await loggedRow(requestId);
     expect(row).toMatchObject({ error_code: 'GW_ERR_CLIENT_GONE' });
   });
 
@@ -198,16 +199,12 @@ describe('a stream taken off Node\'s HTTP server', () => {
     const closed = new Promise((resolve) => socket.once('close', resolve));
     socket.write(rawRequest(chatBody(true)));
     const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
-    const requestId = /x-request-id: (\S+)\r\n/i.exec(first)?.[1];
+    const requestId = requestIdIn(first);
     // 8 MB that no request needs, while the upstream is silent: the gateway must not keep reading it.
     const junk = Buffer.alloc(64 * 1024, 0x61);
     for (let i = 0; i < 128 && !socket.destroyed; i += 1) socket.write(junk);
     await closed;
-    let row;
-    for (let tries = 0; tries < 200 && row === undefined; tries += 1) {
-      row = await gateway.database.db.selectFrom('usage_logs').select(['error_code']).where('request_id', '=', requestId!).executeTakeFirst();
-      if (row === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const row = await loggedRow(requestId);
     expect(row).toMatchObject({ error_code: 'GW_ERR_CLIENT_GONE' });
   });
 
