@@ -107,9 +107,20 @@ async function costOf(requestId: string): Promise<number> {
   return Number(row.cost_micros);
 }
 
-/** The request id in the head of a raw answer. */
-function requestIdIn(head: string): string | undefined {
-  return /x-request-id: (\S+)\r\n/i.exec(head)?.[1];
+/**
+ * A stream held open on a raw connection (the upstream falls silent after two events): the client's socket,
+ * the gateway's side of it, and the call's request id, once the first event is in.
+ */
+async function holdStream(): Promise<{ socket: Socket; serverSide: Socket; requestId: string | undefined }> {
+  upstream.script({ stallAfterChunks: 2 });
+  const before = serverSockets.length;
+  const socket = connect(port, host);
+  socket.on('error', () => {});
+  socket.write(rawRequest(chatBody(true)));
+  const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
+  const serverSide = serverSockets[before]!;
+  expect(serverSide).toBeDefined();
+  return { socket, serverSide, requestId: /x-request-id: (\S+)\r\n/i.exec(first)?.[1] };
 }
 
 describe('a stream taken off Node\'s HTTP server', () => {
@@ -137,14 +148,7 @@ describe('a stream taken off Node\'s HTTP server', () => {
   });
 
   it('lets go of the connection\'s parser while the stream is held, and notices the client leaving', async () => {
-    upstream.script({ stallAfterChunks: 2 });
-    const before = serverSockets.length;
-    const socket = connect(port, host);
-    socket.write(rawRequest(chatBody(true)));
-    const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
-    const requestId = requestIdIn(first);
-    const serverSide = serverSockets[before]!;
-    expect(serverSide).toBeDefined();
+    const { socket, serverSide, requestId } = await holdStream();
     // Node's server keeps a parser per connection with an answer open; a taken stream's is gone.
     expect((serverSide as unknown as { parser: unknown }).parser).toBeNull();
     const closed = new Promise((resolve) => serverSide.once('close', resolve));
@@ -176,15 +180,10 @@ describe('a stream taken off Node\'s HTTP server', () => {
   });
 
   it('notices a client leaving after it pipelined a request behind a held stream', async () => {
-    upstream.script({ stallAfterChunks: 2 });
-    const before = serverSockets.length;
-    const socket = connect(port, host);
-    socket.write(rawRequest(chatBody(true)));
-    const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
-    const requestId = requestIdIn(first);
+    const { socket, serverSide, requestId } = await holdStream();
     socket.write(rawRequest(chatBody(false, 'queued behind the stream')));
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const serverClosed = new Promise((resolve) => serverSockets[before]!.once('close', resolve));
+    const serverClosed = new Promise((resolve) => serverSide.once('close', resolve));
     socket.destroy();
     // The upstream is silent, so no write to the client fails: the gateway must see the hang-up itself.
     await serverClosed;
@@ -193,13 +192,8 @@ describe('a stream taken off Node\'s HTTP server', () => {
   });
 
   it('cuts a connection whose client sends more than a pipelined request while its stream is held', async () => {
-    upstream.script({ stallAfterChunks: 2 });
-    const socket = connect(port, host);
-    socket.on('error', () => {});
+    const { socket, requestId } = await holdStream();
     const closed = new Promise((resolve) => socket.once('close', resolve));
-    socket.write(rawRequest(chatBody(true)));
-    const first = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
-    const requestId = requestIdIn(first);
     // 8 MB that no request needs, while the upstream is silent: the gateway must not keep reading it.
     const junk = Buffer.alloc(64 * 1024, 0x61);
     for (let i = 0; i < 128 && !socket.destroyed; i += 1) socket.write(junk);
