@@ -59,11 +59,11 @@ interface Answer {
   localPort: number;
 }
 
-/** One call through node:http (it reads trailers) on the given agent. */
-function call(agent: Agent, stream: boolean): Promise<Answer> {
+/** One call through node:http (it reads trailers) on the given agent; to another gateway's port if given. */
+function call(agent: Agent, stream: boolean, extraHeaders: Record<string, string> = {}, toPort = port): Promise<Answer> {
   const body = chatBody(stream);
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host, port, method: 'POST', path: '/v1/chat/completions', agent, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
+    const request = httpRequest({ host, port: toPort, method: 'POST', path: '/v1/chat/completions', agent, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...extraHeaders } }, (response) => {
       const localPort = response.socket.localPort!;
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -90,10 +90,10 @@ function readUntilClosed(socket: Socket): Promise<string> {
 }
 
 /** The call's usage row, once the metering queue has written it. */
-async function loggedRow(requestId: string | undefined) {
+async function loggedRow(requestId: string | undefined, from: TestGateway = gateway) {
   expect(requestId).toBeDefined();
   for (let tries = 0; tries < 200; tries += 1) {
-    const row = await gateway.database.db.selectFrom('usage_logs').select(['cost_micros', 'status', 'error_code']).where('request_id', '=', requestId!).executeTakeFirst();
+    const row = await from.database.db.selectFrom('usage_logs').select(['cost_micros', 'status', 'error_code']).where('request_id', '=', requestId!).executeTakeFirst();
     if (row) return row;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -144,6 +144,43 @@ describe('a stream taken off Node\'s HTTP server', () => {
       expect(problems).toEqual([]);
     } finally {
       agent.destroy();
+    }
+  });
+
+  it('does the same for a stream Fastify serves (a browser\'s request with CORS on), CORS headers included', async () => {
+    const corsProblems: { msg: string }[] = [];
+    const sink = new Writable({ write(chunk, _encoding, done) { for (const line of String(chunk).split('\n').filter(Boolean)) corsProblems.push(JSON.parse(line)); done(); } });
+    const withCors = await startTestGateway({
+      channels: [{ name: 'only', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, models: ['gpt-4o'] }],
+      models: [{ id: 'gpt-4o', input_per_mtok: 1, output_per_mtok: 2 }],
+      users: [{ name: 'taken', balance: 1000 }],
+      keys: [{ name: 'main', key: KEY, user: 'taken' }],
+    }, { env: { CORS_ORIGINS: 'https://app.example' }, logger: pino({ level: 'warn' }, sink) });
+    const corsSockets: Socket[] = [];
+    withCors.app.server.on('connection', (socket: Socket) => corsSockets.push(socket));
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const origin = { origin: 'https://app.example' };
+      const corsPort = Number(new URL(withCors.url).port);
+      const answers = [await call(agent, true, origin, corsPort), await call(agent, false, origin, corsPort), await call(agent, true, origin, corsPort)];
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      expect(corsSockets).toHaveLength(1);
+      for (const streamed of [answers[0]!, answers[2]!]) {
+        expect(streamed.headers['access-control-allow-origin']).toBe('https://app.example');
+        expect(streamed.text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+        expect(Number(streamed.trailers['x-gateway-cost'])).toBe(Number((await loggedRow(String(streamed.headers['x-request-id']), withCors)).cost_micros));
+      }
+      // Held: Fastify's stream lets go of the parser too.
+      upstream.script({ stallAfterChunks: 2 });
+      const held = connect(corsPort, host);
+      held.write(rawRequest(chatBody(true), 'origin: https://app.example\r\n'));
+      await new Promise<void>((resolve) => held.once('data', () => resolve()));
+      expect((corsSockets[1] as unknown as { parser: unknown }).parser).toBeNull();
+      held.destroy();
+      expect(corsProblems).toEqual([]);
+    } finally {
+      agent.destroy();
+      await withCors.dispose();
     }
   });
 
