@@ -1,6 +1,6 @@
 // Run by `npm ci` / `npm install` (the prepare script): fills Node's compile cache, which `npm start` turns on
-// (scripts/compile-cache.js), for every module the gateway loads to start and for its SQLite metering
-// worker's. Without it the first start after an install strips the TypeScript sources itself and so loads
+// (scripts/compile-cache.js), for every module the gateway loads to start, for its SQLite metering worker's
+// and for those it imports on first use (scripts/lazy-ts-modules.js). Without it the first start after an install strips the TypeScript sources itself and so loads
 // Node's type stripper, a WASM module that stays resident in each thread that loaded it: ~121 MB idle on a
 // first start against 99 MB on every later one (issue 16), and each metering worker started during that
 // first run loads it again. Best effort: whatever happens here, the install goes on (exit code 0), and a
@@ -10,7 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { lazyTsModules } from './lazy-ts-modules.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const LIMIT_MS = 60_000;
@@ -64,6 +65,9 @@ try {
   // The metering worker (started on the first call), started the way the gateway starts it and asked to
   // close once it has loaded.
   spawnSync(process.execPath, [...flags, join(root, 'scripts', 'warm-metering-worker.ts'), `sqlite:${join(scratch, 'warm-up.db')}`], { cwd: root, env: ownEnvironment(), stdio: 'ignore', timeout: LIMIT_MS });
+  // What the gateway imports only on first use (the realtime relay), compiled without being used.
+  const imports = lazyTsModules(root).map((file) => `try { await import(${JSON.stringify(pathToFileURL(file).href)}); } catch {}`).join('\n');
+  spawnSync(process.execPath, [...flags, '--input-type=module', '-e', imports], { cwd: root, env: ownEnvironment(), stdio: 'ignore', timeout: LIMIT_MS });
 } catch {
   // Nothing to do: the first start fills the cache instead.
 } finally {

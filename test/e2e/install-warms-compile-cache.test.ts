@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
+import { lazyTsModules } from '../../scripts/lazy-ts-modules.js';
 import { testKey } from '../helpers/test-gateway.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -25,10 +27,16 @@ const PROBE = join(root, 'test', 'helpers', 'stripper-probe.js');
 let dir: string;
 let upstream: OpenAISimulator;
 
+let warmed: string;
+let warmUpStatus: number | null;
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'warm-cache-'));
   upstream = await startOpenAISimulator({ apiKey: 'sk-up' });
-});
+  // What `npm ci` runs (the prepare script), into a compile cache directory of this test's own.
+  warmed = join(dir, 'warmed-cache');
+  warmUpStatus = spawnSync(process.execPath, [join(root, 'scripts', 'warm-compile-cache.js')], { cwd: root, env: { ...process.env, NODE_COMPILE_CACHE: warmed }, encoding: 'utf8', timeout: 120_000 }).status;
+}, 180_000);
 
 afterAll(async () => {
   await upstream?.close();
@@ -82,11 +90,20 @@ async function threadsThatLoadedTheStripper(cacheDir: string, name: string): Pro
 
 describe('the compile cache filled at install', () => {
   it('is used by the first start: neither the gateway nor its metering worker loads the type stripper', async () => {
-    const warmed = join(dir, 'warmed-cache');
-    const warmUp = spawnSync(process.execPath, [join(root, 'scripts', 'warm-compile-cache.js')], { cwd: root, env: { ...process.env, NODE_COMPILE_CACHE: warmed }, encoding: 'utf8', timeout: 120_000 });
-    expect(warmUp.status).toBe(0);
+    expect(warmUpStatus).toBe(0);
     expect(await threadsThatLoadedTheStripper(warmed, 'warmed')).toEqual([]);
   }, 180_000);
+
+  it('covers what the gateway imports on first use (the realtime relay, the migrations), which start-up alone does not', () => {
+    const lazy = lazyTsModules(root);
+    expect(lazy.some((file) => file.endsWith(join('realtime', 'realtime-relay.ts')))).toBe(true);
+    const imports = lazy.map((file) => `await import(${JSON.stringify(pathToFileURL(file).href)});`).join('\n');
+    const check = `await import(${JSON.stringify(pathToFileURL(join(root, 'src', 'start-gateway.ts')).href)});\n${imports}\nprocess.stdout.write(String(process.moduleLoadList.some((name) => name.includes('amaro'))));`;
+    const run = (cacheDir: string) => spawnSync(process.execPath, [...startFlags, '--input-type=module', '-e', check], { cwd: root, env: { ...process.env, NODE_COMPILE_CACHE: cacheDir }, encoding: 'utf8', timeout: 60_000 });
+    expect(run(warmed).stdout).toBe('false');
+    // The control: an empty cache makes the same imports load it.
+    expect(run(join(dir, 'empty-cache-lazy')).stdout).toBe('true');
+  }, 120_000);
 
   it('is what makes the difference: on an empty cache both threads load it (the control)', async () => {
     expect((await threadsThatLoadedTheStripper(join(dir, 'empty-cache'), 'empty')).sort()).toEqual(['main loaded the stripper', 'worker loaded the stripper']);
