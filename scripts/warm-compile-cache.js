@@ -6,12 +6,13 @@
 // first run loads it again. Best effort: whatever happens here, the install goes on (exit code 0), and a
 // cache this could not fill is filled by the first start, as before.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { lazyTsModules } from './lazy-ts-modules.js';
+import { startScriptFlags } from './start-flags.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const LIMIT_MS = 60_000;
@@ -57,9 +58,7 @@ try {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) throw new Error('the compile cache is turned off');
   // Exactly the start script's Node flags: V8 keys its code cache by its flags, so a cache filled under
   // other flags (the semi-space sizes, --expose-gc) would not be used by `npm start`.
-  const start = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start;
-  const flags = start.split(/\s+/).filter((part) => part.startsWith('--'))
-    .map((flag) => flag.replace(/^--import=(\.\.?\/.*)$/, (_, path) => `--import=${resolve(root, path)}`));
+  const flags = startScriptFlags(root);
   scratch = mkdtempSync(join(tmpdir(), 'gateway-warm-'));
   await startAndStop(flags);
   // The metering worker (started on the first call), started the way the gateway starts it and asked to

@@ -7,20 +7,18 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathToFileURL } from 'node:url';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
 import { lazyTsModules } from '../../scripts/lazy-ts-modules.js';
+import { startScriptFlags } from '../../scripts/start-flags.js';
 import { testKey } from '../helpers/test-gateway.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-/** The `start` script's Node flags, with `--import=./…` made absolute. */
-const startFlags = packageJson.scripts.start!
-  .split(/\s+/).filter((part) => part.startsWith('--'))
-  .map((flag) => flag.replace(/^--import=(\.\.?\/.*)$/, (_, path: string) => `--import=${resolve(root, path)}`));
+const startFlags = startScriptFlags(root);
 const KEY = testKey('warmcache');
 const PROBE = join(root, 'test', 'helpers', 'stripper-probe.js');
 

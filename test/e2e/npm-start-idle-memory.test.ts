@@ -3,19 +3,17 @@
 // answers bad input with exactly the messages an in-process gateway (no hook, no gc) gives, and still
 // serves zod's translations to whoever asks for one.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
+import { startScriptFlags } from '../../scripts/start-flags.js';
 
 const root = join(import.meta.dirname, '..', '..');
-/** The `start` script's Node flags, with `--import=./…` made absolute (as bench/node-flags.ts does). */
-const startFlags = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split(/\s+/).filter((part) => part.startsWith('--'))
-  .map((flag) => flag.replace(/^--import=(\.\.?\/.*)$/, (_, path: string) => `--import=${resolve(root, path)}`));
+/** The `start` script's Node flags, `--import=./…` made absolute. */
+const startFlags = startScriptFlags(root);
 
 const config = {
   channels: [{ name: 'up', type: 'openai', base_url: 'http://127.0.0.1:9', api_key: 'sk-up', models: ['m1'] }],
