@@ -28,7 +28,7 @@ export interface AdminChannel {
   chat_format?: string;
   /** Endpoints the upstream lacks although its type has them (an OpenAI-compatible server without /v1/responses). */
   unsupported_endpoints?: string[];
-  /** Speaks HTTP/2 to the upstream (h2 over TLS, h2c over http); absent when not. */
+  /** true: HTTP/2 to the upstream (h2 over TLS, h2c over http); false: HTTP/1.1 only; absent: automatic. */
   http2?: boolean;
   models: string[];
   model_mapping: Record<string, string>;

@@ -6,6 +6,7 @@ import { adminApi, type AdminChannel } from '../../api/admin-api.ts';
 import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 import { CloudChannelFields, cloudSettingsBody, initialCloudSettings, keyDescription } from './CloudChannelFields.tsx';
+import { http2Body, httpVersionOf, UpstreamHttpVersionField } from './UpstreamHttpVersionField.tsx';
 
 const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere', 'azure-openai', 'vertex', 'bedrock'];
 /** Endpoints a channel may declare its upstream lacks (the gateway then routes or translates around it). */
@@ -127,7 +128,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
   const [priority, setPriority] = useState<number | string>(existing?.priority ?? 0);
   const [weight, setWeight] = useState<number | string>(existing?.weight ?? 1);
   const [enabled, setEnabled] = useState(existing?.enabled ?? true);
-  const [http2, setHttp2] = useState(existing?.http2 ?? false);
+  const [httpVersion, setHttpVersion] = useState(() => httpVersionOf(existing?.http2));
   const [cloud, setCloud] = useState(() => initialCloudSettings(existing));
   const [chatFormat, setChatFormat] = useState(existing?.chat_format ?? 'openai-chat');
   const [unsupported, setUnsupported] = useState<string[]>(existing?.unsupported_endpoints ?? []);
@@ -155,9 +156,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       ...cloudSettingsBody(type, cloud),
       ...(type === 'openai' ? { chat_format: chatFormat } : {}),
       unsupported_endpoints: unsupported,
-      // Off is the default (null clears a stored true); an explicit false (HTTP/1.1 only, set in the config
-      // file or admin API) is kept while the switch stays off.
-      http2: http2 ? true : existing?.http2 === false ? false : null,
+      http2: http2Body(httpVersion),
       ...(apiKey ? { api_key: apiKey } : {}),
     };
     const ok = await runAdminAction(() => (existing ? adminApi.updateChannel(existing.id, body) : adminApi.createChannel(body)), existing ? 'Channel saved.' : 'Channel created.', onDone);
@@ -206,12 +205,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
         <NumberInput label="Priority" value={priority} onChange={setPriority} allowDecimal={false} />
         <NumberInput label="Weight" value={weight} onChange={setWeight} min={0} allowDecimal={false} />
       </Group>
-      <Switch
-        label="HTTP/2 to the upstream"
-        description="Many calls share one connection. https: h2 when the server offers it; http: h2c, which the server must speak."
-        checked={http2}
-        onChange={(event) => setHttp2(event.currentTarget.checked)}
-      />
+      <UpstreamHttpVersionField value={httpVersion} onChange={setHttpVersion} />
       <Switch label="Enabled" checked={enabled} onChange={(event) => setEnabled(event.currentTarget.checked)} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
