@@ -190,7 +190,7 @@ describe('several answers from a channel of another format: refused', () => {
   it.each(['m-anthropic', 'm-gemini', 'm-bedrock'].flatMap((model) => [false, true].map((stream) => ({ model, stream }))))('openai chat n=3 → $model (streamed $stream): 400 naming n, in OpenAI\'s shape', async ({ model, stream }) => {
     const error = await refusedCalls(() => chat(model, stream, { n: 3, max_tokens: LIMIT }));
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(error).toMatchObject({ status: 400, type: 'invalid_request_error', param: 'n', code: 'unsupported_value' });
+    expect(error).toMatchObject({ status: 400, type: 'invalid_request_error', param: 'n', code: 'unsupported_for_model' });
     expect((error as Error).message).toContain(`'${model}'`);
   });
 

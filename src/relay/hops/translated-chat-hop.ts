@@ -95,7 +95,7 @@ class TranslatedChatHop implements RelayHop {
     const param = client.severalAnswers!.param;
     // Refused rather than dropped: one answer in place of several is not what the client asked for (its
     // code may read choices that never came), and a 400 costs it nothing.
-    return invalidRequest(`Invalid value for '${param}': ${this.answersAsked} answers were asked for, but the model '${call.model}' is served only by channels whose format gives one answer per request. Ask for one (${param} = 1), or send the request ${this.answersAsked} times.`, param, 'unsupported_value');
+    return invalidRequest(`Invalid value for '${param}': ${this.answersAsked} answers were asked for, but the model '${call.model}' is served only by channels whose format gives one answer per request. Ask for one (${param} = 1), or send the request ${this.answersAsked} times.`, param, 'unsupported_for_model');
   }
 
   async request(channel: RoutedChannel, upstreamModel: string): Promise<UpstreamCallShape> {
