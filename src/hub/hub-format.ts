@@ -66,6 +66,25 @@ export type FormatRefusal = 'context-length' | 'content-policy';
 export type ReplayEventReader = (event: string | undefined, data: string, skip: (piece: string) => string | null, caughtUp: () => boolean) => { keep: string | null } | 'diverged';
 
 /**
+ * A format whose request can ask for several answers to one prompt (OpenAI chat `n`, Gemini
+ * `candidateCount`). Only a channel of the same format gives them: the hub carries one answer, so a
+ * translation would answer one and drop the rest (src/relay/hops/translated-chat-hop.ts refuses such calls).
+ */
+export interface SeveralAnswers {
+  /** The request field, as an error names it. */
+  param: string;
+  /** How many answers a request body asks for; 1 when it does not say. */
+  asked(body: Record<string, unknown>): number;
+  /**
+   * The text of every answer after the first in a whole answer or one stream event, which responseToHub
+   * and the stream machine (the first answer only) leave out: a passthrough delivers them all, and counts
+   * them when the upstream reports no usage. Absent when the format's passthrough hop reads every answer
+   * itself (OpenAI chat's).
+   */
+  laterAnswersText?(json: unknown): string;
+}
+
+/**
  * Everything the relay, the routes and the metering need to know about one wire format: converters both
  * ways, the usage reader, and capabilities declared as data, so that nothing outside src/formats/ compares
  * a format's name.
@@ -98,6 +117,8 @@ export interface FormatConverters {
   apiFamily: string;
   /** Whether an upstream speaking it continues a trailing assistant message natively (a channel default). */
   supportsPrefill: boolean;
+  /** For formats whose requests can ask for several answers. */
+  severalAnswers?: SeveralAnswers;
   /**
    * The body fields that make an upstream report usage in a stream (OpenAI's stream_options); null when
    * its streams always carry usage. A client format with them is passed through by the hop that adds them.

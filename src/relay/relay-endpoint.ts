@@ -56,6 +56,8 @@ function modelRoutes(deps: RelayDeps, call: RelayCall, hop: RelayHop): ModelRout
   if (fallbacks && fallbacks !== '[]') chain.push(...(JSON.parse(fallbacks) as string[]));
   const routes: ModelRoute[] = [{ model: call.model, channels: usableChannels(snapshot, call, hop, call.model) }];
   if (routes[0]!.channels.length === 0) {
+    const refusal = hop.refusal?.() ?? null;
+    if (refusal !== null) throw refusal;
     throw new GatewayError(400, 'invalid_request_error', 'GW_ERR_UNSUPPORTED_ENDPOINT', { message: `The model '${call.model}' is not served by a channel that supports ${call.endpoint}.`, param: 'model', code: 'unsupported_endpoint' });
   }
   // Most calls have no fallback chain: no Set for nothing.

@@ -27,8 +27,13 @@ export interface WholeAnswer {
 }
 
 export interface RelayHop {
-  /** Whether this hop can call the channel (its wire format and operations). */
+  /** Whether this hop can call the channel (its wire format and operations, and what the call asks for). */
   supports(channel: RoutedChannel): boolean;
+  /**
+   * When supports() turned channels down for what the call asks rather than for their format (several
+   * answers, which a translation cannot give), the client's error for a model left without a channel.
+   */
+  refusal?(): GatewayError | null;
   /** May be async: a translation can need to fetch image URLs first. */
   request(channel: RoutedChannel, upstreamModel: string): UpstreamCallShape | Promise<UpstreamCallShape>;
   /**

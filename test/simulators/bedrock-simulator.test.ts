@@ -48,6 +48,26 @@ describe('Bedrock simulator, seen by the AWS SDK', () => {
     expect(usage).toMatchObject({ inputTokens: 3 });
   });
 
+  it('cuts Converse and ConverseStream at inferenceConfig.maxTokens, with stopReason max_tokens', async () => {
+    const ask = { modelId: MODEL, messages: [{ role: 'user' as const, content: [{ text: 'hi there' }] }], inferenceConfig: { maxTokens: 3 } };
+    const whole = await client().send(new ConverseCommand(ask));
+    expect(whole.output?.message?.content).toEqual([{ text: 'Hello from the' }]);
+    expect(whole.stopReason).toBe('max_tokens');
+    expect(whole.usage?.outputTokens).toBe(3);
+    const stream = await client().send(new ConverseStreamCommand(ask));
+    let text = '';
+    let stopReason: string | undefined;
+    let outputTokens: number | undefined;
+    for await (const event of stream.stream!) {
+      text += event.contentBlockDelta?.delta?.text ?? '';
+      if (event.messageStop) stopReason = event.messageStop.stopReason;
+      if (event.metadata) outputTokens = event.metadata.usage?.outputTokens;
+    }
+    expect({ text, stopReason, outputTokens }).toEqual({ text: 'Hello from the', stopReason: 'max_tokens', outputTokens: 3 });
+    const roomy = await client().send(new ConverseCommand({ ...ask, inferenceConfig: { maxTokens: 100 } }));
+    expect(roomy.stopReason).toBe('end_turn');
+  });
+
   it('ends a stream with an exception message the SDK raises as that exception', async () => {
     sim.failNextStream({ type: 'throttlingException', message: 'Too many tokens, please wait before trying again.', afterMessages: 2 });
     const stream = await client().send(new ConverseStreamCommand({ modelId: 'm', messages: [{ role: 'user', content: [{ text: 'Hello there' }] }] }));

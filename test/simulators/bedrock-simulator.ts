@@ -8,7 +8,8 @@
 // a wrong signature (wrong secret, altered body) → 403 InvalidSignatureException, both with x-amzn-errortype.
 // Replies as the other simulators (simulator-answers.ts): `Hello from the Bedrock simulator: you said "<last user
 // text>"`; toolUse blocks (stopReason tool_use) when tools are offered and the last user text mentions "weather";
-// after toolResult blocks `The tool said: <results>`. stopSequences and maxTokens shape the text.
+// after toolResult blocks `The tool said: <results>`. inferenceConfig.stopSequences and maxTokens shape the text
+// (maxTokens keeps that many words, stopReason max_tokens).
 // Usage: inputTokens = words of the system prompt and every message less the script's cachedTokens and
 // cacheWriteTokens (reported as cacheReadInputTokens / cacheWriteInputTokens); outputTokens = words of the answer.
 // Scripts (simulator-script.ts) apply; `omitTerminator` leaves out the final metadata event.

@@ -11,7 +11,7 @@ interface GenerateBody {
   contents?: Content[];
   systemInstruction?: Content;
   tools?: { functionDeclarations?: { name?: string }[] }[];
-  generationConfig?: { stopSequences?: string[]; maxOutputTokens?: number; thinkingConfig?: { includeThoughts?: boolean } };
+  generationConfig?: { stopSequences?: string[]; maxOutputTokens?: number; candidateCount?: number; thinkingConfig?: { includeThoughts?: boolean } };
 }
 
 type AnswerPart = { text: string; thought?: true } | { functionCall: { name: string; args: Record<string, unknown> } };
@@ -49,6 +49,8 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
   const said = fromUser ? textOf(last?.parts) : '';
   const results = fromUser ? (last?.parts ?? []).filter((part) => part.functionResponse).map((part) => resultText(part.functionResponse?.response)) : [];
   const config = body.generationConfig ?? {};
+  const candidateCount = config.candidateCount ?? 1;
+  if (!Number.isInteger(candidateCount) || candidateCount < 1) return invalid(exchange, `* GenerateContentRequest.generation_config.candidate_count: must be a positive integer, got ${String(candidateCount)}.\n`);
   const parts: AnswerPart[] = [];
   let thoughts = 0;
   if (config.thinkingConfig?.includeThoughts) {
@@ -77,6 +79,10 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
     parts.push({ text: shaped.text });
     answerTokens = countWords(shaped.text);
   }
+  // Every candidate is the same answer (the simulator is deterministic), each cut by maxOutputTokens on its
+  // own; the counts are over all of them, as Google bills them.
+  answerTokens *= candidateCount;
+  thoughts *= candidateCount;
   const prompt = promptTokens(body);
   const usage = step.omitUsage ? undefined : {
     promptTokenCount: prompt, candidatesTokenCount: answerTokens, totalTokenCount: prompt + answerTokens + thoughts,
@@ -85,13 +91,15 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
   };
   const responseId = `sim${(++sequence).toString(36).padStart(8, '0')}`;
   const modelVersion = model;
+  const indexes = Array.from({ length: candidateCount }, (_, index) => index);
   if (!stream) {
     return sendJson(exchange.response, 200, {
-      candidates: [{ content: { parts, role: 'model' }, finishReason, index: 0 }], usageMetadata: usage, modelVersion, responseId,
+      candidates: indexes.map((index) => ({ content: { parts, role: 'model' }, finishReason, index })), usageMetadata: usage, modelVersion, responseId,
     }, step.headers);
   }
   // Chunks: the thought, then the text a word at a time (function calls together in one chunk); the last
-  // chunk carries finishReason and the full usage, the others the prompt count only, as Google does.
+  // chunk carries finishReason and the full usage, the others the prompt count only, as Google does. With
+  // several candidates each chunk carries every candidate's next piece, named by its index.
   const pieces: Part[][] = [];
   for (const part of parts) {
     if ('functionCall' in part) {
@@ -106,7 +114,7 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
   }
   const partialUsage = usage ? { promptTokenCount: prompt, totalTokenCount: prompt, promptTokensDetails: usage.promptTokensDetails } : undefined;
   const chunks = pieces.map((chunkParts, i) => JSON.stringify({
-    candidates: [{ content: { parts: chunkParts, role: 'model' }, ...(i === pieces.length - 1 ? { finishReason } : {}), index: 0 }],
+    candidates: indexes.map((index) => ({ content: { parts: chunkParts, role: 'model' }, ...(i === pieces.length - 1 ? { finishReason } : {}), index })),
     usageMetadata: i === pieces.length - 1 ? usage : partialUsage, modelVersion, responseId,
   }));
   if (step.omitTerminator) chunks.pop(); // no chunk with finishReason

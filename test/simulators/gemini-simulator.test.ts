@@ -70,6 +70,27 @@ describe('generateContent', () => {
     expect(cut.candidates?.[0]?.finishReason).toBe(FinishReason.MAX_TOKENS);
   });
 
+  it('answers candidateCount candidates, each cut by maxOutputTokens, counted over all of them', async () => {
+    const response = await ai.models.generateContent({ model, contents: 'x', config: { candidateCount: 3, maxOutputTokens: 2 } });
+    expect(response.candidates?.map((candidate) => [candidate.index, candidate.content?.parts?.[0]?.text, candidate.finishReason]))
+      .toEqual([0, 1, 2].map((index) => [index, 'Hello from', FinishReason.MAX_TOKENS]));
+    expect(response.usageMetadata).toMatchObject({ candidatesTokenCount: 3 * 2, totalTokenCount: 1 + 3 * 2 });
+    const uncut = await ai.models.generateContent({ model, contents: 'x', config: { candidateCount: 2 } });
+    expect(uncut.candidates?.map((candidate) => candidate.finishReason)).toEqual([FinishReason.STOP, FinishReason.STOP]);
+    expect(uncut.usageMetadata?.candidatesTokenCount).toBe(2 * 8);
+  });
+
+  it('streams candidateCount candidates: each chunk carries every candidate\'s next piece, named by its index', async () => {
+    const chunks = await collect(await ai.models.generateContentStream({ model, contents: 'x', config: { candidateCount: 2, maxOutputTokens: 3 } }));
+    const byIndex = new Map<number, string>();
+    for (const chunk of chunks) {
+      for (const candidate of chunk.candidates ?? []) byIndex.set(candidate.index!, (byIndex.get(candidate.index!) ?? '') + (candidate.content?.parts?.[0]?.text ?? ''));
+    }
+    expect([...byIndex.entries()].sort()).toEqual([[0, 'Hello from the'], [1, 'Hello from the']]);
+    expect(chunks.at(-1)!.candidates?.map((candidate) => candidate.finishReason)).toEqual([FinishReason.MAX_TOKENS, FinishReason.MAX_TOKENS]);
+    expect(chunks.at(-1)!.usageMetadata?.candidatesTokenCount).toBe(2 * 3);
+  });
+
   it('shows a thought part first when includeThoughts is set, with thoughtsTokenCount', async () => {
     const config = { thinkingConfig: { includeThoughts: true, thinkingBudget: 1024 } };
     const response = await ai.models.generateContent({ model, contents: 'think', config });

@@ -13,9 +13,11 @@
 // `The tool said: <each response's result/output/content string, or its JSON, joined by "; ">`; with
 // generationConfig.thinkingConfig.includeThoughts a `{text: 'Thinking about "…".', thought: true}` part first.
 // `stopSequences` cut the text (finishReason STOP); `maxOutputTokens` cuts it to that many words
-// (finishReason MAX_TOKENS).
+// (finishReason MAX_TOKENS). `candidateCount` answers that many candidates, index 0 to count-1, each the
+// same answer cut by maxOutputTokens on its own (streamed: every chunk carries each candidate's next piece).
 // Usage: promptTokenCount = words of systemInstruction and every part; candidatesTokenCount = words of the
-// answer (function-call args as JSON); thoughtsTokenCount = words of the thought (only when shown).
+// answer (function-call args as JSON); thoughtsTokenCount = words of the thought (only when shown); both
+// summed over the candidates.
 // Embeddings: simulatedEmbedding(text of the parts, outputDimensionality ?? 3072 for gemini-embedding-001,
 // 768 otherwise).
 import { headerValue, startSimulator, type Simulator } from './simulator-core.ts';

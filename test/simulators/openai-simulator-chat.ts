@@ -15,6 +15,7 @@ interface ChatBody {
   stop?: string | string[] | null;
   max_tokens?: number | null;
   max_completion_tokens?: number | null;
+  n?: number | null;
   continue_final_message?: boolean;
 }
 
@@ -31,6 +32,10 @@ export function chatCompletions(exchange: SimulatorExchange): void | Promise<voi
   if (typeof body.model !== 'string') return sendOpenAIInvalid(exchange, "Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
   if (!Array.isArray(body.messages)) return sendOpenAIInvalid(exchange, "Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
   if (body.messages.length === 0) return sendOpenAIInvalid(exchange, "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", 'messages', 'empty_array');
+  const choiceCount = body.n ?? 1;
+  if (!Number.isInteger(choiceCount)) return sendOpenAIInvalid(exchange, `Invalid type for 'n': expected an integer, but got ${typeof choiceCount === 'number' ? 'a decimal number' : typeof choiceCount} instead.`, 'n', 'invalid_type');
+  if (choiceCount < 1) return sendOpenAIInvalid(exchange, `Invalid 'n': integer below minimum value. Expected a value >= 1, but got ${choiceCount} instead.`, 'n', 'integer_below_min_value');
+  if (choiceCount > 128) return sendOpenAIInvalid(exchange, `Invalid 'n': integer above maximum value. Expected a value <= 128, but got ${choiceCount} instead.`, 'n', 'integer_above_max_value');
   const { step } = exchange;
   const answer = planAnswer(body, step.reply);
   let finishReason = answer.toolCalls.length > 0 ? 'tool_calls' : 'stop';
@@ -41,9 +46,13 @@ export function chatCompletions(exchange: SimulatorExchange): void | Promise<voi
   }
   let promptTokens = 3;
   for (const message of body.messages) promptTokens += 3 + countWords(textOf(message.content));
-  let completionTokens = 0;
-  if (answer.text !== null) completionTokens = countWords(answer.text);
-  for (const call of answer.toolCalls) completionTokens += countWords(call.arguments) + 3;
+  // Every choice is the same answer (the simulator is deterministic), each cut by the limit on its own; the
+  // completion count is over all of them, as OpenAI bills it.
+  let choiceTokens = 0;
+  if (answer.text !== null) choiceTokens = countWords(answer.text);
+  for (const call of answer.toolCalls) choiceTokens += countWords(call.arguments) + 3;
+  const completionTokens = choiceTokens * choiceCount;
+  const indexes = Array.from({ length: choiceCount }, (_, index) => index);
   const usage = step.omitUsage ? undefined : {
     prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens,
     prompt_tokens_details: { cached_tokens: step.cachedTokens ?? 0, audio_tokens: 0, ...(step.cacheWriteTokens ? { cache_write_tokens: step.cacheWriteTokens } : {}) },
@@ -58,25 +67,28 @@ export function chatCompletions(exchange: SimulatorExchange): void | Promise<voi
       : { role: 'assistant', content: answer.text, refusal: null, annotations: [] };
     return sendJson(exchange.response, 200, {
       id, object: 'chat.completion', created, model,
-      choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
+      choices: indexes.map((index) => ({ index, message, logprobs: null, finish_reason: finishReason })),
       usage, service_tier: 'default', system_fingerprint: 'fp_sim',
     }, step.headers);
   }
   const includeUsage = body.stream_options?.include_usage === true && usage !== undefined;
-  const chunk = (delta: object, finish: string | null) => `data: ${JSON.stringify({
+  // One choice per chunk, named by its index; with several choices their chunks take turns, as OpenAI's do.
+  const chunk = (choice: number, delta: object, finish: string | null) => `data: ${JSON.stringify({
     id, object: 'chat.completion.chunk', created, model, service_tier: 'default', system_fingerprint: 'fp_sim',
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    choices: [{ index: choice, delta, logprobs: null, finish_reason: finish }],
     usage: includeUsage ? null : undefined,
   })}\n\n`;
-  const events = [chunk({ role: 'assistant', content: answer.text === null ? null : '', refusal: null }, null)];
+  const deltas: object[] = [{ role: 'assistant', content: answer.text === null ? null : '', refusal: null }];
   if (answer.text !== null && answer.text !== '') {
-    for (const piece of splitIntoPieces(answer.text)) events.push(chunk({ content: piece }, null));
+    for (const piece of splitIntoPieces(answer.text)) deltas.push({ content: piece });
   }
   answer.toolCalls.forEach((call, index) => {
-    events.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, null));
-    for (const part of splitEvenly(call.arguments, 3)) events.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }, null));
+    deltas.push({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
+    for (const part of splitEvenly(call.arguments, 3)) deltas.push({ tool_calls: [{ index, function: { arguments: part } }] });
   });
-  events.push(chunk({}, finishReason));
+  const events: string[] = [];
+  for (const delta of deltas) for (const choice of indexes) events.push(chunk(choice, delta, null));
+  for (const choice of indexes) events.push(chunk(choice, {}, finishReason));
   if (includeUsage) {
     events.push(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, service_tier: 'default', system_fingerprint: 'fp_sim', choices: [], usage })}\n\n`);
   }

@@ -78,6 +78,36 @@ describe('chat completions', () => {
     expect(cut.choices[0]!.finish_reason).toBe('length');
     expect(cut.usage!.completion_tokens).toBe(3);
   });
+
+  it('answers n choices, each cut by max_tokens, with completion_tokens over all of them', async () => {
+    const completion = await client.chat.completions.create({ model: 'm', n: 3, max_tokens: 3, messages: [{ role: 'user', content: 'x' }] });
+    expect(completion.choices.map((choice) => choice.index)).toEqual([0, 1, 2]);
+    for (const choice of completion.choices) expect(choice).toMatchObject({ message: { content: 'Hello from the' }, finish_reason: 'length' });
+    expect(completion.usage).toMatchObject({ completion_tokens: 9, total_tokens: completion.usage!.prompt_tokens + 9 });
+    const uncut = await client.chat.completions.create({ model: 'm', n: 2, max_completion_tokens: 100, messages: [{ role: 'user', content: 'x' }] });
+    expect(uncut.choices.map((choice) => [choice.index, choice.finish_reason])).toEqual([[0, 'stop'], [1, 'stop']]);
+    expect(uncut.usage!.completion_tokens).toBe(2 * 8);
+  });
+
+  it('streams n choices, each chunk naming its choice by index, which the SDK helper assembles into n answers', async () => {
+    const stream = client.chat.completions.stream({ model: 'm', n: 3, max_tokens: 4, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'x' }] });
+    const byIndex = new Map<number, string>();
+    for await (const chunk of stream) {
+      // OpenAI's chunks carry one choice each.
+      expect(chunk.choices.length).toBeLessThanOrEqual(1);
+      const choice = chunk.choices[0];
+      if (choice) byIndex.set(choice.index, (byIndex.get(choice.index) ?? '') + (choice.delta.content ?? ''));
+    }
+    expect([...byIndex.entries()].sort()).toEqual([[0, 'Hello from the OpenAI'], [1, 'Hello from the OpenAI'], [2, 'Hello from the OpenAI']]);
+    const final = await stream.finalChatCompletion();
+    expect(final.choices.map((choice) => [choice.index, choice.message.content, choice.finish_reason])).toEqual([0, 1, 2].map((index) => [index, 'Hello from the OpenAI', 'length']));
+    expect(final.usage!.completion_tokens).toBe(3 * 4);
+  });
+
+  it('refuses an n outside 1 to 128 as OpenAI does', async () => {
+    await expect(client.chat.completions.create({ model: 'm', n: 129, messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 400, param: 'n', code: 'integer_above_max_value' });
+    await expect(client.chat.completions.create({ model: 'm', n: 0, messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 400, param: 'n', code: 'integer_below_min_value' });
+  });
 });
 
 describe('tool calls', () => {

@@ -13,9 +13,11 @@
 // Tokyo" → two parallel calls); after tool messages `The tool said: <contents joined by "; ">`; with
 // `continue_final_message: true` (vLLM's prefill extension) and a trailing assistant message that is a
 // prefix of the answer to the turn before it, the rest of that answer. `stop` and `max_tokens` /
-// `max_completion_tokens` cut the text (finish_reason stop / length).
+// `max_completion_tokens` cut the text (finish_reason stop / length). `n` (1 to 128) answers that many
+// choices, index 0 to n-1, each the same answer cut by the limit on its own; streamed, each chunk carries
+// one choice and the choices' chunks take turns.
 // Usage: prompt_tokens = 3 + Σ(3 + words of each message); completion_tokens = words of the reply (tool
-// calls: words of the arguments + 3 each).
+// calls: words of the arguments + 3 each), summed over the choices.
 import { bearerToken, startSimulator, type Simulator, type SimulatorExchange } from './simulator-core.ts';
 import { sendJson } from './simulator-http.ts';
 import { openAIError, openAIErrorForStatus } from './openai-simulator-errors.ts';

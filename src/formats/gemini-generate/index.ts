@@ -1,6 +1,7 @@
 // Gemini generateContent / streamGenerateContent: every converter to and from the hub.
 import type { FormatConverters } from '../../hub/hub-format.ts';
 import { geminiModelEntry, geminiModelList } from './gemini-generate-models.ts';
+import { geminiCandidates } from './gemini-generate-candidates.ts';
 import { geminiRefusalOf } from './gemini-generate-refusal.ts';
 import { geminiReplayEvent } from './gemini-generate-replay.ts';
 import { geminiUsageToHub } from './gemini-generate-usage.ts';
@@ -36,6 +37,7 @@ export const geminiGenerateFormat: FormatConverters = {
   chatOperations: { whole: 'chat', stream: 'chat-stream' },
   apiFamily: 'google',
   supportsPrefill: false,
+  severalAnswers: geminiCandidates,
   streamUsageOption: null,
   streamTerminator: null,
   modelList: geminiModelList,

@@ -13,6 +13,7 @@ import {
   hubToOpenaiChatStream,
   openaiChatStreamToHub,
 } from './openai-chat-stream.ts';
+import { answerCount } from '../shared/answer-count.ts';
 
 export { hubErrorToOpenaiBody, hubErrorToOpenaiChat, hubErrorToOpenaiStreamEvent, openaiErrorToHub } from './openai-chat-error.ts';
 export { hubFinishReasonToOpenai, mapOpenaiFinishReason } from './openai-chat-finish-reason.ts';
@@ -36,6 +37,8 @@ export const openaiChatFormat: FormatConverters = {
   apiFamily: 'openai',
   // Only some OpenAI-compatible servers continue a trailing assistant message (vLLM): a channel declares it.
   supportsPrefill: false,
+  // `n` choices; the chat passthrough hop reads every choice when it counts an answer.
+  severalAnswers: { param: 'n', asked: (body) => answerCount(body.n) },
   streamUsageOption: { stream_options: { include_usage: true } },
   streamTerminator: '[DONE]',
   modelList: openaiModelList,

@@ -42,6 +42,15 @@ class ByChannelFormatHop implements RelayHop {
     return this.servingHop(channel) !== null;
   }
 
+  refusal(): GatewayError | null {
+    const hops = this.hops;
+    for (let i = 0; i < hops.length; i++) {
+      const refusal = hops[i]!.refusal?.() ?? null;
+      if (refusal !== null) return refusal;
+    }
+    return null;
+  }
+
   request(channel: RoutedChannel, upstreamModel: string): UpstreamCallShape | Promise<UpstreamCallShape> {
     return this.hopFor(channel).request(channel, upstreamModel);
   }

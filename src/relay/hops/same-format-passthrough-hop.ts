@@ -1,8 +1,10 @@
 // A channel that speaks the client's own format (Anthropic to Anthropic, Gemini to Gemini): the body goes
 // upstream unchanged but for the mapped model id, with the client's version headers, and every event comes
 // back unchanged. The format's stream machine only watches the events, for usage and delivered text.
+// A request for several answers (Gemini candidateCount) gets them all; the hub reading sees the first, so
+// the others are read apart (SeveralAnswers.laterAnswersText) and counted too when no usage is reported.
 import type { Logger } from 'pino';
-import type { FormatConverters } from '../../hub/hub-format.ts';
+import type { FormatConverters, SeveralAnswers } from '../../hub/hub-format.ts';
 import type { HubUsage } from '../../hub/hub-response.ts';
 import { estimateHubResponseTokens, estimatePromptTokens, estimateTextTokens } from '../../metering/estimate-tokens.ts';
 import { resolveUsage, type UsageCounts } from '../../metering/resolve-usage.ts';
@@ -24,6 +26,7 @@ export interface SameFormatOptions {
 
 export function sameFormatPassthroughHop(options: SameFormatOptions): RelayHop {
   const { call, format } = options;
+  const laterAnswers = laterAnswersReader(call, format.severalAnswers);
   return {
     supports: (channel) => channel.chatFormat === format.name && supportsOperation(channel, format.chatOperations.whole),
     request(channel, upstreamModel) {
@@ -40,23 +43,33 @@ export function sameFormatPassthroughHop(options: SameFormatOptions): RelayHop {
       const outputLimit = () => statedOutputLimit(call.body);
       let usage: Usage;
       try {
-        const hub = format.responseToHub(JSON.parse(text));
-        usage = resolveUsage(hub.usage, { prompt, output: () => estimateHubResponseTokens(hub), outputLimit });
+        const json: unknown = JSON.parse(text);
+        const hub = format.responseToHub(json);
+        const output = () => estimateHubResponseTokens(hub) + (laterAnswers === null ? 0 : estimateTextTokens(laterAnswers(json)));
+        usage = resolveUsage(hub.usage, { prompt, output, outputLimit });
       } catch {
         usage = resolveUsage(null, { prompt, output: () => estimateTextTokens(text), outputLimit });
       }
       return { body: text, contentType: 'application/json', usage };
     },
     error: (channel, status, text) => gatewayErrorFromUpstream(channel, status, text),
-    stream: () => watchingConverter(call, format, options.logger),
+    stream: () => watchingConverter(call, format, options.logger, laterAnswers),
   };
 }
 
-function watchingConverter(call: RelayCall, format: FormatConverters, logger: Logger): StreamConverter {
+/** The reader of the answers after the first, when the call asked for several; null (nothing to read) otherwise. */
+function laterAnswersReader(call: RelayCall, several: SeveralAnswers | undefined): ((json: unknown) => string) | null {
+  if (several?.laterAnswersText === undefined || several.asked(call.body) === 1) return null;
+  return several.laterAnswersText;
+}
+
+function watchingConverter(call: RelayCall, format: FormatConverters, logger: Logger, laterAnswers: ((json: unknown) => string) | null): StreamConverter {
   const watcher = format.streamToHubMachine({ onWarning: (warning) => logger.warn({ requestId: call.requestId, detail: warning.detail }, 'skipped an upstream event') });
   let reported: HubUsage | null = null;
   let sawFinish = false;
   const output = deliveredOutput();
+  // The answers after the first, as delivered: each event parsed a second time, only when several were asked.
+  const later: string[] = [];
   const observe = (parts: ReturnType<typeof watcher.push>) => {
     for (const part of parts) {
       output.observe(part);
@@ -67,7 +80,8 @@ function watchingConverter(call: RelayCall, format: FormatConverters, logger: Lo
     }
   };
   const closer = format.streamCloser?.() ?? null;
-  const counts: UsageCounts = { prompt: () => estimatePromptTokens(call.body), output: () => output.tokens(), outputLimit: () => statedOutputLimit(call.body) };
+  const counted = () => output.tokens() + (later.length === 0 ? 0 : estimateTextTokens(later.join('')));
+  const counts: UsageCounts = { prompt: () => estimatePromptTokens(call.body), output: counted, outputLimit: () => statedOutputLimit(call.body) };
   const currentUsage = () => resolveUsage(reported, counts);
   return {
     event(event) {
@@ -75,6 +89,10 @@ function watchingConverter(call: RelayCall, format: FormatConverters, logger: Lo
       if (event.data.charCodeAt(0) !== 123 || event.data.charCodeAt(event.data.length - 1) !== 125) throw new MalformedEventError(`not JSON: ${event.data.slice(0, 80)}`);
       // The parsed event is handed on as it is: machines and closers read only its `event` and `data`.
       observe(watcher.push(event));
+      if (laterAnswers !== null) {
+        const text = laterAnswers(parsedOrNull(event.data));
+        if (text.length > 0) later.push(text);
+      }
       closer?.observe(event);
       return formatSseEvent(event.data, event.event);
     },
@@ -92,4 +110,13 @@ function watchingConverter(call: RelayCall, format: FormatConverters, logger: Lo
     usage: currentUsage,
     delivered: () => ({ text: output.text, toolCalls: output.toolCalls || sawFinish }),
   };
+}
+
+/** An event's JSON, or null for one that only looked like JSON (the watcher has skipped it already). */
+function parsedOrNull(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return null;
+  }
 }

@@ -1,6 +1,8 @@
 // Chat between different wire formats: the client's request (already in the hub) is written in the
 // channel's format, and the answer, whole or streamed, is read back into the hub and written in the
-// client's format. Warnings for what could not be carried are logged.
+// client's format. Warnings for what could not be carried are logged. A request for several answers (`n`,
+// `candidateCount`) is not translated: the hub carries one answer, so the client would get one of the n it
+// asked for; such a call goes only to channels of its own format, or is refused with a 400.
 import type { Logger } from 'pino';
 import type { FormatConverters, UpstreamErrorHeaders } from '../../hub/hub-format.ts';
 import type { HubRequest } from '../../hub/hub-request.ts';
@@ -9,7 +11,7 @@ import { operationPath, supportsOperation } from '../../providers/operation-path
 import type { RoutedChannel } from '../../routing/routing-table.ts';
 import type { RelayCall } from '../relay-types.ts';
 import type { RelayHop, StreamConverter, UpstreamCallShape, WholeAnswer } from '../relay-hop.ts';
-import type { GatewayError } from '../../gateway-errors.ts';
+import { invalidRequest, type GatewayError } from '../../gateway-errors.ts';
 import { gatewayErrorFromUpstream, redactUpstreamError } from '../upstream-error.ts';
 import { refusesCredential } from '../redact-credentials.ts';
 import { hubStreamConverter } from './hub-stream-converter.ts';
@@ -46,10 +48,15 @@ class TranslatedChatHop implements RelayHop {
   private inlined: Promise<HubRequest> | undefined;
   /** Document URLs (Responses input_file file_url), fetched once per call however many channels are tried. */
   private documents: Promise<Map<string, InlineImage>> | undefined;
+  /** How many answers the client asked for: more than one, and this hop serves no channel. */
+  private readonly answersAsked: number;
+  /** Whether supports() turned a channel down only because of answersAsked. */
+  private turnedDownForAnswers = false;
 
   constructor(options: TranslatedHopOptions) {
     this.options = options;
     this.lastMachine = options.continuation?.clientMachine;
+    this.answersAsked = options.client.severalAnswers?.asked(options.call.body) ?? 1;
   }
 
   private hubRequest(): HubRequest {
@@ -76,7 +83,19 @@ class TranslatedChatHop implements RelayHop {
   }
 
   supports(channel: RoutedChannel): boolean {
-    return channel.chatFormat !== this.options.client.name && supportsOperation(channel, target(channel).chatOperations.whole);
+    if (channel.chatFormat === this.options.client.name || !supportsOperation(channel, target(channel).chatOperations.whole)) return false;
+    if (this.answersAsked === 1) return true;
+    this.turnedDownForAnswers = true;
+    return false;
+  }
+
+  refusal(): GatewayError | null {
+    if (!this.turnedDownForAnswers) return null;
+    const { call, client } = this.options;
+    const param = client.severalAnswers!.param;
+    // Refused rather than dropped: one answer in place of several is not what the client asked for (its
+    // code may read choices that never came), and a 400 costs it nothing.
+    return invalidRequest(`Invalid value for '${param}': ${this.answersAsked} answers were asked for, but the model '${call.model}' is served only by channels whose format gives one answer per request. Ask for one (${param} = 1), or send the request ${this.answersAsked} times.`, param, 'unsupported_for_model');
   }
 
   async request(channel: RoutedChannel, upstreamModel: string): Promise<UpstreamCallShape> {
