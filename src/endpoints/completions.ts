@@ -24,6 +24,6 @@ export function prepareCompletions(raw: unknown): PreparedCall {
     model: body.model,
     stream: body.stream === true,
     body,
-    relay: (deps, call) => relayEndpoint(deps, call, openAICompletionsPassthroughHop(call), { estimate: estimateChatUsage(call.rawBody.length, body.max_tokens ?? 16) }),
+    relay: (deps, call) => relayEndpoint(deps, call, openAICompletionsPassthroughHop(call), { estimate: estimateChatUsage(call.rawBody.length, body.max_tokens ?? 16, body.n ?? 1) }),
   };
 }

@@ -26,14 +26,17 @@ export interface AdmissionRequest {
   estimate(model: ModelRow | undefined): Usage;
 }
 
-/** Chat-like calls: the prompt's bytes ÷ 4 as tokens, plus the output bound. */
-export function estimateChatUsage(rawBodyBytes: number, maxOutputTokens: number | null): (model: ModelRow | undefined) => Usage {
+/**
+ * Chat-like calls: the prompt's bytes ÷ 4 as tokens, plus the output bound for each of the `answers` the
+ * request asks for (OpenAI `n`, Gemini `candidateCount`: every answer may run to the per-answer limit).
+ */
+export function estimateChatUsage(rawBodyBytes: number, maxOutputTokens: number | null, answers = 1): (model: ModelRow | undefined) => Usage {
   // Every field listed, no spread of emptyUsage(): V8 defines each property after a spread by a runtime call.
   return (model) => ({
     inputTokens: estimateInputTokensFromBytes(rawBodyBytes),
     cachedInputTokens: 0,
     cacheWriteTokens: 0,
-    outputTokens: maxOutputTokens ?? model?.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    outputTokens: (maxOutputTokens ?? model?.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS) * answers,
     reasoningTokens: 0,
   });
 }

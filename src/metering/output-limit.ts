@@ -20,10 +20,11 @@ export function statedOutputLimit(body: unknown): number | undefined {
   if (chat !== undefined) return chat * (positive(fields.n) ?? 1);
   const responses = positive(fields.max_output_tokens);
   if (responses !== undefined) return responses;
-  const generation = fields.generationConfig as Record<string, unknown> | undefined;
+  // Google's JSON mapping also takes the proto's snake_case names.
+  const generation = (fields.generationConfig ?? fields.generation_config) as Record<string, unknown> | undefined;
   if (generation && typeof generation === 'object') {
-    const gemini = positive(generation.maxOutputTokens);
-    if (gemini !== undefined) return gemini * (positive(generation.candidateCount) ?? 1);
+    const gemini = positive(generation.maxOutputTokens ?? generation.max_output_tokens);
+    if (gemini !== undefined) return gemini * (positive(generation.candidateCount ?? generation.candidate_count) ?? 1);
   }
   const inference = fields.inferenceConfig as Record<string, unknown> | undefined;
   if (inference && typeof inference === 'object') return positive(inference.maxTokens);

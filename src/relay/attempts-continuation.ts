@@ -25,6 +25,9 @@ export async function continueElsewhere(context: AttemptContext, failed: Committ
   const { deps, call } = context;
   const delivered = deliveredThrough(failed);
   if (delivered.toolCalls || delivered.text.length === 0) return null;
+  // Several answers (`n`, `candidateCount`) interleave in one stream: what was delivered is their texts
+  // mixed, which neither a prefill nor a replayed restart can continue as any one of them.
+  if ((getFormat(call.inboundFormat).severalAnswers?.asked(call.body) ?? 1) > 1) return null;
   const prefillHop = context.hop.continuation?.(delivered.text);
   const startIndex = Math.max(0, context.routes.findIndex((route) => route.model === failed.model));
   for (const route of context.routes.slice(startIndex)) {

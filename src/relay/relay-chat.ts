@@ -27,5 +27,6 @@ export function relayChat(deps: RelayDeps, call: RelayCall, options: ChatRelayOp
     ? openAIChatPassthroughHop(call)
     : sameFormatPassthroughHop({ call, format: client, logger: deps.logger });
   const translated = translatedChatHop({ call, client: client as FormatConverters, request: options.hubRequest, logger: deps.logger, imageFetchAllowPrivate: deps.imageFetchAllowPrivate });
-  return relayEndpoint(deps, call, byChannelFormat(passthrough, translated), { estimate: estimateChatUsage(call.rawBody.length, options.maxOutputTokens) });
+  const answers = client.severalAnswers?.asked(call.body) ?? 1;
+  return relayEndpoint(deps, call, byChannelFormat(passthrough, translated), { estimate: estimateChatUsage(call.rawBody.length, options.maxOutputTokens, answers) });
 }

@@ -28,24 +28,32 @@ let openaiUpstream: OpenAISimulator;
 let anthropicUpstream: AnthropicSimulator;
 let geminiUpstream: GeminiSimulator;
 let bedrockUpstream: BedrockSimulator;
+/** A second OpenAI-compatible server that continues a trailing assistant message (vLLM), for m-cut. */
+let continuer: OpenAISimulator;
 let gateway: TestGateway;
+const POOR_KEY = testKey('severalpoor');
 
 beforeAll(async () => {
   openaiUpstream = await startOpenAISimulator({ apiKey: 'sk-up-openai' });
   anthropicUpstream = await startAnthropicSimulator({ apiKey: 'sk-up-anthropic' });
   geminiUpstream = await startGeminiSimulator({ apiKey: 'up-gemini-key' });
   bedrockUpstream = await startBedrockSimulator();
+  continuer = await startOpenAISimulator({ apiKey: 'sk-up-openai' });
   gateway = await startTestGateway({
     channels: [
       { name: 'openai', type: 'openai', base_url: openaiUpstream.url, api_key: 'sk-up-openai', models: ['m-openai', 'm-mixed'] },
+      // m-cut: tried first on 'cutter'; a stream cut there can be continued on 'continuer' (supports_prefill).
+      { name: 'cutter', type: 'openai', base_url: openaiUpstream.url, api_key: 'sk-up-openai', models: ['m-cut'], priority: 1 },
+      { name: 'continuer', type: 'openai', base_url: continuer.url, api_key: 'sk-up-openai', models: ['m-cut'], priority: 0, supports_prefill: true },
       // m-mixed: served by Anthropic first (higher priority) and OpenAI.
       { name: 'anthropic', type: 'anthropic', base_url: anthropicUpstream.url, api_key: 'sk-up-anthropic', models: ['m-anthropic', 'm-mixed'], priority: 1, model_mapping: { 'm-anthropic': 'claude-sonnet-4-6', 'm-mixed': 'claude-sonnet-4-6' } },
       { name: 'gemini', type: 'gemini', base_url: geminiUpstream.url, api_key: 'up-gemini-key', models: ['m-gemini'], model_mapping: { 'm-gemini': 'gemini-2.5-flash' } },
       { name: 'bedrock', type: 'bedrock', base_url: bedrockUpstream.url, region: 'us-east-1', api_key: `${BEDROCK_SIM_CREDENTIALS.accessKeyId}:${BEDROCK_SIM_CREDENTIALS.secretAccessKey}`, models: ['m-bedrock'], model_mapping: { 'm-bedrock': 'anthropic.claude-3-5-haiku-20241022-v1:0' } },
     ],
-    models: ['m-openai', 'm-mixed', 'm-anthropic', 'm-gemini', 'm-bedrock'].map((id) => ({ id, ...PRICES })),
-    users: [{ name: 'sam', balance: 100 }],
-    keys: [{ name: 'several', key: KEY, user: 'sam' }],
+    models: ['m-openai', 'm-mixed', 'm-cut', 'm-anthropic', 'm-gemini', 'm-bedrock'].map((id) => ({ id, ...PRICES })),
+    // pia's 5 cents cover one answer of 1,000 tokens (8,000 µUSD) but not 100 of them.
+    users: [{ name: 'sam', balance: 100 }, { name: 'pia', balance: 0.05 }],
+    keys: [{ name: 'several', key: KEY, user: 'sam' }, { name: 'several-poor', key: POOR_KEY, user: 'pia' }],
   });
 });
 
@@ -55,6 +63,7 @@ afterAll(async () => {
   await anthropicUpstream?.close();
   await geminiUpstream?.close();
   await bedrockUpstream?.close();
+  await continuer?.close();
 });
 
 async function balance(): Promise<number> {
@@ -159,6 +168,20 @@ describe('several answers, each cut by the limit: counted together, capped at li
     await expectBilled(before, 2 * LIMIT);
   });
 
+  it('gemini REST body in snake_case (generation_config.candidate_count 2, max_output_tokens 7): capped at 14 too', async () => {
+    geminiUpstream.script({ omitUsage: true, reply: REPLY });
+    const before = await balance();
+    const response = await fetch(`${gateway.url}/v1beta/models/m-gemini:generateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: PROMPT }] }], generation_config: { candidate_count: 2, max_output_tokens: LIMIT } }),
+    });
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as { candidates: { content: { parts: { text: string }[] } }[] };
+    expect(answer.candidates.map((candidate) => candidate.content.parts.map((part) => part.text).join(''))).toEqual([CUT, CUT]);
+    await expectBilled(before, 2 * LIMIT);
+  });
+
   it.each([false, true])('openai chat max_tokens 7 → bedrock channel (streamed %s): the translated inferenceConfig.maxTokens caps the count at 7', async (stream) => {
     bedrockUpstream.script({ omitUsage: true, reply: REPLY });
     const before = await balance();
@@ -220,5 +243,59 @@ describe('several answers from a channel of another format: refused', () => {
     const one = await chat('m-mixed', stream, { max_tokens: 100 });
     expect(one.texts).toEqual([expect.stringContaining('Hello from the Anthropic simulator')]);
     expect(anthropicUpstream.requests.length - anthropicBefore).toBe(1);
+  });
+});
+
+// The wallet is reserved before the call for what it may cost: every answer asked for may run to the limit.
+describe('the reservation covers every answer asked for', () => {
+  const ask = (n: number) => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: POOR_KEY, maxRetries: 0 })
+    .chat.completions.create({ model: 'm-openai', n, max_tokens: 1000, messages: [{ role: 'user', content: PROMPT }] });
+
+  it('n=100 × max_tokens 1000 is refused 429 insufficient_quota before anything is sent, where n=1 is served', async () => {
+    const sentBefore = openaiUpstream.requests.length;
+    const error = await ask(100).then(() => null, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(error).toMatchObject({ status: 429, code: 'insufficient_quota' });
+    expect(openaiUpstream.requests.length).toBe(sentBefore);
+    const one = await ask(1);
+    expect(one.choices).toHaveLength(1);
+    expect(openaiUpstream.requests.length).toBe(sentBefore + 1);
+  });
+});
+
+// A stream of several answers interleaves them; what reached the client is their texts mixed, so a cut
+// is not continued elsewhere (a prefill of that mixture would be continued as one answer).
+describe('a cut stream of several answers is not continued elsewhere', () => {
+  async function cutStream(n: number): Promise<string> {
+    openaiUpstream.script({ cutStreamAfterChunks: 4, chunkDelayMs: 30 });
+    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm-cut', n, stream: true, messages: [{ role: 'user', content: PROMPT }] }),
+    });
+    expect(response.status).toBe(200);
+    return response.text();
+  }
+
+  it('n=2: ends with an error event, no continuation asked of the other channel, charged for what was delivered', async () => {
+    const continuerBefore = continuer.requests.length;
+    const text = await cutStream(2);
+    expect(text).toContain('data: {"error":');
+    expect(text).not.toContain('[DONE]');
+    expect(continuer.requests.length).toBe(continuerBefore);
+    const row = await lastRow();
+    expect(row.error).toContain('failed midway');
+    expect(row.attempts_json ?? '').not.toContain('continu');
+    expect(row.output_tokens).toBeGreaterThan(0);
+  });
+
+  it('n=1, the same cut: continued on the other channel (the control)', async () => {
+    const continuerBefore = continuer.requests.length;
+    const text = await cutStream(1);
+    expect(text).not.toContain('"error"');
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    expect(continuer.requests.length).toBe(continuerBefore + 1);
+    const row = await lastRow();
+    expect(JSON.parse(row.attempts_json!).map((attempt: { outcome: string }) => attempt.outcome)).toEqual(['ok', 'continued']);
   });
 });

@@ -11,7 +11,19 @@ interface GenerateBody {
   contents?: Content[];
   systemInstruction?: Content;
   tools?: { functionDeclarations?: { name?: string }[] }[];
-  generationConfig?: { stopSequences?: string[]; maxOutputTokens?: number; candidateCount?: number; thinkingConfig?: { includeThoughts?: boolean } };
+  generationConfig?: GenerationConfig;
+  /** Google's JSON mapping also takes the proto's snake_case names (generation_config, max_output_tokens, …). */
+  generation_config?: SnakeGenerationConfig;
+}
+
+interface GenerationConfig { stopSequences?: string[]; maxOutputTokens?: number; candidateCount?: number; thinkingConfig?: { includeThoughts?: boolean } }
+interface SnakeGenerationConfig { stop_sequences?: string[]; max_output_tokens?: number; candidate_count?: number; thinking_config?: { include_thoughts?: boolean } }
+
+/** The generation config in either spelling, as the camelCase the rest of the simulator reads. */
+function generationConfigOf(body: GenerateBody): GenerationConfig {
+  if (body.generationConfig) return body.generationConfig;
+  const snake = body.generation_config ?? {};
+  return { stopSequences: snake.stop_sequences, maxOutputTokens: snake.max_output_tokens, candidateCount: snake.candidate_count, thinkingConfig: snake.thinking_config ? { includeThoughts: snake.thinking_config.include_thoughts } : undefined };
 }
 
 type AnswerPart = { text: string; thought?: true } | { functionCall: { name: string; args: Record<string, unknown> } };
@@ -48,7 +60,7 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
   const fromUser = last?.role === undefined || last.role === 'user';
   const said = fromUser ? textOf(last?.parts) : '';
   const results = fromUser ? (last?.parts ?? []).filter((part) => part.functionResponse).map((part) => resultText(part.functionResponse?.response)) : [];
-  const config = body.generationConfig ?? {};
+  const config = generationConfigOf(body);
   const candidateCount = config.candidateCount ?? 1;
   if (!Number.isInteger(candidateCount) || candidateCount < 1) return invalid(exchange, `* GenerateContentRequest.generation_config.candidate_count: must be a positive integer, got ${String(candidateCount)}.\n`);
   const parts: AnswerPart[] = [];
