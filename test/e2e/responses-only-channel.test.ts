@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
 import { countWords } from '../simulators/simulator-answers.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
+import { flushedBalance, lastUsageRow } from '../helpers/usage-rows.ts';
 
 const KEY = testKey('responsesonly');
 const PROMPT = 'Please describe the lighthouse on the northern cape';
@@ -98,16 +99,8 @@ const clients: { name: string; call(model: string, stream: boolean): Promise<Del
   },
 ];
 
-async function balance(): Promise<number> {
-  await gateway.recorder.flush();
-  const user = await gateway.database.db.selectFrom('users').select('balance_micros').where('name', '=', 'rosa').executeTakeFirstOrThrow();
-  return Number(user.balance_micros);
-}
-
-async function lastRow() {
-  await gateway.recorder.flush();
-  return gateway.database.db.selectFrom('usage_logs').selectAll().where('key_name', '=', 'pro').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
-}
+const balance = () => flushedBalance(gateway, 'rosa');
+const lastRow = () => lastUsageRow(gateway, 'pro');
 
 const cells = clients.flatMap((client) => [false, true].flatMap((stream) => [true, false].map((reports) => ({
   label: `${client.name}, ${stream ? 'streamed' : 'whole'}, upstream ${reports ? 'reports usage' : 'omits usage'}`,

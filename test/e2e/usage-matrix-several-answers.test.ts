@@ -13,6 +13,7 @@ import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/
 import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini-simulator.ts';
 import { BEDROCK_SIM_CREDENTIALS, startBedrockSimulator, type BedrockSimulator } from '../simulators/bedrock-simulator.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
+import { flushedBalance, lastUsageRow } from '../helpers/usage-rows.ts';
 
 const KEY = testKey('severalanswers');
 const PROMPT = 'Please tell me something about the quiet harbour town';
@@ -66,16 +67,8 @@ afterAll(async () => {
   await continuer?.close();
 });
 
-async function balance(): Promise<number> {
-  await gateway.recorder.flush();
-  const user = await gateway.database.db.selectFrom('users').select('balance_micros').where('name', '=', 'sam').executeTakeFirstOrThrow();
-  return Number(user.balance_micros);
-}
-
-async function lastRow() {
-  await gateway.recorder.flush();
-  return gateway.database.db.selectFrom('usage_logs').selectAll().where('key_name', '=', 'several').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
-}
+const balance = () => flushedBalance(gateway, 'sam');
+const lastRow = () => lastUsageRow(gateway, 'several');
 
 /** The last row holds a counted output of `outputTokens`, and its cost is what the wallet was charged. */
 async function expectBilled(before: number, outputTokens: number) {

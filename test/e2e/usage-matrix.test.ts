@@ -17,6 +17,7 @@ import { BEDROCK_SIM_CREDENTIALS, startBedrockSimulator, type BedrockSimulator }
 import { countWords } from '../simulators/simulator-answers.ts';
 import type { ScriptStep } from '../simulators/simulator-script.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
+import { flushedBalance, lastUsageRow } from '../helpers/usage-rows.ts';
 
 const KEY = testKey('usagematrix');
 const PROMPT = 'Please tell me something about the quiet harbour town';
@@ -168,16 +169,8 @@ const clients: { name: string; call: Client }[] = [
   },
 ];
 
-async function balance(): Promise<number> {
-  await gateway.recorder.flush();
-  const user = await gateway.database.db.selectFrom('users').select('balance_micros').where('name', '=', 'ursula').executeTakeFirstOrThrow();
-  return Number(user.balance_micros);
-}
-
-async function lastRow() {
-  await gateway.recorder.flush();
-  return gateway.database.db.selectFrom('usage_logs').selectAll().where('key_name', '=', 'usage').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
-}
+const balance = () => flushedBalance(gateway, 'ursula');
+const lastRow = () => lastUsageRow(gateway, 'usage');
 
 const cells = clients.flatMap((client) => channels.flatMap((channel) => [false, true].flatMap((stream) => [true, false].map((reports) => ({
   label: `${client.name} → ${channel.type} channel, ${stream ? 'streamed' : 'whole'}, upstream ${reports ? 'reports usage' : 'omits usage'}`,
