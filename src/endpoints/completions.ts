@@ -16,6 +16,8 @@ const completionsSchema = z.looseObject({
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
   n: z.number().int().min(1).max(128).nullish(),
+  // Generated upstream and billed, though only the best `n` come back.
+  best_of: z.number().int().min(0).nullish(),
 });
 
 export function prepareCompletions(raw: unknown): PreparedCall {
@@ -24,6 +26,6 @@ export function prepareCompletions(raw: unknown): PreparedCall {
     model: body.model,
     stream: body.stream === true,
     body,
-    relay: (deps, call) => relayEndpoint(deps, call, openAICompletionsPassthroughHop(call), { estimate: estimateChatUsage(call.rawBody.length, body.max_tokens ?? 16, body.n ?? 1) }),
+    relay: (deps, call) => relayEndpoint(deps, call, openAICompletionsPassthroughHop(call), { estimate: estimateChatUsage(call.rawBody.length, body.max_tokens ?? 16, Math.max(body.n ?? 1, body.best_of ?? 1)) }),
   };
 }

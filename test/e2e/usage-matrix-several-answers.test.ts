@@ -254,6 +254,20 @@ describe('the reservation covers every answer asked for', () => {
     expect(one.choices).toHaveLength(1);
     expect(openaiUpstream.requests.length).toBe(sentBefore + 1);
   });
+
+  it('legacy completions: n=10 or best_of=20 (generated and billed upstream) × max_tokens 1000 is refused, n=1 served', async () => {
+    const complete = (fields: { n?: number; best_of?: number }) => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: POOR_KEY, maxRetries: 0 })
+      .completions.create({ model: 'm-openai', prompt: PROMPT, max_tokens: 1000, ...fields });
+    const sentBefore = openaiUpstream.requests.length;
+    for (const fields of [{ n: 10 }, { best_of: 20 }]) {
+      const error = await complete(fields).then(() => null, (caught: unknown) => caught);
+      expect(error).toMatchObject({ status: 429, code: 'insufficient_quota' });
+    }
+    expect(openaiUpstream.requests.length).toBe(sentBefore);
+    const one = await complete({});
+    expect(one.choices).toHaveLength(1);
+    expect(openaiUpstream.requests.length).toBe(sentBefore + 1);
+  });
 });
 
 // A stream of several answers interleaves them; what reached the client is their texts mixed, so a cut
