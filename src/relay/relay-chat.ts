@@ -26,7 +26,8 @@ export function relayChat(deps: RelayDeps, call: RelayCall, options: ChatRelayOp
   const passthrough: RelayHop = client.streamUsageOption !== null
     ? openAIChatPassthroughHop(call)
     : sameFormatPassthroughHop({ call, format: client, logger: deps.logger });
-  const translated = translatedChatHop({ call, client: client as FormatConverters, request: options.hubRequest, logger: deps.logger, imageFetchAllowPrivate: deps.imageFetchAllowPrivate });
+  // Read once: the translated hop turns channels down by it, and the reservation covers every answer.
   const answers = client.severalAnswers?.asked(call.body) ?? 1;
+  const translated = translatedChatHop({ call, client: client as FormatConverters, request: options.hubRequest, logger: deps.logger, imageFetchAllowPrivate: deps.imageFetchAllowPrivate, answersAsked: answers });
   return relayEndpoint(deps, call, byChannelFormat(passthrough, translated), { estimate: estimateChatUsage(call.rawBody.length, options.maxOutputTokens, answers) });
 }

@@ -29,6 +29,8 @@ export interface TranslatedHopOptions {
   request: () => HubRequest;
   logger: Logger;
   imageFetchAllowPrivate: boolean;
+  /** How many answers the request asks for (`severalAnswers`), when the caller has read it already. */
+  answersAsked?: number;
   /** For a continuation: the text already delivered, and the client-side machine to keep writing into. */
   continuation?: { prefill: string; clientMachine: StreamMachine<HubStreamPart, SseEvent> | undefined };
 }
@@ -56,7 +58,7 @@ class TranslatedChatHop implements RelayHop {
   constructor(options: TranslatedHopOptions) {
     this.options = options;
     this.lastMachine = options.continuation?.clientMachine;
-    this.answersAsked = options.client.severalAnswers?.asked(options.call.body) ?? 1;
+    this.answersAsked = options.answersAsked ?? options.client.severalAnswers?.asked(options.call.body) ?? 1;
   }
 
   private hubRequest(): HubRequest {
