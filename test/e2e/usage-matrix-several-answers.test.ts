@@ -255,6 +255,18 @@ describe('the reservation covers every answer asked for', () => {
     expect(openaiUpstream.requests.length).toBe(sentBefore + 1);
   });
 
+  it('an absurd candidateCount (2^53 − 1) × maxOutputTokens is refused 429 in Google\'s shape, not a 5xx, nothing sent', async () => {
+    const sentBefore = geminiUpstream.requests.length;
+    const response = await fetch(`${gateway.url}/v1beta/models/m-gemini:generateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: PROMPT }] }], generationConfig: { candidateCount: Number.MAX_SAFE_INTEGER, maxOutputTokens: 8192 } }),
+    });
+    expect(response.status).toBe(429);
+    expect(((await response.json()) as { error: { status: string } }).error.status).toBe('RESOURCE_EXHAUSTED');
+    expect(geminiUpstream.requests.length).toBe(sentBefore);
+  });
+
   it('legacy completions: n=10 or best_of=20 (generated and billed upstream) × max_tokens 1000 is refused, n=1 served', async () => {
     const complete = (fields: { n?: number; best_of?: number }) => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: POOR_KEY, maxRetries: 0 })
       .completions.create({ model: 'm-openai', prompt: PROMPT, max_tokens: 1000, ...fields });
