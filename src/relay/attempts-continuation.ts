@@ -2,6 +2,7 @@
 // accepts an assistant prefill continues the same answer. Otherwise (no such channel, or it refused the
 // prefill): the call is restarted there without the prefill and only the part the client does not have
 // yet is sent on (attempts-replay.ts), as long as the new answer repeats what was delivered.
+import { AttemptUsage } from './attempt-usage.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import type { RelayHop } from './relay-hop.ts';
@@ -69,7 +70,7 @@ async function openSegment(context: AttemptContext, hop: RelayHop, channel: Rout
       note(`${what} refused`, response.statusCode, redactSecrets(text.slice(0, 300), channel.apiKeys));
       return null;
     }
-    const converter = hop.stream!(channel, sent);
+    const converter = hop.stream!(channel, sent, new AttemptUsage(call, sent));
     const pump = createUpstreamPump(channel, response.chunks(), converter, malformedEventLogger(deps, call, channel));
     const first = await firstOutput(pump, channel.timeouts.firstTokenMs ?? DEFAULT_TIMEOUTS.firstTokenMs, call.signal).catch(async (error: unknown) => {
       await pump.stop();

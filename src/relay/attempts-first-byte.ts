@@ -19,6 +19,7 @@ import { createUpstreamPump, isUpstreamStream } from './upstream-stream-framing.
 import type { ModelRoute } from './attempts-order.ts';
 import { bytesToClient, RecordedCost, streamToClient, type CommittedStream } from './attempts-stream.ts';
 import { getFormat } from '../formats/index.ts';
+import { AttemptUsage } from './attempt-usage.ts';
 
 export interface AttemptContext {
   deps: RelayDeps;
@@ -89,11 +90,11 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     } catch (error) {
       return transportFailure(scope, error, 'response body', response.statusCode);
     }
-    const answer = hop.whole(text, channel, shape);
+    const answer = hop.whole(text, channel, shape, new AttemptUsage(call, shape));
     return new ReadyWholeAnswer(recordOf(scope, response.statusCode, 'ok', null), deps, call, channel, model, upstreamModel, response.statusCode, answer);
   }
 
-  const converter = hop.stream(channel, shape);
+  const converter = hop.stream(channel, shape, new AttemptUsage(call, shape));
   const pump = createUpstreamPump(channel, response.chunks(), converter, malformedEventLogger(deps, call, channel));
   let first: { text: string; done: boolean } | null;
   try {
