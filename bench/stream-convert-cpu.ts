@@ -40,12 +40,12 @@ const call = (model: string): RelayCall => ({
   body: body(model), rawBody: Buffer.from(JSON.stringify(body(model))), signal: new AbortController().signal, startedAt: 0, forwardHeaders: {},
   meter: { reservation: null, pricing: undefined, attempts: [] },
 });
-const channel = (chatFormat: string) => ({ name: 'c', chatFormat } as unknown as RoutedChannel);
+const channel = (chatFormat: string) => ({ name: 'c', chatFormat: relayFormat(chatFormat) } as unknown as RoutedChannel);
 const sameCall = call('gpt-4o-mini');
 const translatedCall = call('claude-bench');
 const sent = { path: '', headers: {}, body: '' };
-const sameConverter = (): StreamConverter => passthroughChatHop({ call: sameCall, format: client, logger }).stream!(channel('openai-chat'), sent, new AttemptUsage(sameCall, sent));
-const translatedConverter = (): StreamConverter => translatedChatHop({ call: translatedCall, client, request: () => client.requestToHub(translatedCall.body as never) as never, logger, imageFetchAllowPrivate: false }).stream!(channel('anthropic-messages'), sent, new AttemptUsage(translatedCall, sent));
+const sameConverter = (): StreamConverter => passthroughChatHop({ call: sameCall, format: client, logger }).stream!(channel('openai-chat'), sent, new AttemptUsage(sameCall, undefined));
+const translatedConverter = (): StreamConverter => translatedChatHop({ call: translatedCall, client, request: () => client.requestToHub(translatedCall.body as never) as never, logger, imageFetchAllowPrivate: false }).stream!(channel('anthropic-messages'), sent, new AttemptUsage(translatedCall, null));
 
 async function* once(bytes: Buffer): AsyncGenerator<Buffer> {
   yield bytes;

@@ -2,11 +2,11 @@
 // errors. The relay only ever talks to this interface, so adding a format is adding a folder.
 import type { GatewayError } from '../gateway-errors.ts';
 import type { RenderedFormatError } from './hub-errors.ts';
-import type { FormatName, HubRequest } from './hub-request.ts';
+import type { HubRequest } from './hub-request.ts';
 import type { HubResponse, HubUsage } from './hub-response.ts';
 import type { HubStreamPart, HubToStreamContext, SseEvent, StreamMachine, StreamToHubContext } from './hub-stream.ts';
 import type { HubWarning } from './hub-warnings.ts';
-import type { Operation } from '../providers/provider-definition.ts';
+import type { Operation } from './hub-operations.ts';
 import type { Usage } from '../metering/usage.ts';
 
 /** An upstream answer's headers as undici gives them (lower-case names). */
@@ -140,7 +140,8 @@ export interface RequestFacts {
  * a format's name.
  */
 export interface FormatConverters {
-  name: FormatName;
+  /** Its name in the registry (src/formats/index.ts), which derives the union of names from these. */
+  name: string;
   /** Where a request names its model: in the body's `model`, or only in the URL path (Gemini). */
   modelIn: 'body' | 'path';
   /** Whether this format takes images only as inline bytes, so image URLs are fetched before sending. */

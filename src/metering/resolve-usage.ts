@@ -11,7 +11,7 @@ export interface UsageCounts {
   /** Tokens of what reached the client: text, reasoning and tool-call arguments. */
   output(): number;
   /**
-   * The most output tokens the request sent upstream allowed (statedOutputLimit of that body), if it
+   * The most output tokens the request sent upstream allowed (its format's requestFacts.outputLimit), if it
    * stated a limit: caps the counted output, never a reported one. Read only when output is counted.
    */
   outputLimit?(): number | undefined;

@@ -6,16 +6,16 @@ import { getFormat } from '../formats/index.ts';
 import type { HubUsage } from '../hub/hub-response.ts';
 import { resolveUsage } from '../metering/resolve-usage.ts';
 import type { Usage } from '../metering/usage.ts';
-import type { UpstreamCallShape } from './relay-hop.ts';
 import type { RelayCall } from './relay-types.ts';
 
 export class AttemptUsage {
   private readonly call: RelayCall;
-  private readonly sent: UpstreamCallShape;
+  /** The output limit of the body sent, as its writer read it (UpstreamCallShape.outputLimit). */
+  private readonly sentLimit: number | null | undefined;
 
-  constructor(call: RelayCall, sent: UpstreamCallShape) {
+  constructor(call: RelayCall, sentLimit: number | null | undefined) {
     this.call = call;
-    this.sent = sent;
+    this.sentLimit = sentLimit;
   }
 
   /** The usage an answer is billed by (and a translated client is shown): reported where known, else counted. */
@@ -30,7 +30,7 @@ export class AttemptUsage {
    * Anthropic requires max_tokens), or the client's own when the client's body went upstream.
    */
   private readonly outputLimit = (): number | undefined => {
-    const stated = this.sent.outputLimit;
+    const stated = this.sentLimit;
     return stated === undefined ? getFormat(this.call.inboundFormat).requestFacts.outputLimit(this.call.body) : (stated ?? undefined);
   };
 }

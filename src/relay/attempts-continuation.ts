@@ -70,7 +70,7 @@ async function openSegment(context: AttemptContext, hop: RelayHop, channel: Rout
       note(`${what} refused`, response.statusCode, redactSecrets(text.slice(0, 300), channel.apiKeys));
       return null;
     }
-    const converter = hop.stream!(channel, sent, new AttemptUsage(call, sent));
+    const converter = hop.stream!(channel, sent, new AttemptUsage(call, sent.outputLimit));
     const pump = createUpstreamPump(channel, response.chunks(), converter, malformedEventLogger(deps, call, channel));
     const first = await firstOutput(pump, channel.timeouts.firstTokenMs ?? DEFAULT_TIMEOUTS.firstTokenMs, call.signal).catch(async (error: unknown) => {
       await pump.stop();

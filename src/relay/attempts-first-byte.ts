@@ -18,7 +18,6 @@ import type { SsePump } from './sse-pump.ts';
 import { createUpstreamPump, isUpstreamStream } from './upstream-stream-framing.ts';
 import type { ModelRoute } from './attempts-order.ts';
 import { bytesToClient, RecordedCost, streamToClient, type CommittedStream } from './attempts-stream.ts';
-import { getFormat } from '../formats/index.ts';
 import { AttemptUsage } from './attempt-usage.ts';
 
 export interface AttemptContext {
@@ -77,7 +76,7 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     const text = await response.text().catch(() => '');
     if (signal.aborted) return stopped(scope, signal.reason);
     const error = hop.error(channel, response.statusCode, text, response.headers);
-    const refusal = getFormat(channel.chatFormat).refusalOf(response.statusCode, text);
+    const refusal = channel.chatFormat.refusalOf(response.statusCode, text);
     return fail(scope, classifyUpstreamStatus(response.statusCode, error, refusal), error, response.statusCode, retryAfterMs(response.headers['retry-after']));
   }
 
@@ -90,11 +89,11 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     } catch (error) {
       return transportFailure(scope, error, 'response body', response.statusCode);
     }
-    const answer = hop.whole(text, channel, shape, new AttemptUsage(call, shape));
+    const answer = hop.whole(text, channel, shape, new AttemptUsage(call, shape.outputLimit));
     return new ReadyWholeAnswer(recordOf(scope, response.statusCode, 'ok', null), deps, call, channel, model, upstreamModel, response.statusCode, answer);
   }
 
-  const converter = hop.stream(channel, shape, new AttemptUsage(call, shape));
+  const converter = hop.stream(channel, shape, new AttemptUsage(call, shape.outputLimit));
   const pump = createUpstreamPump(channel, response.chunks(), converter, malformedEventLogger(deps, call, channel));
   let first: { text: string; done: boolean } | null;
   try {

@@ -5,7 +5,6 @@
 import { GatewayError, upstreamCredentialsRefused } from '../gateway-errors.ts';
 import { kindForStatus } from '../gateway-error-codes.ts';
 import type { UpstreamErrorHeaders } from '../hub/hub-format.ts';
-import { getFormat } from '../formats/index.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { redactSecrets, refusesCredential } from './redact-credentials.ts';
 
@@ -29,7 +28,7 @@ export type ErrorReadingChannel = Pick<RoutedChannel, 'name' | 'apiKeys' | 'chat
  */
 export function gatewayErrorFromUpstream(channel: ErrorReadingChannel, status: number, bodyText: string, headers?: UpstreamErrorHeaders): GatewayError {
   // The text, not parsed JSON: a format whose envelope it is not falls back to showing the text itself.
-  const read = getFormat(channel.chatFormat).errorToHub(status, bodyText, headers);
+  const read = channel.chatFormat.errorToHub(status, bodyText, headers);
   const credentials = channel.apiKeys;
   if (status === 401 || status === 403 || refusesCredential(bodyText)) {
     return upstreamCredentialsRefused(channel.name, status, safeCode(read.code, credentials));

@@ -16,7 +16,7 @@ import { AttemptUsage } from '../../src/relay/attempt-usage.ts';
 import type { RelayCall } from '../../src/relay/relay-types.ts';
 
 /** Usage resolved as for an OpenAI chat call with an empty prompt (what the stream reports wins). */
-const countingNothing = new AttemptUsage({ inboundFormat: 'openai-chat', body: { messages: [] } } as unknown as RelayCall, { path: '', headers: {}, body: '' });
+const countingNothing = new AttemptUsage({ inboundFormat: 'openai-chat', body: { messages: [] } } as unknown as RelayCall, undefined);
 
 /** Texts a model writes and the ones that need escapes: quotes, backslashes, controls, separators, surrogates. */
 const texts = [

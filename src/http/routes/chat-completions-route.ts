@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { relayChat } from '../../relay/relay-chat.ts';
-import { validateOpenAIChatBody } from '../../relay/validate-openai-chat.ts';
+import { validateOpenAIChatBody } from '../../formats/openai-chat/openai-chat-validate.ts';
 import { relayRoute, type RelayRouteOptions } from './relay-route.ts';
 import { openaiChatFormat } from '../../formats/openai-chat/index.ts';
 

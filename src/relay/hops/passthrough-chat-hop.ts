@@ -51,7 +51,7 @@ class PassthroughChatHop implements RelayHop {
   }
 
   supports(channel: RoutedChannel): boolean {
-    return channel.chatFormat === this.options.format.name && supportsOperation(channel, this.operations.whole);
+    return channel.chatFormat === this.options.format && supportsOperation(channel, this.operations.whole);
   }
 
   request(channel: RoutedChannel, upstreamModel: string): UpstreamCallShape {

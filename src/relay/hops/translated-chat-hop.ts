@@ -15,7 +15,6 @@ import { invalidRequest, type GatewayError } from '../../gateway-errors.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 import type { AttemptUsage } from '../attempt-usage.ts';
 import { hubStreamConverter } from './hub-stream-converter.ts';
-import { getFormat } from '../../formats/index.ts';
 import { collectDocumentUrls, collectImageUrls, inlineDocuments, inlineImages, type InlineImage } from '../../hub/hub-images.ts';
 import { fetchDocuments, fetchImages } from '../../upstream/fetch-images.ts';
 import { estimateHubResponseTokens } from '../../metering/estimate-tokens.ts';
@@ -83,7 +82,7 @@ class TranslatedChatHop implements RelayHop {
   }
 
   supports(channel: RoutedChannel): boolean {
-    if (channel.chatFormat === this.options.client.name || !supportsOperation(channel, target(channel).chatOperations.whole)) return false;
+    if (channel.chatFormat === this.options.client || !supportsOperation(channel, target(channel).chatOperations.whole)) return false;
     if (this.answersAsked === 1) return true;
     this.turnedDownForAnswers = true;
     return false;
@@ -151,7 +150,7 @@ class TranslatedChatHop implements RelayHop {
   }
 }
 
-const target = (channel: RoutedChannel) => getFormat(channel.chatFormat);
+const target = (channel: RoutedChannel) => channel.chatFormat;
 
 /** The request with the delivered text as a trailing assistant message for the upstream to continue. */
 function withPrefill(request: HubRequest, prefill: string): HubRequest {
