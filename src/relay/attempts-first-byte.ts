@@ -14,18 +14,13 @@ import { attemptRecord } from './attempt-log.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { AttemptRecord, RelayCall, RelayResult } from './relay-types.ts';
 import { upstreamModelFor } from './resolve-candidates.ts';
-import type { SsePump } from './sse-pump.ts';
 import { createUpstreamPump, isUpstreamStream } from './upstream-stream-framing.ts';
-import type { ModelRoute } from './attempts-order.ts';
+import { firstOutput, FirstTokenTimeout, malformedEventLogger, type AttemptContext } from './attempt-first-output.ts';
 import { bytesToClient, RecordedCost, streamToClient, type CommittedStream } from './attempts-stream.ts';
 import { AttemptUsage } from './attempt-usage.ts';
 
-export interface AttemptContext {
-  deps: RelayDeps;
-  call: RelayCall;
-  hop: RelayHop;
-  routes: ModelRoute[];
-}
+export type { AttemptContext } from './attempt-first-output.ts';
+
 
 export type AttemptOutcome =
   | { kind: 'ready'; record: AttemptRecord; commit(): RelayResult; discard(): Promise<void> }
@@ -223,47 +218,4 @@ function readyBytes(context: AttemptContext, response: UpstreamResponse, passByt
     },
     discard: async () => response.abort(),
   };
-}
-
-/** Logs an upstream event the converter could not read (the pump skips it); holds only what it names. */
-export function malformedEventLogger(deps: RelayDeps, call: RelayCall, channel: RoutedChannel): (error: Error) => void {
-  return (error) => deps.logger.warn({ requestId: call.requestId, channel: channel.name, err: error.message }, 'skipped a malformed upstream event');
-}
-
-export class FirstTokenTimeout extends Error {}
-
-/**
- * Reads until the converter has something for the client, or the stream ends (null when it said nothing).
- * One promise settled by the reads or the timer, not a race of an async loop against a timer promise: fewer
- * promise turns between the upstream's first chunk and the client's first byte. A read still pending after
- * the timeout fails when the pump stops; settling the promise again is a no-op, so nobody sees it.
- */
-export function firstOutput(pump: SsePump, timeoutMs: number, signal: AbortSignal): Promise<{ text: string; done: boolean } | null> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new FirstTokenTimeout()), timeoutMs);
-    const failed = (error: unknown) => {
-      clearTimeout(timer);
-      reject(error);
-    };
-    const read = (): void => {
-      let next: Promise<{ text: string; done: boolean }>;
-      try {
-        next = pump.next();
-      } catch (error) {
-        failed(error);
-        return;
-      }
-      next.then((step) => {
-        if (step.text || step.done) {
-          clearTimeout(timer);
-          resolve(step.text ? step : null);
-        } else if (signal.aborted) {
-          failed(signal.reason);
-        } else {
-          read();
-        }
-      }, failed);
-    };
-    read();
-  });
 }

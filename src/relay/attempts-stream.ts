@@ -10,33 +10,12 @@ import { addUsages } from '../metering/resolve-usage.ts';
 import { classifyTransportError } from './attempt-policy.ts';
 import { recordCall } from './record-call.ts';
 import { attemptRecord, logAttempt } from './attempt-log.ts';
-import type { SsePump } from './sse-pump.ts';
-import type { AttemptContext } from './attempts-first-byte.ts';
+import type { AttemptContext } from './attempt-first-output.ts';
 import { continueElsewhere } from './attempts-continuation.ts';
-import type { ReplayFilter } from './attempts-replay.ts';
+import type { CommittedStream } from './committed-stream.ts';
 import { estimateTextTokens } from '../metering/estimate-tokens.ts';
 
-export interface CommittedStream {
-  channel: RoutedChannel;
-  model: string;
-  upstreamModel: string;
-  converter: StreamConverter;
-  pump: SsePump;
-  /** The first output, until the client has it (then null: an open stream need not keep its first text). */
-  first: { text: string; done: boolean } | null;
-  ttftMs: number;
-  /** A restarted answer: the part the client already has is taken out of it (attempts-replay.ts). */
-  replay?: { filter: ReplayFilter; prefix: string };
-  /** For a continuation: the text the client had before this segment. */
-  prefill?: string;
-}
-
-/** All the answer text the client has received, through this segment. */
-export function deliveredThrough(segment: CommittedStream): { text: string; toolCalls: boolean } {
-  const own = segment.converter.delivered();
-  if (segment.replay) return segment.replay.filter.caughtUp ? own : { text: segment.replay.prefix, toolCalls: false };
-  return segment.prefill ? { text: segment.prefill + own.text, toolCalls: own.toolCalls } : own;
-}
+export type { CommittedStream } from './committed-stream.ts';
 
 /** Receives what recording the answer charged, for the x-gateway-cost trailer. */
 export interface Settled {
