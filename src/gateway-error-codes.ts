@@ -22,7 +22,7 @@ export type GatewayErrorKind =
 export interface DeclaredError {
   /** The HTTP status, or 'upstream' when the upstream's own status is passed on. */
   status: number | 'upstream';
-  /** The kind, or 'by-status' when kindForStatus derives it from the status. */
+  /** The kind, or 'by-status' when kindForStatus derives it from the status (or the upstream's envelope names one). */
   kind: GatewayErrorKind | 'by-status';
   /** The `code` values a client can see with it ('upstream' when it is the upstream's own). */
   clientCodes: readonly string[];

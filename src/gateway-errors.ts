@@ -7,7 +7,7 @@ import { GATEWAY_ERRORS, kindForStatus, type ClientCodeOf, type DeclaredError, t
 export type { GatewayErrorKind };
 
 /** What a caller says about an error: its texts, never its status or kind. */
-export interface GatewayErrorText<ClientCode extends string = string> {
+interface GatewayErrorText<ClientCode extends string = string> {
   message: string;
   /** The request field at fault, for 400s: `messages[0].role`. */
   param?: string | null;
@@ -20,13 +20,13 @@ export interface GatewayErrorText<ClientCode extends string = string> {
 
 /** An upstream's error keeps its status; its kind follows the status unless the upstream's envelope named
  * one the gateway knows (OpenAI's `type`, Anthropic's, Google's status name): that one is passed on. */
-export interface UpstreamStatusText extends GatewayErrorText<string> {
+interface UpstreamStatusText extends GatewayErrorText<string> {
   status: number;
   kind?: GatewayErrorKind;
 }
 
 /** The texts an error of code C takes: its `code` one of C's declared client codes. */
-export type GatewayErrorInit<C extends GatewayErrorCode> = C extends UpstreamStatusCode ? UpstreamStatusText : GatewayErrorText<ClientCodeOf<C>>;
+type GatewayErrorInit<C extends GatewayErrorCode> = C extends UpstreamStatusCode ? UpstreamStatusText : GatewayErrorText<ClientCodeOf<C>>;
 
 export class GatewayError extends Error {
   readonly status: number;

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from '../accounts/api-key-format.ts';
-import { type GatewayError, invalidRequest, gatewayError } from '../gateway-errors.ts';
+import { apiNotFound, type GatewayError, invalidRequest, gatewayError } from '../gateway-errors.ts';
 import type { AnnounceChange } from '../cluster/invalidation-bus.ts';
 import { boundedUsdToMicros } from '../metering/money-bounds.ts';
 
@@ -23,7 +23,8 @@ export interface NewKeyRequest extends KeyChanges {
   name: string;
 }
 
-export const notFound = (what: string) => gatewayError('GW_ERR_NOT_FOUND', { message: `${what} does not exist.`, code: 'not_found' });
+/** The admin API's 404, the same as the /api surface's (gateway-errors.ts). */
+export const notFound = apiNotFound;
 
 const quotaMicros = (usd: number) => boundedUsdToMicros(usd, 'quota_usd', { allowNegative: false, allowZero: true });
 
