@@ -3,7 +3,8 @@
 // back as an outcome carrying its immutable record, "ready" ones to be committed (it won) or discarded (a
 // hedge beat it) by the loop, which logs the records. A stream's headers are held
 // until its first event, so a slow first token or an empty stream can still fail over invisibly.
-import { GatewayError, upstreamCredentialsRefused, upstreamTimeout, upstreamUnreachable } from '../gateway-errors.ts';
+import { GatewayError, upstreamCredentialsRefused, upstreamTimeout, upstreamUnreachable, gatewayError } from '../gateway-errors.ts';
+import type { GatewayErrorCode } from '../gateway-error-codes.ts';
 import { UpstreamCredentialError } from '../upstream/upstream-credential-error.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { sendUpstream, type UpstreamResponse } from '../upstream/send-upstream.ts';
@@ -100,7 +101,7 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     return transportFailure(scope, error, 'first token', 200);
   }
   if (first === null) {
-    return fail(scope, 'transient', new GatewayError(502, 'upstream_error', 'GW_ERR_EMPTY_STREAM', { message: `The upstream channel '${channel.name}' ended its stream without any event.`, code: 'upstream_empty_stream' }), 200);
+    return fail(scope, 'transient', gatewayError('GW_ERR_EMPTY_STREAM', { message: `The upstream channel '${channel.name}' ended its stream without any event.`, code: 'upstream_empty_stream' }), 200);
   }
   return readyStream(context, { channel, model, upstreamModel, converter, pump, first, ttftMs: 0 }, recordOf(scope, response.statusCode, 'ok', null));
 }
@@ -114,7 +115,7 @@ interface AttemptScope {
   signal: AbortSignal;
 }
 
-function recordOf(scope: AttemptScope, status: number | null, outcome: string, error: string | null, code?: string): AttemptRecord {
+function recordOf(scope: AttemptScope, status: number | null, outcome: string, error: string | null, code?: GatewayErrorCode): AttemptRecord {
   return attemptRecord(scope.model, scope.channel.name, status, outcome, error, scope.started, code);
 }
 

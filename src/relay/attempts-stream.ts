@@ -1,7 +1,8 @@
 // A committed answer on its way to the client: a stream (continued elsewhere if it breaks, see
 // attempts-continuation.ts) or binary bytes. Records the call once, in the generator's finally (the one
 // place a committed stream is recorded), charging only what was delivered, and hands the charge back.
-import { GatewayError, upstreamTimeout } from '../gateway-errors.ts';
+import { type GatewayError, upstreamTimeout, gatewayError } from '../gateway-errors.ts';
+import type { GatewayErrorCode } from '../gateway-error-codes.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import type { UpstreamResponse } from '../upstream/send-upstream.ts';
 import type { StreamConverter } from './relay-hop.ts';
@@ -41,7 +42,7 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
   const usages: Usage[] = [];
   let segmentCounted = false;
   let error: string | null = null;
-  let errorCode: string | null = null;
+  let errorCode: GatewayErrorCode | null = null;
   let finished = false;
   /** The failure that broke the answer, reported if nothing can mend it. */
   let broken: { failure: GatewayError; converter: StreamConverter } | null = null;
@@ -146,7 +147,7 @@ function segmentUsage(segment: CommittedStream): Usage {
 function streamFailure(channel: RoutedChannel, cause: unknown): GatewayError {
   return classifyTransportError(cause) === 'silent'
     ? upstreamTimeout(channel.name, 'idle stream')
-    : new GatewayError(502, 'upstream_error', 'GW_ERR_STREAM_CUT', { message: `The upstream channel '${channel.name}' stream failed midway: ${(cause as Error).message}`, code: 'upstream_stream_failed' });
+    : gatewayError('GW_ERR_STREAM_CUT', { message: `The upstream channel '${channel.name}' stream failed midway: ${(cause as Error).message}`, code: 'upstream_stream_failed' });
 }
 
 /** Binary answers (audio): bytes pass through as they arrive; a cut ends the response early. */

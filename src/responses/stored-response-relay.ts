@@ -3,7 +3,7 @@
 // for responses it keeps, relayed to the channel that holds the response otherwise. Anyone else's id, and
 // an id the gateway never saw, get the 404 an unknown id gets.
 import type { CachedKey } from '../accounts/key-index.ts';
-import { GatewayError, responseNotFound, upstreamTimeout, upstreamUnreachable } from '../gateway-errors.ts';
+import { responseNotFound, upstreamTimeout, upstreamUnreachable, gatewayError } from '../gateway-errors.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import type { RelayResult } from '../relay/relay-types.ts';
 import { gatewayErrorFromUpstream } from '../relay/upstream-error.ts';
@@ -36,7 +36,7 @@ export async function relayStoredResponse(deps: RelayDeps, request: StoredRespon
   if (owner.keptBy === 'gateway') return serveKeptResponse(deps.responseOwners, request);
   const channel = owner.channelId === null ? undefined : deps.state.current.routing.channel(owner.channelId);
   if (!channel || !supportsOperation(channel, 'responses')) {
-    throw new GatewayError(503, 'overloaded_error', 'GW_ERR_RESPONSE_CHANNEL_UNAVAILABLE', { message: `The channel that holds response '${request.id}' is not available right now; try again later.`, code: 'channel_unavailable' });
+    throw gatewayError('GW_ERR_RESPONSE_CHANNEL_UNAVAILABLE', { message: `The channel that holds response '${request.id}' is not available right now; try again later.`, code: 'channel_unavailable' });
   }
   const shape = SHAPES[request.action];
   const path = `${operationPath(channel, 'responses', '')}/${encodeURIComponent(request.id)}${shape.suffix}${request.query ? `?${request.query}` : ''}`;
