@@ -2,7 +2,7 @@
 // OpenAI's stored-response endpoints, for the response's owner only: served from the gateway's own store
 // for responses it keeps, relayed to the channel that holds the response otherwise. Anyone else's id, and
 // an id the gateway never saw, get the 404 an unknown id gets.
-import type { CachedKey } from '../accounts/key-index.ts';
+import type { StoredResponseAction, StoredResponseRequest } from './stored-response-request.ts';
 import { responseNotFound, upstreamTimeout, upstreamUnreachable, gatewayError } from '../gateway-errors.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import type { RelayResult } from '../relay/relay-types.ts';
@@ -12,7 +12,8 @@ import { operationPath, supportsOperation } from '../providers/operation-path.ts
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import { serveKeptResponse } from './serve-kept-response.ts';
 
-export type StoredResponseAction = 'retrieve' | 'delete' | 'input_items' | 'cancel';
+export type { StoredResponseAction, StoredResponseRequest } from './stored-response-request.ts';
+
 
 const SHAPES: Record<StoredResponseAction, { method: 'GET' | 'POST' | 'DELETE'; suffix: string }> = {
   retrieve: { method: 'GET', suffix: '' },
@@ -21,14 +22,6 @@ const SHAPES: Record<StoredResponseAction, { method: 'GET' | 'POST' | 'DELETE'; 
   cancel: { method: 'POST', suffix: '/cancel' },
 };
 
-export interface StoredResponseRequest {
-  key: CachedKey;
-  id: string;
-  action: StoredResponseAction;
-  /** The client's query string without '?' (pagination, include[]), passed on as it is. */
-  query: string;
-  signal: AbortSignal;
-}
 
 export async function relayStoredResponse(deps: RelayDeps, request: StoredResponseRequest): Promise<RelayResult> {
   const owner = await deps.responseOwners.lookup(request.id);
