@@ -28,7 +28,7 @@ function proseOf(markdown: string): string {
 function headingAnchors(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
-  for (const [, heading] of proseOfHeadings(markdown)) {
+  for (const [, heading = ''] of proseOfHeadings(markdown)) {
     const slug = heading.toLowerCase().replace(/`/g, '').replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/\s/g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
