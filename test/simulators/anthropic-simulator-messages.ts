@@ -3,7 +3,7 @@
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
 import {
-  announcement, countWords, greeting, shapeText, splitEvenly, splitIntoPieces, thinkingSignature, thinkingText, toolResultAnswer, weatherCities,
+  announcement, countWords, greeting, scriptedToolCall, shapeText, splitEvenly, splitIntoPieces, thinkingSignature, thinkingText, toolResultAnswer, weatherCities,
 } from './simulator-answers.ts';
 import { anthropicError } from './anthropic-simulator-errors.ts';
 
@@ -68,15 +68,19 @@ export function messages(exchange: SimulatorExchange): void | Promise<void> {
   let stopReason = 'end_turn';
   let stopSequence: string | null = null;
   const results = last?.role === 'user' ? toolResultsOf(last.content) : [];
-  const cities = step.reply === undefined && results.length === 0 && body.tools && body.tools.length > 0 ? weatherCities(said) : null;
-  if (cities) {
+  const scripted = scriptedToolCall(step.toolCall, (body.tools ?? []).map((tool) => tool.name ?? ''));
+  const cities = step.reply === undefined && scripted === null && results.length === 0 && body.tools && body.tools.length > 0 ? weatherCities(said) : null;
+  if (scripted !== null && 'name' in scripted) {
+    blocks.push({ type: 'tool_use', id: `toolu_sim_script${(sequence + 1).toString(36)}`, name: scripted.name, input: scripted.arguments, caller: { type: 'direct' } });
+    stopReason = 'tool_use';
+  } else if (cities) {
     const name = body.tools?.[0]?.name ?? 'get_weather';
     const preface = announcement(said);
     if (preface !== null) blocks.push({ type: 'text', text: preface, citations: null });
     cities.forEach((city, i) => blocks.push({ type: 'tool_use', id: `toolu_sim_${i}_${city.toLowerCase().replace(/\W+/g, '')}`, name, input: { city }, caller: { type: 'direct' } }));
     stopReason = 'tool_use';
   } else {
-    const wanted = step.reply ?? (results.length > 0 ? toolResultAnswer(results) : greeting('Anthropic', said));
+    const wanted = step.reply ?? scripted?.text ?? (results.length > 0 ? toolResultAnswer(results) : greeting('Anthropic', said));
     const shaped = shapeText(wanted, body.stop_sequences, body.max_tokens);
     if (shaped.stopSequence !== null) {
       stopReason = 'stop_sequence';

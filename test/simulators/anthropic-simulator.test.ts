@@ -117,6 +117,22 @@ describe('tool use', () => {
     ]);
     expect(partials.length).toBeGreaterThanOrEqual(9);
   });
+
+  it('plays a scripted call of a named tool, streamed, then answers from its result; names the offered tools when it is missing', async () => {
+    const readTool: Anthropic.Tool = { name: 'Read', description: 'Reads a file', input_schema: { type: 'object', properties: { file_path: { type: 'string' } } } };
+    sim.script({ toolCall: { name: 'Read', arguments: { file_path: '/work/secret.txt' } } });
+    const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'What does the file say?' }];
+    const first = await client.messages.stream({ model, max_tokens: 100, tools: [weatherTool, readTool], messages }).finalMessage();
+    expect(first.stop_reason).toBe('tool_use');
+    const use = first.content.find((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use')!;
+    expect([use.name, use.input]).toEqual(['Read', { file_path: '/work/secret.txt' }]);
+    messages.push({ role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'the secret is 42' }] });
+    const second = await client.messages.create({ model, max_tokens: 100, tools: [weatherTool, readTool], messages });
+    expect(second.content).toEqual([{ type: 'text', text: 'The tool said: the secret is 42', citations: null }]);
+    sim.script({ toolCall: { name: 'Read', arguments: {} } });
+    const missing = await client.messages.create({ model, max_tokens: 100, tools: [weatherTool], messages: [{ role: 'user', content: 'read it' }] });
+    expect(missing.content).toEqual([{ type: 'text', text: 'No tool named "Read" was offered (offered: get_weather)', citations: null }]);
+  });
 });
 
 describe('models, errors and scripts', () => {
