@@ -11,7 +11,8 @@ import { operationPath, supportsOperation } from '../providers/operation-path.ts
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import { rateLimitSubjects } from '../metering/admission.ts';
-import { collectText, estimateTextTokens } from '../metering/estimate-tokens.ts';
+import { collectText } from '../metering/estimate-tokens.ts';
+import { sampledTokens } from '../formats/shared/sampled-tokens.ts';
 import { DEFAULT_TIMEOUTS } from './attempt-policy.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import { resolveCandidates, upstreamModelFor } from './resolve-candidates.ts';
@@ -94,32 +95,11 @@ async function admitCount(deps: RelayDeps, key: CachedKey): Promise<void> {
   if (!verdict.allowed) throw rateLimited(verdict.limit!, verdict.subject!, verdict.retryAfterSeconds!);
 }
 
-/** Per-message framing, as estimate-tokens.ts counts chat messages. */
-const TOKENS_PER_MESSAGE = 3;
-/**
- * Tokenising costs ~0.1-0.25 ms per KB on the event loop, and counting is free: beyond this many characters
- * a sample this long is tokenised and scaled, so a 20 MB prompt costs ~10 ms of CPU instead of seconds.
- */
-const TOKENIZED_SAMPLE_CHARS = 65_536;
-
-/** An Anthropic Messages body: system, every message and the tool definitions. */
-export function estimateAnthropicPromptTokens(body: Record<string, unknown>): number {
-  const messages = Array.isArray(body.messages) ? body.messages : [];
-  const texts = [collectText(body.system ?? ''), collectText(body.tools ?? ''), ...messages.map((message) => collectText((message as { content?: unknown }).content ?? ''))];
-  return TOKENS_PER_MESSAGE * messages.length + sampledTokens(texts);
-}
+export { estimateAnthropicPromptTokens } from '../formats/anthropic-messages/anthropic-messages-prompt-tokens.ts';
 
 /** A Gemini countTokens body: `contents`, or a whole `generateContentRequest`. */
 export function estimateGeminiPromptTokens(body: Record<string, unknown>): number {
   const request = (body.generateContentRequest ?? body) as Record<string, unknown>;
   const contents = Array.isArray(request.contents) ? request.contents : [];
   return sampledTokens([collectText(request.systemInstruction ?? ''), collectText(request.tools ?? ''), ...contents.map((content) => collectText((content as { parts?: unknown }).parts ?? ''))]);
-}
-
-function sampledTokens(texts: string[]): number {
-  const pieces = texts.map((text) => text.trim()).filter(Boolean);
-  const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
-  if (length <= TOKENIZED_SAMPLE_CHARS) return pieces.reduce((sum, piece) => sum + estimateTextTokens(piece), 0);
-  const sample = pieces.join(' ').slice(0, TOKENIZED_SAMPLE_CHARS);
-  return Math.ceil(estimateTextTokens(sample) * (length / sample.length));
 }
