@@ -69,3 +69,21 @@ describe.each(AGENT_CHANNELS)('Claude Code through $label ($model)', ({ channel,
     }
   });
 });
+
+describe('Claude Code without the switches that keep it off the network', () => {
+  it('tries to reach the internet (the trap proxy records it), so the check above can fail', { timeout: 60_000 }, async () => {
+    const account = agents.accountOf('anthropic');
+    const sandbox = await createAgentSandbox('claude-code');
+    try {
+      const { env } = claudeCodeSettings(agents.gateway.url, account.key, 'claude-sonnet-4-6');
+      const { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: _n, DISABLE_TELEMETRY: _t, DISABLE_AUTOUPDATER: _u, DISABLE_ERROR_REPORTING: _e, ...connection } = env;
+      await sandbox.writeFile(join(sandbox.home, '.claude/settings.json'), { env: connection });
+      const run = await runCli({ command: 'claude', args: ['-p', 'Hello there', '--output-format', 'json'], sandbox, timeoutMs: 45_000 });
+      expect(run.exitCode, describeRun(run)).toBe(0);
+      expect(JSON.parse(run.stdout).result).toContain('Hello there');
+      expect(run.outsideAttempts.length, 'Claude Code tried no outside connection even without the switches').toBeGreaterThan(0);
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+});

@@ -82,3 +82,20 @@ describe('Gemini CLI without a settings.json', () => {
     }
   });
 });
+
+describe('Gemini CLI without the settings that keep it off the network', () => {
+  it('tries to reach the internet (the trap proxy records it), so the check above can fail', { timeout: 60_000 }, async () => {
+    const sandbox = await createAgentSandbox('gemini-cli');
+    try {
+      await sandbox.writeFile(join(sandbox.home, '.gemini/settings.json'), { security: GEMINI_SETTINGS.security });
+      const run = await runCli({
+        command: 'gemini', args: ['-p', 'Hello there', '-m', 'gemini-2.5-flash', '--output-format', 'json'], sandbox, env: geminiEnv(agents.accountOf('gemini').key), timeoutMs: 45_000,
+      });
+      expect(run.exitCode, describeRun(run)).toBe(0);
+      expect(JSON.parse(run.stdout).response).toContain('Hello there');
+      expect(run.outsideAttempts.length, 'Gemini CLI tried no outside connection even without the settings').toBeGreaterThan(0);
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+});
