@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { relayChat } from '../../relay/relay-chat.ts';
 import { invalidRequest } from '../../gateway-errors.ts';
-import { anthropicMessagesFormat } from '../../formats/anthropic-messages/index.ts';
+import { anthropicMessagesCall } from '../../formats/anthropic-messages/anthropic-messages-request.ts';
 import { relayRoute } from './relay-route.ts';
 import { anthropicCountTokensRoute } from './count-tokens-routes.ts';
 
@@ -19,13 +19,14 @@ export function anthropicMessagesRoute(app: FastifyInstance, deps: RelayDeps): v
       if (!headers['anthropic-version']) throw invalidRequest('anthropic-version: header is required', null, 'missing_header');
     },
     prepare(raw) {
-      const { request } = anthropicMessagesFormat.requestToHub(raw);
+      // Checked here; translated only for a channel of another format (an Anthropic channel takes every block).
+      const checked = anthropicMessagesCall(raw);
       const body = raw as Record<string, unknown>;
       return {
-        model: request.model,
-        stream: request.stream,
+        model: checked.model,
+        stream: checked.stream,
         body,
-        relay: (relayDeps, call) => relayChat(relayDeps, call, { hubRequest: () => request, maxOutputTokens: request.maxOutputTokens ?? null }),
+        relay: (relayDeps, call) => relayChat(relayDeps, call, { hubRequest: checked.hubRequest, maxOutputTokens: checked.maxTokens }),
       };
     },
   });
