@@ -17,6 +17,7 @@ import type { Warnings } from '../../hub/hub-warnings.ts';
 import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-messages-schema.ts';
 import { decodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 import { documentAsParts, SERVER_TOOL_BLOCK_TYPES, searchResultText, serverToolBlockText, toolResultInnerParts } from './anthropic-messages-extra-blocks.ts';
+import { ownSignature, signatureForClient, signatureFromClient } from '../../hub/hub-signatures.ts';
 
 type ImageBlock = Extract<AnthropicContentBlock, { type: 'image'; source: unknown }>;
 
@@ -105,12 +106,12 @@ export function anthropicMessagesToHub(messages: AnthropicMessage[], warnings: W
         }
         case 'thinking': {
           const b = block as Extract<AnthropicContentBlock, { type: 'thinking'; thinking: string }>;
-          assistant.push({ type: 'reasoning', text: b.thinking, signature: b.signature });
+          assistant.push({ type: 'reasoning', text: b.thinking, ...signatureFromClient(b.signature, 'anthropic') });
           return;
         }
         case 'redacted_thinking': {
           const b = block as Extract<AnthropicContentBlock, { type: 'redacted_thinking'; data: string }>;
-          assistant.push({ type: 'reasoning', text: '', redactedData: b.data });
+          assistant.push({ type: 'reasoning', text: '', redactedData: b.data, signatureFamily: 'anthropic' });
           return;
         }
         default: {
@@ -184,12 +185,15 @@ function assistantBlocks(content: HubAssistantContent[], at: string, warnings: W
       case 'text':
         if (part.text !== '') blocks.push({ type: 'text', text: part.text });
         return;
-      case 'reasoning':
-        if (part.redactedData !== undefined) blocks.push({ type: 'redacted_thinking', data: part.redactedData });
-        else if (part.signature) blocks.push({ type: 'thinking', thinking: part.text, signature: part.signature });
-        // Anthropic verifies thinking blocks by their signature; reasoning from another provider has none.
+      case 'reasoning': {
+        // Anthropic verifies thinking blocks by their signature: another provider's (or none) would be refused.
+        const own = part.signatureFamily === undefined || part.signatureFamily === 'anthropic';
+        const signature = ownSignature(part, 'anthropic');
+        if (part.redactedData !== undefined && own) blocks.push({ type: 'redacted_thinking', data: part.redactedData });
+        else if (signature && part.redactedData === undefined) blocks.push({ type: 'thinking', thinking: part.text, signature });
         else warnings.dropped(`${at}[${j}]`, 'reasoning without an Anthropic signature cannot be sent back to Anthropic; it was left out.');
         return;
+      }
       case 'tool-call':
         blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: parseArgumentsObject(part.argumentsJson, `${at}[${j}].arguments`) });
         return;

@@ -145,6 +145,16 @@ export function thinkingAndMaxTokens(request: HubRequest, warnings: Warnings): {
   return { thinking: { type: 'enabled', budget_tokens: budget }, maxTokens };
 }
 
+type AnthropicTurn = { role: string; content: { type?: unknown }[] };
+
+/** Whether the last assistant turn, when it calls tools, begins with a thinking block, as Anthropic requires. */
+function toolLoopKeepsThinking(messages: AnthropicTurn[]): boolean {
+  const last = messages.findLast((message) => message.role === 'assistant');
+  if (!last || !last.content.some((block) => block.type === 'tool_use')) return true;
+  const first = last.content[0]?.type;
+  return first === 'thinking' || first === 'redacted_thinking';
+}
+
 function samplingToAnthropic(body: Record<string, unknown>, request: HubRequest, thinking: boolean, warnings: Warnings): void {
   if (request.temperature !== undefined) {
     if (thinking && request.temperature !== 1) warnings.dropped('temperature', 'Anthropic does not take a temperature while thinking.');
@@ -194,7 +204,11 @@ export function hubToAnthropicMessagesRequest(request: HubRequest, upstreamModel
   };
   if ((body.messages as unknown[]).length === 0) throw invalidRequest('The request has no messages to send.', 'messages');
   if (system.length > 0) body.system = system;
-  if (thinking) body.thinking = thinking;
+  if (thinking?.type === 'enabled' && !toolLoopKeepsThinking(body.messages as AnthropicTurn[])) {
+    // Anthropic refuses thinking when the turn that called the tools has no thinking block of its own (it was
+    // another provider's, left out above): this request goes without thinking rather than failing.
+    warnings.dropped('thinking', 'the last assistant turn calls tools without an Anthropic thinking block (another provider wrote it); thinking was turned off for this request.');
+  } else if (thinking) body.thinking = thinking;
   samplingToAnthropic(body, request, thinking?.type === 'enabled', warnings);
   if (request.stopSequences.length > 0) body.stop_sequences = request.stopSequences;
   const serverTools = (request.extensions['anthropic-messages']?.server_tools as unknown[] | undefined) ?? [];

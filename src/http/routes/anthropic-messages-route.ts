@@ -6,7 +6,21 @@ import { relayChat } from '../../relay/relay-chat.ts';
 import { invalidRequest } from '../../gateway-errors.ts';
 import { anthropicMessagesCall } from '../../formats/anthropic-messages/anthropic-messages-request.ts';
 import { relayRoute } from './relay-route.ts';
+import type { RelayCall } from '../../relay/relay-types.ts';
+import { mayHoldForeignThinking, withAnthropicThinkingBudget, withoutForeignThinking } from '../../formats/anthropic-messages/anthropic-messages-passthrough-body.ts';
 import { anthropicCountTokensRoute } from './count-tokens-routes.ts';
+
+/**
+ * The call as an Anthropic channel should get it: without the thinking blocks other providers made (their
+ * marked signatures would be refused), with a thinking budget Anthropic takes. Translated hops read the hub
+ * request, whose conversion does both on its own.
+ */
+function forAnthropicChannels(call: RelayCall): RelayCall {
+  let body: Record<string, unknown> | null = null;
+  if (mayHoldForeignThinking(call.rawBody)) body = withoutForeignThinking(call.body);
+  body = withAnthropicThinkingBudget(body ?? call.body) ?? body;
+  return body ? { ...call, body, rawBody: Buffer.from(JSON.stringify(body)) } : call;
+}
 
 export function anthropicMessagesRoute(app: FastifyInstance, deps: RelayDeps): void {
   // POST /v1/messages/count_tokens: exact from an Anthropic channel, estimated for others.
@@ -26,7 +40,7 @@ export function anthropicMessagesRoute(app: FastifyInstance, deps: RelayDeps): v
         model: checked.model,
         stream: checked.stream,
         body,
-        relay: (relayDeps, call) => relayChat(relayDeps, call, { hubRequest: checked.hubRequest, maxOutputTokens: checked.maxTokens }),
+        relay: (relayDeps, call) => relayChat(relayDeps, forAnthropicChannels(call), { hubRequest: checked.hubRequest, maxOutputTokens: checked.maxTokens }),
       };
     },
   });
