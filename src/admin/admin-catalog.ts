@@ -140,6 +140,7 @@ export function modelView(row: ModelRow) {
     input_per_mtok: usd(pricing.inputPerMtok),
     cached_input_per_mtok: usd(pricing.cachedInputPerMtok),
     cache_write_per_mtok: usd(pricing.cacheWritePerMtok),
+    cache_write_1h_per_mtok: usd(pricing.cacheWrite1hPerMtok),
     output_per_mtok: usd(pricing.outputPerMtok),
     reasoning_per_mtok: usd(pricing.reasoningPerMtok),
     per_request: usd(pricing.perRequest),

@@ -99,6 +99,8 @@ const modelSchema = z.object({
   input_per_mtok: usd.optional(),
   cached_input_per_mtok: usd.optional(),
   cache_write_per_mtok: usd.optional(),
+  /** One-hour cache writes (Anthropic's ttl "1h", on Bedrock and Vertex too); unset: cache_write_per_mtok. */
+  cache_write_1h_per_mtok: usd.optional(),
   output_per_mtok: usd.optional(),
   reasoning_per_mtok: usd.optional(),
   per_request: usd.optional(),

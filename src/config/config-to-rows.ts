@@ -107,6 +107,7 @@ export function modelRowFromConfig(model: ModelConfig) {
     inputPerMtok: micros(model.input_per_mtok),
     cachedInputPerMtok: micros(model.cached_input_per_mtok),
     cacheWritePerMtok: micros(model.cache_write_per_mtok),
+    cacheWrite1hPerMtok: micros(model.cache_write_1h_per_mtok),
     outputPerMtok: micros(model.output_per_mtok),
     reasoningPerMtok: micros(model.reasoning_per_mtok),
     perRequest: micros(model.per_request),

@@ -8,6 +8,8 @@ export interface ModelPricing {
   inputPerMtok?: number;
   cachedInputPerMtok?: number;
   cacheWritePerMtok?: number;
+  /** Tokens written to a one-hour cache (Anthropic's `ttl: "1h"`); unset: the (five-minute) cache-write price. */
+  cacheWrite1hPerMtok?: number;
   outputPerMtok?: number;
   reasoningPerMtok?: number;
   perRequest?: number;
@@ -63,7 +65,10 @@ export function costInSafeIntegers(pricing: ModelPricing, usage: Usage, ratioPpm
   let perMillion = 0;
   perMillion = addTerm(perMillion, Math.max(0, usage.inputTokens - usage.cachedInputTokens - usage.cacheWriteTokens), input);
   perMillion = addTerm(perMillion, usage.cachedInputTokens, pricing.cachedInputPerMtok ?? input);
-  perMillion = addTerm(perMillion, usage.cacheWriteTokens, pricing.cacheWritePerMtok ?? input);
+  const cacheWritePrice = pricing.cacheWritePerMtok ?? input;
+  const oneHourWrites = oneHourCacheWrites(usage);
+  perMillion = addTerm(perMillion, usage.cacheWriteTokens - oneHourWrites, cacheWritePrice);
+  perMillion = addTerm(perMillion, oneHourWrites, pricing.cacheWrite1hPerMtok ?? cacheWritePrice);
   perMillion = addTerm(perMillion, Math.max(0, usage.outputTokens - usage.reasoningTokens), output);
   perMillion = addTerm(perMillion, usage.reasoningTokens, pricing.reasoningPerMtok ?? output);
   perMillion = addTerm(perMillion, usage.characters ?? 0, pricing.perMillionChars ?? 0);
@@ -101,6 +106,8 @@ export function costInBigInts(pricing: ModelPricing, usage: Usage, ratioPpm: num
   const input = pricing.inputPerMtok ?? 0;
   const cachedPrice = pricing.cachedInputPerMtok ?? input;
   const cacheWritePrice = pricing.cacheWritePerMtok ?? input;
+  const cacheWrite1hPrice = pricing.cacheWrite1hPerMtok ?? cacheWritePrice;
+  const oneHourWrites = oneHourCacheWrites(usage);
   const output = pricing.outputPerMtok ?? 0;
   const reasoningPrice = pricing.reasoningPerMtok ?? output;
   const plainInput = Math.max(0, usage.inputTokens - usage.cachedInputTokens - usage.cacheWriteTokens);
@@ -109,7 +116,8 @@ export function costInBigInts(pricing: ModelPricing, usage: Usage, ratioPpm: num
   const perMillion =
     BigInt(plainInput) * BigInt(input) +
     BigInt(usage.cachedInputTokens) * BigInt(cachedPrice) +
-    BigInt(usage.cacheWriteTokens) * BigInt(cacheWritePrice) +
+    BigInt(usage.cacheWriteTokens - oneHourWrites) * BigInt(cacheWritePrice) +
+    BigInt(oneHourWrites) * BigInt(cacheWrite1hPrice) +
     BigInt(plainOutput) * BigInt(output) +
     BigInt(usage.reasoningTokens) * BigInt(reasoningPrice) +
     BigInt(usage.characters ?? 0) * BigInt(pricing.perMillionChars ?? 0);
@@ -122,6 +130,12 @@ export function costInBigInts(pricing: ModelPricing, usage: Usage, ratioPpm: num
   const total = perMillion * MS_PER_MINUTE + perUnit * DENOMINATOR + perMinute * TOKENS_PER_MTOK;
   const divisor = DENOMINATOR * PPM;
   return Number((total * BigInt(ratioPpm) + divisor / 2n) / divisor);
+}
+
+/** The cache writes that went to the one-hour cache: a part of cacheWriteTokens, never more than all of them. */
+export function oneHourCacheWrites(usage: Usage): number {
+  const oneHour = usage.cacheWrite1hTokens ?? 0;
+  return oneHour > usage.cacheWriteTokens ? usage.cacheWriteTokens : oneHour;
 }
 
 export function imagePrice(pricing: ModelPricing, size: string, quality: string): number {

@@ -24,6 +24,9 @@
 //                              `cached_tokens`, Anthropic `cache_read_input_tokens`, Gemini `cachedContentTokenCount`)
 //   cacheWriteTokens: n        report n of the prompt's tokens as written to cache (Anthropic
 //                              `cache_creation_input_tokens`, OpenAI and Responses `cache_write_tokens`; Gemini has none)
+//   cacheWrite1hTokens: n      of those, n went to the one-hour cache (Anthropic and Vertex Claude
+//                              `cache_creation.ephemeral_1h_input_tokens`, the rest ephemeral_5m; Bedrock
+//                              `cacheDetails` [{ttl: "1h"}, {ttl: "5m"}]); the others have no such split
 // An "event" is one SSE event as the provider sends it (an OpenAI chunk, an Anthropic typed event, a
 // Gemini GenerateContentResponse); the terminator (`data: [DONE]`) is not counted.
 
@@ -44,6 +47,7 @@ export interface ScriptStep {
   earlyHints?: boolean;
   cachedTokens?: number;
   cacheWriteTokens?: number;
+  cacheWrite1hTokens?: number;
 }
 
 /** The step of a request with no script: shared and frozen, so the default path allocates nothing. */
