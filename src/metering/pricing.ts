@@ -3,8 +3,10 @@
 // Cost = Σ(tokens × price per Mtok) × group ratio, divided out and rounded half up exactly once, in BigInt
 // so that no intermediate product loses precision.
 import type { Usage } from './usage.ts';
+import { pricesForPrompt } from './price-tiers.ts';
 
-export interface ModelPricing {
+/** The prices of tokens by kind, per million tokens; a tier of a long prompt states them again. */
+export interface TokenPrices {
   inputPerMtok?: number;
   cachedInputPerMtok?: number;
   cacheWritePerMtok?: number;
@@ -12,6 +14,16 @@ export interface ModelPricing {
   cacheWrite1hPerMtok?: number;
   outputPerMtok?: number;
   reasoningPerMtok?: number;
+}
+
+/** The token prices of a call whose prompt (cached and cache-write tokens included) is longer than a threshold. */
+export interface PriceTier extends TokenPrices {
+  abovePromptTokens: number;
+}
+
+export interface ModelPricing extends TokenPrices {
+  /** Long-context prices, ascending by threshold: the last tier the prompt is above replaces the prices it names. */
+  tiers?: PriceTier[];
   perRequest?: number;
   /** Per image, keyed "size/quality", "size" or "*" (most specific wins). */
   perImage?: Record<string, number>;
@@ -55,8 +67,9 @@ const safeProduct = (a: number, b: number): number | null => {
  * so the result is the BigInt one, bit for bit (test/metering/cost-arithmetic.test.ts compares them);
  * it spares each call some thirty heap-allocated BigInts (twice a call: admission and the usage record).
  */
-export function costInSafeIntegers(pricing: ModelPricing, usage: Usage, ratioPpm: number): number | null {
+export function costInSafeIntegers(listed: ModelPricing, usage: Usage, ratioPpm: number): number | null {
   if ((usage.audioMs ?? 0) !== 0 || usage.images) return null;
+  const pricing = pricesForPrompt(listed, usage.inputTokens);
   const input = pricing.inputPerMtok ?? 0;
   const output = pricing.outputPerMtok ?? 0;
   // Term by term, not over an array of the terms: this runs three times a call (admission, the answer's
@@ -102,7 +115,8 @@ function addTerm(sum: number, quantity: number, price: number): number {
 }
 
 /** The reference: every term scaled to the common denominator in BigInt, rounded half up once. */
-export function costInBigInts(pricing: ModelPricing, usage: Usage, ratioPpm: number): number {
+export function costInBigInts(listed: ModelPricing, usage: Usage, ratioPpm: number): number {
+  const pricing = pricesForPrompt(listed, usage.inputTokens);
   const input = pricing.inputPerMtok ?? 0;
   const cachedPrice = pricing.cachedInputPerMtok ?? input;
   const cacheWritePrice = pricing.cacheWritePerMtok ?? input;
