@@ -36,7 +36,7 @@ export function billedQuantities(usage: Usage, billed: boolean, ratioPpm: number
   };
 }
 
-type LogQuantities = Pick<UsageLogRow, 'input_tokens' | 'cached_tokens' | 'output_tokens' | 'reasoning_tokens'> & BilledQuantityColumns;
+export type LogQuantities = Pick<UsageLogRow, 'input_tokens' | 'cached_tokens' | 'output_tokens' | 'reasoning_tokens'> & BilledQuantityColumns;
 
 /** The usage a row was billed by, read back from its columns. */
 export function usageOfLogRow(row: LogQuantities): Usage {
