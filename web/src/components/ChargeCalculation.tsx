@@ -53,7 +53,7 @@ export function ChargeCalculation({ calculation }: { calculation: ChargeCalculat
         <Table.Tbody>
           {calculation.lines.map((line) => (
             <Table.Tr key={line.item}>
-              <Table.Td>{line.label}</Table.Td>
+              <Table.Td>{line.label.charAt(0).toUpperCase() + line.label.slice(1)}</Table.Td>
               <Table.Td ta="right">{formatCount(line.quantity)}</Table.Td>
               <Table.Td ta="right">{`${usd(line.unit_price_usd)} per ${line.per}`}</Table.Td>
               <Table.Td ta="right">{usd(line.amount_usd)}</Table.Td>
