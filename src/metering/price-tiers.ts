@@ -3,9 +3,10 @@
 // prompt is the whole input, cached and cache-write tokens included (Anthropic counts input + cache reads
 // + cache writes against its 200k; Google counts the prompt with its cached part). The estimate before a
 // call goes through the same choice, so the wallet reservation is made at the tier the call will fall in.
-import type { ModelPricing, PriceTier, TokenPrices } from './pricing.ts';
+import type { ModelPricing, PriceTier } from './pricing.ts';
+import { TOKEN_PRICE_FIELDS } from './price-fields.ts';
 
-const TOKEN_PRICE_KEYS = ['inputPerMtok', 'cachedInputPerMtok', 'cacheWritePerMtok', 'cacheWrite1hPerMtok', 'outputPerMtok', 'reasoningPerMtok'] as const satisfies readonly (keyof TokenPrices)[];
+const TOKEN_PRICE_KEYS = TOKEN_PRICE_FIELDS.map((field) => field.key);
 
 // Each tier's merged price list is built once (prices are immutable per snapshot): the call path allocates
 // nothing to price a long prompt.
