@@ -42,7 +42,7 @@ const ask = (model: string, content: string) => new OpenAI({ baseURL: `${gateway
   .chat.completions.create({ model, max_tokens: 100, messages: [{ role: 'user', content }] });
 
 interface Calculation {
-  lines: { item: string; quantity: number; unit_price_usd: number; per: string; amount_usd: number; description: string }[];
+  lines: { item: string; label: string; quantity: number; unit_price_usd: number; per: string; amount_usd: number; description: string }[];
   tier: { prompt_tokens: number; above_prompt_tokens: number | null } | null;
   subtotal_usd: number;
   group_ratio: number;
