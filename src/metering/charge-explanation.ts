@@ -89,6 +89,7 @@ export function explainCharge(row: LogQuantities & { cost_micros: number }, pric
       ? `The prompt was ${count(tier.prompt_tokens)} tokens, within the standard prices (the long-context prices start above ${count(pricing.tiers![0]!.abovePromptTokens)}).`
       : `The prompt was ${count(tier.prompt_tokens)} tokens, above ${count(tier.above_prompt_tokens)}, so every token is priced at the long-context rates.`);
   }
+  if (Number(row.tokens_counted) === 1) sentences.push('The provider reported no token counts for this call, so the gateway counted the tokens it sent and delivered.');
   sentences.push(...lines.map((line) => `${line.description}.`));
   sentences.push(ratio === 1
     ? `Total ${usd(subtotal)}, rounded to the micro-dollar: ${usd(total)}.`

@@ -86,6 +86,7 @@ describe('a usage-log row holds everything its cost came from', () => {
     await client().chat.completions.create({ model: 'chat-all-kinds', messages: [{ role: 'user', content: 'count me please' }] });
     const row = await expectRecomputable();
     expect(row.tokens_counted).toBe(1);
+    expect(explainCharge(row, gateway.state.current.pricing.get(row.model), false).text).toContain('the gateway counted the tokens it sent and delivered');
     expect(row.output_tokens).toBeGreaterThan(0);
   });
 
