@@ -23,7 +23,7 @@ export function converseUsageToHub(wire: unknown): HubUsage {
   });
 }
 
-/** The one-hour entries of `cacheDetails`, summed; unknown when there are none. */
+/** The one-hour entries of `cacheDetails`, summed; undefined when there are none. */
 function oneHourWrites(details: unknown): number | undefined {
   if (!Array.isArray(details)) return undefined;
   let total: number | undefined;
@@ -32,7 +32,8 @@ function oneHourWrites(details: unknown): number | undefined {
     const tokens = entry?.ttl === '1h' ? countField(entry.inputTokens) : undefined;
     if (tokens !== undefined) total = (total ?? 0) + tokens;
   }
-  return total;
+  // None written for an hour is the same as no split: nothing to price apart.
+  return total || undefined;
 }
 
 export function hubUsageToConverse(usage: HubUsage): Record<string, unknown> {
