@@ -120,7 +120,7 @@ export function messages(exchange: SimulatorExchange): void | Promise<void> {
   const uncachedInput = Math.max(0, inputTokens(body) - (step.cachedTokens ?? 0) - (step.cacheWriteTokens ?? 0));
   const usage = (output: number) => step.omitUsage ? undefined : {
     input_tokens: uncachedInput, output_tokens: output,
-    cache_creation_input_tokens: step.cacheWriteTokens ?? 0, cache_read_input_tokens: step.cachedTokens ?? 0, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+    cache_creation_input_tokens: step.cacheWriteTokens ?? 0, cache_read_input_tokens: step.cachedTokens ?? 0, cache_creation: { ephemeral_5m_input_tokens: (step.cacheWriteTokens ?? 0) - (step.cacheWrite1hTokens ?? 0), ephemeral_1h_input_tokens: step.cacheWrite1hTokens ?? 0 },
     inference_geo: null, output_tokens_details: null, server_tool_use: null, service_tier: 'standard', speed: null,
   };
   const message = (content: ContentBlock[], reason: string | null, sequenceHit: string | null, output: number) => ({
