@@ -12,7 +12,7 @@ import { recordAudit } from '../../admin/audit-log.ts';
 import { channelConfigSchema, channelPatchSchema, channelView, createChannel, deleteChannel, deleteGroup, deleteModel, editChannel, groupConfigSchema, groupView, modelConfigSchema, modelView, putGroup, putModel } from '../../admin/admin-catalog.ts';
 import { setChannelEnabled } from '../../admin/admin-channels.ts';
 import { testChannel } from '../../routing/channel-tester.ts';
-import { apiNotFound } from '../../gateway-errors.ts';
+import { apiNotFound, invalidRequest } from '../../gateway-errors.ts';
 import { REGISTRATION_SETTING, registrationSetting } from '../../accounts/registration.ts';
 import { setSetting } from '../../db/repositories/settings.ts';
 import { testMail } from '../../accounts/mail/mail-templates.ts';
@@ -70,11 +70,12 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
   });
   api.route({
     ...admin, method: 'POST', url: '/api/admin/channels/:id/test', params: idParams, summary: 'Send a small request through the channel; reenable: true turns it back on when it answers.',
-    body: z.object({ model: z.string().min(1).optional(), reenable: z.boolean().optional() }).strict(),
+    body: z.object({ model: z.string().min(1).max(200).optional(), reenable: z.boolean().optional() }).strict(),
     handler: async ({ caller, params, body }) => {
       const channel = deps.state.current.routing.anyChannel(params.id);
       if (!channel) throw apiNotFound('Channel');
       const model = body.model ?? [...channel.models][0]!;
+      if (!channel.models.has(model)) throw invalidRequest(`Invalid value for 'model': the channel '${channel.name}' does not serve '${model}'.`, 'model', 'invalid_value');
       const result = await testChannel(deps.agents, channel, model);
       if (result.ok && body.reenable) {
         await setChannelEnabled(db, accounts.announce, params.id, true);

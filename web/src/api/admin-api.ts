@@ -43,6 +43,17 @@ export interface AdminChannel {
   vertex?: { project?: string; location?: string; token_url?: string };
 }
 
+/** POST /api/admin/channels/:id/test: ok:false carries the upstream's status (null: no answer) and error. */
+export interface ChannelTestOutcome {
+  channel: string;
+  model: string;
+  ok: boolean;
+  status: number | null;
+  latency_ms: number;
+  error: string | null;
+  reenabled: boolean;
+}
+
 export interface AdminModel {
   id: string;
   owned_by: string;
@@ -87,7 +98,7 @@ export const adminApi = {
   createChannel: (body: Record<string, unknown>) => api.post('/api/admin/channels', body),
   updateChannel: (id: number, body: Record<string, unknown>) => api.patch(`/api/admin/channels/${id}`, body),
   deleteChannel: (id: number) => api.delete(`/api/admin/channels/${id}`),
-  testChannel: (id: number, reenable: boolean) => api.post<Record<string, unknown>>(`/api/admin/channels/${id}/test`, reenable ? { reenable: true } : {}),
+  testChannel: (id: number, reenable: boolean) => api.post<ChannelTestOutcome>(`/api/admin/channels/${id}/test`, reenable ? { reenable: true } : {}),
 
   models: async () => rows<AdminModel>(await api.get('/api/admin/models')),
   putModel: (body: Record<string, unknown>) => api.put('/api/admin/models', body),

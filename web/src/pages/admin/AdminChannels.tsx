@@ -2,7 +2,8 @@
 // upstream key is write-only: never shown, replaced when a new one is typed) and delete.
 import { useState } from 'react';
 import { Badge, Button, Group, Menu, Modal, MultiSelect, NumberInput, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
-import { adminApi, type AdminChannel } from '../../api/admin-api.ts';
+import { adminApi, type AdminChannel, type ChannelTestOutcome } from '../../api/admin-api.ts';
+import { announceChannelTest, ChannelTestResult } from './ChannelTestResult.tsx';
 import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 import { CloudChannelFields, cloudSettingsBody, initialCloudSettings, keyDescription } from './CloudChannelFields.tsx';
@@ -15,6 +16,20 @@ const ENDPOINTS = ['responses', 'completions', 'embeddings', 'images-generations
 export default function AdminChannels() {
   const { list: channels, refresh, editing, setEditing } = useAdminCollection<AdminChannel>('channels', adminApi.channels);
   const [deleting, setDeleting] = useState<AdminChannel | null>(null);
+  const [tests, setTests] = useState<Record<number, ChannelTestOutcome>>({});
+  const [testing, setTesting] = useState<number | null>(null);
+  // Only a channel the gateway disabled itself is turned back on by a passing test; one an administrator
+  // disabled stays disabled (the test just reports).
+  const test = async (channel: AdminChannel) => {
+    setTesting(channel.id);
+    const ran = await runAdminAction(async () => {
+      const outcome = await adminApi.testChannel(channel.id, channel.status === 'auto_disabled');
+      setTests((previous) => ({ ...previous, [channel.id]: outcome }));
+      announceChannelTest(outcome);
+    }, null, refresh);
+    if (!ran) setTests((previous) => Object.fromEntries(Object.entries(previous).filter(([id]) => Number(id) !== channel.id)));
+    setTesting(null);
+  };
   return (
     <Stack>
       <AdminToolbar addLabel="Create channel" onAdd={() => setEditing('new')} error={channels.isError ? channels.error : null} />
@@ -47,6 +62,7 @@ export default function AdminChannels() {
                       {channel.status_reason}
                     </Text>
                   ) : null}
+                  <ChannelTestResult outcome={tests[channel.id]} />
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm" lineClamp={2} maw={260}>
@@ -59,11 +75,7 @@ export default function AdminChannels() {
                 </Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
-                    <Button
-                      size="xs"
-                      variant="light"
-                      onClick={() => void runAdminAction(() => adminApi.testChannel(channel.id, !channel.enabled), `${channel.name} answered the test.`, refresh)}
-                    >
+                    <Button size="xs" variant="light" loading={testing === channel.id} aria-label={`Test ${channel.name}`} onClick={() => void test(channel)}>
                       Test
                     </Button>
                     <Menu position="bottom-end">
