@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Badge, Button, Group, Menu, Modal, MultiSelect, NumberInput, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
 import { adminApi, type AdminChannel, type ChannelTestOutcome } from '../../api/admin-api.ts';
 import { announceChannelTest, ChannelTestResult } from './ChannelTestResult.tsx';
+import { exactNumberProps, numberProblems } from '../../components/number-rules.ts';
 import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 import { CloudChannelFields, cloudSettingsBody, initialCloudSettings, keyDescription } from './CloudChannelFields.tsx';
@@ -146,7 +147,11 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
   const [unsupported, setUnsupported] = useState<string[]>(existing?.unsupported_endpoints ?? []);
   const [problem, setProblem] = useState<string | null>(null);
 
+  const [numberErrors, setNumberErrors] = useState<Partial<Record<'priority' | 'weight', string>>>({});
   const submit = async () => {
+    const problems = numberProblems({ priority, weight }, { priority: { integer: true, min: -1_000_000, max: 1_000_000 }, weight: { integer: true, min: 0, max: 1_000_000 } });
+    setNumberErrors(problems);
+    if (Object.keys(problems).length > 0) return;
     let modelMapping: Record<string, string> = {};
     try {
       modelMapping = mapping.trim() ? (JSON.parse(mapping) as Record<string, string>) : {};
@@ -162,8 +167,8 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       models: splitList(models),
       model_mapping: modelMapping,
       groups: splitList(groups),
-      priority: Number(priority) || 0,
-      weight: Number(weight) || 0,
+      priority: Number(priority),
+      weight: Number(weight),
       enabled,
       ...cloudSettingsBody(type, cloud),
       ...(type === 'openai' ? { chat_format: chatFormat } : {}),
@@ -214,8 +219,8 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       <Textarea label="Model mapping (JSON)" autosize minRows={2} value={mapping} onChange={(event) => setMapping(event.currentTarget.value)} />
       <TextInput label="Groups" description="Comma-separated." value={groups} onChange={(event) => setGroups(event.currentTarget.value)} />
       <Group grow>
-        <NumberInput label="Priority" value={priority} onChange={setPriority} allowDecimal={false} />
-        <NumberInput label="Weight" value={weight} onChange={setWeight} min={0} allowDecimal={false} />
+        <NumberInput label="Priority" description="Higher is tried first." {...exactNumberProps} value={priority} onChange={setPriority} error={numberErrors.priority} />
+        <NumberInput label="Weight" description="Share within a priority." {...exactNumberProps} value={weight} onChange={setWeight} error={numberErrors.weight} />
       </Group>
       <UpstreamHttpVersionField value={httpVersion} onChange={setHttpVersion} />
       <Switch label="Enabled" checked={enabled} onChange={(event) => setEnabled(event.currentTarget.checked)} />

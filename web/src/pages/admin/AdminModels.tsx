@@ -4,6 +4,10 @@ import { Badge, Button, Group, Modal, NumberInput, Stack, Switch, Table, Text, T
 import { adminApi, type AdminModel } from '../../api/admin-api.ts';
 import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction } from './admin-actions.ts';
+import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
+
+/** As the server checks prices (src/admin/admin-number-rules.ts): never negative, bounded, exact to a micro-dollar. */
+const PRICE_RULE = { optional: true, min: 0, max: 10_000, decimals: 6, format: usdBound };
 
 const PRICE_FIELDS = [
   { field: 'input_per_mtok', label: 'Input per 1M tokens' },
@@ -72,7 +76,11 @@ function ModelForm({ existing, onClose, onDone }: { existing: AdminModel | null;
   const [prices, setPrices] = useState<Record<string, number | string>>(() =>
     Object.fromEntries(PRICE_FIELDS.map(({ field }) => [field, typeof existing?.[field] === 'number' ? (existing[field] as number) : ''])),
   );
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const submit = async () => {
+    const problems = Object.fromEntries(Object.entries(prices).map(([field, value]) => [field, numberProblem(value, PRICE_RULE)]).filter(([, problem]) => problem !== null)) as Record<string, string>;
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) return;
     // Keep the fields this form does not show (image, audio, search prices, limits) as they were.
     const kept = existing ? Object.fromEntries(Object.entries(existing).filter(([field, value]) => value !== undefined && value !== null && !PRICE_FIELDS.some((p) => p.field === field))) : {};
     const body: Record<string, unknown> = { ...kept, id: id.trim(), owned_by: ownedBy.trim() || 'system', free };
@@ -84,7 +92,7 @@ function ModelForm({ existing, onClose, onDone }: { existing: AdminModel | null;
       <TextInput label="Model id" value={id} onChange={(event) => setId(event.currentTarget.value)} disabled={existing !== null} />
       <TextInput label="Owned by" value={ownedBy} onChange={(event) => setOwnedBy(event.currentTarget.value)} />
       {PRICE_FIELDS.map(({ field, label }) => (
-        <NumberInput key={field} label={`${label} (USD)`} min={0} decimalScale={6} value={prices[field]} onChange={(value) => setPrices({ ...prices, [field]: value })} />
+        <NumberInput key={field} label={`${label} (USD)`} {...exactNumberProps} value={prices[field]} onChange={(value) => setPrices({ ...prices, [field]: value })} error={errors[field]} />
       ))}
       <Switch label="Free (no price needed)" checked={free} onChange={(event) => setFree(event.currentTarget.checked)} />
       <Text size="xs" c="dimmed">

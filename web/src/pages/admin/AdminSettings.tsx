@@ -8,6 +8,9 @@ import { fetchTopUpOptions } from '../../api/wallet-api.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 import { AdminMailSettings } from './AdminMailSettings.tsx';
+import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
+
+const MAX_TOPUP_RULE = { integer: true, min: 1, max: 1_000_000, format: usdBound };
 
 export default function AdminSettings() {
   const queryClient = useQueryClient();
@@ -16,6 +19,12 @@ export default function AdminSettings() {
   const [mode, setMode] = useState<'open' | 'closed' | 'domains'>('open');
   const [domains, setDomains] = useState('');
   const [maxTopUp, setMaxTopUp] = useState<number | string>(10_000);
+  const [maxTopUpError, setMaxTopUpError] = useState<string | null>(null);
+  const saveMaxTopUp = () => {
+    const problem = numberProblem(maxTopUp, MAX_TOPUP_RULE);
+    setMaxTopUpError(problem);
+    if (problem === null) void runAdminAction(() => adminApi.putPaymentSettings(Number(maxTopUp)), 'Saved.', () => queryClient.invalidateQueries({ queryKey: ['topup-options'] }));
+  };
   useEffect(() => {
     if (settings.data) {
       setMode(settings.data.registration.mode);
@@ -61,10 +70,10 @@ export default function AdminSettings() {
             Card payments
           </Title>
           <Text size="sm">{topup.data?.enabled ? 'Stripe is configured.' : 'Stripe is not configured (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET); redemption codes still work.'}</Text>
-          <Group align="flex-end">
-            <NumberInput label="Largest top-up (USD)" min={1} max={1_000_000} allowDecimal={false} value={maxTopUp} onChange={setMaxTopUp} w={200} />
-            <Button variant="light" onClick={() => void runAdminAction(() => adminApi.putPaymentSettings(Number(maxTopUp)), 'Saved.', () => queryClient.invalidateQueries({ queryKey: ['topup-options'] }))}>
-              Save
+          <Group align="flex-start">
+            <NumberInput label="Largest top-up (USD)" description="Whole dollars, 1 to 1,000,000." {...exactNumberProps} value={maxTopUp} onChange={setMaxTopUp} error={maxTopUpError} w={220} />
+            <Button variant="light" onClick={saveMaxTopUp} mt={47}>
+              Save largest top-up
             </Button>
           </Group>
         </Stack>

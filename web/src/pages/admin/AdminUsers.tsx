@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminApi, type AdminUser } from '../../api/admin-api.ts';
 import { formatUsd } from '../../components/format.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
 import { runAdminAction } from './admin-actions.ts';
 
 export default function AdminUsers() {
@@ -83,17 +84,18 @@ export default function AdminUsers() {
 function GrantDialog({ user, onClose, onDone }: { user: AdminUser | null; onClose: () => void; onDone: () => unknown }) {
   const [amount, setAmount] = useState<number | string>('');
   const [note, setNote] = useState('');
+  const grantProblem = amount === '' ? null : numberProblem(amount, { min: -1_000_000_000, max: 1_000_000_000, decimals: 6, format: usdBound });
   return (
     <Modal opened={user !== null} onClose={onClose} title={`Grant or debit ${user?.email ?? user?.name ?? ''}`}>
       <Stack>
-        <NumberInput label="Amount (USD)" description="Negative to debit." decimalScale={6} value={amount} onChange={setAmount} />
+        <NumberInput label="Amount (USD)" description="Negative to debit; exact to a micro-dollar (6 decimals)." {...exactNumberProps} value={amount} onChange={setAmount} error={grantProblem} />
         <TextInput label="Note" value={note} onChange={(event) => setNote(event.currentTarget.value)} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
           <Button
-            disabled={amount === '' || Number(amount) === 0}
+            disabled={amount === '' || Number(amount) === 0 || grantProblem !== null}
             onClick={async () => {
               if (user && (await runAdminAction(() => adminApi.grant(user.id, Number(amount), note), 'The wallet is updated.', onDone))) {
                 setAmount('');
