@@ -3,6 +3,7 @@ import { Button, Group, Modal, NumberInput, Stack, Table, TextInput } from '@man
 import { adminApi, type AdminGroup } from '../../api/admin-api.ts';
 import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction } from './admin-actions.ts';
+import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
 import { exactNumberProps, numberProblems } from '../../components/number-rules.ts';
 
 const MAX_RATE_LIMIT = 2_147_483_647;
@@ -15,6 +16,7 @@ const RULES = {
 
 export default function AdminGroups() {
   const { list: groups, refresh, editing, setEditing } = useAdminCollection<AdminGroup>('groups', adminApi.groups);
+  const [confirming, setConfirming] = useState<PendingConfirmation | null>(null);
   return (
     <Stack>
       <AdminToolbar addLabel="Add group" onAdd={() => setEditing('new')} error={groups.isError ? groups.error : null} />
@@ -46,7 +48,13 @@ export default function AdminGroups() {
                       Edit
                     </Button>
                     {group.name === 'default' ? null : (
-                      <Button size="xs" variant="subtle" color="red" onClick={() => void runAdminAction(() => adminApi.deleteGroup(group.name), `${group.name} deleted.`, refresh)}>
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Delete ${group.name}`}
+                        onClick={() => setConfirming({ title: `Delete the group ${group.name}?`, body: 'Channels in it no longer serve it. A group that keys use cannot be deleted.', confirmLabel: 'Delete group', run: () => runAdminAction(() => adminApi.deleteGroup(group.name), `${group.name} deleted.`, refresh) })}
+                      >
                         Delete
                       </Button>
                     )}
@@ -57,6 +65,7 @@ export default function AdminGroups() {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
+      <ConfirmDialog pending={confirming} onClose={() => setConfirming(null)} />
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing && editing !== 'new' ? `Edit ${editing.name}` : 'Add group'}>
         {editing !== null ? <GroupForm existing={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onDone={refresh} /> : null}
       </Modal>

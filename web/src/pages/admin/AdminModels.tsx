@@ -4,6 +4,7 @@ import { Badge, Button, Group, Modal, NumberInput, Stack, Switch, Table, Text, T
 import { adminApi, type AdminModel } from '../../api/admin-api.ts';
 import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction } from './admin-actions.ts';
+import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
 import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
 
 /** As the server checks prices (src/admin/admin-number-rules.ts): never negative, bounded, exact to a micro-dollar. */
@@ -20,6 +21,14 @@ const price = (value: unknown) => (typeof value === 'number' ? `$${value}` : 'â€
 
 export default function AdminModels() {
   const { list: models, refresh, editing, setEditing } = useAdminCollection<AdminModel>('models', adminApi.models);
+  const [confirming, setConfirming] = useState<PendingConfirmation | null>(null);
+  const askDelete = (model: AdminModel) =>
+    setConfirming({
+      title: `Delete ${model.id}?`,
+      body: 'Its prices are removed at once: calls to it are refused (no price) until it is added again. Its past calls stay in the logs.',
+      confirmLabel: 'Delete model',
+      run: () => runAdminAction(() => adminApi.deleteModel(model.id), `${model.id} deleted.`, refresh),
+    });
   return (
     <Stack>
       <AdminToolbar addLabel="Add model" onAdd={() => setEditing('new')} error={models.isError ? models.error : null} />
@@ -52,7 +61,7 @@ export default function AdminModels() {
                     <Button size="xs" variant="default" onClick={() => setEditing(model)}>
                       Edit
                     </Button>
-                    <Button size="xs" variant="subtle" color="red" onClick={() => void runAdminAction(() => adminApi.deleteModel(model.id), `${model.id} deleted.`, refresh)}>
+                    <Button size="xs" variant="subtle" color="red" aria-label={`Delete ${model.id}`} onClick={() => askDelete(model)}>
                       Delete
                     </Button>
                   </Group>
@@ -62,6 +71,7 @@ export default function AdminModels() {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
+      <ConfirmDialog pending={confirming} onClose={() => setConfirming(null)} />
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing && editing !== 'new' ? `Prices of ${editing.id}` : 'Add model'}>
         {editing !== null ? <ModelForm existing={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onDone={refresh} /> : null}
       </Modal>

@@ -34,6 +34,9 @@ export default function AdminSettings() {
   useEffect(() => {
     if (topup.data) setMaxTopUp(topup.data.maxUsd);
   }, [topup.data]);
+  // The domain field shows only in the listed-domains mode: in the others, what it holds (perhaps a typo
+  // left from before) is not saved and cannot block the save; the stored list is kept as it was.
+  const domainsToSave = () => (mode === 'domains' ? splitList(domains) : (settings.data?.registration.domains ?? []));
   if (settings.isError) return <ErrorNotice error={settings.error} />;
   return (
     <Stack maw={640}>
@@ -55,7 +58,7 @@ export default function AdminSettings() {
           {mode === 'domains' ? <Textarea label="E-mail domains" description="One per line, such as example.com." autosize minRows={2} value={domains} onChange={(event) => setDomains(event.currentTarget.value)} /> : null}
           <Button
             w="fit-content"
-            onClick={() => void runAdminAction(() => adminApi.putRegistration({ mode, domains: splitList(domains) }), 'Registration settings saved.', () => queryClient.invalidateQueries({ queryKey: ['admin', 'settings'] }))}
+            onClick={() => void runAdminAction(() => adminApi.putRegistration({ mode, domains: domainsToSave() }), 'Registration settings saved.', () => queryClient.invalidateQueries({ queryKey: ['admin', 'settings'] }))}
           >
             Save registration
           </Button>
