@@ -14,7 +14,7 @@ import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import { recordAudit, listAudit, type AuditActor } from '../../admin/audit-log.ts';
 import { adminCreateUser, adminResetTwoFactor, adminUpdateUser, adminUserView, findUserOr404, searchUsers } from '../../admin/admin-users.ts';
 import { keyView } from '../../accounts/user-keys.ts';
-import { requireKnownGroups } from '../../admin/admin-number-rules.ts';
+import { hasAtMostDecimals, requireKnownGroups } from '../../admin/admin-number-rules.ts';
 import { emailField, passwordField } from './api-auth-routes.ts';
 
 // Bounds checked here, at the HTTP edge: a NUL character is refused by PostgreSQL (a 500 before), and
@@ -22,7 +22,8 @@ import { emailField, passwordField } from './api-auth-routes.ts';
 const MAX_USD = 1_000_000_000;
 const MAX_RATE_LIMIT = 2_147_483_647;
 const text = () => z.string().refine((value) => !value.includes('\u0000'), 'must not contain a NUL character');
-const usd = () => z.number().finite().min(-MAX_USD).max(MAX_USD);
+// Exact to a micro-dollar, as stored: $0.0000005 would otherwise be rounded to a micro-dollar or to nothing.
+const usd = () => z.number().finite().min(-MAX_USD).max(MAX_USD).refine((value) => hasAtMostDecimals(value, 6), 'must be exact to a micro-dollar (at most 6 decimals)');
 const keyChangesSchema = z.object({
   enabled: z.boolean().optional(),
   group: text().min(1).max(128).optional(),
