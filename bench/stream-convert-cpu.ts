@@ -7,7 +7,8 @@
 import pino from 'pino';
 import { startOpenAISimulator } from '../test/simulators/openai-simulator.ts';
 import { startAnthropicSimulator } from '../test/simulators/anthropic-simulator.ts';
-import { openAIChatPassthroughHop } from '../src/relay/hops/openai-chat-passthrough-hop.ts';
+import { passthroughChatHop } from '../src/relay/hops/passthrough-chat-hop.ts';
+import { AttemptUsage } from '../src/relay/attempt-usage.ts';
 import { translatedChatHop } from '../src/relay/hops/translated-chat-hop.ts';
 import { createSsePump } from '../src/relay/sse-pump.ts';
 import { relayFormat } from '../src/formats/index.ts';
@@ -39,11 +40,12 @@ const call = (model: string): RelayCall => ({
   body: body(model), rawBody: Buffer.from(JSON.stringify(body(model))), signal: new AbortController().signal, startedAt: 0, forwardHeaders: {},
   meter: { reservation: null, pricing: undefined, attempts: [] },
 });
-const channel = (chatFormat: string) => ({ name: 'c', chatFormat } as unknown as RoutedChannel);
+const channel = (chatFormat: string) => ({ name: 'c', chatFormat: relayFormat(chatFormat) } as unknown as RoutedChannel);
 const sameCall = call('gpt-4o-mini');
 const translatedCall = call('claude-bench');
-const sameConverter = (): StreamConverter => openAIChatPassthroughHop(sameCall).stream!(channel('openai-chat'));
-const translatedConverter = (): StreamConverter => translatedChatHop({ call: translatedCall, client, request: () => client.requestToHub(translatedCall.body as never) as never, logger, imageFetchAllowPrivate: false }).stream!(channel('anthropic-messages'));
+const sent = { path: '', headers: {}, body: '' };
+const sameConverter = (): StreamConverter => passthroughChatHop({ call: sameCall, format: client, logger }).stream!(channel('openai-chat'), sent, new AttemptUsage(sameCall, undefined));
+const translatedConverter = (): StreamConverter => translatedChatHop({ call: translatedCall, client, request: () => client.requestToHub(translatedCall.body as never) as never, logger, imageFetchAllowPrivate: false }).stream!(channel('anthropic-messages'), sent, new AttemptUsage(translatedCall, null));
 
 async function* once(bytes: Buffer): AsyncGenerator<Buffer> {
   yield bytes;

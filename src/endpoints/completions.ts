@@ -3,7 +3,11 @@ import { z } from 'zod';
 import { estimateChatUsage } from '../metering/admission.ts';
 import { parseBody } from '../validate-request.ts';
 import { relayEndpoint } from '../relay/relay-endpoint.ts';
-import { openAICompletionsPassthroughHop } from '../relay/hops/openai-chat-passthrough-hop.ts';
+import { passthroughChatHop } from '../relay/hops/passthrough-chat-hop.ts';
+import { openaiChatFormat } from '../formats/index.ts';
+
+/** Legacy completions are sent to one operation, streamed or not; their chunks are read as chat's. */
+const COMPLETIONS = { whole: 'completions', stream: 'completions' } as const;
 import type { PreparedCall } from '../relay/prepared-call.ts';
 
 const promptSchema = z.union([z.string(), z.array(z.string()), z.array(z.number().int()), z.array(z.array(z.number().int()))]);
@@ -26,6 +30,6 @@ export function prepareCompletions(raw: unknown): PreparedCall {
     model: body.model,
     stream: body.stream === true,
     body,
-    relay: (deps, call) => relayEndpoint(deps, call, openAICompletionsPassthroughHop(call), { estimate: estimateChatUsage(call.rawBody.length, body.max_tokens ?? 16, Math.max(body.n ?? 1, body.best_of ?? 1)) }),
+    relay: (deps, call) => relayEndpoint(deps, call, passthroughChatHop({ call, format: openaiChatFormat, logger: deps.logger, operations: COMPLETIONS }), { estimate: estimateChatUsage(call.rawBody.length, body.max_tokens ?? 16, Math.max(body.n ?? 1, body.best_of ?? 1)) }),
   };
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { emptyUsage } from '../metering/usage.ts';
 import { estimateInputTokensFromBytes } from '../metering/admission.ts';
 import { readUsageObjectFromTail } from '../metering/read-usage-from-tail.ts';
-import { estimatePromptTokens } from '../metering/estimate-tokens.ts';
+import { estimatePromptTokensIn } from '../metering/estimate-tokens.ts';
 import { resolveUsage } from '../metering/resolve-usage.ts';
 import { openaiUsageToHub } from '../formats/openai-chat/openai-chat-usage.ts';
 import { parseBody } from '../validate-request.ts';
@@ -38,7 +38,7 @@ export function prepareEmbeddings(raw: unknown): PreparedCall {
       const passthrough = openAIJsonPassthroughHop(call, {
         operation: 'embeddings',
         // OpenAI's usage reader; an upstream that reports none is billed by the input it was sent.
-        usage: (text) => resolveUsage(openaiUsageToHub(readUsageObjectFromTail(text)), { prompt: () => estimatePromptTokens({ input: body.input }), output: () => 0 }),
+        usage: (text) => resolveUsage(openaiUsageToHub(readUsageObjectFromTail(text)), { prompt: () => estimatePromptTokensIn(body, { turns: [], other: ['input'] }), output: () => 0 }),
       });
       return relayEndpoint(deps, call, byChannelFormat(passthrough, geminiEmbeddingsHop(body)), {
         estimate: () => ({ ...emptyUsage(), inputTokens: estimateInputTokensFromBytes(call.rawBody.length) }),

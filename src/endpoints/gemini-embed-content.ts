@@ -58,7 +58,7 @@ export function prepareGeminiEmbed(raw: unknown, model: string, batch: boolean):
           const embeddings = vectors.map((values) => ({ values }));
           return { body: answer(embeddings), contentType: 'application/json', usage: { ...emptyUsage(), inputTokens: promptTokens ?? localTokens() } };
         },
-        error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
+        error: (channel, status, text) => gatewayErrorFromUpstream(channel, status, text),
       };
       const openAIHop: RelayHop = {
         supports: (channel) => speaksFamilyOf(channel, openaiChatFormat) && supportsOperation(channel, 'embeddings'),
@@ -73,7 +73,7 @@ export function prepareGeminiEmbed(raw: unknown, model: string, batch: boolean):
           const tokens = parsed.usage?.prompt_tokens ?? localTokens();
           return { body: answer(ordered.map((item) => ({ values: item.embedding ?? [] }))), contentType: 'application/json', usage: { ...emptyUsage(), inputTokens: tokens } };
         },
-        error: (channel, status, text) => gatewayErrorFromUpstream(channel.name, status, text),
+        error: (channel, status, text) => gatewayErrorFromUpstream(channel, status, text),
       };
       const dropped = requests.some((request) => request.taskType !== undefined || request.title !== undefined);
       if (dropped) deps.logger.debug({ requestId: call.requestId }, 'taskType and title are not sent to OpenAI-type embedding channels');

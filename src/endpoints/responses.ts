@@ -4,16 +4,14 @@
 // when `store` is not false, so previous_response_id and item_reference work on every channel type.
 import { z } from 'zod';
 import { estimateChatUsage } from '../metering/admission.ts';
-import { estimatePromptTokens } from '../metering/estimate-tokens.ts';
-import { resolveUsage } from '../metering/resolve-usage.ts';
-import { statedOutputLimit } from '../metering/output-limit.ts';
 import { readUsageObjectFromTail } from '../metering/read-usage-from-tail.ts';
 import { parseBody } from '../validate-request.ts';
 import { relayEndpoint } from '../relay/relay-endpoint.ts';
 import { openAIJsonPassthroughHop } from '../relay/hops/openai-json-passthrough-hop.ts';
 import type { RelayCall, RelayResult } from '../relay/relay-types.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
-import type { RelayHop } from '../relay/relay-hop.ts';
+import type { RelayHop, UpstreamCallShape } from '../relay/relay-hop.ts';
+import type { AttemptUsage } from '../relay/attempt-usage.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import type { PreparedCall } from '../relay/prepared-call.ts';
@@ -98,15 +96,15 @@ function passthroughHop(deps: RelayDeps, call: RelayCall, state: ResolvedRespons
   return openAIJsonPassthroughHop(call, {
     operation: 'responses',
     // max_output_tokens of the client's body: a rebuilt body (previous_response_id) keeps it too.
-    usage: (text) => resolveUsage(openaiResponsesFormat.usageToHub(readUsageObjectFromTail(text)), { prompt: () => estimatePromptTokens(call.body), output: () => wholeOutputTokens(text), outputLimit: () => statedOutputLimit(call.body) }),
+    usage: (text, attempt) => attempt.resolve(openaiResponsesFormat.usageToHub(readUsageObjectFromTail(text)), () => wholeOutputTokens(text)),
     transform: (text, channel) => {
       remember(responseIdOf(text), channel, () => outputItemIdsOf(text));
       return text;
     },
     ...(rebuilt ? { body: (upstreamModel: string) => JSON.stringify({ ...withoutFallbacks(rebuilt), model: upstreamModel }) } : {}),
-    stream: (channel) => {
+    stream: (channel, attempt) => {
       let id: unknown;
-      return responsesPassthroughStream(call, { onResponseId: (seen) => (id = seen), onItemIds: (ids) => remember(id, channel, () => ids) });
+      return responsesPassthroughStream(attempt, { onResponseId: (seen) => (id = seen), onItemIds: (ids) => remember(id, channel, () => ids) });
     },
   });
 }
@@ -150,13 +148,13 @@ function keptAnswers(deps: RelayDeps, call: RelayCall, state: ResolvedResponsesS
       error: (channel, status, text, headers) => hop.error(channel, status, text, headers),
       ...(hop.continuation ? { continuation: (deliveredText: string) => hop.continuation!(deliveredText) } : {}),
       ...(hop.passBytes ? { passBytes: hop.passBytes } : {}),
-      whole(text, channel, sent) {
+      whole(text, channel, sent, usage) {
         channelId = channel.id;
-        return hop.whole(text, channel, sent);
+        return hop.whole(text, channel, sent, usage);
       },
-      stream(channel, sent) {
+      stream(channel, sent, usage) {
         channelId = channel.id;
-        return hop.stream!(channel, sent);
+        return hop.stream!(channel, sent, usage);
       },
     }),
     async afterSaving(result: RelayResult): Promise<RelayResult> {
@@ -183,9 +181,9 @@ function onlyOnChannel(hop: RelayHop, channelId: RoutedChannel['id']): RelayHop 
   return {
     supports: (channel) => channel.id === channelId && hop.supports(channel),
     request: (channel, upstreamModel) => hop.request(channel, upstreamModel),
-    whole: (text, channel) => hop.whole(text, channel),
+    whole: (text, channel, sent, usage) => hop.whole(text, channel, sent, usage),
     error: (channel, status, text, headers) => hop.error(channel, status, text, headers),
-    ...(hop.stream ? { stream: (channel: RoutedChannel) => hop.stream!(channel) } : {}),
+    ...(hop.stream ? { stream: (channel: RoutedChannel, sent: UpstreamCallShape, usage: AttemptUsage) => hop.stream!(channel, sent, usage) } : {}),
     ...(hop.continuation ? { continuation: (deliveredText: string) => hop.continuation!(deliveredText) } : {}),
     ...(hop.passBytes ? { passBytes: hop.passBytes } : {}),
   };

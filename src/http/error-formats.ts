@@ -2,10 +2,17 @@
 import type { FastifyRequest } from 'fastify';
 import type { GatewayError } from '../gateway-errors.ts';
 import type { RenderedFormatError } from '../hub/hub-errors.ts';
-import { getFormat, type FormatName } from '../formats/index.ts';
+import { getFormat, hasFormat, type FormatName } from '../formats/index.ts';
+import type { FormatConverters } from '../hub/hub-format.ts';
 
 /** Errors are rendered in a wire format's own envelope, by the format (its `hubToError`). */
 export type ErrorFormat = FormatName;
+
+/** A registered format's name, as a route declares its error format by. */
+export function registeredName(format: FormatConverters): ErrorFormat {
+  if (!hasFormat(format.name)) throw new Error(`The format '${format.name}' is not registered.`);
+  return format.name;
+}
 
 export function renderError(format: ErrorFormat, error: GatewayError): RenderedFormatError {
   return getFormat(format).hubToError(error);

@@ -2,11 +2,12 @@
 // errors. The relay only ever talks to this interface, so adding a format is adding a folder.
 import type { GatewayError } from '../gateway-errors.ts';
 import type { RenderedFormatError } from './hub-errors.ts';
-import type { FormatName, HubRequest } from './hub-request.ts';
+import type { HubRequest } from './hub-request.ts';
 import type { HubResponse, HubUsage } from './hub-response.ts';
 import type { HubStreamPart, HubToStreamContext, SseEvent, StreamMachine, StreamToHubContext } from './hub-stream.ts';
 import type { HubWarning } from './hub-warnings.ts';
-import type { Operation } from '../providers/provider-definition.ts';
+import type { Operation } from './hub-operations.ts';
+import type { Usage } from '../metering/usage.ts';
 
 /** An upstream answer's headers as undici gives them (lower-case names). */
 export type UpstreamErrorHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -84,13 +85,63 @@ export interface SeveralAnswers {
   laterAnswersText?(json: unknown): string;
 }
 
+/** What a watcher is told about the call whose answer it watches. */
+export interface WatchContext {
+  /** The client's request body: what went upstream, but for the model id and the stream usage option. */
+  body: Record<string, unknown>;
+  /** Whether the client asked for the format's usage event itself (its streamUsageOption); true when it has none. */
+  clientWantsUsage: boolean;
+  /** The stream continues an answer the client already has (an assistant prefill on another channel). */
+  continuing: boolean;
+  /** The usage the answer is billed by so far (src/relay/attempt-usage.ts), for a usage event the watcher must write. */
+  usage(): Usage;
+  /** An event the watcher skipped, for the log. */
+  onWarning(detail: string): void;
+}
+
+/**
+ * Watches an answer in this format passed through unchanged (the identity case of the exchange): reads the
+ * usage it reports, counts what it delivered and mends its framing (a missing terminator, a usage event the
+ * gateway asked for and the client did not). One per attempt; streamed events go through event().
+ */
+export interface AnswerWatcher {
+  /** A whole answer: the usage it reports (null when none) and the tokens of everything it delivered. */
+  whole(text: string): { reported: HubUsage | null; outputTokens(): number };
+  /** One upstream event → the client's SSE text for it ('' drops it); throws MalformedEventError for an unreadable one. */
+  event(event: SseEvent): string;
+  /** The upstream stream ended: the SSE text that finishes the client's stream (a missing terminator). */
+  end(): string;
+  /** The usage the stream reported so far (null when none). */
+  reported(): HubUsage | null;
+  /** Tokens of everything the stream delivered: text, reasoning, tool names and arguments, every answer. */
+  outputTokens(): number;
+  /** The answer text the client has (a continuation's prefill), and whether tool calls were part of it. */
+  delivered(): { text: string; toolCalls: boolean };
+}
+
+/**
+ * What the pipeline must know about a request in a format before it is sent, read from the format's own
+ * fields (src/formats/<format>/<format>-request-facts.ts), so metering and the relay name none of them.
+ */
+export interface RequestFacts {
+  /**
+   * The most output tokens the body lets an upstream produce (all the answers it asks for together), or
+   * undefined when it states none. An estimated output count is capped by it (src/relay/attempt-usage.ts):
+   * the upstream could not have produced more. A few property reads, made only when an estimate is needed.
+   */
+  outputLimit(body: unknown): number | undefined;
+  /** Tokens of the prompt the body carries, estimated (only when an upstream reports no input count). */
+  promptTokens(body: unknown): number;
+}
+
 /**
  * Everything the relay, the routes and the metering need to know about one wire format: converters both
  * ways, the usage reader, and capabilities declared as data, so that nothing outside src/formats/ compares
  * a format's name.
  */
 export interface FormatConverters {
-  name: FormatName;
+  /** Its name in the registry (src/formats/index.ts), which derives the union of names from these. */
+  name: string;
   /** Where a request names its model: in the body's `model`, or only in the URL path (Gemini). */
   modelIn: 'body' | 'path';
   /** Whether this format takes images only as inline bytes, so image URLs are fetched before sending. */
@@ -117,6 +168,15 @@ export interface FormatConverters {
   apiFamily: string;
   /** Whether an upstream speaking it continues a trailing assistant message natively (a channel default). */
   supportsPrefill: boolean;
+  /** The watcher of an answer in this format passed through unchanged (src/relay/hops/passthrough-chat-hop.ts). */
+  watch(ctx: WatchContext): AnswerWatcher;
+  /**
+   * For formats whose upstreams may continue a trailing assistant message: the client's body with the
+   * delivered text appended as that message, asking to continue it (a passthrough continuation).
+   */
+  prefillBody?(body: Record<string, unknown>, prefill: string): Record<string, unknown>;
+  /** What the pipeline reads from a request body in this format: its output limit and prompt size. */
+  requestFacts: RequestFacts;
   /** For formats whose requests can ask for several answers. */
   severalAnswers?: SeveralAnswers;
   /**

@@ -2,8 +2,6 @@
 // modelled here; the rest rides in `extensions`, keyed by the format it came from.
 
 /** The wire formats the gateway speaks, derived from the formats registry (src/formats/index.ts). */
-export type { FormatName } from '../formats/index.ts';
-import type { FormatName } from '../formats/index.ts';
 
 export interface HubTextPart {
   type: 'text';
@@ -168,8 +166,8 @@ export interface HubRequest {
    */
   continuesLastMessage?: boolean;
   /**
-   * Top-level fields a format could not map into the hub, by the format they came from. A converter
+   * Top-level fields a format could not map into the hub, by the name of the format they came from. A converter
    * writing that same format puts them back (without overriding what it set itself); others ignore them.
    */
-  extensions: Partial<Record<FormatName, Record<string, unknown>>>;
+  extensions: Partial<Record<string, Record<string, unknown>>>;
 }

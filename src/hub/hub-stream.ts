@@ -5,6 +5,9 @@ import type { HubFinishReason, HubUsage } from './hub-response.ts';
 import type { WarningSink } from './hub-warnings.ts';
 
 /** One parsed server-sent event (eventsource-parser's shape, reduced to what converters read and write). */
+/** Thrown by a stream converter or watcher for an event it cannot read; the relay's pump logs and skips it. */
+export class MalformedEventError extends Error {}
+
 export interface SseEvent {
   event?: string;
   data: string;

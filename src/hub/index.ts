@@ -1,6 +1,5 @@
 // The canonical hub: types and pure helpers shared by every wire format. No I/O, no framework.
 export type {
-  FormatName,
   HubAssistantContent,
   HubAssistantMessage,
   HubImagePart,

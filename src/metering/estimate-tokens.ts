@@ -33,29 +33,31 @@ export function estimateTextTokens(text: string): number {
   return Math.ceil((sampledTokens / (sampleChars * SAMPLES)) * text.length);
 }
 
-/** Fields of a request body, in any of the formats, that carry the prompt. */
-const TURN_FIELDS = ['messages', 'contents'] as const;
-const PROMPT_FIELDS = ['system', 'systemInstruction', 'instructions', 'prompt', 'input', 'tools'] as const;
+/** The fields of a request body that carry its prompt, as its format declares them (its request facts). */
+export interface PromptFields {
+  /** Lists of turns (`messages`, `contents`): each turn adds the chat template's framing. */
+  turns: readonly string[];
+  /** Other fields whose text is prompt: system text, instructions, a completions prompt, tool definitions. */
+  other: readonly string[];
+}
 
 /**
- * Estimates prompt tokens from a request body in any format: OpenAI chat `messages`, Anthropic `messages`
- * + `system`, Gemini `contents` + `systemInstruction`, Responses `input` + `instructions`, completions
- * `prompt`, embeddings `input`; tool definitions count too, as they do upstream.
+ * Estimates the prompt tokens of a request body from the fields its format names; tool definitions count
+ * too, as they do upstream, and token-id prompts (completions, embeddings) are their own count.
  */
-export function estimatePromptTokens(body: unknown): number {
+export function estimatePromptTokensIn(body: unknown, fields: PromptFields): number {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return estimateTextTokens(collectText(body));
-  const fields = body as Record<string, unknown>;
+  const values = body as Record<string, unknown>;
   let total = 0;
-  for (const name of TURN_FIELDS) {
-    const turns = fields[name];
+  for (const name of fields.turns) {
+    const turns = values[name];
     if (!Array.isArray(turns)) continue;
     total += TOKENS_PER_REPLY;
     for (const turn of turns) total += TOKENS_PER_MESSAGE + estimateTextTokens(collectText(turn));
   }
-  for (const name of PROMPT_FIELDS) {
-    const value = fields[name];
+  for (const name of fields.other) {
+    const value = values[name];
     if (value === undefined || value === null) continue;
-    // Token-id prompts (completions, embeddings) are their own count.
     total += isTokenIds(value) ? tokenIdCount(value) : estimateTextTokens(collectText(value));
   }
   return total;

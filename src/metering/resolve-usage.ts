@@ -11,7 +11,7 @@ export interface UsageCounts {
   /** Tokens of what reached the client: text, reasoning and tool-call arguments. */
   output(): number;
   /**
-   * The most output tokens the request sent upstream allowed (statedOutputLimit of that body), if it
+   * The most output tokens the request sent upstream allowed (its format's requestFacts.outputLimit), if it
    * stated a limit: caps the counted output, never a reported one. Read only when output is counted.
    */
   outputLimit?(): number | undefined;
@@ -52,6 +52,7 @@ export function resolveUsage(reported: HubUsage | null | undefined, counts: Usag
     reasoningTokens: Math.min(usage.reasoningTokens ?? 0, outputTokens),
   };
   if (counted) result.tokensCounted = true;
+  if (usage.cacheWrite1hTokens) result.cacheWrite1hTokens = Math.min(usage.cacheWrite1hTokens, cacheWriteTokens);
   return result;
 }
 
@@ -62,6 +63,7 @@ export function addUsages(usages: readonly Usage[]): Usage {
     sum.inputTokens += usage.inputTokens;
     sum.cachedInputTokens += usage.cachedInputTokens;
     sum.cacheWriteTokens += usage.cacheWriteTokens;
+    if (usage.cacheWrite1hTokens) sum.cacheWrite1hTokens = (sum.cacheWrite1hTokens ?? 0) + usage.cacheWrite1hTokens;
     sum.outputTokens += usage.outputTokens;
     sum.reasoningTokens += usage.reasoningTokens;
     if (usage.tokensCounted) sum.tokensCounted = true;

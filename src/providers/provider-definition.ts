@@ -1,20 +1,15 @@
 // An upstream described as data: its wire format, where it lives, how to call it and how to authenticate.
 import type { FormatName } from '../formats/index.ts';
-import type { AzureChannelSettings } from './azure-openai.ts';
-import type { VertexChannelSettings } from './vertex.ts';
+import type { AzureChannelSettings } from './azure-openai-settings.ts';
+import type { VertexChannelSettings } from './vertex-settings.ts';
 
 /** A wire format: one of the registered formats (src/formats/index.ts). */
 export type WireFormat = FormatName;
 
-/** Operations a channel may serve; each provider lists the ones it has (count-tokens: exact prompt token
- * counting, Anthropic's count_tokens and Gemini's countTokens; OpenAI has none). */
-export const operations = [
-  'chat', 'chat-stream', 'models',
-  'completions', 'embeddings', 'images-generations', 'images-edits',
-  'audio-transcriptions', 'audio-speech', 'rerank', 'responses', 'realtime',
-  'count-tokens',
-] as const;
-export type Operation = typeof operations[number];
+/** Operations a channel may serve; each provider lists the ones it has (declared with the hub's vocabulary). */
+import type { Operation } from '../hub/hub-operations.ts';
+
+export { operations, type Operation } from '../hub/hub-operations.ts';
 
 /**
  * A channel's provider-specific settings (the channel's settings_json): where a cloud upstream lives and

@@ -107,7 +107,7 @@ async function countOn(deps: RelayDeps, request: CountTokensRequest, channel: Ro
       if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
       throw new Error('the answer is not a JSON object');
     }
-    if (CLIENT_FAULTS.has(response.statusCode)) throw gatewayErrorFromUpstream(channel.name, response.statusCode, text);
+    if (CLIENT_FAULTS.has(response.statusCode)) throw gatewayErrorFromUpstream(channel, response.statusCode, text, response.headers);
     deps.logger.warn({ channel: channel.name, status: response.statusCode }, 'token counting failed upstream; trying another channel or counting locally');
     return null;
   } catch (error) {

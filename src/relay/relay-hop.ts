@@ -5,6 +5,7 @@ import type { GatewayError } from '../gateway-errors.ts';
 import type { Usage } from '../metering/usage.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import type { UpstreamErrorHeaders } from '../hub/hub-format.ts';
+import type { AttemptUsage } from './attempt-usage.ts';
 
 export interface UpstreamCallShape {
   /** Path below the channel's base URL. */
@@ -13,11 +14,12 @@ export interface UpstreamCallShape {
   /** A factory for bodies that can only be read once (uploads), so a retry gets a fresh one. */
   body: string | Buffer | (() => AsyncIterable<Uint8Array>);
   /**
-   * The output limit the body states (statedOutputLimit), set by a hop that wrote the body itself (a
-   * translation, whose limit can differ from the client's: Anthropic's default max_tokens). It caps an
-   * estimated output count. Passthrough hops leave it out: they read the client's body, only when needed.
+   * The output limit the body states (its format's requestFacts), set by a hop that wrote the body itself (a
+   * translation, whose limit can differ from the client's: Anthropic's default max_tokens); null when that
+   * body states none. It caps an estimated output count (attempt-usage.ts). Passthrough hops leave it out:
+   * the client's body went upstream, and its limit is read only when needed.
    */
-  outputLimit?: number;
+  outputLimit?: number | null;
 }
 
 export interface WholeAnswer {
@@ -38,13 +40,14 @@ export interface RelayHop {
   request(channel: RoutedChannel, upstreamModel: string): UpstreamCallShape | Promise<UpstreamCallShape>;
   /**
    * A 2xx non-stream answer, converted for the client, with its usage (reported or estimated). `sent` is
-   * what this attempt's request() returned (the hop itself may serve several attempts at once: hedging).
+   * what this attempt's request() returned (the hop itself may serve several attempts at once: hedging);
+   * `usage` resolves what the answer reports into what it is billed by (chat hops; others meter themselves).
    */
-  whole(text: string, channel: RoutedChannel, sent?: UpstreamCallShape): WholeAnswer;
+  whole(text: string, channel: RoutedChannel, sent: UpstreamCallShape, usage: AttemptUsage): WholeAnswer;
   /** An upstream error answer as a gateway error (status, message and code kept). */
   error(channel: RoutedChannel, status: number, text: string, headers?: UpstreamErrorHeaders): GatewayError;
   /** A converter for one streamed attempt (endpoints that stream); `sent` as for whole(). */
-  stream?(channel: RoutedChannel, sent?: UpstreamCallShape): StreamConverter;
+  stream?(channel: RoutedChannel, sent: UpstreamCallShape, usage: AttemptUsage): StreamConverter;
   /**
    * The same call continued after `deliveredText` reached the client, as an assistant prefill, for a
    * channel that accepts one; its stream must read as the rest of the same answer (chat only).
@@ -67,5 +70,5 @@ export interface StreamConverter {
   delivered(): { text: string; toolCalls: boolean };
 }
 
-/** Thrown by a converter for an event it cannot read; the pump logs and skips it. */
-export class MalformedEventError extends Error {}
+/** Thrown by a converter for an event it cannot read; the pump logs and skips it (declared with the hub's stream types). */
+export { MalformedEventError } from '../hub/hub-stream.ts';

@@ -91,6 +91,4 @@ export function wholeUtf8Length(bytes: Buffer): number {
   return bytes.length;
 }
 
-export function formatSseEvent(data: string, event?: string): string {
-  return event ? `event: ${event}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
-}
+export { formatSseEvent } from '../formats/shared/sse-text.ts';

@@ -1,6 +1,9 @@
-// An upstream's error answer, rendered in the OpenAI envelope with a status the client can act on.
-import { GatewayError, upstreamCredentialsRefused } from '../gateway-errors.ts';
-import { kindForStatus } from '../gateway-error-codes.ts';
+// An upstream's error answer as a gateway error: read by the channel's own format (its envelope is the
+// format's, on every endpoint of its API family), with a status the client can act on and every credential
+// of the channel redacted. The one reader for every hop: the same upstream 400 reads the same way whether
+// the call was passed through or translated.
+import { gatewayError, restated, upstreamCredentialsRefused, type GatewayError } from '../gateway-errors.ts';
+import type { UpstreamErrorHeaders } from '../hub/hub-format.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { redactSecrets, refusesCredential } from './redact-credentials.ts';
 
@@ -14,62 +17,34 @@ export function upstreamStatusForClient(status: number): number {
   return status;
 }
 
+export type ErrorReadingChannel = Pick<RoutedChannel, 'name' | 'apiKeys' | 'chatFormat'>;
+
 /**
- * Builds the gateway error for an upstream's non-2xx answer, keeping its message and code, with any
- * credential redacted. A refusal of the channel's own credential tells the client only that, with the
- * upstream's error code: its message is exactly where upstreams echo the key. Pass the channel (not only
- * its name) so its own keys are redacted exactly, whatever their shape. `formatCode` is the code the
- * channel's format read from the answer (its headers included), used when the body names none.
+ * The gateway error for an upstream's non-2xx answer, keeping its message and code. A refusal of the
+ * channel's own credential (a 401 or 403, or a body that names one: Bedrock's InvalidSignatureException)
+ * tells the client only that, with the upstream's error code: its message is exactly where upstreams echo
+ * the key. `headers` are the answer's own, for a format that names its error there.
  */
-export function gatewayErrorFromUpstream(channel: string | Pick<RoutedChannel, 'name' | 'apiKeys'>, status: number, bodyText: string, formatCode: string | null = null): GatewayError {
-  const channelName = typeof channel === 'string' ? channel : channel.name;
-  const credentials = typeof channel === 'string' ? [] : channel.apiKeys;
-  const detail = extractUpstreamMessage(bodyText);
+export function gatewayErrorFromUpstream(channel: ErrorReadingChannel, status: number, bodyText: string, headers?: UpstreamErrorHeaders): GatewayError {
+  // The text, not parsed JSON: a format whose envelope it is not falls back to showing the text itself.
+  const read = channel.chatFormat.errorToHub(status, bodyText, headers);
+  const credentials = channel.apiKeys;
   if (status === 401 || status === 403 || refusesCredential(bodyText)) {
-    return upstreamCredentialsRefused(channelName, status, safeCode(detail.code ?? formatCode, credentials));
+    return upstreamCredentialsRefused(channel.name, status, safeCode(read.code, credentials));
   }
   const clientStatus = upstreamStatusForClient(status);
-  const message = detail.message ? redactSecrets(detail.message, credentials) : `The upstream channel '${channelName}' answered ${status}.`;
-  return new GatewayError(clientStatus, kindForStatus(clientStatus), 'GW_ERR_UPSTREAM_STATUS', {
-    message,
-    code: safeCode(detail.code, credentials),
-    param: detail.param === null ? null : redactSecrets(detail.param, credentials).slice(0, 200),
-  });
-}
-
-/** The same error with its message and param redacted (for errors built by a format's own converter). */
-export function redactUpstreamError(error: GatewayError, credentials: readonly string[]): GatewayError {
-  const message = redactSecrets(error.message, credentials);
-  const param = error.param === null ? null : redactSecrets(error.param, credentials);
-  if (message === error.message && param === error.param) return error;
-  return new GatewayError(error.status, error.kind, error.gatewayCode, { message, param, code: safeCode(error.code, credentials), headers: error.headers });
+  const message = read.message.trim() === '' ? `The upstream channel '${channel.name}' answered ${status}.` : redactSecrets(read.message, credentials);
+  const param = read.param === null ? null : redactSecrets(read.param, credentials).slice(0, 200);
+  const code = safeCode(read.code, credentials);
+  if (clientStatus === read.status) {
+    return message === read.message && param === read.param && code === read.code ? read : restated(read, { message, param, code, headers: read.headers });
+  }
+  // An upstream status no client should act on as it stands (a 3xx or a 600): the gateway's own 502.
+  return gatewayError('GW_ERR_UPSTREAM_STATUS', { status: clientStatus, message, param, code, headers: read.headers });
 }
 
 /** An upstream code is an identifier (invalid_api_key, API_KEY_INVALID); anything else is not passed on. */
 function safeCode(code: string | null, credentials: readonly string[]): string | null {
   if (code === null || !/^[A-Za-z0-9_.]{1,64}$/.test(code)) return null;
   return redactSecrets(code, credentials) === code ? code : null;
-}
-
-interface UpstreamDetail { message: string; code: string | null; param: string | null }
-
-/** Reads OpenAI, Anthropic and Google error bodies alike; falls back to the raw text. */
-function extractUpstreamMessage(bodyText: string): UpstreamDetail {
-  try {
-    const body = JSON.parse(bodyText) as { error?: { message?: unknown; code?: unknown; param?: unknown; type?: unknown; status?: unknown } | string; message?: unknown };
-    const error = body.error;
-    if (typeof error === 'string') return { message: error, code: null, param: null };
-    if (error && typeof error === 'object') {
-      const code = typeof error.code === 'string' ? error.code : typeof error.status === 'string' ? error.status : typeof error.type === 'string' ? error.type : null;
-      return {
-        message: typeof error.message === 'string' ? error.message : bodyText.slice(0, 500),
-        code,
-        param: typeof error.param === 'string' ? error.param : null,
-      };
-    }
-    if (typeof body.message === 'string') return { message: body.message, code: null, param: null };
-  } catch {
-    // Not JSON: an HTML error page from a proxy, say.
-  }
-  return { message: bodyText.slice(0, 500).trim(), code: null, param: null };
 }

@@ -1,7 +1,6 @@
 // The seam between an upstream stream's framing and the relay: the channel's format declares its framing
 // (FormatConverters.streamFraming), which says which content type a stream answer has and which pump
 // decodes it. SSE is the default; Bedrock's ConverseStream is a binary AWS event stream.
-import { relayFormat } from '../formats/index.ts';
 import type { StreamFraming } from '../hub/hub-format.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { createAwsEventStreamPump } from './aws-event-stream-pump.ts';
@@ -14,7 +13,7 @@ const CONTENT_TYPES: Record<StreamFraming, string> = {
 };
 
 export function streamFramingOf(channel: RoutedChannel): StreamFraming {
-  return relayFormat(channel.chatFormat)?.streamFraming ?? 'sse';
+  return channel.chatFormat.streamFraming ?? 'sse';
 }
 
 /** Whether the answer is a stream in the channel's framing (an error or a whole answer is read as text). */

@@ -3,12 +3,10 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { Usage } from '../metering/usage.ts';
 import type { HubUsage } from '../hub/hub-response.ts';
-import { estimateHubResponseTokens, estimatePromptTokens, estimateTextTokens } from '../metering/estimate-tokens.ts';
-import { resolveUsage } from '../metering/resolve-usage.ts';
-import { statedOutputLimit } from '../metering/output-limit.ts';
+import { estimateHubResponseTokens, estimateTextTokens } from '../metering/estimate-tokens.ts';
+import type { AttemptUsage } from '../relay/attempt-usage.ts';
 import { MalformedEventError, type StreamConverter } from '../relay/relay-hop.ts';
 import { formatSseEvent } from '../relay/sse-pump.ts';
-import type { RelayCall } from '../relay/relay-types.ts';
 import type { GatewayError } from '../gateway-errors.ts';
 import { openaiResponsesFormat } from '../formats/openai-responses/index.ts';
 
@@ -57,7 +55,7 @@ export interface PassthroughObserver {
   onItemIds(ids: string[]): void;
 }
 
-export function responsesPassthroughStream(call: RelayCall, observer: PassthroughObserver): StreamConverter {
+export function responsesPassthroughStream(attempt: AttemptUsage, observer: PassthroughObserver): StreamConverter {
   let usage: HubUsage | null = null;
   let deliveredText = '';
   let otherOutput = '';
@@ -91,7 +89,7 @@ export function responsesPassthroughStream(call: RelayCall, observer: Passthroug
     // The Responses API has no [DONE]; a stream without its final event is closed as it is, and metered.
     end: () => '',
     failure: (error: GatewayError) => formatSseEvent(JSON.stringify({ type: 'error', code: error.code, message: error.message, param: null, sequence_number: nextSequence }), 'error'),
-    usage: (): Usage => resolveUsage(usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateTextTokens(deliveredText + otherOutput), outputLimit: () => statedOutputLimit(call.body) }),
+    usage: (): Usage => attempt.resolve(usage, () => estimateTextTokens(deliveredText + otherOutput)),
     delivered: () => ({ text: deliveredText, toolCalls }),
   };
 }

@@ -3,7 +3,7 @@
 // and routing hands the hops a view of the channel in that model's format.
 import type { ProviderDefinition } from '../providers/provider-definition.ts';
 import { getFormat } from '../formats/index.ts';
-import type { RoutedChannel } from './routing-table.ts';
+import type { RoutedChannel } from './routed-channel.ts';
 
 /** The supports_prefill setting of channels whose format depends on the model (channelForModel). */
 const declaredPrefill = new WeakMap<RoutedChannel, boolean | undefined>();
@@ -26,11 +26,12 @@ export function channelForModel(channel: RoutedChannel, model: string): RoutedCh
   if (!views) viewsByChannel.set(channel, views = new Map());
   let view = views.get(model);
   if (!view) {
-    const format = formatFor(channel.modelMapping[model] ?? model);
-    const provider: ProviderDefinition = { ...channel.provider, chatFormat: format };
+    const name = formatFor(channel.modelMapping[model] ?? model);
+    const provider: ProviderDefinition = { ...channel.provider, chatFormat: name };
     delete provider.formatFor;
+    const format = getFormat(name);
     // Whether the model's format continues a trailing assistant message natively (Claude), unless declared.
-    view = { ...channel, provider, chatFormat: format, supportsPrefill: declaredPrefill.get(channel) ?? getFormat(format).supportsPrefill };
+    view = { ...channel, provider, chatFormat: format, supportsPrefill: declaredPrefill.get(channel) ?? format.supportsPrefill };
     views.set(model, view);
   }
   return view;

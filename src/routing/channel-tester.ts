@@ -5,7 +5,6 @@ import { channelForModel, type RoutedChannel } from './routing-table.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import { operationPath } from '../providers/operation-path.ts';
 import { redactSecrets } from '../relay/redact-credentials.ts';
-import { getFormat } from '../formats/index.ts';
 
 export interface ChannelTestResult {
   ok: boolean;
@@ -21,7 +20,7 @@ export async function testChannel(agents: UpstreamAgents, anyModelChannel: Route
   const channel = channelForModel(anyModelChannel, model);
   const upstreamModel = channel.modelMapping[model] ?? model;
   // The smallest valid chat request in the format the channel serves chat in, as that format declares it.
-  const format = getFormat(channel.chatFormat);
+  const format = channel.chatFormat;
   const started = performance.now();
   const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);
   try {

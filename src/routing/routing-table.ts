@@ -3,8 +3,9 @@
 import type { ChannelRow, ModelRow } from '../db/schema.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import { getProvider } from '../providers/registry.ts';
-import type { ProviderDefinition, ProviderSettings } from '../providers/provider-definition.ts';
-import { getFormat, type FormatName } from '../formats/index.ts';
+import type { ProviderSettings } from '../providers/provider-definition.ts';
+import { getFormat } from '../formats/index.ts';
+import type { ChannelTimeouts, RoutedChannel } from './routed-channel.ts';
 import { channelChatFormat } from './channel-chat-format.ts';
 import { channelForModel, rememberDeclaredPrefill } from './channel-for-model.ts';
 
@@ -12,46 +13,7 @@ export { channelForModel } from './channel-for-model.ts';
 
 export const DEFAULT_GROUP = 'default';
 
-export interface ChannelTimeouts {
-  connectMs?: number;
-  headersMs?: number;
-  firstTokenMs?: number;
-  idleMs?: number;
-}
-
-export interface RoutedChannel {
-  id: number;
-  name: string;
-  type: string;
-  provider: ProviderDefinition;
-  /**
-   * The wire format the channel's chat is served in: the provider's own, or one the channel's settings
-   * chose among the provider's `otherChatFormats` (a model served only through OpenAI's /v1/responses).
-   */
-  chatFormat: FormatName;
-  /** Scheme, host and port of the base URL, for the pooled agent. */
-  origin: string;
-  /** Any path of the base URL (a proxy prefix), without a trailing slash; usually empty. */
-  basePath: string;
-  apiKeys: string[];
-  models: ReadonlySet<string>;
-  modelMapping: Readonly<Record<string, string>>;
-  groups: ReadonlySet<string>;
-  priority: number;
-  weight: number;
-  timeouts: ChannelTimeouts;
-  /** Whether a mid-stream failure elsewhere may be continued here with an assistant prefill. */
-  supportsPrefill: boolean;
-  /** Provider-specific settings (Bedrock's region), handed to the provider's authentication. */
-  providerSettings?: ProviderSettings;
-  /** Operations its type has but this upstream lacks (`unsupported_endpoints`); absent when none. */
-  unsupportedOperations?: ReadonlySet<string>;
-  /**
-   * `http2: true`: HTTP/2 to the upstream (h2 by ALPN over TLS, h2c with prior knowledge over http);
-   * `false`: HTTP/1.1 only; absent: undici's default (an https server may choose h2).
-   */
-  http2?: boolean;
-}
+export type { ChannelTimeouts, RoutedChannel } from './routed-channel.ts';
 
 export interface ModelInfo {
   id: string;
@@ -180,7 +142,7 @@ function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
   const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean } & ProviderSettings;
   const provider = getProvider(row.type, settings);
   const providerSettings: ProviderSettings = settings.region !== undefined ? { region: settings.region } : {};
-  const chatFormat = channelChatFormat(provider, settings.chatFormat);
+  const chatFormat = getFormat(channelChatFormat(provider, settings.chatFormat));
   if (!row.base_url && !provider.defaultBaseUrl && !provider.baseUrlFor) throw new Error(`a ${row.type} channel needs its base_url`);
   const channel: RoutedChannel = {
     id: row.id,
@@ -198,7 +160,7 @@ function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
     timeouts: settings.timeouts ?? {},
     // The format says whether its upstreams continue a trailing assistant message natively (Anthropic);
     // OpenAI-compatible servers only when the channel declares it (vLLM's continue_final_message).
-    supportsPrefill: settings.supportsPrefill ?? getFormat(chatFormat).supportsPrefill,
+    supportsPrefill: settings.supportsPrefill ?? chatFormat.supportsPrefill,
     providerSettings,
     ...(settings.unsupportedEndpoints?.length ? { unsupportedOperations: new Set(settings.unsupportedEndpoints) } : {}),
     ...(typeof settings.http2 === 'boolean' ? { http2: settings.http2 } : {}),

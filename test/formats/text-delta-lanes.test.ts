@@ -10,8 +10,13 @@ import { hubStreamConverter } from '../../src/relay/hops/hub-stream-converter.ts
 import { isPlainJsonText } from '../../src/formats/shared/json-string.ts';
 import { createHubToOpenaiChatStreamMachine } from '../../src/formats/openai-chat/openai-chat-stream.ts';
 import { formatSseEvent } from '../../src/relay/sse-pump.ts';
-import { deliveredOutput } from '../../src/relay/hops/delivered-output.ts';
+import { deliveredOutput } from '../../src/formats/shared/delivered-output.ts';
 import { estimateTextTokens } from '../../src/metering/estimate-tokens.ts';
+import { AttemptUsage } from '../../src/relay/attempt-usage.ts';
+import type { RelayCall } from '../../src/relay/relay-types.ts';
+
+/** Usage resolved as for an OpenAI chat call with an empty prompt (what the stream reports wins). */
+const countingNothing = new AttemptUsage({ inboundFormat: 'openai-chat', body: { messages: [] } } as unknown as RelayCall, undefined);
 
 /** Texts a model writes and the ones that need escapes: quotes, backslashes, controls, separators, surrogates. */
 const texts = [
@@ -102,7 +107,7 @@ describe('a translated stream, Anthropic channel → OpenAI chat client', () => 
   ];
 
   const run = (upstream: FormatConverters) => {
-    const converter = hubStreamConverter({ upstream, client: openai, requestModel: 'gpt-4o "mini"', includeUsage: true, requestBody: { messages: [] }, logger: pino({ level: 'silent' }) });
+    const converter = hubStreamConverter({ upstream, client: openai, requestModel: 'gpt-4o "mini"', includeUsage: true, requestBody: { messages: [] }, usage: countingNothing, logger: pino({ level: 'silent' }) });
     const written = events.map((sse) => converter.event(sse));
     written.push(converter.end());
     return { written, usage: converter.usage(), delivered: converter.delivered() };

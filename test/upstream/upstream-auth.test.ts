@@ -1,6 +1,7 @@
 // Providers that sign: a provider's authentication sees the whole request (method, URL, headers, body) and
 // may be asynchronous, and it is applied in one place for every upstream call. Checked over a real socket:
 // a server that accepts only requests whose HMAC signature over method, URL and body is right.
+import { getFormat } from '../../src/formats/index.ts';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,7 +43,7 @@ afterAll(async () => {
 
 function channelWith(provider: ProviderDefinition, apiKeys = ['key-1']): RoutedChannel {
   return {
-    id: 1, name: 'signed', type: provider.type, provider, chatFormat: provider.chatFormat, origin, basePath: '/proxy', apiKeys, models: new Set(['m']), modelMapping: {},
+    id: 1, name: 'signed', type: provider.type, provider, chatFormat: getFormat(provider.chatFormat), origin, basePath: '/proxy', apiKeys, models: new Set(['m']), modelMapping: {},
     groups: new Set(['default']), priority: 0, weight: 1, timeouts: {}, supportsPrefill: false,
   };
 }

@@ -174,7 +174,7 @@ export function anthropicMessagesStreamToHub(ctx: StreamToHubContext = {}): Tran
 type PromptUsage = NonNullable<Extract<HubStreamPart, { type: 'start' }>['promptUsage']>;
 
 /** message_start's input counts: the upstream's when known, else counted from the client's own body. */
-function startUsage(promptUsage: PromptUsage | undefined, requestBody: unknown): Record<string, number> {
+function startUsage(promptUsage: PromptUsage | undefined, requestBody: unknown): Record<string, unknown> {
   if (promptUsage?.inputTokens !== undefined) {
     const { output_tokens: _output, ...input } = hubUsageToAnthropic(promptUsage);
     return input;

@@ -1,4 +1,6 @@
 // Anthropic /v1/messages: every converter to and from the hub.
+import { hubMachineWatcher } from '../shared/hub-machine-watcher.ts';
+import { anthropicMessagesRequestFacts } from './anthropic-messages-request-facts.ts';
 import type { FormatConverters } from '../../hub/hub-format.ts';
 import { anthropicModelEntry, anthropicModelList } from './anthropic-messages-models.ts';
 import { anthropicRefusalOf } from './anthropic-messages-refusal.ts';
@@ -47,6 +49,8 @@ export const anthropicMessagesFormat: FormatConverters = {
   apiFamily: 'anthropic',
   // Anthropic continues a trailing assistant message natively.
   supportsPrefill: true,
+  watch: (ctx) => hubMachineWatcher(anthropicMessagesFormat, ctx),
+  requestFacts: anthropicMessagesRequestFacts,
   streamUsageOption: null,
   streamTerminator: null,
   modelList: anthropicModelList,

@@ -1,6 +1,8 @@
 // Amazon Bedrock's Converse and ConverseStream: every converter to and from the hub. Upstream only (no
 // client route): the gateway speaks it to `bedrock` channels. Its streams are binary AWS event streams,
 // declared by `streamFraming` and decoded by the relay into one event per message.
+import { hubMachineWatcher } from '../shared/hub-machine-watcher.ts';
+import { bedrockConverseRequestFacts } from './bedrock-converse-request-facts.ts';
 import type { FormatConverters } from '../../hub/hub-format.ts';
 import { converseErrorToHub, hubErrorToConverse, hubErrorToConverseStreamEvent } from './bedrock-converse-error.ts';
 import { converseRequestToHub, hubToConverseRequest } from './bedrock-converse-request.ts';
@@ -30,6 +32,8 @@ export const bedrockConverseFormat: FormatConverters = {
   // Only some models behind Converse continue a trailing assistant turn: a channel declares it.
   supportsPrefill: false,
   // ConverseStream always ends with a metadata event carrying usage, and has no terminator line.
+  watch: (ctx) => hubMachineWatcher(bedrockConverseFormat, ctx),
+  requestFacts: bedrockConverseRequestFacts,
   streamUsageOption: null,
   streamTerminator: null,
   // No client lists models in Converse's shape (upstream only): OpenAI's list shape, as the Responses format.

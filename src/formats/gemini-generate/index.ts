@@ -1,4 +1,6 @@
 // Gemini generateContent / streamGenerateContent: every converter to and from the hub.
+import { hubMachineWatcher } from '../shared/hub-machine-watcher.ts';
+import { geminiGenerateRequestFacts } from './gemini-generate-request-facts.ts';
 import type { FormatConverters } from '../../hub/hub-format.ts';
 import { geminiModelEntry, geminiModelList } from './gemini-generate-models.ts';
 import { geminiCandidates } from './gemini-generate-candidates.ts';
@@ -38,6 +40,8 @@ export const geminiGenerateFormat: FormatConverters = {
   apiFamily: 'google',
   supportsPrefill: false,
   severalAnswers: geminiCandidates,
+  watch: (ctx) => hubMachineWatcher(geminiGenerateFormat, ctx),
+  requestFacts: geminiGenerateRequestFacts,
   streamUsageOption: null,
   streamTerminator: null,
   modelList: geminiModelList,

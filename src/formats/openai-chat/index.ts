@@ -1,4 +1,6 @@
 // OpenAI /v1/chat/completions: every converter to and from the hub.
+import { openaiChatPrefillBody, openaiChatWatcher } from './openai-chat-watcher.ts';
+import { openaiChatRequestFacts } from './openai-chat-request-facts.ts';
 import type { FormatConverters } from '../../hub/hub-format.ts';
 import { openaiModelEntry, openaiModelList } from './openai-chat-models.ts';
 import { openaiRefusalOf } from './openai-chat-refusal.ts';
@@ -39,6 +41,9 @@ export const openaiChatFormat: FormatConverters = {
   supportsPrefill: false,
   // `n` choices; the chat passthrough hop reads every choice when it counts an answer.
   severalAnswers: { param: 'n', asked: (body) => answerCount(body.n) },
+  watch: openaiChatWatcher,
+  prefillBody: openaiChatPrefillBody,
+  requestFacts: openaiChatRequestFacts,
   streamUsageOption: { stream_options: { include_usage: true } },
   streamTerminator: '[DONE]',
   modelList: openaiModelList,

@@ -1,5 +1,7 @@
 // OpenAI /v1/responses: every converter to and from the hub. Inbound, a Responses client is served from
 // chat-type upstreams (Anthropic, Gemini, OpenAI chat); outbound, a Responses-only upstream can be used.
+import { hubMachineWatcher } from '../shared/hub-machine-watcher.ts';
+import { openaiResponsesRequestFacts } from './openai-responses-request-facts.ts';
 import type { FormatConverters } from '../../hub/hub-format.ts';
 import { openaiModelEntry, openaiModelList } from '../openai-chat/openai-chat-models.ts';
 import { openaiRefusalOf } from '../openai-chat/openai-chat-refusal.ts';
@@ -37,6 +39,8 @@ export const openaiResponsesFormat: FormatConverters = {
   chatOperations: { whole: 'responses', stream: 'responses' },
   apiFamily: 'openai',
   supportsPrefill: false,
+  watch: (ctx) => hubMachineWatcher(openaiResponsesFormat, ctx),
+  requestFacts: openaiResponsesRequestFacts,
   streamUsageOption: null,
   streamTerminator: null,
   modelList: openaiModelList,

@@ -1,16 +1,16 @@
 // The extensions bag: fields a format could not map travel with the request, keyed by their format. The
 // same format puts them back; another format warns that they were left out.
-import type { FormatName, HubRequest } from '../../hub/hub-request.ts';
+import type { HubRequest } from '../../hub/hub-request.ts';
 import type { Warnings } from '../../hub/hub-warnings.ts';
 
 /** Fields of the target's own extensions that the converter did not set itself. */
-export function restoreExtensions(body: Record<string, unknown>, request: HubRequest, format: FormatName): void {
+export function restoreExtensions(body: Record<string, unknown>, request: HubRequest, format: string): void {
   const own = request.extensions[format];
   if (!own) return;
   for (const [key, value] of Object.entries(own)) if (!(key in body)) body[key] = value;
 }
 
-export function warnForeignExtensions(request: HubRequest, format: FormatName, warnings: Warnings): void {
+export function warnForeignExtensions(request: HubRequest, format: string, warnings: Warnings): void {
   for (const [source, fields] of Object.entries(request.extensions)) {
     if (source === format || !fields) continue;
     for (const key of Object.keys(fields)) {

@@ -41,7 +41,7 @@ export function anthropicMessagesRoute(app: FastifyInstance, deps: RelayDeps): v
         model: checked.model,
         stream: checked.stream,
         body,
-        relay: (relayDeps, call) => relayChat(relayDeps, forAnthropicChannels(call), { hubRequest: checked.hubRequest, maxOutputTokens: checked.maxTokens }),
+        relay: (relayDeps, call) => relayChat(relayDeps, forAnthropicChannels(call), { hubRequest: checked.hubRequest }),
       };
     },
   });

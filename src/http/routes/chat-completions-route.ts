@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { relayChat } from '../../relay/relay-chat.ts';
-import { validateOpenAIChatBody } from '../../relay/validate-openai-chat.ts';
+import { validateOpenAIChatBody } from '../../formats/openai-chat/openai-chat-validate.ts';
 import { relayRoute, type RelayRouteOptions } from './relay-route.ts';
 import { openaiChatFormat } from '../../formats/openai-chat/index.ts';
 
@@ -20,12 +20,7 @@ export const CHAT_COMPLETIONS: RelayRouteOptions = {
         model: body.model,
         stream: body.stream === true,
         body,
-        relay: (relayDeps, call) => relayChat(relayDeps, call, { hubRequest: () => openaiChatFormat.requestToHub(body).request, maxOutputTokens: maxOutputTokensOf(body) }),
+        relay: (relayDeps, call) => relayChat(relayDeps, call, { hubRequest: () => openaiChatFormat.requestToHub(body).request }),
       };
     },
 };
-
-function maxOutputTokensOf(body: Record<string, unknown>): number | null {
-  const value = body.max_completion_tokens ?? body.max_tokens;
-  return typeof value === 'number' ? value : null;
-}

@@ -1,6 +1,7 @@
 // GET /v1/models: exactly the models the calling key can use (its group, then its own restriction), and the
 // one-model lookups in the caller's shape. Model ids may carry a prefix with slashes
 // (`google/gemini-2.0-flash`): the lookups take the rest of the path, so they work encoded or not.
+import { registeredName } from '../error-formats.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayState } from '../../gateway-state.ts';
 import type { ModelInfo } from '../../routing/routing-table.ts';
@@ -30,7 +31,7 @@ function modelsOfKey(state: GatewayState, request: FastifyRequest): ModelInfo[] 
  */
 export function retrieveModel(state: GatewayState, request: FastifyRequest, id: string, gemini: boolean): object {
   // Errors in the same caller's format as the answer.
-  request.errorFormat = listingFormat(request, gemini).name;
+  request.errorFormat = registeredName(listingFormat(request, gemini));
   const bare = gemini && id.startsWith('models/') ? id.slice('models/'.length) : id;
   const model = modelsOfKey(state, request).find((candidate) => candidate.id === bare);
   if (!model) throw modelNotFound(bare);

@@ -6,6 +6,7 @@ import type { RoutedChannel } from '../../routing/routing-table.ts';
 import type { UpstreamErrorHeaders } from '../../hub/hub-format.ts';
 import type { RelayHop, StreamConverter, UpstreamCallShape, WholeAnswer } from '../relay-hop.ts';
 import type { GatewayError } from '../../gateway-errors.ts';
+import type { AttemptUsage } from '../attempt-usage.ts';
 
 const servesNothing: RelayHop = {
   supports: () => false,
@@ -55,8 +56,8 @@ class ByChannelFormatHop implements RelayHop {
     return this.hopFor(channel).request(channel, upstreamModel);
   }
 
-  whole(text: string, channel: RoutedChannel, sent?: UpstreamCallShape): WholeAnswer {
-    return this.hopFor(channel).whole(text, channel, sent);
+  whole(text: string, channel: RoutedChannel, sent: UpstreamCallShape, usage: AttemptUsage): WholeAnswer {
+    return this.hopFor(channel).whole(text, channel, sent, usage);
   }
 
   error(channel: RoutedChannel, status: number, text: string, headers?: UpstreamErrorHeaders): GatewayError {
@@ -68,9 +69,9 @@ class ByChannelFormatHop implements RelayHop {
     return new ByChannelFormatHop(this.hops.map((hop) => (hop.continuation ? hop.continuation(deliveredText) : servesNothing)));
   }
 
-  stream(channel: RoutedChannel, sent?: UpstreamCallShape): StreamConverter {
+  stream(channel: RoutedChannel, sent: UpstreamCallShape, usage: AttemptUsage): StreamConverter {
     const hop = this.hopFor(channel);
     if (!hop.stream) throw new Error(`Channel '${channel.name}' cannot stream this endpoint`);
-    return hop.stream(channel, sent);
+    return hop.stream(channel, sent, usage);
   }
 }

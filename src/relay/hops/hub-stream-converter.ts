@@ -5,10 +5,9 @@ import type { FormatConverters } from '../../hub/hub-format.ts';
 import type { HubStreamPart, SseEvent, StreamMachine, TextDeltaReader, TextDeltaWriter } from '../../hub/hub-stream.ts';
 import type { GatewayError } from '../../gateway-errors.ts';
 import type { Logger } from 'pino';
-import { estimatePromptTokens } from '../../metering/estimate-tokens.ts';
-import { resolveUsage, type UsageCounts } from '../../metering/resolve-usage.ts';
+import type { AttemptUsage } from '../attempt-usage.ts';
 import type { Usage } from '../../metering/usage.ts';
-import { deliveredOutput, type DeliveredOutput } from './delivered-output.ts';
+import { deliveredOutput, type DeliveredOutput } from '../../formats/shared/delivered-output.ts';
 import type { StreamConverter } from '../relay-hop.ts';
 import { formatSseEvent } from '../sse-pump.ts';
 
@@ -22,10 +21,10 @@ export interface HubStreamConverterOptions {
   client: FormatConverters;
   requestModel: string;
   includeUsage: boolean;
-  /** The original request body, for estimating prompt tokens if the upstream reports none. */
+  /** The client's request body, for client formats whose events repeat the request's settings (Responses). */
   requestBody: unknown;
-  /** The output limit of the body sent upstream, capping a counted output (resolve-usage.ts). */
-  outputLimit?: number;
+  /** Resolves the reported usage into what the answer is billed by (and the client is shown). */
+  usage: AttemptUsage;
   logger: Logger;
   /** Set for a continuation: this segment continues a stream the client already has. */
   continuing?: boolean;
@@ -44,7 +43,6 @@ class HubMachinesConverter implements HubStreamConverter {
   private readonly toHub: StreamMachine<SseEvent, HubStreamPart>;
   private reported: Usage | null = null;
   private readonly output: DeliveredOutput = deliveredOutput();
-  private readonly counts: UsageCounts;
   /** The machines' fast lanes for text deltas, when both have one (hub-stream.ts); null otherwise. */
   private readonly textReader: TextDeltaReader | null;
   private readonly textWriter: TextDeltaWriter | null;
@@ -54,8 +52,6 @@ class HubMachinesConverter implements HubStreamConverter {
     const onWarning = (warning: { feature: string; detail: string }) => options.logger.warn({ feature: warning.feature, detail: warning.detail }, 'stream conversion warning');
     this.toHub = options.upstream.streamToHubMachine({ onWarning });
     this.clientMachine = options.clientMachine ?? options.client.hubToStreamMachine({ requestModel: options.requestModel, includeUsage: options.includeUsage, onWarning, requestBody: options.requestBody });
-    const output = this.output;
-    this.counts = { prompt: () => estimatePromptTokens(options.requestBody), output: () => output.tokens(), outputLimit: () => options.outputLimit };
     const reader = this.toHub as Partial<TextDeltaReader>;
     const writer = this.clientMachine as Partial<TextDeltaWriter>;
     const both = typeof reader.textDeltaOf === 'function' && typeof writer.textDeltaSse === 'function';
@@ -63,13 +59,15 @@ class HubMachinesConverter implements HubStreamConverter {
     this.textWriter = both ? (writer as TextDeltaWriter) : null;
   }
 
+  private readonly outputTokens = (): number => this.output.tokens();
+
   private render(parts: HubStreamPart[]): string {
     let out = '';
     for (let part of parts) {
       this.output.observe(part);
       if (part.type === 'finish') {
         // What the upstream left unreported is counted here, so the client's usage and the bill agree.
-        const usage = resolveUsage(part.usage, this.counts);
+        const usage = this.options.usage.resolve(part.usage, this.outputTokens);
         this.reported = usage;
         part = { ...part, usage };
       }
@@ -108,7 +106,7 @@ class HubMachinesConverter implements HubStreamConverter {
   }
 
   usage(): Usage {
-    return this.reported ?? resolveUsage(null, this.counts);
+    return this.reported ?? this.options.usage.resolve(null, this.outputTokens);
   }
 
   delivered(): { text: string; toolCalls: boolean } {

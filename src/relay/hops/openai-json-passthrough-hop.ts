@@ -8,6 +8,7 @@ import type { Usage } from '../../metering/usage.ts';
 import type { RelayCall } from '../relay-types.ts';
 import type { RelayHop, StreamConverter } from '../relay-hop.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
+import type { AttemptUsage } from '../attempt-usage.ts';
 import { getFormat } from '../../formats/index.ts';
 import { speaksFamilyOf } from './api-family.ts';
 import { rawBodyIsUnambiguous } from '../raw-body-keys.ts';
@@ -16,13 +17,13 @@ export interface JsonPassthroughSpec {
   operation: Operation;
   /** Which channels can take it; by default those of the client format's API family whose provider has the operation. */
   supports?(channel: RoutedChannel): boolean;
-  /** Usage from the whole answer's text. */
-  usage(text: string): Usage;
+  /** Usage from the whole answer's text; `attempt` resolves a chat answer's reported usage (attempt-usage.ts). */
+  usage(text: string, attempt: AttemptUsage): Usage;
   /** Rewrites the answer for the client (a provider's dialect to the common shape). */
   transform?(text: string, channel: RoutedChannel): string;
   /** The upstream body; by default the client's with the model id mapped. */
   body?(upstreamModel: string, channel: RoutedChannel): string | Buffer;
-  stream?(channel: RoutedChannel): StreamConverter;
+  stream?(channel: RoutedChannel, attempt: AttemptUsage): StreamConverter;
 }
 
 export function openAIJsonPassthroughHop(call: RelayCall, spec: JsonPassthroughSpec): RelayHop {
@@ -36,11 +37,11 @@ export function openAIJsonPassthroughHop(call: RelayCall, spec: JsonPassthroughS
         body: spec.body ? spec.body(upstreamModel, channel) : withModel(call, upstreamModel),
       };
     },
-    whole(text, channel) {
-      return { body: spec.transform ? spec.transform(text, channel) : text, contentType: 'application/json', usage: spec.usage(text) };
+    whole(text, channel, _sent, attempt) {
+      return { body: spec.transform ? spec.transform(text, channel) : text, contentType: 'application/json', usage: spec.usage(text, attempt) };
     },
-    error: (channel, status, text) => gatewayErrorFromUpstream(channel, status, text),
-    ...(spec.stream ? { stream: spec.stream } : {}),
+    error: (channel, status, text, headers) => gatewayErrorFromUpstream(channel, status, text, headers),
+    ...(spec.stream ? { stream: (channel: RoutedChannel, _sent: unknown, attempt: AttemptUsage) => spec.stream!(channel, attempt) } : {}),
   };
 }
 

@@ -12,15 +12,12 @@ import type { RoutedChannel } from '../../routing/routing-table.ts';
 import type { RelayCall } from '../relay-types.ts';
 import type { RelayHop, StreamConverter, UpstreamCallShape, WholeAnswer } from '../relay-hop.ts';
 import { invalidRequest, type GatewayError } from '../../gateway-errors.ts';
-import { gatewayErrorFromUpstream, redactUpstreamError } from '../upstream-error.ts';
-import { refusesCredential } from '../redact-credentials.ts';
+import { gatewayErrorFromUpstream } from '../upstream-error.ts';
+import type { AttemptUsage } from '../attempt-usage.ts';
 import { hubStreamConverter } from './hub-stream-converter.ts';
-import { getFormat } from '../../formats/index.ts';
 import { collectDocumentUrls, collectImageUrls, inlineDocuments, inlineImages, type InlineImage } from '../../hub/hub-images.ts';
 import { fetchDocuments, fetchImages } from '../../upstream/fetch-images.ts';
-import { estimateHubResponseTokens, estimatePromptTokens } from '../../metering/estimate-tokens.ts';
-import { resolveUsage } from '../../metering/resolve-usage.ts';
-import { statedOutputLimit } from '../../metering/output-limit.ts';
+import { estimateHubResponseTokens } from '../../metering/estimate-tokens.ts';
 
 export interface TranslatedHopOptions {
   call: RelayCall;
@@ -85,7 +82,7 @@ class TranslatedChatHop implements RelayHop {
   }
 
   supports(channel: RoutedChannel): boolean {
-    if (channel.chatFormat === this.options.client.name || !supportsOperation(channel, target(channel).chatOperations.whole)) return false;
+    if (channel.chatFormat === this.options.client || !supportsOperation(channel, target(channel).chatOperations.whole)) return false;
     if (this.answersAsked === 1) return true;
     this.turnedDownForAnswers = true;
     return false;
@@ -107,44 +104,33 @@ class TranslatedChatHop implements RelayHop {
     const source = format.needsInlineDocuments ? await this.withInlineDocuments(withImages) : withImages;
     const { body, warnings } = format.hubToRequest({ ...source, stream: call.stream }, upstreamModel);
     this.warn(channel, warnings);
-    const outputLimit = statedOutputLimit(body);
     return {
       path: operationPath(channel, call.stream ? format.chatOperations.stream : format.chatOperations.whole, upstreamModel),
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
       // Read from the body sent, not the client's: it is the upstream's real limit, and may be one the
       // channel's format added (Anthropic requires max_tokens; a chat client without one gets 4096).
-      ...(outputLimit !== undefined ? { outputLimit } : {}),
+      outputLimit: format.requestFacts.outputLimit(body) ?? null,
     };
   }
 
-  whole(text: string, channel: RoutedChannel, sent?: UpstreamCallShape): WholeAnswer {
+  whole(text: string, channel: RoutedChannel, _sent: UpstreamCallShape, attemptUsage: AttemptUsage): WholeAnswer {
     const { call, client } = this.options;
     const hub = target(channel).responseToHub(JSON.parse(text));
     // What the upstream left unreported is counted, and the client is shown the usage it is billed by.
-    const usage = resolveUsage(hub.usage, { prompt: () => estimatePromptTokens(call.body), output: () => estimateHubResponseTokens(hub), outputLimit: () => sent?.outputLimit });
+    const usage = attemptUsage.resolve(hub.usage, () => estimateHubResponseTokens(hub));
     const answer = client.hubToResponse({ ...hub, usage }, { requestModel: call.model, requestBody: call.body });
     return { body: JSON.stringify(answer), contentType: 'application/json', usage };
   }
 
   error(channel: RoutedChannel, status: number, text: string, headers?: UpstreamErrorHeaders): GatewayError {
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON: the converter falls back to the text
-    }
-    const converted = target(channel).errorToHub(status, body, headers);
-    // A refusal of the channel's own credentials is the gateway's problem, not the client's key; the
-    // format's reading names the refusal when the body does not (Bedrock's InvalidSignatureException).
-    if (status === 401 || status === 403 || refusesCredential(text)) return gatewayErrorFromUpstream(channel, status, text, converted.code);
-    return redactUpstreamError(converted, channel.apiKeys);
+    return gatewayErrorFromUpstream(channel, status, text, headers);
   }
 
-  stream(channel: RoutedChannel, sent?: UpstreamCallShape): StreamConverter {
+  stream(channel: RoutedChannel, _sent: UpstreamCallShape, usage: AttemptUsage): StreamConverter {
     const { options } = this;
     const converter = hubStreamConverter({
-      ...(sent?.outputLimit !== undefined ? { outputLimit: sent.outputLimit } : {}),
+      usage,
       upstream: target(channel),
       client: options.client,
       requestModel: options.call.model,
@@ -164,7 +150,7 @@ class TranslatedChatHop implements RelayHop {
   }
 }
 
-const target = (channel: RoutedChannel) => getFormat(channel.chatFormat);
+const target = (channel: RoutedChannel) => channel.chatFormat;
 
 /** The request with the delivered text as a trailing assistant message for the upstream to continue. */
 function withPrefill(request: HubRequest, prefill: string): HubRequest {

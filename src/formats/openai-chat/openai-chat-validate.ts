@@ -1,7 +1,7 @@
 // The checks an OpenAI chat request must pass before anything goes upstream. Only the fields the gateway
 // relies on, or that upstreams reject with worse messages, are checked; unknown fields pass through.
 // Hand-written rather than a schema library: this runs on every request, and costs well under a microsecond.
-import { invalidRequest } from '../gateway-errors.ts';
+import { invalidRequest } from '../../gateway-errors.ts';
 
 export interface OpenAIChatBody extends Record<string, unknown> {
   model: string;
