@@ -110,6 +110,8 @@ export interface HubTool {
   strict?: boolean;
 }
 
+export type HubWebTool = 'web-search' | 'web-fetch';
+
 export type HubToolChoice = 'auto' | 'none' | 'required' | { type: 'tool'; name: string };
 
 export type HubResponseFormat =
@@ -133,6 +135,12 @@ export interface HubRequest {
   system: HubTextPart[];
   messages: HubMessage[];
   tools: HubTool[];
+  /**
+   * Web tools the provider runs itself, asked for in the client's own way (Anthropic's web_search and
+   * web_fetch server tools, Gemini's googleSearch and urlContext): each target that has one turns it on in
+   * its own way; the others leave it out with a warning (hub-web-tools.ts).
+   */
+  webTools?: HubWebTool[];
   toolChoice?: HubToolChoice;
   /** False when the caller asked for at most one tool call per turn. */
   parallelToolCalls?: boolean;

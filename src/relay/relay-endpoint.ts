@@ -11,6 +11,7 @@ import type { RelayDeps } from './relay-deps.ts';
 import type { RelayCall, RelayResult } from './relay-types.ts';
 import type { RelayHop } from './relay-hop.ts';
 import { resolveCandidates } from './resolve-candidates.ts';
+import { sessionOf, withSessionAffinity } from '../routing/session-affinity.ts';
 import { recordFailure } from './record-call.ts';
 import { runAttempts, type ModelRoute } from './attempts.ts';
 
@@ -80,7 +81,8 @@ function modelRoutes(deps: RelayDeps, call: RelayCall, hop: RelayHop): ModelRout
  * modelRoutes, so the call's locals need no context object).
  */
 function usableChannels(snapshot: GatewaySnapshot, call: RelayCall, hop: RelayHop, model: string): RoutedChannel[] {
-  const channels = resolveCandidates(snapshot.routing, call.key, model);
+  // A coding agent's session stays on the channel and key of its first call (its prompt cache is there).
+  const channels = withSessionAffinity(resolveCandidates(snapshot.routing, call.key, model), sessionOf(call), model);
   let kept = 0;
   for (let i = 0; i < channels.length; i++) {
     const channel = channels[i]!;

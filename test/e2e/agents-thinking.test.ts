@@ -10,21 +10,28 @@ import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini
 import { geminiThoughtSignature } from '../simulators/gemini-simulator-generate.ts';
 import { thinkingSignature } from '../simulators/simulator-answers.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
+import { BEDROCK_SIM_CREDENTIALS, startBedrockSimulator, type BedrockSimulator } from '../simulators/bedrock-simulator.ts';
 
 const KEY = testKey('thinkingagent');
 let anthropicUpstream: AnthropicSimulator;
 let geminiUpstream: GeminiSimulator;
+let bedrockUpstream: BedrockSimulator;
 let gateway: TestGateway;
 
 beforeAll(async () => {
   anthropicUpstream = await startAnthropicSimulator({ apiKey: 'sk-up-anthropic' });
   geminiUpstream = await startGeminiSimulator({ apiKey: 'up-gemini-key' });
+  bedrockUpstream = await startBedrockSimulator();
   gateway = await startTestGateway({
     channels: [
       { name: 'anthropic', type: 'anthropic', base_url: anthropicUpstream.url, api_key: 'sk-up-anthropic', models: ['claude-up'], model_mapping: { 'claude-up': 'claude-sonnet-4-6' } },
       { name: 'gemini', type: 'gemini', base_url: geminiUpstream.url, api_key: 'up-gemini-key', models: ['gemini-up'], model_mapping: { 'gemini-up': 'gemini-2.5-flash' } },
+      {
+        name: 'bedrock', type: 'bedrock', base_url: bedrockUpstream.url, region: 'us-east-1', api_key: `${BEDROCK_SIM_CREDENTIALS.accessKeyId}:${BEDROCK_SIM_CREDENTIALS.secretAccessKey}`,
+        models: ['bedrock-claude'], model_mapping: { 'bedrock-claude': 'us.anthropic.claude-sonnet-4-20250514-v1:0' },
+      },
     ],
-    models: [{ id: 'claude-up', input_per_mtok: 3, output_per_mtok: 15 }, { id: 'gemini-up', input_per_mtok: 0.3, output_per_mtok: 2.5 }],
+    models: [{ id: 'claude-up', input_per_mtok: 3, output_per_mtok: 15 }, { id: 'gemini-up', input_per_mtok: 0.3, output_per_mtok: 2.5 }, { id: 'bedrock-claude', input_per_mtok: 3, output_per_mtok: 15 }],
     users: [{ name: 'kim', balance: 100 }],
     keys: [{ name: 'agent', key: KEY, user: 'kim' }],
   });
@@ -34,6 +41,7 @@ afterAll(async () => {
   await gateway?.dispose();
   await anthropicUpstream?.close();
   await geminiUpstream?.close();
+  await bedrockUpstream?.close();
 });
 
 beforeEach(() => {
@@ -73,6 +81,15 @@ describe('thinking across providers', () => {
     const sent = anthropicUpstream.requests.at(-1)!.body as { thinking?: unknown; messages: { role: string; content: { type: string }[] }[] };
     expect(sent.messages[1]!.content.map((block) => block.type)).toEqual(['tool_use']);
     expect(sent.thinking).toBeUndefined();
+  });
+
+  it('switching from Gemini to Claude on Bedrock mid tool loop: thinking is off for that turn, and Claude answers', async () => {
+    const { history } = await toolTurn('gemini-up');
+    const second = await client().messages.create({ model: 'bedrock-claude', max_tokens: 4096, thinking, tools, messages: history });
+    expect(second.content.at(-1)).toMatchObject({ type: 'text', text: 'The tool said: sunny' });
+    const sent = bedrockUpstream.requests.at(-1)!.body as { additionalModelRequestFields?: Record<string, unknown>; messages: { role: string; content: Record<string, unknown>[] }[] };
+    expect(sent.additionalModelRequestFields?.thinking).toBeUndefined();
+    expect(Object.keys(sent.messages[1]!.content[0]!)).toEqual(['toolUse']);
   });
 
   it('Claude\'s signature goes back to Claude byte for byte, and is left out for Gemini after a switch', async () => {

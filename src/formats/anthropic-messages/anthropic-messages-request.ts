@@ -2,7 +2,8 @@
 import { invalidRequest } from '../../gateway-errors.ts';
 import { impliedBudget } from '../../hub/hub-reasoning.ts';
 import { foldSystemMessages } from '../../hub/hub-system-messages.ts';
-import type { HubReasoningConfig, HubReasoningEffort, HubRequest, HubSystemMessage, HubTextPart, HubToolChoice } from '../../hub/hub-request.ts';
+import type { HubReasoningConfig, HubReasoningEffort, HubRequest, HubSystemMessage, HubTextPart, HubToolChoice, HubWebTool } from '../../hub/hub-request.ts';
+import { anthropicWebTool, anthropicWebToolsToAdd } from './anthropic-messages-web-tools.ts';
 import { parseOrThrow, unknownFields } from '../../hub/hub-validation.ts';
 import { Warnings, type HubWarning } from '../../hub/hub-warnings.ts';
 import { restoreExtensions, setIfDefined, warnForeignExtensions } from '../shared/extensions.ts';
@@ -77,10 +78,13 @@ function parsedAnthropicRequestToHub(input: AnthropicRequest): { request: HubReq
   const extensions: Record<string, unknown> = unknownFields(input as Record<string, unknown>, KNOWN_FIELDS) ?? {};
   const tools: HubRequest['tools'] = [];
   const serverTools: unknown[] = [];
+  const webTools: HubWebTool[] = [];
   for (const tool of input.tools ?? []) {
     // Server tools (web search, code execution, …) have a type and run at Anthropic: nothing to translate.
     if (tool.type && tool.type !== 'custom') {
       serverTools.push(tool);
+      const web = anthropicWebTool(tool.type);
+      if (web && !webTools.includes(web)) webTools.push(web);
       continue;
     }
     tools.push({
@@ -104,6 +108,7 @@ function parsedAnthropicRequestToHub(input: AnthropicRequest): { request: HubReq
     stream: input.stream === true,
     extensions: {},
   };
+  if (webTools.length > 0) request.webTools = webTools;
   const toolChoice = toolChoiceToHub(input.tool_choice);
   if (toolChoice !== undefined) request.toolChoice = toolChoice;
   if (input.tool_choice && 'disable_parallel_tool_use' in input.tool_choice && input.tool_choice.disable_parallel_tool_use !== undefined) {
@@ -211,7 +216,10 @@ export function hubToAnthropicMessagesRequest(request: HubRequest, upstreamModel
   } else if (thinking) body.thinking = thinking;
   samplingToAnthropic(body, request, thinking?.type === 'enabled', warnings);
   if (request.stopSequences.length > 0) body.stop_sequences = request.stopSequences;
-  const serverTools = (request.extensions['anthropic-messages']?.server_tools as unknown[] | undefined) ?? [];
+  const serverTools = [
+    ...((request.extensions['anthropic-messages']?.server_tools as unknown[] | undefined) ?? []),
+    ...anthropicWebToolsToAdd(request),
+  ];
   if (request.tools.length > 0 || serverTools.length > 0) {
     body.tools = [
       ...request.tools.map((tool) => {

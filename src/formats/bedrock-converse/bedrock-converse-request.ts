@@ -75,6 +75,15 @@ function warnDropped(request: HubRequest, warnings: Warnings, claude: boolean): 
   if (request.user !== undefined) warnings.dropped('user', 'Converse has no end-user field.');
 }
 
+type ConverseTurn = { role: string; content: Record<string, unknown>[] };
+
+/** Whether the last assistant turn, when it calls tools, begins with a reasoning block, as Claude requires. */
+function toolLoopKeepsReasoning(messages: ConverseTurn[]): boolean {
+  const last = messages.findLast((message) => message.role === 'assistant');
+  if (!last || !last.content.some((block) => block.toolUse !== undefined)) return true;
+  return last.content[0]?.reasoningContent !== undefined;
+}
+
 export function hubToConverseRequest(request: HubRequest, upstreamModel: string): { body: Record<string, unknown>; warnings: HubWarning[] } {
   const warnings = new Warnings();
   const claude: ClaudeConverseFields | null = isClaudeOnBedrock(upstreamModel) ? claudeConverseFields(request, warnings) : null;
@@ -90,6 +99,12 @@ export function hubToConverseRequest(request: HubRequest, upstreamModel: string)
   if (Object.keys(inference).length > 0) body.inferenceConfig = inference;
   setIfDefined(body, 'toolConfig', toolConfigToConverse(request, warnings));
   if (request.metadata && Object.keys(request.metadata).length > 0) body.requestMetadata = request.metadata;
+  if (claude?.additional.thinking && !toolLoopKeepsReasoning(body.messages as ConverseTurn[])) {
+    // Claude refuses thinking when the turn that called the tools comes back without its reasoning block
+    // (a client that dropped it, another provider's): this request goes without thinking rather than failing.
+    delete claude.additional.thinking;
+    warnings.dropped('thinking', 'the last assistant turn calls tools without its reasoning block; thinking was turned off for this request.');
+  }
   if (claude && Object.keys(claude.additional).length > 0) body.additionalModelRequestFields = claude.additional;
   warnDropped(request, warnings, claude !== null);
   restoreExtensions(body, request, 'bedrock-converse');

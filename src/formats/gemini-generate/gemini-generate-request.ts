@@ -3,7 +3,7 @@
 import { foldSystemMessages } from '../../hub/hub-system-messages.ts';
 import type { RequestToHubContext } from '../../hub/hub-format.ts';
 import { impliedBudget } from '../../hub/hub-reasoning.ts';
-import type { HubReasoningConfig, HubRequest, HubResponseFormat, HubToolChoice } from '../../hub/hub-request.ts';
+import type { HubReasoningConfig, HubRequest, HubResponseFormat, HubToolChoice, HubWebTool } from '../../hub/hub-request.ts';
 import { parseOrThrow, unknownFields } from '../../hub/hub-validation.ts';
 import { Warnings, type HubWarning } from '../../hub/hub-warnings.ts';
 import { setIfDefined, warnForeignExtensions } from '../shared/extensions.ts';
@@ -11,6 +11,7 @@ import { geminiContentsToHub, hubMessagesToGemini } from './gemini-generate-cont
 import { openApiSchemaToJsonSchema } from './gemini-generate-json-schema.ts';
 import { normalizeGeminiKeys } from './gemini-generate-keys.ts';
 import { geminiRequestSchema, type GeminiRequest } from './gemini-generate-schema.ts';
+import { geminiWebTools, geminiWebToolsToAdd } from './gemini-generate-web-tools.ts';
 
 const KNOWN_FIELDS = new Set(['model', 'contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig']);
 const KNOWN_GENERATION_FIELDS = new Set([
@@ -78,6 +79,7 @@ export function geminiGenerateRequestToHub(body: unknown, ctx: RequestToHubConte
   if (extraConfig) extensions.generationConfig = extraConfig;
   const tools: HubRequest['tools'] = [];
   const serverTools: unknown[] = [];
+  const webTools: HubWebTool[] = [];
   for (const tool of input.tools ?? []) {
     const { functionDeclarations, ...rest } = tool;
     for (const fn of functionDeclarations ?? []) {
@@ -89,6 +91,7 @@ export function geminiGenerateRequestToHub(body: unknown, ctx: RequestToHubConte
     }
     // Google Search, code execution and the like run at Google: carried for a Gemini upstream only.
     if (Object.keys(rest).length > 0) serverTools.push(rest);
+    for (const web of geminiWebTools(rest)) if (!webTools.includes(web)) webTools.push(web);
   }
   if (serverTools.length > 0) extensions.server_tools = serverTools;
   const system = typeof input.systemInstruction === 'string'
@@ -103,6 +106,7 @@ export function geminiGenerateRequestToHub(body: unknown, ctx: RequestToHubConte
     stream: ctx.stream === true,
     extensions: {},
   };
+  if (webTools.length > 0) request.webTools = webTools;
   const toolChoice = toolChoiceToHub(input, warnings);
   if (toolChoice !== undefined) request.toolChoice = toolChoice;
   if (config.maxOutputTokens !== undefined) request.maxOutputTokens = config.maxOutputTokens;
@@ -162,13 +166,13 @@ function generationConfigToGemini(request: HubRequest, warnings: Warnings): Reco
 }
 
 /** The body for models/{upstreamModel}:generateContent; the model and streaming go in the URL. */
-export function hubToGeminiGenerateRequest(request: HubRequest, _upstreamModel: string): { body: Record<string, unknown>; warnings: HubWarning[] } {
+export function hubToGeminiGenerateRequest(request: HubRequest, upstreamModel: string): { body: Record<string, unknown>; warnings: HubWarning[] } {
   const warnings = new Warnings();
   const { system, messages } = foldSystemMessages(request.system, request.messages, warnings, 'Gemini');
   const body: Record<string, unknown> = { contents: hubMessagesToGemini(messages, warnings) };
   if (system.length > 0) body.systemInstruction = { parts: system.map((part) => ({ text: part.text })) };
   const own = request.extensions['gemini-generate'] ?? {};
-  const serverTools = (own.server_tools as unknown[] | undefined) ?? [];
+  const serverTools = [...((own.server_tools as unknown[] | undefined) ?? []), ...geminiWebToolsToAdd(request, upstreamModel, warnings)];
   if (request.tools.length > 0 || serverTools.length > 0) {
     const declarations = request.tools.map((tool) => {
       const fn: Record<string, unknown> = { name: tool.name };

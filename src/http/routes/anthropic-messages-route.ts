@@ -28,7 +28,8 @@ export function anthropicMessagesRoute(app: FastifyInstance, deps: RelayDeps): v
   relayRoute(app, deps, {
     url: '/v1/messages',
     inboundFormat: 'anthropic-messages',
-    forwardHeaders: ['anthropic-version', 'anthropic-beta'],
+    // Claude Code's session header also names the session for affinity (src/routing/session-affinity.ts).
+    forwardHeaders: ['anthropic-version', 'anthropic-beta', 'x-claude-code-session-id'],
     checkHeaders(headers) {
       if (!headers['anthropic-version']) throw invalidRequest('anthropic-version: header is required', null, 'missing_header');
     },
