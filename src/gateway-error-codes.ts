@@ -1,14 +1,28 @@
 // The closed set of gateway error codes: each declared once, with its HTTP status, its kind (OpenAI's error
 // `type`, which every other format maps from), the `code` values a client may see with it and what it
-// means. GatewayError only accepts a code declared here; test/errors/error-catalogue.test.ts checks every
-// place that raises one against this list, and the README's error table against it too. The one
-// status-to-kind mapping, for errors whose status comes from an upstream, is here as well.
-import type { GatewayErrorKind } from './gateway-errors.ts';
+// means. An error is built from its code alone (gatewayError in gateway-errors.ts), which takes status and
+// kind from here and accepts only the client codes declared here; test/errors/error-catalogue.test.ts
+// checks the call sites and the README's error table against this list. The one status-to-kind mapping,
+// for errors whose status comes from an upstream, is here as well.
+
+/** The kind of problem, named after OpenAI's error `type` values, which the other formats map from. */
+export type GatewayErrorKind =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'request_too_large'
+  | 'rate_limit_error'
+  | 'insufficient_quota'
+  | 'upstream_error'
+  | 'timeout_error'
+  | 'overloaded_error'
+  | 'server_error';
 
 export interface DeclaredError {
   /** The HTTP status, or 'upstream' when the upstream's own status is passed on. */
   status: number | 'upstream';
-  /** The kind, or 'by-status' when kindForStatus derives it from the status. */
+  /** The kind, or 'by-status' when kindForStatus derives it from the status (or the upstream's envelope names one). */
   kind: GatewayErrorKind | 'by-status';
   /** The `code` values a client can see with it ('upstream' when it is the upstream's own). */
   clientCodes: readonly string[];
@@ -18,7 +32,7 @@ export interface DeclaredError {
 export const GATEWAY_ERRORS = {
   GW_ERR_INVALID_REQUEST: {
     status: 400, kind: 'invalid_request_error',
-    clientCodes: ['missing_required_parameter', 'invalid_value', 'missing_header', 'unsupported_media_type', 'invalid_content_type', 'invalid_file_format', 'file_too_large', 'string_above_max_length', 'unsupported_for_model', 'unsupported_stream_format', 'invalid_image_url', 'image_url_forbidden', 'image_fetch_failed', 'image_too_large', 'unsupported_parameter', 'invalid_multipart', 'invalid_url', 'malformed_http', 'nesting_too_deep', 'group_not_available', 'invalid_code', 'invalid_password', 'invalid_token', 'too_many_keys', 'two_factor_already_enabled', 'two_factor_not_enabled', 'two_factor_not_set_up', 'amount_too_large', 'invalid_redemption_code', 'payments_not_configured', 'invalid_signature'],
+    clientCodes: ['missing_required_parameter', 'invalid_value', 'missing_header', 'unsupported_media_type', 'invalid_content_type', 'invalid_file_format', 'file_too_large', 'string_above_max_length', 'unsupported_for_model', 'unsupported_stream_format', 'invalid_image_url', 'image_url_forbidden', 'image_fetch_failed', 'image_too_large', 'unsupported_parameter', 'invalid_multipart', 'invalid_url', 'malformed_http', 'nesting_too_deep', 'group_not_available', 'invalid_code', 'invalid_password', 'invalid_token', 'too_many_keys', 'two_factor_already_enabled', 'two_factor_not_enabled', 'two_factor_not_set_up', 'amount_too_large', 'invalid_redemption_code', 'payments_not_configured', 'invalid_signature', 'unknown_group'],
     meaning: 'A missing or ill-typed field (named in `param`), or a feature the target format cannot express.',
   },
   GW_ERR_INVALID_JSON: { status: 400, kind: 'invalid_request_error', clientCodes: ['invalid_json'], meaning: 'The body is not valid JSON.' },
@@ -68,10 +82,10 @@ export const GATEWAY_ERRORS = {
   GW_ERR_UPSTREAM_CREDENTIALS: { status: 502, kind: 'upstream_error', clientCodes: ['upstream_credentials_refused'], meaning: "An upstream refused the channel's own credentials; the channel is disabled, nothing of the key is shown." },
   GW_ERR_KEY_DELETED: { status: 404, kind: 'not_found_error', clientCodes: ['not_found'], meaning: 'A change to a deleted key, which can never be enabled again.' },
   GW_ERR_KEY_NAME_TAKEN: { status: 409, kind: 'invalid_request_error', clientCodes: ['key_name_taken'], meaning: 'A key name its user already has.' },
-  GW_ERR_CONFLICT: { status: 409, kind: 'invalid_request_error', clientCodes: ['conflict', 'email_in_use', 'group_in_use', 'group_required', 'key_name_taken', 'name_taken'], meaning: 'A change that conflicts with what exists (an address or a name in use, a group keys still use).' },
+  GW_ERR_CONFLICT: { status: 409, kind: 'invalid_request_error', clientCodes: ['conflict', 'email_in_use', 'group_in_use', 'group_required', 'key_name_taken', 'name_taken', 'last_admin', 'code_redeemed', 'code_revoked'], meaning: 'A change that conflicts with what exists (an address or a name in use, a group keys still use).' },
   // Accounts and the /api surface (issue 12).
   GW_ERR_NOT_SIGNED_IN: { status: 401, kind: 'authentication_error', clientCodes: ['not_signed_in'], meaning: 'No session (or an expired one) and no API key.' },
-  GW_ERR_INVALID_CREDENTIALS: { status: 401, kind: 'authentication_error', clientCodes: ['invalid_credentials', 'invalid_code'], meaning: 'A wrong e-mail address or password, or a wrong two-factor code.' },
+  GW_ERR_INVALID_CREDENTIALS: { status: 401, kind: 'authentication_error', clientCodes: ['invalid_credentials', 'invalid_code', 'totp_session_missing'], meaning: 'A wrong e-mail address or password, a wrong two-factor code, or a second step without a pending sign-in.' },
   GW_ERR_TOTP_REQUIRED: { status: 401, kind: 'authentication_error', clientCodes: ['totp_required'], meaning: 'The password was right; the account needs its two-factor code (POST /api/auth/login/totp).' },
   GW_ERR_CSRF: { status: 403, kind: 'permission_error', clientCodes: ['csrf_token_invalid'], meaning: 'A state-changing request with the session cookie but without the X-CSRF-Token it needs.' },
   GW_ERR_FORBIDDEN: { status: 403, kind: 'permission_error', clientCodes: ['forbidden', 'account_disabled', 'admin_only', 'email_not_verified', 'registration_closed', 'registration_domain_not_allowed'], meaning: 'Not allowed for this account (disabled, unverified, not an admin, registration closed).' },
@@ -84,6 +98,16 @@ export const GATEWAY_ERRORS = {
 } as const satisfies Record<string, DeclaredError>;
 
 export type GatewayErrorCode = keyof typeof GATEWAY_ERRORS;
+
+type Declared = typeof GATEWAY_ERRORS;
+
+/** The client `code` values an entry declares, as a literal union; an entry that passes on the upstream's
+ * own code ('upstream') takes any string, an entry with none (GW_ERR_CLIENT_GONE) takes none. */
+export type ClientCodeOf<C extends GatewayErrorCode> =
+  Declared[C]['clientCodes'][number] extends infer Listed ? ('upstream' extends Listed ? string : Listed) : never;
+
+/** The codes whose status is the upstream's own, given by whoever raises them (GW_ERR_UPSTREAM_STATUS). */
+export type UpstreamStatusCode = { [C in GatewayErrorCode]: Declared[C]['status'] extends 'upstream' ? C : never }[GatewayErrorCode];
 
 /**
  * The kind for a status an upstream chose: the one mapping every format's error reader and the

@@ -64,6 +64,11 @@ export interface HubReasoningPart {
   signature?: string;
   /** Anthropic's redacted_thinking data: opaque and encrypted; `text` is then empty. */
   redactedData?: string;
+  /**
+   * The apiFamily of the upstream that signed it (`anthropic` (Claude anywhere), `google`), `unsigned` for reasoning no
+   * one signed; absent when unknown. Only an upstream of that family is sent the signature (hub-signatures.ts).
+   */
+  signatureFamily?: string;
 }
 
 export type HubUserContent = HubTextPart | HubImagePart | HubDocumentPart;
@@ -85,7 +90,17 @@ export interface HubToolMessage {
   content: HubToolResultPart[];
 }
 
-export type HubMessage = HubUserMessage | HubAssistantMessage | HubToolMessage;
+/**
+ * A system (or developer) message inside the conversation, where the caller put it (Anthropic's and OpenAI's
+ * `role: "system"` after the first turn). Leading system text goes to HubRequest.system instead; formats
+ * with one system prompt only fold these into it (foldSystemMessages in hub-system-messages.ts).
+ */
+export interface HubSystemMessage {
+  role: 'system';
+  content: HubTextPart[];
+}
+
+export type HubMessage = HubUserMessage | HubAssistantMessage | HubToolMessage | HubSystemMessage;
 
 export interface HubTool {
   name: string;

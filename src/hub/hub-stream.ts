@@ -14,13 +14,17 @@ export interface SseEvent {
 }
 
 export type HubStreamPart =
-  | { type: 'start'; id: string; model: string }
+  /**
+   * `promptUsage`: the prompt's counts when the upstream reports them before the answer (Gemini's first chunk,
+   * Anthropic's message_start), for clients whose format shows them at the start (Anthropic's message_start).
+   */
+  | { type: 'start'; id: string; model: string; promptUsage?: Pick<HubUsage, 'inputTokens' | 'cachedInputTokens' | 'cacheWriteTokens'> }
   | { type: 'text-delta'; delta: string }
   /**
    * Reasoning text. A part carrying `signature` closes the current reasoning block (the signature arrives
    * after its text); one carrying `redactedData` is a whole redacted block on its own.
    */
-  | { type: 'reasoning-delta'; delta: string; signature?: string; redactedData?: string }
+  | { type: 'reasoning-delta'; delta: string; signature?: string; redactedData?: string; signatureFamily?: string }
   /** index counts tool calls in this response from 0, as OpenAI's tool_calls[].index does. */
   | { type: 'tool-call-start'; index: number; id: string; name: string; signature?: string }
   | { type: 'tool-call-delta'; index: number; argumentsDelta: string }

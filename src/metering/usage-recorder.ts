@@ -15,6 +15,7 @@ import { boundedMeteringEntry } from './safe-metering-entry.ts';
 import { createMeteringMetrics } from './metering-metrics.ts';
 import type { Registry } from 'prom-client';
 import { billedQuantities } from './log-cost.ts';
+import type { GatewayErrorCode } from '../gateway-error-codes.ts';
 
 export interface CallRecord {
   requestId: string;
@@ -31,7 +32,7 @@ export interface CallRecord {
   usage: Usage;
   error: string | null;
   /** The gateway error code (GW_ERR_…) of a failed call, when one is known. */
-  errorCode?: string | null;
+  errorCode?: GatewayErrorCode | null;
   attempts: readonly unknown[] | null;
   /** Taken at admission; settled here. Null for free models. */
   reservation: Reservation | null;
@@ -161,6 +162,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
           error: call.error,
           // Listed, not spread: the columns after a spread in a literal are each defined by a runtime call.
           cache_write_tokens: billed.cache_write_tokens,
+          cache_write_1h_tokens: billed.cache_write_1h_tokens,
           image_count: billed.image_count,
           image_size: billed.image_size,
           image_quality: billed.image_quality,

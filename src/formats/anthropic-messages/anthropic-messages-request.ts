@@ -1,7 +1,8 @@
 // Anthropic /v1/messages requests ⇄ the hub request.
 import { invalidRequest } from '../../gateway-errors.ts';
 import { impliedBudget } from '../../hub/hub-reasoning.ts';
-import type { HubReasoningConfig, HubReasoningEffort, HubRequest, HubTextPart, HubToolChoice } from '../../hub/hub-request.ts';
+import { foldSystemMessages } from '../../hub/hub-system-messages.ts';
+import type { HubReasoningConfig, HubReasoningEffort, HubRequest, HubSystemMessage, HubTextPart, HubToolChoice } from '../../hub/hub-request.ts';
 import { parseOrThrow, unknownFields } from '../../hub/hub-validation.ts';
 import { Warnings, type HubWarning } from '../../hub/hub-warnings.ts';
 import { restoreExtensions, setIfDefined, warnForeignExtensions } from '../shared/extensions.ts';
@@ -26,7 +27,8 @@ function reasoningToHub(input: AnthropicRequest): HubReasoningConfig | undefined
   const thinking = input.thinking;
   if (!thinking) return effort ? { effort } : undefined;
   if (thinking.type === 'disabled') return { disabled: true };
-  const out: HubReasoningConfig = { includeThoughts: true };
+  // `display: "omitted"` thinks without showing the thinking; adaptive and between_tools think as needed.
+  const out: HubReasoningConfig = { includeThoughts: (thinking as { display?: unknown }).display !== 'omitted' };
   if (thinking.type === 'enabled') out.budgetTokens = thinking.budget_tokens as number;
   if (effort) out.effort = effort;
   return out;
@@ -53,7 +55,21 @@ function hasCacheControl(input: AnthropicRequest): boolean {
 }
 
 export function anthropicMessagesRequestToHub(body: unknown): { request: HubRequest; warnings: HubWarning[] } {
+  return parsedAnthropicRequestToHub(parseOrThrow(anthropicRequestSchema, body));
+}
+
+/**
+ * A Messages call checked against the wire schema, whose translation into the hub waits until a channel of
+ * another format needs it: an Anthropic channel gets the body as sent, so a block only Anthropic can take
+ * (a Files API image, a server tool's result) must not refuse the call before a channel is chosen.
+ */
+export function anthropicMessagesCall(body: unknown): { model: string; stream: boolean; maxTokens: number; hubRequest: () => HubRequest } {
   const input = parseOrThrow(anthropicRequestSchema, body);
+  let request: HubRequest | undefined;
+  return { model: input.model, stream: input.stream === true, maxTokens: input.max_tokens, hubRequest: () => (request ??= parsedAnthropicRequestToHub(input).request) };
+}
+
+function parsedAnthropicRequestToHub(input: AnthropicRequest): { request: HubRequest; warnings: HubWarning[] } {
   const warnings = new Warnings();
   const system: HubTextPart[] = typeof input.system === 'string'
     ? (input.system === '' ? [] : [{ type: 'text', text: input.system }])
@@ -75,10 +91,13 @@ export function anthropicMessagesRequestToHub(body: unknown): { request: HubRequ
     });
   }
   if (serverTools.length > 0) extensions.server_tools = serverTools;
+  const messages = anthropicMessagesToHub(input.messages, warnings);
+  // System messages before the first turn are part of the system prompt; later ones stay where they were said.
+  while (messages[0]?.role === 'system') system.push(...(messages.shift() as HubSystemMessage).content);
   const request: HubRequest = {
     model: input.model,
     system,
-    messages: anthropicMessagesToHub(input.messages),
+    messages,
     tools,
     maxOutputTokens: input.max_tokens,
     stopSequences: input.stop_sequences ?? [],
@@ -126,6 +145,16 @@ export function thinkingAndMaxTokens(request: HubRequest, warnings: Warnings): {
   return { thinking: { type: 'enabled', budget_tokens: budget }, maxTokens };
 }
 
+type AnthropicTurn = { role: string; content: { type?: unknown }[] };
+
+/** Whether the last assistant turn, when it calls tools, begins with a thinking block, as Anthropic requires. */
+function toolLoopKeepsThinking(messages: AnthropicTurn[]): boolean {
+  const last = messages.findLast((message) => message.role === 'assistant');
+  if (!last || !last.content.some((block) => block.type === 'tool_use')) return true;
+  const first = last.content[0]?.type;
+  return first === 'thinking' || first === 'redacted_thinking';
+}
+
 function samplingToAnthropic(body: Record<string, unknown>, request: HubRequest, thinking: boolean, warnings: Warnings): void {
   if (request.temperature !== undefined) {
     if (thinking && request.temperature !== 1) warnings.dropped('temperature', 'Anthropic does not take a temperature while thinking.');
@@ -160,7 +189,9 @@ function toolChoiceToAnthropic(request: HubRequest): Record<string, unknown> | u
 export function hubToAnthropicMessagesRequest(request: HubRequest, upstreamModel: string): { body: Record<string, unknown>; warnings: HubWarning[] } {
   const warnings = new Warnings();
   const { thinking, maxTokens } = thinkingAndMaxTokens(request, warnings);
-  const system = request.system.map((part) => ({ type: 'text', text: part.text }));
+  // Claude on Vertex and Anthropic-compatible servers take system text only at the top: folded there.
+  const folded = foldSystemMessages(request.system, request.messages, warnings, 'Anthropic');
+  const system = folded.system.map((part) => ({ type: 'text', text: part.text }));
   if (request.responseFormat?.type === 'json_object') {
     // Anthropic has no JSON mode without a schema: the instruction is the closest equivalent.
     warnings.unsupported('response_format', 'Anthropic has no JSON mode without a schema; a system instruction asks for a JSON object instead.');
@@ -169,11 +200,15 @@ export function hubToAnthropicMessagesRequest(request: HubRequest, upstreamModel
   const body: Record<string, unknown> = {
     model: upstreamModel,
     max_tokens: maxTokens,
-    messages: hubMessagesToAnthropic(request.messages, warnings),
+    messages: hubMessagesToAnthropic(folded.messages, warnings),
   };
   if ((body.messages as unknown[]).length === 0) throw invalidRequest('The request has no messages to send.', 'messages');
   if (system.length > 0) body.system = system;
-  if (thinking) body.thinking = thinking;
+  if (thinking?.type === 'enabled' && !toolLoopKeepsThinking(body.messages as AnthropicTurn[])) {
+    // Anthropic refuses thinking when the turn that called the tools has no thinking block of its own (it was
+    // another provider's, left out above): this request goes without thinking rather than failing.
+    warnings.dropped('thinking', 'the last assistant turn calls tools without an Anthropic thinking block (another provider wrote it); thinking was turned off for this request.');
+  } else if (thinking) body.thinking = thinking;
   samplingToAnthropic(body, request, thinking?.type === 'enabled', warnings);
   if (request.stopSequences.length > 0) body.stop_sequences = request.stopSequences;
   const serverTools = (request.extensions['anthropic-messages']?.server_tools as unknown[] | undefined) ?? [];

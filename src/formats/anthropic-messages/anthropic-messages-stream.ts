@@ -16,6 +16,8 @@ import { anthropicStreamEventSchema, type AnthropicStreamEvent, type AnthropicUs
 import { anthropicUsageToHub, hubUsageToAnthropic, mergeAnthropicUsage } from './anthropic-messages-usage.ts';
 import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 import { anthropicTextDeltaOf } from './anthropic-messages-text-delta.ts';
+import { estimateAnthropicPromptTokens } from './anthropic-messages-prompt-tokens.ts';
+import { signatureForClient } from '../../hub/hub-signatures.ts';
 
 export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContext = {}): StreamMachine<SseEvent, HubStreamPart> & TextDeltaReader {
   let done = false;
@@ -50,7 +52,7 @@ export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContex
         case 'message_start':
           // message_start's output_tokens is a placeholder (1 or so); only message_delta's is the count.
           usage = mergeAnthropicUsage(usage, e.message.usage ? { ...e.message.usage, output_tokens: undefined } : null);
-          return [{ type: 'start', id: e.message.id, model: e.message.model }];
+          return [{ type: 'start', id: e.message.id, model: e.message.model, ...startPromptUsage(usage) }];
         case 'content_block_start': {
           const block = e.content_block as Record<string, unknown>;
           switch (block.type) {
@@ -59,7 +61,7 @@ export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContex
             case 'thinking':
               return block.thinking ? [{ type: 'reasoning-delta', delta: String(block.thinking) }] : [];
             case 'redacted_thinking':
-              return [{ type: 'reasoning-delta', delta: '', redactedData: String(block.data) }];
+              return [{ type: 'reasoning-delta', delta: '', redactedData: String(block.data), signatureFamily: 'anthropic' }];
             case 'tool_use': {
               const index = toolForBlock.size;
               toolForBlock.set(e.index, index);
@@ -77,7 +79,7 @@ export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContex
           const d = e.delta;
           if (d.type === 'text_delta' && d.text) return [{ type: 'text-delta', delta: d.text }];
           if (d.type === 'thinking_delta' && d.thinking) return [{ type: 'reasoning-delta', delta: d.thinking }];
-          if (d.type === 'signature_delta' && d.signature) return [{ type: 'reasoning-delta', delta: '', signature: d.signature }];
+          if (d.type === 'signature_delta' && d.signature) return [{ type: 'reasoning-delta', delta: '', signature: d.signature, signatureFamily: 'anthropic' }];
           if (d.type === 'input_json_delta' && d.partial_json) {
             const index = toolForBlock.get(e.index);
             if (index !== undefined) return [{ type: 'tool-call-delta', index, argumentsDelta: d.partial_json }];
@@ -106,6 +108,13 @@ export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContex
     // push()'s own first step, for the converter's fast lane: a text delta changes no state.
     textDeltaOf: (event) => (done ? undefined : anthropicTextDeltaOf(event.data)),
   };
+}
+
+/** The prompt's counts as message_start told them, for a client format that shows them at the start. */
+function startPromptUsage(usage: AnthropicUsage): { promptUsage?: PromptUsage } {
+  const { inputTokens, cachedInputTokens, cacheWriteTokens } = anthropicUsageToHub(usage);
+  if (inputTokens === undefined) return {};
+  return { promptUsage: { inputTokens, ...(cachedInputTokens !== undefined ? { cachedInputTokens } : {}), ...(cacheWriteTokens !== undefined ? { cacheWriteTokens } : {}) } };
 }
 
 const isOptionalString = (value: unknown) => value === undefined || typeof value === 'string';
@@ -162,7 +171,19 @@ export function anthropicMessagesStreamToHub(ctx: StreamToHubContext = {}): Tran
   return machineToTransformStream(createAnthropicMessagesStreamToHubMachine(ctx));
 }
 
-type OpenBlock = { kind: 'text' | 'thinking'; index: number; signed: boolean } | { kind: 'tool'; index: number; tool: number };
+type PromptUsage = NonNullable<Extract<HubStreamPart, { type: 'start' }>['promptUsage']>;
+
+/** message_start's input counts: the upstream's when known, else counted from the client's own body. */
+function startUsage(promptUsage: PromptUsage | undefined, requestBody: unknown): Record<string, unknown> {
+  if (promptUsage?.inputTokens !== undefined) {
+    const { output_tokens: _output, ...input } = hubUsageToAnthropic(promptUsage);
+    return input;
+  }
+  const body = typeof requestBody === 'object' && requestBody !== null ? (requestBody as Record<string, unknown>) : {};
+  return { input_tokens: estimateAnthropicPromptTokens(body), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+}
+
+type OpenBlock = { kind: 'text' | 'thinking'; index: number; signed: boolean; family?: string | undefined } | { kind: 'tool'; index: number; tool: number };
 
 /**
  * Writes Anthropic's exact sequence: message_start, then per block content_block_start, deltas and
@@ -182,7 +203,7 @@ export function createHubToAnthropicMessagesStreamMachine(ctx: HubToStreamContex
     pinged = true;
     out.push(ev('ping', {}));
   };
-  const start = (id: string): SseEvent[] => {
+  const start = (id: string, promptUsage: PromptUsage | undefined): SseEvent[] => {
     started = true;
     return [
       ev('message_start', {
@@ -194,14 +215,17 @@ export function createHubToAnthropicMessagesStreamMachine(ctx: HubToStreamContex
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          // Input usage is known only at the end for most providers; message_delta carries it.
-          usage: { input_tokens: 0, output_tokens: 0 },
+          // Anthropic fills input_tokens in here, and clients read it here (LangChain); the upstream's figure
+          // when it has told it already (Gemini's first chunk), else the local count, which message_delta corrects.
+          usage: { ...startUsage(promptUsage, ctx.requestBody), output_tokens: 0 },
         },
       }),
     ];
   };
   const close = (out: SseEvent[]) => {
     if (!open) return;
+    // Reasoning nobody signed (OpenAI's) still gets a signature, marked, so it is not sent to Anthropic later.
+    if (open.kind === 'thinking' && !open.signed) delta(out, { type: 'signature_delta', signature: signatureForClient(undefined, open.family, 'anthropic') });
     out.push(ev('content_block_stop', { index: open.index }));
     open = undefined;
   };
@@ -216,8 +240,8 @@ export function createHubToAnthropicMessagesStreamMachine(ctx: HubToStreamContex
   return {
     push(part) {
       if (ended) return [];
-      if (part.type === 'start') return started ? [] : start(part.id);
-      const out: SseEvent[] = started || part.type === 'error' ? [] : start('gateway');
+      if (part.type === 'start') return started ? [] : start(part.id, part.promptUsage);
+      const out: SseEvent[] = started || part.type === 'error' ? [] : start('gateway', undefined);
       switch (part.type) {
         case 'text-delta':
           if (open?.kind !== 'text') openBlock(out, { type: 'text', text: '' }, { kind: 'text', index: nextIndex++, signed: false });
@@ -233,9 +257,10 @@ export function createHubToAnthropicMessagesStreamMachine(ctx: HubToStreamContex
           if (open?.kind !== 'thinking' || open.signed) {
             openBlock(out, { type: 'thinking', thinking: '', signature: '' }, { kind: 'thinking', index: nextIndex++, signed: false });
           }
+          if (part.signatureFamily !== undefined && open?.kind === 'thinking') open.family = part.signatureFamily;
           if (part.delta !== '') delta(out, { type: 'thinking_delta', thinking: part.delta });
           if (part.signature !== undefined && open?.kind === 'thinking') {
-            delta(out, { type: 'signature_delta', signature: part.signature });
+            delta(out, { type: 'signature_delta', signature: signatureForClient(part.signature, part.signatureFamily, 'anthropic') });
             open.signed = true;
           }
           break;

@@ -1,11 +1,13 @@
 // Converse messages ⇄ hub messages. Converse puts tool results in a user turn and wants user and assistant
 // turns to alternate, so hub tool messages and the user turn after them are merged into one user turn.
 // Images are bytes only (base64 in JSON): the relay inlines URLs first (needsInlineImages).
+import type { HubConversationMessage } from '../../hub/hub-system-messages.ts';
 import { invalidRequest } from '../../gateway-errors.ts';
 import type { HubAssistantContent, HubDocumentPart, HubImagePart, HubMessage, HubTextPart, HubToolResultPart, HubUserContent } from '../../hub/hub-request.ts';
 import { parseArgumentsObject } from '../../hub/hub-validation.ts';
 import type { Warnings } from '../../hub/hub-warnings.ts';
 import type { ConverseContentBlock } from './bedrock-converse-schema.ts';
+import { ownSignature, signatureFromClient } from '../../hub/hub-signatures.ts';
 
 type Block = Record<string, unknown>;
 interface ConverseMessage { role: 'user' | 'assistant'; content: Block[] }
@@ -52,11 +54,12 @@ function assistantPartToConverse(part: HubAssistantContent, param: string, warni
     case 'reasoning':
       if (part.redactedData !== undefined) return { reasoningContent: { redactedContent: part.redactedData } };
       // Bedrock's reasoning models refuse reasoning in the history that they did not sign (another provider's).
-      if (!part.signature) {
-        warnings.dropped(param, 'reasoning without a signature cannot be sent back to Bedrock; it was left out.');
+      // Claude's signatures hold across Anthropic, Bedrock and Vertex: they are the `anthropic` family here too.
+      if (!ownSignature(part, 'anthropic')) {
+        warnings.dropped(param, 'reasoning without a Bedrock signature cannot be sent back to Bedrock; it was left out.');
         return null;
       }
-      return { reasoningContent: { reasoningText: { text: part.text, ...(part.signature ? { signature: part.signature } : {}) } } };
+      return { reasoningContent: { reasoningText: { text: part.text, signature: ownSignature(part, 'anthropic') } } };
     case 'tool-call':
       return { toolUse: { toolUseId: converseToolUseId(part.id), name: part.name, input: parseArgumentsObject(part.argumentsJson, param) } };
   }
@@ -69,7 +72,7 @@ function toolResultToConverse(part: HubToolResultPart, param: string): Block {
   return { toolResult: { toolUseId: converseToolUseId(part.toolCallId), content: content.length > 0 ? content : [{ text: '' }], status: part.isError ? 'error' : 'success' } };
 }
 
-export function hubMessagesToConverse(messages: readonly HubMessage[], warnings: Warnings): ConverseMessage[] {
+export function hubMessagesToConverse(messages: readonly HubConversationMessage[], warnings: Warnings): ConverseMessage[] {
   const out: ConverseMessage[] = [];
   messages.forEach((message, index) => {
     const param = `messages[${index}]`;
@@ -104,7 +107,7 @@ export function converseMessagesToHub(messages: readonly { role: 'user' | 'assis
       message.content.forEach((block, blockIndex) => {
         if (block.text !== undefined) content.push({ type: 'text', text: block.text });
         else if (block.toolUse) content.push({ type: 'tool-call', id: block.toolUse.toolUseId, name: block.toolUse.name, argumentsJson: JSON.stringify(block.toolUse.input ?? {}) });
-        else if (block.reasoningContent?.reasoningText) content.push({ type: 'reasoning', text: block.reasoningContent.reasoningText.text, ...(block.reasoningContent.reasoningText.signature ? { signature: block.reasoningContent.reasoningText.signature } : {}) });
+        else if (block.reasoningContent?.reasoningText) content.push({ type: 'reasoning', text: block.reasoningContent.reasoningText.text, ...(block.reasoningContent.reasoningText.signature ? signatureFromClient(block.reasoningContent.reasoningText.signature, 'anthropic') : {}) });
         else if (block.reasoningContent?.redactedContent !== undefined) content.push({ type: 'reasoning', text: '', redactedData: block.reasoningContent.redactedContent });
         else warnings.dropped(`messages[${index}].content[${blockIndex}]`, 'this Converse content block has no hub equivalent.');
       });

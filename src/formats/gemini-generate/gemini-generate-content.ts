@@ -1,5 +1,6 @@
 // Gemini contents ⇄ hub messages. Gemini links a functionResponse to its call by name (ids are optional),
 // so calls without an id get one here and responses are matched to the earliest open call of that name.
+import type { HubConversationMessage } from '../../hub/hub-system-messages.ts';
 import { invalidRequest } from '../../gateway-errors.ts';
 import { defaultGenerateId } from '../../hub/hub-stream.ts';
 import type {
@@ -14,6 +15,7 @@ import { toolNamesById } from '../../hub/hub-tool-names.ts';
 import { parseArgumentsObject } from '../../hub/hub-validation.ts';
 import type { Warnings } from '../../hub/hub-warnings.ts';
 import type { GeminiContent, GeminiPart } from './gemini-generate-schema.ts';
+import { ownSignature, signatureForClient, signatureFromClient } from '../../hub/hub-signatures.ts';
 
 /** PDFs and text files read as documents; audio and video have no hub part. */
 const isDocumentType = (mimeType: string) => mimeType === 'application/pdf' || mimeType.startsWith('text/');
@@ -71,7 +73,7 @@ export function geminiContentsToHub(contents: GeminiContent[], generateId: () =>
           });
         } else if (part.text !== undefined) {
           // Signatures on plain text parts are optional for Gemini and have no place in the hub.
-          parts.push(part.thought ? { type: 'reasoning', text: part.text, ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}) } : { type: 'text', text: part.text });
+          parts.push(part.thought ? { type: 'reasoning', text: part.text, ...(part.thoughtSignature ? signatureFromClient(part.thoughtSignature, 'google') : {}) } : { type: 'text', text: part.text });
         }
       });
       out.push({ role: 'assistant', content: parts });
@@ -143,7 +145,7 @@ function resultToGemini(result: HubToolResultPart, name: string, at: string): Re
   return parts;
 }
 
-export function hubMessagesToGemini(messages: HubMessage[], warnings: Warnings): Record<string, unknown>[] {
+export function hubMessagesToGemini(messages: HubConversationMessage[], warnings: Warnings): Record<string, unknown>[] {
   const names = toolNamesById(messages);
   const out: { role: 'user' | 'model'; parts: Record<string, unknown>[] }[] = [];
   const push = (role: 'user' | 'model', parts: Record<string, unknown>[]) => {
@@ -172,7 +174,8 @@ export function hubMessagesToGemini(messages: HubMessage[], warnings: Warnings):
             if (part.text !== '') parts.push({ text: part.text });
           } else if (part.type === 'reasoning') {
             // Gemini reads back only its own signed thoughts; others' reasoning is left out.
-            if (part.signature && part.redactedData === undefined) parts.push({ text: part.text, thought: true, thoughtSignature: part.signature });
+            const signature = ownSignature(part, 'google');
+            if (signature && part.redactedData === undefined) parts.push({ text: part.text, thought: true, thoughtSignature: signature });
             else warnings.dropped(`${at}[${j}]`, 'reasoning without a Gemini thought signature is not sent back to Gemini.');
           } else {
             parts.push({
