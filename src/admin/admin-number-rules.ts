@@ -52,5 +52,5 @@ export async function requireKnownGroups(db: Db, names: readonly string[], field
   if (names.length === 0) return;
   const known = new Set((await db.selectFrom('groups').select('name').where('name', 'in', [...new Set(names)]).execute()).map((row) => row.name));
   const unknown = names.find((name) => !known.has(name));
-  if (unknown !== undefined) throw invalidRequest(`Invalid value for '${field}': there is no group named '${unknown}'. Create it under Groups first.`, field, 'group_not_available');
+  if (unknown !== undefined) throw invalidRequest(`Invalid value for '${field}': there is no group named '${unknown}'. Create it under Groups first.`, field, 'unknown_group');
 }

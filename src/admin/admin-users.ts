@@ -79,7 +79,7 @@ export async function adminUpdateUser(deps: AccountsDeps, id: number, changes: {
       if (engineOf(trx) === 'postgres') admins = admins.forUpdate();
       const others = (await admins.execute()).filter((row) => Number(row.id) !== id);
       if (others.length === 0) {
-        throw conflict('This is the last active administrator: make another user an administrator first, or nobody could administer the gateway.', changes.role !== undefined && changes.role !== 'admin' ? 'role' : 'status', 'conflict');
+        throw conflict('This is the last active administrator: make another user an administrator first, or nobody could administer the gateway.', changes.role !== undefined && changes.role !== 'admin' ? 'role' : 'status', 'last_admin');
       }
     }
     await trx.updateTable('users').set(set).where('id', '=', id).execute();

@@ -80,8 +80,8 @@ export async function revokeRedemptionCode(deps: Pick<PaymentsDeps, 'db'>, id: n
   const row = await deps.db.selectFrom('redemption_codes').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw apiNotFound('Redemption code');
   if (Number(revoked.numUpdatedRows) === 0) {
-    if (row.redeemed_at !== null) throw conflict('This code was already redeemed; it cannot be revoked.', 'id', 'conflict');
-    throw conflict('This code is already revoked.', 'id', 'conflict');
+    if (row.redeemed_at !== null) throw conflict('This code was already redeemed; it cannot be revoked.', 'id', 'code_redeemed');
+    throw conflict('This code is already revoked.', 'id', 'code_revoked');
   }
   return { id: Number(row.id), prefix: row.code_prefix, amount_usd: Number(row.amount_micros) / 1_000_000, note: row.note };
 }

@@ -127,7 +127,7 @@ describe('redemption codes in the admin page', { timeout: 60_000 }, () => {
     expect((await admin.post(`/api/admin/redemption-codes/${revokedRow.id}/revoke`)).status).toBe(409);
     const used = ((await admin.get('/api/admin/redemption-codes?state=redeemed')).body.data as CodeRow[])[0]!;
     const again = await admin.post(`/api/admin/redemption-codes/${used.id}/revoke`);
-    expect({ status: again.status, message: again.body.error.message }).toEqual({ status: 409, message: 'This code was already redeemed; it cannot be revoked.' });
+    expect({ status: again.status, code: again.body.error.code }).toEqual({ status: 409, code: 'code_redeemed' });
     expect((await admin.post('/api/admin/redemption-codes/999999/revoke')).status).toBe(404);
     expect((await user.post(`/api/admin/redemption-codes/${revokedRow.id}/revoke`)).status).toBe(403);
     const audit = (await admin.get('/api/admin/audit?limit=50')).body.data as Array<{ action: string; target: string }>;

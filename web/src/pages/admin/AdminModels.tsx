@@ -62,6 +62,7 @@ export default function AdminModels() {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
+      <ConfirmDialog pending={confirming} onClose={() => setConfirming(null)} />
       <Modal size="xl" opened={editing !== null} onClose={() => setEditing(null)} title={editing && editing !== 'new' ? `Prices of ${editing.id}` : 'Add model'}>
         {editing !== null ? <ModelForm existing={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onDone={refresh} /> : null}
       </Modal>
