@@ -54,12 +54,22 @@ describe('the last administrator, on PostgreSQL', () => {
     }
   });
 
-  it('revokes a code on PostgreSQL; the code is refused afterwards', async () => {
+  it('revokes a code on PostgreSQL (with the CSRF token only); the code is refused afterwards', async () => {
     const admin = await signIn(ADMINS[0]!);
+    expect((await admin.post('/api/admin/redemption-codes', { count: 1, amount_usd: 3, note: 'x'.repeat(10_000) })).body.error?.param).toBe('note');
+    expect((await admin.get('/api/admin/redemption-codes?limit=100000')).body.error?.param).toBe('limit');
+    expect((await admin.get('/api/admin/redemption-codes?state=everything')).body.error?.param).toBe('state');
     const made = await admin.post('/api/admin/redemption-codes', { count: 1, amount_usd: 3 });
     expect(made.status).toBe(201);
     const [code] = made.body.codes as string[];
     const [id] = made.body.ids as number[];
+    // A cookie session without its CSRF token changes nothing (a cross-site form cannot revoke or demote).
+    admin.sendCsrf = false;
+    expect((await admin.post(`/api/admin/redemption-codes/${id}/revoke`)).status).toBe(403);
+    const self = ((await admin.get('/api/admin/users?limit=100')).body.data as UserView[]).find((user) => user.email === ADMINS[0]!.email)!;
+    expect((await admin.patch(`/api/admin/users/${self.id}`, { role: 'user' })).status).toBe(403);
+    admin.sendCsrf = true;
+    expect((await admin.get('/api/admin/redemption-codes?state=unused')).body.data).toMatchObject([{ id, state: 'unused' }]);
     expect((await admin.post(`/api/admin/redemption-codes/${id}/revoke`)).status).toBe(200);
     const payee = await signIn({ email: 'payee@example.com', password: 'payee password 12' });
     expect((await payee.post('/api/wallet/redeem', { code })).body.error.code).toBe('invalid_redemption_code');

@@ -102,4 +102,20 @@ describe('charts and money', { timeout: 60_000 }, () => {
       await page.context().close();
     }
   });
+
+  // After the calls of the test above.
+  it('the usage page draws cost alone on a dollar axis, a week by the hour, every hour a point', async () => {
+    const page = await signedIn(VIEWPORTS.desktop);
+    await page.goto(`${gateway.url}/usage`);
+    await page.getByRole('radiogroup', { name: 'Range' }).getByText('7 days', { exact: true }).click();
+    await page.getByRole('radiogroup', { name: 'Metric' }).getByText('Cost', { exact: true }).click();
+    const chart = page.getByLabel('Chart of Cost (USD) over time');
+    await chart.waitFor();
+    // Seven days from a moment inside an hour: 7 × 24 + 1 hourly buckets.
+    expect(await chart.getAttribute('data-points')).toBe(String(7 * 24 + 1));
+    const ticks = chart.locator('.recharts-yAxis-tick-labels').first().locator('text');
+    await expect.poll(async () => ticks.count()).toBeGreaterThan(1);
+    for (const tick of await ticks.allTextContents()) expect(tick).toMatch(/^\$\d/);
+    await page.context().close();
+  });
 });
