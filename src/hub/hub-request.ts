@@ -85,7 +85,17 @@ export interface HubToolMessage {
   content: HubToolResultPart[];
 }
 
-export type HubMessage = HubUserMessage | HubAssistantMessage | HubToolMessage;
+/**
+ * A system (or developer) message inside the conversation, where the caller put it (Anthropic's and OpenAI's
+ * `role: "system"` after the first turn). Leading system text goes to HubRequest.system instead; formats
+ * with one system prompt only fold these into it (foldSystemMessages in hub-system-messages.ts).
+ */
+export interface HubSystemMessage {
+  role: 'system';
+  content: HubTextPart[];
+}
+
+export type HubMessage = HubUserMessage | HubAssistantMessage | HubToolMessage | HubSystemMessage;
 
 export interface HubTool {
   name: string;

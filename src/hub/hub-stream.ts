@@ -14,7 +14,11 @@ export interface SseEvent {
 }
 
 export type HubStreamPart =
-  | { type: 'start'; id: string; model: string }
+  /**
+   * `promptUsage`: the prompt's counts when the upstream reports them before the answer (Gemini's first chunk,
+   * Anthropic's message_start), for clients whose format shows them at the start (Anthropic's message_start).
+   */
+  | { type: 'start'; id: string; model: string; promptUsage?: Pick<HubUsage, 'inputTokens' | 'cachedInputTokens' | 'cacheWriteTokens'> }
   | { type: 'text-delta'; delta: string }
   /**
    * Reasoning text. A part carrying `signature` closes the current reasoning block (the signature arrives

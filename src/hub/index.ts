@@ -10,6 +10,7 @@ export type {
   HubReasoningPart,
   HubRequest,
   HubResponseFormat,
+  HubSystemMessage,
   HubTextPart,
   HubTool,
   HubToolCallPart,
@@ -31,5 +32,6 @@ export type { RenderedFormatError, UpstreamErrorInit } from './hub-errors.ts';
 export { kindForStatus, upstreamStatusError, upstreamPayloadError } from './hub-errors.ts';
 export { EFFORT_BUDGET_TOKENS, budgetForEffort, effortForBudget } from './hub-reasoning.ts';
 export { toolNamesById } from './hub-tool-names.ts';
+export { foldSystemMessages, systemMessageText } from './hub-system-messages.ts';
 export { decodeToolCallId, encodeToolCallId } from './hub-tool-call-ids.ts';
 export type { FormatConverters, HubToResponseContext, RequestToHubContext, ResponseToHubContext } from './hub-format.ts';

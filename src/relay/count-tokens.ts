@@ -2,8 +2,10 @@
 // :countTokens. Exact where a channel of the model speaks that format (its own counting endpoint, through
 // the channel's key and model mapping); otherwise, or when every such channel fails, counted locally with
 // the gateway's tokenizer and marked as an estimate. Counting is free, like upstream, so nothing is reserved
-// or charged and no usage row is written; it still counts against the key's requests-per-minute limit, so a
-// client cannot use it to flood the upstream.
+// or charged; every count still leaves its usage-log row, at zero cost and zero tokens (the counted prompt is
+// not used, so it must not add to the key's token statistics or TPM limits), naming the channel that counted
+// exactly. It counts against the key's requests-per-minute limit, so a client cannot use it to flood the
+// upstream. Refused counts are logged by the routes (record-refusal.ts), as other refusals are.
 import { GatewayError, rateLimited, sharedStateUnavailable } from '../gateway-errors.ts';
 import type { CachedKey } from '../accounts/key-index.ts';
 import type { WireFormat } from '../providers/provider-definition.ts';
@@ -11,7 +13,9 @@ import { operationPath, supportsOperation } from '../providers/operation-path.ts
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import { rateLimitSubjects } from '../metering/admission.ts';
-import { collectText, estimateTextTokens } from '../metering/estimate-tokens.ts';
+import { emptyUsage } from '../metering/usage.ts';
+import { collectText } from '../metering/estimate-tokens.ts';
+import { sampledTokens } from '../formats/shared/sampled-tokens.ts';
 import { DEFAULT_TIMEOUTS } from './attempt-policy.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import { resolveCandidates, upstreamModelFor } from './resolve-candidates.ts';
@@ -38,6 +42,8 @@ export interface CountTokensRequest {
   forwardHeaders?: Record<string, string>;
   /** The local count. */
   estimate(): number;
+  /** What the usage-log row names: the call's request id, route and inbound format, and when it began. */
+  log: { requestId: string; endpoint: string; inboundFormat: WireFormat; startedAt: number };
 }
 
 export type TokenCount =
@@ -51,9 +57,36 @@ export async function countPromptTokens(deps: RelayDeps, request: CountTokensReq
   const exact = channels.filter((channel) => speaksFamilyOf(channel, getFormat(request.exactFormat)) && supportsOperation(channel, 'count-tokens') && !deps.breakers.isOpen(channel.id));
   for (const channel of exact.slice(0, MAX_EXACT_ATTEMPTS)) {
     const counted = await countOn(deps, request, channel);
-    if (counted) return { exact: true, channel: channel.name, body: counted };
+    if (counted) {
+      recordCount(deps, request, channel);
+      return { exact: true, channel: channel.name, body: counted };
+    }
   }
-  return { exact: false, tokens: request.estimate() };
+  const tokens = request.estimate();
+  recordCount(deps, request, null);
+  return { exact: false, tokens };
+}
+
+/** The count's usage-log row: status 200, no tokens, no cost; the channel when one counted exactly. */
+function recordCount(deps: RelayDeps, request: CountTokensRequest, channel: RoutedChannel | null): void {
+  deps.recorder.record({
+    requestId: request.log.requestId,
+    key: request.key,
+    model: request.model,
+    upstreamModel: channel ? upstreamModelFor(channel, request.model) : null,
+    channelId: channel?.id ?? null,
+    inboundFormat: request.log.inboundFormat,
+    endpoint: request.log.endpoint,
+    stream: false,
+    status: 200,
+    latencyMs: performance.now() - request.log.startedAt,
+    ttftMs: null,
+    usage: { ...emptyUsage(), requests: 0 },
+    error: null,
+    attempts: null,
+    reservation: null,
+    pricing: undefined,
+  });
 }
 
 async function countOn(deps: RelayDeps, request: CountTokensRequest, channel: RoutedChannel): Promise<Record<string, unknown> | null> {
@@ -94,32 +127,11 @@ async function admitCount(deps: RelayDeps, key: CachedKey): Promise<void> {
   if (!verdict.allowed) throw rateLimited(verdict.limit!, verdict.subject!, verdict.retryAfterSeconds!);
 }
 
-/** Per-message framing, as estimate-tokens.ts counts chat messages. */
-const TOKENS_PER_MESSAGE = 3;
-/**
- * Tokenising costs ~0.1-0.25 ms per KB on the event loop, and counting is free: beyond this many characters
- * a sample this long is tokenised and scaled, so a 20 MB prompt costs ~10 ms of CPU instead of seconds.
- */
-const TOKENIZED_SAMPLE_CHARS = 65_536;
-
-/** An Anthropic Messages body: system, every message and the tool definitions. */
-export function estimateAnthropicPromptTokens(body: Record<string, unknown>): number {
-  const messages = Array.isArray(body.messages) ? body.messages : [];
-  const texts = [collectText(body.system ?? ''), collectText(body.tools ?? ''), ...messages.map((message) => collectText((message as { content?: unknown }).content ?? ''))];
-  return TOKENS_PER_MESSAGE * messages.length + sampledTokens(texts);
-}
+export { estimateAnthropicPromptTokens } from '../formats/anthropic-messages/anthropic-messages-prompt-tokens.ts';
 
 /** A Gemini countTokens body: `contents`, or a whole `generateContentRequest`. */
 export function estimateGeminiPromptTokens(body: Record<string, unknown>): number {
   const request = (body.generateContentRequest ?? body) as Record<string, unknown>;
   const contents = Array.isArray(request.contents) ? request.contents : [];
   return sampledTokens([collectText(request.systemInstruction ?? ''), collectText(request.tools ?? ''), ...contents.map((content) => collectText((content as { parts?: unknown }).parts ?? ''))]);
-}
-
-function sampledTokens(texts: string[]): number {
-  const pieces = texts.map((text) => text.trim()).filter(Boolean);
-  const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
-  if (length <= TOKENIZED_SAMPLE_CHARS) return pieces.reduce((sum, piece) => sum + estimateTextTokens(piece), 0);
-  const sample = pieces.join(' ').slice(0, TOKENIZED_SAMPLE_CHARS);
-  return Math.ceil(estimateTextTokens(sample) * (length / sample.length));
 }

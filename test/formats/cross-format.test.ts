@@ -124,7 +124,8 @@ describe('OpenAI stream → hub → Anthropic stream', () => {
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: 0, output_tokens: 0 },
+        // No client body here to count from: the local count of nothing.
+        usage: { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 },
       },
     });
     expect(json[1]).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'call_aaa', name: 'get_weather', input: {} } });

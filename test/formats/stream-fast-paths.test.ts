@@ -59,7 +59,7 @@ describe('Anthropic stream events to the hub', () => {
     ]);
     expect(warnings).toEqual([]);
     expect(parts).toEqual([
-      { type: 'start', id: 'msg_1', model: 'claude' },
+      { type: 'start', id: 'msg_1', model: 'claude', promptUsage: { inputTokens: 4 } },
       { type: 'tool-call-start', index: 0, id: 'toolu_1', name: 'f' },
       { type: 'tool-call-delta', index: 0, argumentsDelta: '{"a":' },
       { type: 'tool-call-end', index: 0 },

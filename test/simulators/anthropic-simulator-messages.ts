@@ -3,7 +3,7 @@
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
 import {
-  announcement, countWords, greeting, shapeText, splitEvenly, splitIntoPieces, thinkingSignature, thinkingText, toolResultAnswer, weatherCities,
+  announcement, countWords, greeting, scriptedToolCall, shapeText, splitEvenly, splitIntoPieces, thinkingSignature, thinkingText, toolResultAnswer, weatherCities,
 } from './simulator-answers.ts';
 import { anthropicError } from './anthropic-simulator-errors.ts';
 
@@ -46,7 +46,31 @@ function validBody(exchange: SimulatorExchange, needsMaxTokens: boolean): Messag
     if (budget < 1024) return invalid(exchange, 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024'), null;
     if ((body.max_tokens ?? 0) <= budget) return invalid(exchange, '`max_tokens` must be greater than `thinking.budget_tokens`.'), null;
   }
+  const thinkingProblem = needsMaxTokens ? toolTurnThinkingProblem(body) : null;
+  if (thinkingProblem) return invalid(exchange, thinkingProblem), null;
   return body;
+}
+
+/**
+ * Anthropic's rule for a tool loop while thinking: the assistant turn whose tool_use the request answers
+ * must start with the thinking block the model gave, its signature intact (a client that drops it, or a
+ * gateway that loses it in translation, gets this 400 from the real API).
+ */
+function toolTurnThinkingProblem(body: MessagesBody): string | null {
+  if (body.thinking?.type !== 'enabled' && body.thinking?.type !== 'adaptive') return null;
+  const messages = body.messages ?? [];
+  const index = messages.length - 2;
+  const assistant = messages[index];
+  const answered = messages.at(-1);
+  if (assistant?.role !== 'assistant' || !Array.isArray(assistant.content) || !assistant.content.some((block) => block.type === 'tool_use')) return null;
+  if (!Array.isArray(answered?.content) || !answered.content.some((block) => block.type === 'tool_result')) return null;
+  const first = assistant.content[0] as Block & { signature?: string };
+  if (first.type === 'redacted_thinking') return null;
+  if (first.type !== 'thinking') {
+    return `messages.${index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking`;
+  }
+  if (first.signature !== thinkingSignature(first.thinking ?? '')) return `messages.${index}.content.0: Invalid \`signature\` in \`thinking\` block`;
+  return null;
 }
 
 export function countMessageTokens(exchange: SimulatorExchange): void {
@@ -68,15 +92,19 @@ export function messages(exchange: SimulatorExchange): void | Promise<void> {
   let stopReason = 'end_turn';
   let stopSequence: string | null = null;
   const results = last?.role === 'user' ? toolResultsOf(last.content) : [];
-  const cities = step.reply === undefined && results.length === 0 && body.tools && body.tools.length > 0 ? weatherCities(said) : null;
-  if (cities) {
+  const scripted = scriptedToolCall(step.toolCall, (body.tools ?? []).map((tool) => tool.name ?? ''));
+  const cities = step.reply === undefined && scripted === null && results.length === 0 && body.tools && body.tools.length > 0 ? weatherCities(said) : null;
+  if (scripted !== null && 'name' in scripted) {
+    blocks.push({ type: 'tool_use', id: `toolu_sim_script${(sequence + 1).toString(36)}`, name: scripted.name, input: scripted.arguments, caller: { type: 'direct' } });
+    stopReason = 'tool_use';
+  } else if (cities) {
     const name = body.tools?.[0]?.name ?? 'get_weather';
     const preface = announcement(said);
     if (preface !== null) blocks.push({ type: 'text', text: preface, citations: null });
     cities.forEach((city, i) => blocks.push({ type: 'tool_use', id: `toolu_sim_${i}_${city.toLowerCase().replace(/\W+/g, '')}`, name, input: { city }, caller: { type: 'direct' } }));
     stopReason = 'tool_use';
   } else {
-    const wanted = step.reply ?? (results.length > 0 ? toolResultAnswer(results) : greeting('Anthropic', said));
+    const wanted = step.reply ?? scripted?.text ?? (results.length > 0 ? toolResultAnswer(results) : greeting('Anthropic', said));
     const shaped = shapeText(wanted, body.stop_sequences, body.max_tokens);
     if (shaped.stopSequence !== null) {
       stopReason = 'stop_sequence';

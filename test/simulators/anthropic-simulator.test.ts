@@ -117,6 +117,42 @@ describe('tool use', () => {
     ]);
     expect(partials.length).toBeGreaterThanOrEqual(9);
   });
+
+  it('wants the signed thinking block back before the tool_use it answers while thinking, as Anthropic does', async () => {
+    const thinking = { type: 'enabled' as const, budget_tokens: 1024 };
+    const question: Anthropic.MessageParam = { role: 'user', content: 'weather in Paris' };
+    const first = await client.messages.create({ model, max_tokens: 2048, thinking, tools: [weatherTool], messages: [question] });
+    expect(first.content.map((block) => block.type)).toEqual(['thinking', 'tool_use']);
+    const use = first.content[1] as Anthropic.ToolUseBlock;
+    const result: Anthropic.MessageParam = { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '18°C' }] };
+    const kept = await client.messages.create({ model, max_tokens: 2048, thinking, tools: [weatherTool], messages: [question, { role: 'assistant', content: first.content }, result] });
+    expect(kept.content.at(-1)).toMatchObject({ type: 'text', text: 'The tool said: 18°C' });
+    const dropped = await client.messages.create({ model, max_tokens: 2048, thinking, tools: [weatherTool], messages: [question, { role: 'assistant', content: [use] }, result] }).catch((e: unknown) => e);
+    expect(dropped).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((dropped as InstanceType<typeof Anthropic.BadRequestError>).message).toContain('a final `assistant` message must start with a thinking block');
+    const forged = { ...(first.content[0] as Anthropic.ThinkingBlock), thinking: 'Something else.' };
+    const refused = await client.messages.create({ model, max_tokens: 2048, thinking, tools: [weatherTool], messages: [question, { role: 'assistant', content: [forged, use] }, result] }).catch((e: unknown) => e);
+    expect((refused as Error).message).toContain('Invalid `signature` in `thinking` block');
+    // Without thinking the same history is fine.
+    const plain = await client.messages.create({ model, max_tokens: 2048, tools: [weatherTool], messages: [question, { role: 'assistant', content: [use] }, result] });
+    expect(plain.content).toEqual([{ type: 'text', text: 'The tool said: 18°C', citations: null }]);
+  });
+
+  it('plays a scripted call of a named tool, streamed, then answers from its result; names the offered tools when it is missing', async () => {
+    const readTool: Anthropic.Tool = { name: 'Read', description: 'Reads a file', input_schema: { type: 'object', properties: { file_path: { type: 'string' } } } };
+    sim.script({ toolCall: { name: 'Read', arguments: { file_path: '/work/secret.txt' } } });
+    const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'What does the file say?' }];
+    const first = await client.messages.stream({ model, max_tokens: 100, tools: [weatherTool, readTool], messages }).finalMessage();
+    expect(first.stop_reason).toBe('tool_use');
+    const use = first.content.find((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use')!;
+    expect([use.name, use.input]).toEqual(['Read', { file_path: '/work/secret.txt' }]);
+    messages.push({ role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'the secret is 42' }] });
+    const second = await client.messages.create({ model, max_tokens: 100, tools: [weatherTool, readTool], messages });
+    expect(second.content).toEqual([{ type: 'text', text: 'The tool said: the secret is 42', citations: null }]);
+    sim.script({ toolCall: { name: 'Read', arguments: {} } });
+    const missing = await client.messages.create({ model, max_tokens: 100, tools: [weatherTool], messages: [{ role: 'user', content: 'read it' }] });
+    expect(missing.content).toEqual([{ type: 'text', text: 'No tool named "Read" was offered (offered: get_weather)', citations: null }]);
+  });
 });
 
 describe('models, errors and scripts', () => {

@@ -5,7 +5,7 @@ import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import type { ScriptStep, SimulatorExchange } from './simulator-core.ts';
 import { sendJson, sleep } from './simulator-http.ts';
-import { countWords, greeting, shapeText, splitEvenly, splitIntoPieces, toolResultAnswer, weatherCities } from './simulator-answers.ts';
+import { countWords, greeting, scriptedToolCall, shapeText, splitEvenly, splitIntoPieces, toolResultAnswer, weatherCities } from './simulator-answers.ts';
 import { awsError } from './bedrock-simulator-auth.ts';
 import { claudeFieldsProblem, reasoningBlock, thinks, type ClaudeBody, type ReasoningBlock } from './bedrock-simulator-claude.ts';
 
@@ -59,15 +59,19 @@ export async function converse(exchange: SimulatorExchange, modelId: string, str
   const said = textOf(last.content);
   const results = (last.content ?? []).filter((block) => block.toolResult).map((block) => textOf(block.toolResult!.content));
   const tools = body.toolConfig?.tools ?? [];
-  const cities = step.reply === undefined && results.length === 0 && tools.length > 0 ? weatherCities(said) : null;
+  const scripted = step.reply === undefined ? scriptedToolCall(step.toolCall, tools.map((tool) => tool.toolSpec?.name ?? '')) : null;
+  const cities = step.reply === undefined && scripted === null && results.length === 0 && tools.length > 0 ? weatherCities(said) : null;
   const content: Block[] = thinks(body) ? [reasoningBlock(said || results.join(' '))] : [];
   let stopReason = 'end_turn';
-  if (cities) {
+  if (scripted !== null && 'name' in scripted) {
+    content.push({ toolUse: { toolUseId: `tooluse_simscript${modelId.length}${Date.now().toString(36)}`, name: scripted.name, input: scripted.arguments } });
+    stopReason = 'tool_use';
+  } else if (cities) {
     const name = tools[0]?.toolSpec?.name ?? 'get_weather';
     cities.forEach((city, i) => content.push({ toolUse: { toolUseId: `tooluse_sim${i}${city.toLowerCase().replace(/\W+/g, '')}`, name, input: { city } } }));
     stopReason = 'tool_use';
   } else {
-    const shaped = shapeText(step.reply ?? (results.length > 0 ? toolResultAnswer(results) : greeting('Bedrock', said)), body.inferenceConfig?.stopSequences, body.inferenceConfig?.maxTokens);
+    const shaped = shapeText(step.reply ?? scripted?.text ?? (results.length > 0 ? toolResultAnswer(results) : greeting('Bedrock', said)), body.inferenceConfig?.stopSequences, body.inferenceConfig?.maxTokens);
     if (shaped.stopSequence !== null) stopReason = 'stop_sequence';
     if (shaped.truncated) stopReason = 'max_tokens';
     content.push({ text: shaped.text });

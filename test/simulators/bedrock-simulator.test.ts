@@ -68,6 +68,21 @@ describe('Bedrock simulator, seen by the AWS SDK', () => {
     expect(roomy.stopReason).toBe('end_turn');
   });
 
+  it('plays a scripted call of a named tool, then answers from its toolResult', async () => {
+    const toolConfig = { tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: { type: 'object' } } } }, { toolSpec: { name: 'Read', inputSchema: { json: { type: 'object' } } } }] };
+    sim.script({ toolCall: { name: 'Read', arguments: { file_path: '/work/secret.txt' } } });
+    const question = { role: 'user' as const, content: [{ text: 'What does the file say?' }] };
+    const first = await client().send(new ConverseCommand({ modelId: MODEL, messages: [question], toolConfig }));
+    expect(first.stopReason).toBe('tool_use');
+    const use = first.output!.message!.content!.find((block) => block.toolUse)!.toolUse!;
+    expect([use.name, use.input]).toEqual(['Read', { file_path: '/work/secret.txt' }]);
+    const second = await client().send(new ConverseCommand({
+      modelId: MODEL, toolConfig,
+      messages: [question, first.output!.message!, { role: 'user', content: [{ toolResult: { toolUseId: use.toolUseId, content: [{ text: 'the secret is 42' }] } }] }],
+    }));
+    expect(second.output?.message?.content).toEqual([{ text: 'The tool said: the secret is 42' }]);
+  });
+
   it('ends a stream with an exception message the SDK raises as that exception', async () => {
     sim.failNextStream({ type: 'throttlingException', message: 'Too many tokens, please wait before trying again.', afterMessages: 2 });
     const stream = await client().send(new ConverseStreamCommand({ modelId: 'm', messages: [{ role: 'user', content: [{ text: 'Hello there' }] }] }));

@@ -2,7 +2,7 @@
 // (behaviour documented in gemini-simulator.ts).
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
-import { announcement, countWords, greeting, shapeText, simulatedEmbedding, splitIntoPieces, thinkingText, toolResultAnswer, weatherCities } from './simulator-answers.ts';
+import { announcement, countWords, greeting, scriptedToolCall, shapeText, simulatedEmbedding, splitIntoPieces, thinkingText, toolResultAnswer, weatherCities } from './simulator-answers.ts';
 import { geminiError } from './gemini-simulator-errors.ts';
 
 interface Part { text?: string; thought?: boolean; functionCall?: { name?: string; args?: unknown }; functionResponse?: { name?: string; response?: unknown } }
@@ -71,10 +71,14 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
     thoughts = countWords(thought);
   }
   const declared = body.tools?.flatMap((tool) => tool.functionDeclarations ?? []) ?? [];
-  const cities = step.reply === undefined && results.length === 0 && declared.length > 0 ? weatherCities(said) : null;
+  const scripted = step.reply === undefined ? scriptedToolCall(step.toolCall, declared.map((declaration) => declaration.name ?? '')) : null;
+  const cities = step.reply === undefined && scripted === null && results.length === 0 && declared.length > 0 ? weatherCities(said) : null;
   let finishReason = 'STOP';
   let answerTokens = 0;
-  if (cities) {
+  if (scripted !== null && 'name' in scripted) {
+    parts.push({ functionCall: { name: scripted.name, args: scripted.arguments } });
+    answerTokens += countWords(JSON.stringify(scripted.arguments));
+  } else if (cities) {
     const name = declared[0]?.name ?? 'get_weather';
     const preface = announcement(said);
     if (preface !== null) {
@@ -86,7 +90,7 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
       answerTokens += countWords(JSON.stringify({ city }));
     }
   } else {
-    const shaped = shapeText(step.reply ?? (results.length > 0 ? toolResultAnswer(results) : greeting('Gemini', said)), config.stopSequences, config.maxOutputTokens);
+    const shaped = shapeText(step.reply ?? scripted?.text ?? (results.length > 0 ? toolResultAnswer(results) : greeting('Gemini', said)), config.stopSequences, config.maxOutputTokens);
     if (shaped.truncated) finishReason = 'MAX_TOKENS';
     parts.push({ text: shaped.text });
     answerTokens = countWords(shaped.text);

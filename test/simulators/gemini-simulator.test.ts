@@ -128,6 +128,18 @@ describe('function calling', () => {
     expect(calls.map((call) => call.args?.city)).toEqual(['Paris', 'Tokyo', 'Lima']);
     expect(chunks.at(-1)!.candidates?.[0]?.finishReason).toBe(FinishReason.STOP);
   });
+
+  it('plays a scripted call of a named function, streamed, then answers from its functionResponse', async () => {
+    const tools: Tool[] = [{ functionDeclarations: [...weatherTools[0]!.functionDeclarations!, { name: 'read_file', parametersJsonSchema: { type: 'object', properties: { file_path: { type: 'string' } } } }] }];
+    sim.script({ toolCall: { name: 'read_file', arguments: { file_path: 'secret.txt' } } });
+    const contents: Content[] = [{ role: 'user', parts: [{ text: 'What does the file say?' }] }];
+    const chunks = await collect(await ai.models.generateContentStream({ model, contents, config: { tools } }));
+    const calls = chunks.flatMap((chunk) => chunk.functionCalls ?? []);
+    expect(calls.map((call) => [call.name, call.args])).toEqual([['read_file', { file_path: 'secret.txt' }]]);
+    contents.push({ role: 'model', parts: [{ functionCall: calls[0]! }] }, { role: 'user', parts: [{ functionResponse: { name: 'read_file', response: { output: 'the secret is 42' } } }] });
+    const second = await ai.models.generateContent({ model, contents, config: { tools } });
+    expect(second.text).toBe('The tool said: the secret is 42');
+  });
 });
 
 describe('embeddings, models, errors and scripts', () => {

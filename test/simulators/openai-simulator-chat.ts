@@ -1,8 +1,9 @@
 // POST /v1/chat/completions of the OpenAI simulator (behaviour documented in openai-simulator.ts).
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
-import { countWords, greeting, shapeText, splitEvenly, splitIntoPieces, stopList, toolResultAnswer, weatherCities } from './simulator-answers.ts';
+import { countWords, greeting, scriptedToolCall, shapeText, splitEvenly, splitIntoPieces, stopList, toolResultAnswer, weatherCities } from './simulator-answers.ts';
 import { sendOpenAIInvalid } from './openai-simulator-errors.ts';
+import type { ScriptStep } from './simulator-script.ts';
 
 interface ChatMessage { role: string; content?: unknown; tool_calls?: unknown[]; tool_call_id?: string }
 interface ChatTool { type?: string; function?: { name?: string } }
@@ -37,7 +38,7 @@ export function chatCompletions(exchange: SimulatorExchange): void | Promise<voi
   if (choiceCount < 1) return sendOpenAIInvalid(exchange, `Invalid 'n': integer below minimum value. Expected a value >= 1, but got ${choiceCount} instead.`, 'n', 'integer_below_min_value');
   if (choiceCount > 128) return sendOpenAIInvalid(exchange, `Invalid 'n': integer above maximum value. Expected a value <= 128, but got ${choiceCount} instead.`, 'n', 'integer_above_max_value');
   const { step } = exchange;
-  const answer = planAnswer(body, step.reply);
+  const answer = planAnswer(body, step);
   let finishReason = answer.toolCalls.length > 0 ? 'tool_calls' : 'stop';
   if (answer.text !== null) {
     const shaped = shapeText(answer.text, stopList(body.stop), body.max_completion_tokens ?? body.max_tokens ?? undefined);
@@ -95,12 +96,17 @@ export function chatCompletions(exchange: SimulatorExchange): void | Promise<voi
   return sendEventStream(exchange.response, step, events, OPENAI_STREAM_FORMAT);
 }
 
-function planAnswer(body: ChatBody, scripted: string | undefined): PlannedAnswer {
+function planAnswer(body: ChatBody, step: Readonly<ScriptStep>): PlannedAnswer {
   const messages = body.messages ?? [];
   const last = messages.at(-1);
-  if (scripted !== undefined) return { text: scripted, toolCalls: [] };
+  if (step.reply !== undefined) return { text: step.reply, toolCalls: [] };
+  const scripted = scriptedToolCall(step.toolCall, (body.tools ?? []).map((tool) => tool.function?.name ?? ''));
+  if (scripted !== null) {
+    if ('text' in scripted) return { text: scripted.text, toolCalls: [] };
+    return { text: null, toolCalls: [{ id: `call_sim_script${(sequence + 1).toString(36)}`, name: scripted.name, arguments: JSON.stringify(scripted.arguments) }] };
+  }
   if (body.continue_final_message && last?.role === 'assistant') {
-    const full = planAnswer({ ...body, continue_final_message: false, messages: messages.slice(0, -1) }, undefined).text ?? '';
+    const full = planAnswer({ ...body, continue_final_message: false, messages: messages.slice(0, -1) }, {}).text ?? '';
     const prefill = textOf(last.content);
     return { text: full.startsWith(prefill) ? full.slice(prefill.length) : full, toolCalls: [] };
   }

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
-import { announcement, countWords, greeting, shapeText, splitEvenly, splitIntoPieces, thinkingText, toolResultAnswer, weatherCities } from './simulator-answers.ts';
+import { announcement, countWords, greeting, scriptedToolCall, shapeText, splitEvenly, splitIntoPieces, thinkingText, toolResultAnswer, weatherCities } from './simulator-answers.ts';
 
 type Body = Record<string, unknown>;
 type Item = Record<string, unknown>;
@@ -57,19 +57,23 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
   const base = id.slice(8, 24);
   const createdAt = Math.floor(Date.now() / 1000);
   const functionTool = Array.isArray(body.tools) ? (body.tools as Item[]).find((tool) => tool.type === 'function') : undefined;
-  const cities = step.reply === undefined && results.length === 0 && functionTool ? weatherCities(said) : null;
+  const functionNames = Array.isArray(body.tools) ? (body.tools as Item[]).filter((tool) => tool.type === 'function').map((tool) => String(tool.name)) : [];
+  const scripted = step.reply === undefined ? scriptedToolCall(step.toolCall, functionNames) : null;
+  const cities = step.reply === undefined && scripted === null && results.length === 0 && functionTool ? weatherCities(said) : null;
 
   const output: Item[] = [];
   const summary = (body.reasoning as Item | undefined)?.summary;
   if (summary) output.push({ id: `rs_${base}`, type: 'reasoning', summary: [{ type: 'summary_text', text: thinkingText(said) }] });
   let incomplete = false;
-  if (cities) {
+  if (scripted !== null && 'name' in scripted) {
+    output.push({ id: `fc_${base}_script`, type: 'function_call', status: 'completed', arguments: JSON.stringify(scripted.arguments), call_id: `call_sim_script_${base}`, name: scripted.name });
+  } else if (cities) {
     // Some models say what they are about to do before calling tools (the ai SDK keeps both in step one).
     const preface = announcement(said);
     if (preface !== null) output.push({ id: `msg_${base}_pre`, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: preface, annotations: [], logprobs: [] }] });
     cities.forEach((city, i) => output.push({ id: `fc_${base}_${i}`, type: 'function_call', status: 'completed', arguments: JSON.stringify({ city }), call_id: `call_sim_${i}_${city.toLowerCase().replace(/\W+/g, '')}`, name: functionTool!.name }));
   } else {
-    const shaped = shapeText(step.reply ?? (results.length > 0 ? toolResultAnswer(results) : greeting('OpenAI', said)), undefined, typeof body.max_output_tokens === 'number' ? body.max_output_tokens : undefined);
+    const shaped = shapeText(step.reply ?? scripted?.text ?? (results.length > 0 ? toolResultAnswer(results) : greeting('OpenAI', said)), undefined, typeof body.max_output_tokens === 'number' ? body.max_output_tokens : undefined);
     incomplete = shaped.truncated;
     output.push({ id: `msg_${base}`, type: 'message', status: incomplete ? 'incomplete' : 'completed', role: 'assistant', content: [{ type: 'output_text', text: shaped.text, annotations: [], logprobs: [] }] });
   }

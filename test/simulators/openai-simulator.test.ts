@@ -149,6 +149,33 @@ describe('tool calls', () => {
     const none = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'weather?' }] });
     expect(none.choices[0]!.message.content).toBe('Hello from the OpenAI simulator: you said "weather?"');
   });
+
+  it('plays a scripted call of a named tool, streamed, then answers from its result', async () => {
+    const readTool = { type: 'function' as const, function: { name: 'Read', parameters: { type: 'object', properties: { file_path: { type: 'string' } } } } };
+    sim.script({ toolCall: { name: 'Read', arguments: { file_path: '/work/secret.txt' } } });
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What does the file say?' }];
+    const first = await client.chat.completions.stream({ model: 'gpt-4o', tools: [weatherTool, readTool], messages }).finalChatCompletion();
+    const call = first.choices[0]!.message.tool_calls![0]!;
+    expect(first.choices[0]!.finish_reason).toBe('tool_calls');
+    expect(call.type === 'function' && [call.function.name, JSON.parse(call.function.arguments)]).toEqual(['Read', { file_path: '/work/secret.txt' }]);
+    messages.push(first.choices[0]!.message as OpenAI.ChatCompletionMessageParam, { role: 'tool', tool_call_id: call.id, content: 'the secret is 42' });
+    const second = await client.chat.completions.create({ model: 'gpt-4o', tools: [weatherTool, readTool], messages });
+    expect(second.choices[0]!.message.content).toBe('The tool said: the secret is 42');
+  });
+
+  it('plays a scripted call of a named function tool on the Responses API, streamed, then answers from its output', async () => {
+    const tools: OpenAI.Responses.FunctionTool[] = [{ type: 'function', name: 'shell', parameters: { type: 'object', properties: { command: { type: 'string' } } }, strict: false }];
+    sim.script({ toolCall: { name: 'shell', arguments: { command: 'cat secret.txt' } } });
+    const first = await client.responses.stream({ model: 'gpt-4o', tools, input: 'What does the file say?' }).finalResponse();
+    const found = first.output.find((item) => item.type === 'function_call');
+    if (found?.type !== 'function_call') throw new Error(`no function call in ${JSON.stringify(first.output)}`);
+    expect([found.name, JSON.parse(found.arguments)]).toEqual(['shell', { command: 'cat secret.txt' }]);
+    const call: OpenAI.Responses.ResponseFunctionToolCall = { type: 'function_call', call_id: found.call_id, name: found.name, arguments: found.arguments };
+    const second = await client.responses.create({
+      model: 'gpt-4o', tools, input: [{ role: 'user', content: 'What does the file say?' }, call, { type: 'function_call_output', call_id: call.call_id, output: 'the secret is 42' }],
+    });
+    expect(second.output_text).toBe('The tool said: the secret is 42');
+  });
 });
 
 describe('completions and embeddings', () => {

@@ -7,7 +7,19 @@
 //   → Paris), each calling the first offered tool with `{"city": "<city>"}`;
 // - after tool results: `The tool said: <result>` (results joined with "; ");
 // - thinking: `Thinking about "<last user text>".` (thinkingText()), signed by thinkingSignature();
+// - a scripted tool call (scriptedToolCall()): the named tool with the script's arguments, when offered;
 // - embeddings: simulatedEmbedding(text, dimensions), a unit vector of float32 values from a hash of the text.
+import type { ScriptedToolCall } from './simulator-script.ts';
+
+/**
+ * The answer to a `toolCall` script step (simulator-script.ts): the call when the request offers a tool of
+ * that name, otherwise a text naming the tools it does offer. Null when the step asks for no call.
+ */
+export function scriptedToolCall(wanted: ScriptedToolCall | undefined, offered: readonly string[]): ScriptedToolCall | { text: string } | null {
+  if (wanted === undefined) return null;
+  if (offered.includes(wanted.name)) return wanted;
+  return { text: `No tool named "${wanted.name}" was offered (offered: ${offered.join(', ') || 'none'})` };
+}
 
 export function greeting(provider: string, said: string): string {
   return `Hello from the ${provider} simulator: you said "${said}"`;

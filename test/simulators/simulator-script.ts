@@ -24,6 +24,11 @@
 //                              `cached_tokens`, Anthropic `cache_read_input_tokens`, Gemini `cachedContentTokenCount`)
 //   cacheWriteTokens: n        report n of the prompt's tokens as written to cache (Anthropic
 //                              `cache_creation_input_tokens`, OpenAI and Responses `cache_write_tokens`; Gemini has none)
+//   toolCall: {name, arguments} answer with one call of the offered tool of that name with these arguments,
+//                              whatever the prompt says (a coding agent's tool loop: "read this file"); the
+//                              next request, carrying the tool's result, gets the usual `The tool said: <result>`.
+//                              When the request offers no tool of that name the answer is a text saying so and
+//                              naming the tools offered, so the test's failure shows what the client sent.
 // An "event" is one SSE event as the provider sends it (an OpenAI chunk, an Anthropic typed event, a
 // Gemini GenerateContentResponse); the terminator (`data: [DONE]`) is not counted.
 
@@ -44,7 +49,10 @@ export interface ScriptStep {
   earlyHints?: boolean;
   cachedTokens?: number;
   cacheWriteTokens?: number;
+  toolCall?: ScriptedToolCall;
 }
+
+export interface ScriptedToolCall { name: string; arguments: Record<string, unknown> }
 
 /** The step of a request with no script: shared and frozen, so the default path allocates nothing. */
 export const DEFAULT_STEP: Readonly<ScriptStep> = Object.freeze({});

@@ -11,6 +11,7 @@ import type {
   HubUserContent,
 } from '../../hub/hub-request.ts';
 import { toolNamesById } from '../../hub/hub-tool-names.ts';
+import type { HubConversationMessage } from '../../hub/hub-system-messages.ts';
 import { parseArgumentsObject } from '../../hub/hub-validation.ts';
 import type { Warnings } from '../../hub/hub-warnings.ts';
 import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-messages-schema.ts';
@@ -35,6 +36,15 @@ function documentToHub(block: Record<string, unknown>, at: string): HubDocumentP
   throw invalidRequest(`'${at}.source': documents of source type '${String(source.type)}' cannot be translated for this model's provider.`, `${at}.source`);
 }
 
+/** A system message holds text blocks only (SystemMessageParam); empty text is left out. */
+function systemTextOf(blocks: readonly AnthropicContentBlock[], at: string): HubTextPart[] {
+  return blocks.flatMap((block, j): HubTextPart[] => {
+    if (block.type !== 'text') throw invalidRequest(`'${at}[${j}]': a system message can only hold text blocks, not '${block.type}'.`, `${at}[${j}]`);
+    const text = (block as { text: string }).text;
+    return text === '' ? [] : [{ type: 'text', text }];
+  });
+}
+
 const refuse = (type: string, at: string) =>
   invalidRequest(`'${at}': content blocks of type '${type}' cannot be translated for this model's provider.`, at);
 
@@ -43,6 +53,10 @@ export function anthropicMessagesToHub(messages: AnthropicMessage[]): HubMessage
   messages.forEach((message, i) => {
     const at = `messages[${i}].content`;
     const blocks = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
+    if (message.role === 'system') {
+      out.push({ role: 'system', content: systemTextOf(blocks, at) });
+      return;
+    }
     const results: HubToolResultPart[] = [];
     const user: HubUserContent[] = [];
     const assistant: HubAssistantContent[] = [];
@@ -171,7 +185,7 @@ function assistantBlocks(content: HubAssistantContent[], at: string, warnings: W
   return blocks;
 }
 
-export function hubMessagesToAnthropic(messages: HubMessage[], warnings: Warnings): Record<string, unknown>[] {
+export function hubMessagesToAnthropic(messages: HubConversationMessage[], warnings: Warnings): Record<string, unknown>[] {
   const out: { role: 'user' | 'assistant'; content: Record<string, unknown>[] }[] = [];
   const push = (role: 'user' | 'assistant', blocks: Record<string, unknown>[]) => {
     if (blocks.length === 0) return;

@@ -65,7 +65,32 @@ describe('anthropicMessagesRequestToHub', () => {
     expect(() => anthropicMessagesRequestToHub({ ...ok, temperature: 1.5 })).toThrowError(expect.objectContaining({ status: 400, param: 'temperature' }));
     expect(() => anthropicMessagesRequestToHub({ ...ok, top_p: 2 })).toThrowError(expect.objectContaining({ param: 'top_p' }));
     expect(() => anthropicMessagesRequestToHub({ model: 'c', messages: ok.messages })).toThrowError(expect.objectContaining({ param: 'max_tokens' }));
-    expect(() => anthropicMessagesRequestToHub({ ...ok, messages: [{ role: 'system', content: 'x' }] })).toThrowError(expect.objectContaining({ param: 'messages[0].role' }));
+    expect(() => anthropicMessagesRequestToHub({ ...ok, messages: [{ role: 'tool', content: 'x' }] })).toThrowError(expect.objectContaining({ param: 'messages[0].role' }));
+  });
+
+  it('takes system messages inside messages: leading ones join the system prompt, later ones stay in place', () => {
+    const { request } = anthropicMessagesRequestToHub({
+      model: 'c', max_tokens: 10, system: 'Top.',
+      messages: [
+        { role: 'system', content: [{ type: 'text', text: 'Lead.' }] },
+        { role: 'user', content: 'hi' },
+        { role: 'system', content: 'Answer in French.' },
+        { role: 'user', content: 'again' },
+      ],
+    });
+    expect(request.system).toEqual([{ type: 'text', text: 'Top.' }, { type: 'text', text: 'Lead.' }]);
+    expect(request.messages.map((m) => m.role)).toEqual(['user', 'system', 'user']);
+    expect(request.messages[1]).toEqual({ role: 'system', content: [{ type: 'text', text: 'Answer in French.' }] });
+    expect(() => anthropicMessagesRequestToHub({ model: 'c', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }, { role: 'system', content: [{ type: 'image', source: { type: 'url', url: 'https://x/y.png' } }] }] }))
+      .toThrowError(expect.objectContaining({ status: 400, param: 'messages[1].content[0]' }));
+  });
+
+  it('folds system messages into the top-level system when writing for an Anthropic upstream, with a warning', () => {
+    const { request } = anthropicMessagesRequestToHub({ model: 'c', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }, { role: 'system', content: 'Be brief.' }, { role: 'user', content: 'again' }] });
+    const { body, warnings } = hubToAnthropicMessagesRequest(request, 'claude-x');
+    expect(body.system).toEqual([{ type: 'text', text: 'Be brief.' }]);
+    expect((body.messages as { role: string }[]).map((m) => m.role)).toEqual(['user']);
+    expect(warnings.map((w) => w.feature)).toEqual(['messages[1].role']);
   });
 
   it('reads documents (text and PDF sources) and refuses Files API documents, naming the block', () => {

@@ -1,7 +1,8 @@
 // Anthropic /v1/messages requests ⇄ the hub request.
 import { invalidRequest } from '../../gateway-errors.ts';
 import { impliedBudget } from '../../hub/hub-reasoning.ts';
-import type { HubReasoningConfig, HubReasoningEffort, HubRequest, HubTextPart, HubToolChoice } from '../../hub/hub-request.ts';
+import { foldSystemMessages } from '../../hub/hub-system-messages.ts';
+import type { HubReasoningConfig, HubReasoningEffort, HubRequest, HubSystemMessage, HubTextPart, HubToolChoice } from '../../hub/hub-request.ts';
 import { parseOrThrow, unknownFields } from '../../hub/hub-validation.ts';
 import { Warnings, type HubWarning } from '../../hub/hub-warnings.ts';
 import { restoreExtensions, setIfDefined, warnForeignExtensions } from '../shared/extensions.ts';
@@ -75,10 +76,13 @@ export function anthropicMessagesRequestToHub(body: unknown): { request: HubRequ
     });
   }
   if (serverTools.length > 0) extensions.server_tools = serverTools;
+  const messages = anthropicMessagesToHub(input.messages);
+  // System messages before the first turn are part of the system prompt; later ones stay where they were said.
+  while (messages[0]?.role === 'system') system.push(...(messages.shift() as HubSystemMessage).content);
   const request: HubRequest = {
     model: input.model,
     system,
-    messages: anthropicMessagesToHub(input.messages),
+    messages,
     tools,
     maxOutputTokens: input.max_tokens,
     stopSequences: input.stop_sequences ?? [],
@@ -160,7 +164,9 @@ function toolChoiceToAnthropic(request: HubRequest): Record<string, unknown> | u
 export function hubToAnthropicMessagesRequest(request: HubRequest, upstreamModel: string): { body: Record<string, unknown>; warnings: HubWarning[] } {
   const warnings = new Warnings();
   const { thinking, maxTokens } = thinkingAndMaxTokens(request, warnings);
-  const system = request.system.map((part) => ({ type: 'text', text: part.text }));
+  // Claude on Vertex and Anthropic-compatible servers take system text only at the top: folded there.
+  const folded = foldSystemMessages(request.system, request.messages, warnings, 'Anthropic');
+  const system = folded.system.map((part) => ({ type: 'text', text: part.text }));
   if (request.responseFormat?.type === 'json_object') {
     // Anthropic has no JSON mode without a schema: the instruction is the closest equivalent.
     warnings.unsupported('response_format', 'Anthropic has no JSON mode without a schema; a system instruction asks for a JSON object instead.');
@@ -169,7 +175,7 @@ export function hubToAnthropicMessagesRequest(request: HubRequest, upstreamModel
   const body: Record<string, unknown> = {
     model: upstreamModel,
     max_tokens: maxTokens,
-    messages: hubMessagesToAnthropic(request.messages, warnings),
+    messages: hubMessagesToAnthropic(folded.messages, warnings),
   };
   if ((body.messages as unknown[]).length === 0) throw invalidRequest('The request has no messages to send.', 'messages');
   if (system.length > 0) body.system = system;

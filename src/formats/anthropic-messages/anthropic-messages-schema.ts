@@ -50,8 +50,9 @@ export const anthropicContentBlockSchema = z.union([
 
 export type AnthropicContentBlock = z.output<typeof anthropicContentBlockSchema>;
 
+/** `system` messages inside `messages` (SystemMessageParam: text only) are accepted as the current API does. */
 export const anthropicMessageSchema = z.looseObject({
-  role: z.enum(['user', 'assistant']),
+  role: z.enum(['user', 'assistant', 'system']),
   content: z.union([z.string(), z.array(anthropicContentBlockSchema)]),
 });
 

@@ -10,7 +10,7 @@ describe('anthropicMessagesStreamToHub', () => {
   it('reads thinking with its signature, text and two streamed tool calls', async () => {
     const parts = await runStream(anthropicMessagesStreamToHub(), fixture('anthropic-thinking-tools.events.sse'));
     expect(parts).toEqual([
-      { type: 'start', id: 'msg_01ABC', model: 'claude-sonnet-4-5-20250929' },
+      { type: 'start', promptUsage: { inputTokens: 2125, cachedInputTokens: 2000, cacheWriteTokens: 100 }, id: 'msg_01ABC', model: 'claude-sonnet-4-5-20250929' },
       { type: 'reasoning-delta', delta: 'The user wants weather' },
       { type: 'reasoning-delta', delta: ' in two cities.' },
       { type: 'reasoning-delta', delta: '', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds' },

@@ -16,6 +16,7 @@ import { anthropicStreamEventSchema, type AnthropicStreamEvent, type AnthropicUs
 import { anthropicUsageToHub, hubUsageToAnthropic, mergeAnthropicUsage } from './anthropic-messages-usage.ts';
 import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 import { anthropicTextDeltaOf } from './anthropic-messages-text-delta.ts';
+import { estimateAnthropicPromptTokens } from './anthropic-messages-prompt-tokens.ts';
 
 export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContext = {}): StreamMachine<SseEvent, HubStreamPart> & TextDeltaReader {
   let done = false;
@@ -50,7 +51,7 @@ export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContex
         case 'message_start':
           // message_start's output_tokens is a placeholder (1 or so); only message_delta's is the count.
           usage = mergeAnthropicUsage(usage, e.message.usage ? { ...e.message.usage, output_tokens: undefined } : null);
-          return [{ type: 'start', id: e.message.id, model: e.message.model }];
+          return [{ type: 'start', id: e.message.id, model: e.message.model, ...startPromptUsage(usage) }];
         case 'content_block_start': {
           const block = e.content_block as Record<string, unknown>;
           switch (block.type) {
@@ -108,6 +109,13 @@ export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContex
   };
 }
 
+/** The prompt's counts as message_start told them, for a client format that shows them at the start. */
+function startPromptUsage(usage: AnthropicUsage): { promptUsage?: PromptUsage } {
+  const { inputTokens, cachedInputTokens, cacheWriteTokens } = anthropicUsageToHub(usage);
+  if (inputTokens === undefined) return {};
+  return { promptUsage: { inputTokens, ...(cachedInputTokens !== undefined ? { cachedInputTokens } : {}), ...(cacheWriteTokens !== undefined ? { cacheWriteTokens } : {}) } };
+}
+
 const isOptionalString = (value: unknown) => value === undefined || typeof value === 'string';
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -162,6 +170,18 @@ export function anthropicMessagesStreamToHub(ctx: StreamToHubContext = {}): Tran
   return machineToTransformStream(createAnthropicMessagesStreamToHubMachine(ctx));
 }
 
+type PromptUsage = NonNullable<Extract<HubStreamPart, { type: 'start' }>['promptUsage']>;
+
+/** message_start's input counts: the upstream's when known, else counted from the client's own body. */
+function startUsage(promptUsage: PromptUsage | undefined, requestBody: unknown): Record<string, number> {
+  if (promptUsage?.inputTokens !== undefined) {
+    const { output_tokens: _output, ...input } = hubUsageToAnthropic(promptUsage);
+    return input;
+  }
+  const body = typeof requestBody === 'object' && requestBody !== null ? (requestBody as Record<string, unknown>) : {};
+  return { input_tokens: estimateAnthropicPromptTokens(body), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+}
+
 type OpenBlock = { kind: 'text' | 'thinking'; index: number; signed: boolean } | { kind: 'tool'; index: number; tool: number };
 
 /**
@@ -182,7 +202,7 @@ export function createHubToAnthropicMessagesStreamMachine(ctx: HubToStreamContex
     pinged = true;
     out.push(ev('ping', {}));
   };
-  const start = (id: string): SseEvent[] => {
+  const start = (id: string, promptUsage: PromptUsage | undefined): SseEvent[] => {
     started = true;
     return [
       ev('message_start', {
@@ -194,8 +214,9 @@ export function createHubToAnthropicMessagesStreamMachine(ctx: HubToStreamContex
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          // Input usage is known only at the end for most providers; message_delta carries it.
-          usage: { input_tokens: 0, output_tokens: 0 },
+          // Anthropic fills input_tokens in here, and clients read it here (LangChain); the upstream's figure
+          // when it has told it already (Gemini's first chunk), else the local count, which message_delta corrects.
+          usage: { ...startUsage(promptUsage, ctx.requestBody), output_tokens: 0 },
         },
       }),
     ];
@@ -216,8 +237,8 @@ export function createHubToAnthropicMessagesStreamMachine(ctx: HubToStreamContex
   return {
     push(part) {
       if (ended) return [];
-      if (part.type === 'start') return started ? [] : start(part.id);
-      const out: SseEvent[] = started || part.type === 'error' ? [] : start('gateway');
+      if (part.type === 'start') return started ? [] : start(part.id, part.promptUsage);
+      const out: SseEvent[] = started || part.type === 'error' ? [] : start('gateway', undefined);
       switch (part.type) {
         case 'text-delta':
           if (open?.kind !== 'text') openBlock(out, { type: 'text', text: '' }, { kind: 'text', index: nextIndex++, signed: false });

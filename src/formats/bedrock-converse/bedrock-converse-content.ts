@@ -1,6 +1,7 @@
 // Converse messages ⇄ hub messages. Converse puts tool results in a user turn and wants user and assistant
 // turns to alternate, so hub tool messages and the user turn after them are merged into one user turn.
 // Images are bytes only (base64 in JSON): the relay inlines URLs first (needsInlineImages).
+import type { HubConversationMessage } from '../../hub/hub-system-messages.ts';
 import { invalidRequest } from '../../gateway-errors.ts';
 import type { HubAssistantContent, HubDocumentPart, HubImagePart, HubMessage, HubTextPart, HubToolResultPart, HubUserContent } from '../../hub/hub-request.ts';
 import { parseArgumentsObject } from '../../hub/hub-validation.ts';
@@ -69,7 +70,7 @@ function toolResultToConverse(part: HubToolResultPart, param: string): Block {
   return { toolResult: { toolUseId: converseToolUseId(part.toolCallId), content: content.length > 0 ? content : [{ text: '' }], status: part.isError ? 'error' : 'success' } };
 }
 
-export function hubMessagesToConverse(messages: readonly HubMessage[], warnings: Warnings): ConverseMessage[] {
+export function hubMessagesToConverse(messages: readonly HubConversationMessage[], warnings: Warnings): ConverseMessage[] {
   const out: ConverseMessage[] = [];
   messages.forEach((message, index) => {
     const param = `messages[${index}]`;

@@ -2,6 +2,7 @@
 // (`/converse-stream`), so neither is in the body. Model-specific knobs (top_k, thinking) go in Converse's
 // additionalModelRequestFields, whose shape depends on the model: written for Claude models, whose shape
 // AWS documents (bedrock-converse-claude-fields.ts), and dropped with a warning for the others.
+import { foldSystemMessages } from '../../hub/hub-system-messages.ts';
 import type { RequestToHubContext } from '../../hub/hub-format.ts';
 import type { HubRequest, HubToolChoice } from '../../hub/hub-request.ts';
 import { parseOrThrow, unknownFields } from '../../hub/hub-validation.ts';
@@ -77,8 +78,9 @@ function warnDropped(request: HubRequest, warnings: Warnings, claude: boolean): 
 export function hubToConverseRequest(request: HubRequest, upstreamModel: string): { body: Record<string, unknown>; warnings: HubWarning[] } {
   const warnings = new Warnings();
   const claude: ClaudeConverseFields | null = isClaudeOnBedrock(upstreamModel) ? claudeConverseFields(request, warnings) : null;
-  const body: Record<string, unknown> = { messages: hubMessagesToConverse(request.messages, warnings) };
-  const system = request.system.filter((part) => part.text !== '').map((part) => ({ text: part.text }));
+  const folded = foldSystemMessages(request.system, request.messages, warnings, 'Bedrock Converse');
+  const body: Record<string, unknown> = { messages: hubMessagesToConverse(folded.messages, warnings) };
+  const system = folded.system.filter((part) => part.text !== '').map((part) => ({ text: part.text }));
   if (system.length > 0) body.system = system;
   const inference: Record<string, unknown> = {};
   setIfDefined(inference, 'maxTokens', claude ? claude.maxTokens : request.maxOutputTokens);

@@ -1,5 +1,6 @@
 // Gemini contents ⇄ hub messages. Gemini links a functionResponse to its call by name (ids are optional),
 // so calls without an id get one here and responses are matched to the earliest open call of that name.
+import type { HubConversationMessage } from '../../hub/hub-system-messages.ts';
 import { invalidRequest } from '../../gateway-errors.ts';
 import { defaultGenerateId } from '../../hub/hub-stream.ts';
 import type {
@@ -143,7 +144,7 @@ function resultToGemini(result: HubToolResultPart, name: string, at: string): Re
   return parts;
 }
 
-export function hubMessagesToGemini(messages: HubMessage[], warnings: Warnings): Record<string, unknown>[] {
+export function hubMessagesToGemini(messages: HubConversationMessage[], warnings: Warnings): Record<string, unknown>[] {
   const names = toolNamesById(messages);
   const out: { role: 'user' | 'model'; parts: Record<string, unknown>[] }[] = [];
   const push = (role: 'user' | 'model', parts: Record<string, unknown>[]) => {

@@ -1,5 +1,6 @@
 // Gemini generateContent requests ⇄ the hub request. The model and streaming are named by the URL
 // (models/{model}:streamGenerateContent), so they come in through the context, not the body.
+import { foldSystemMessages } from '../../hub/hub-system-messages.ts';
 import type { RequestToHubContext } from '../../hub/hub-format.ts';
 import { impliedBudget } from '../../hub/hub-reasoning.ts';
 import type { HubReasoningConfig, HubRequest, HubResponseFormat, HubToolChoice } from '../../hub/hub-request.ts';
@@ -163,8 +164,9 @@ function generationConfigToGemini(request: HubRequest, warnings: Warnings): Reco
 /** The body for models/{upstreamModel}:generateContent; the model and streaming go in the URL. */
 export function hubToGeminiGenerateRequest(request: HubRequest, _upstreamModel: string): { body: Record<string, unknown>; warnings: HubWarning[] } {
   const warnings = new Warnings();
-  const body: Record<string, unknown> = { contents: hubMessagesToGemini(request.messages, warnings) };
-  if (request.system.length > 0) body.systemInstruction = { parts: request.system.map((part) => ({ text: part.text })) };
+  const { system, messages } = foldSystemMessages(request.system, request.messages, warnings, 'Gemini');
+  const body: Record<string, unknown> = { contents: hubMessagesToGemini(messages, warnings) };
+  if (system.length > 0) body.systemInstruction = { parts: system.map((part) => ({ text: part.text })) };
   const own = request.extensions['gemini-generate'] ?? {};
   const serverTools = (own.server_tools as unknown[] | undefined) ?? [];
   if (request.tools.length > 0 || serverTools.length > 0) {

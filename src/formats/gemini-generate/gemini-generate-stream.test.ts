@@ -14,7 +14,7 @@ describe('geminiGenerateStreamToHub', () => {
   it('reads thoughts, text, two whole function calls and the final usage', async () => {
     const parts = await runStream(geminiGenerateStreamToHub({ generateId: counter() }), fixture('gemini-thinking-tools.chunks.sse'));
     expect(parts).toEqual([
-      { type: 'start', id: 'rsp-G1', model: 'gemini-2.5-flash' },
+      { type: 'start', id: 'rsp-G1', model: 'gemini-2.5-flash', promptUsage: { inputTokens: 120 } },
       { type: 'reasoning-delta', delta: '**Planning** I need the weather for both cities.' },
       { type: 'text-delta', delta: 'Checking both' },
       { type: 'tool-call-start', index: 0, id: 'gen_1', name: 'get_weather', signature: 'CiQB0e2Kb1' },

@@ -47,7 +47,11 @@ export function createGeminiGenerateStreamToHubMachine(ctx: StreamToHubContext =
       const out: HubStreamPart[] = [];
       if (!started) {
         started = true;
-        out.push({ type: 'start', id: chunk.responseId ?? generateId(), model: chunk.modelVersion ?? '' });
+        const first = chunk.usageMetadata ? geminiUsageToHub(chunk.usageMetadata) : {};
+        out.push({
+          type: 'start', id: chunk.responseId ?? generateId(), model: chunk.modelVersion ?? '',
+          ...(first.inputTokens !== undefined ? { promptUsage: { inputTokens: first.inputTokens, ...(first.cachedInputTokens !== undefined ? { cachedInputTokens: first.cachedInputTokens } : {}) } } : {}),
+        });
       }
       if (chunk.usageMetadata) usage = geminiUsageToHub(chunk.usageMetadata);
       const candidate = chunk.candidates?.[0];

@@ -1,4 +1,5 @@
-// OpenAI chat messages ⇄ hub messages. System and developer messages become the hub's system prompt; tool
+// OpenAI chat messages ⇄ hub messages. Leading system and developer messages become the hub's system prompt,
+// later ones hub system messages in place; tool
 // messages in a row become one hub tool turn; reasoning travels as `reasoning_content` (DeepSeek's field).
 import { invalidRequest } from '../../gateway-errors.ts';
 import { parseDataUrl } from '../../hub/hub-images.ts';
@@ -12,6 +13,7 @@ import type {
   HubUserContent,
 } from '../../hub/hub-request.ts';
 import { toolNamesById } from '../../hub/hub-tool-names.ts';
+import { systemMessageText } from '../../hub/hub-system-messages.ts';
 import type { Warnings } from '../../hub/hub-warnings.ts';
 import type { OpenAIMessage } from './openai-chat-schema.ts';
 import { decodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
@@ -48,10 +50,10 @@ export function openaiMessagesToHub(
     switch (message.role) {
       case 'system':
       case 'developer': {
-        // The hub has one system prompt; a system message later in the conversation joins it.
-        if (out.length > 0) warnings.unsupported(`${at}.role`, 'a system message after the first turn was moved into the system prompt.');
+        // Leading system messages are the system prompt; a later one stays where it was said.
         const text = textOf(message.content);
-        if (text !== '') system.push({ type: 'text', text });
+        if (out.length > 0) out.push({ role: 'system', content: text === '' ? [] : [{ type: 'text', text }] });
+        else if (text !== '') system.push({ type: 'text', text });
         return;
       }
       case 'user': {
@@ -160,6 +162,9 @@ export function hubMessagesToOpenAI(system: HubTextPart[], messages: HubMessage[
   messages.forEach((message, i) => {
     const at = `messages[${i}]`;
     switch (message.role) {
+      case 'system':
+        out.push({ role: 'system', content: systemMessageText(message) });
+        return;
       case 'user':
         out.push({ role: 'user', content: userContentToOpenAI(message.content, at) });
         return;

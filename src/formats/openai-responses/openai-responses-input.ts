@@ -1,7 +1,8 @@
-// Responses `input` items ⇄ hub messages. System and developer messages join the system prompt; assistant
-// messages, function_call and reasoning items in a row make one assistant turn; function_call_output items
-// in a row make one tool turn. Reasoning items carry a thinking signature in `encrypted_content` (the
+// Responses `input` items ⇄ hub messages. Leading system and developer messages are the system prompt, later
+// ones hub system messages in place; assistant messages, function_call and reasoning items in a row make one
+// assistant turn; function_call_output items in a row make one tool turn. Reasoning items carry a thinking signature in `encrypted_content` (the
 // gateway put it there in its own responses), so a thinking model gets it back.
+import { systemMessageText } from '../../hub/hub-system-messages.ts';
 import type { z } from 'zod';
 import { invalidRequest } from '../../gateway-errors.ts';
 import type { HubAssistantContent, HubMessage, HubReasoningPart, HubTextPart, HubToolResultPart, HubUserContent } from '../../hub/hub-request.ts';
@@ -64,11 +65,14 @@ export function responsesInputToHub(
         const item = parseAt(responsesMessageItemSchema, raw, at);
         const parts = typeof item.content === 'string' ? [{ type: 'text' as const, text: item.content }] : partsToHub(item.content, `${at}.content`);
         if (item.role === 'system' || item.role === 'developer') {
-          if (out.length > 0) warnings.unsupported(`${at}.role`, 'a system message after the first turn was moved into the system prompt.');
+          const texts: HubTextPart[] = [];
           for (const part of parts) {
             if (part.type !== 'text') throw invalidRequest(`'${at}.content': system messages can only hold text.`, `${at}.content`);
-            if (part.text !== '') system.push(part);
+            if (part.text !== '') texts.push(part);
           }
+          // Leading system messages are the system prompt; a later one stays where it was said.
+          if (out.length > 0) out.push({ role: 'system', content: texts });
+          else system.push(...texts);
         } else if (item.role === 'user') {
           out.push({ role: 'user', content: parts as HubUserContent[] });
         } else {
@@ -127,6 +131,9 @@ export function hubMessagesToResponsesInput(messages: readonly HubMessage[], war
   messages.forEach((message, i) => {
     const at = `messages[${i}]`;
     switch (message.role) {
+      case 'system':
+        out.push({ role: 'system', content: systemMessageText(message) });
+        return;
       case 'user':
         out.push({ role: 'user', content: message.content.map(userPartToResponses) });
         return;

@@ -2,10 +2,11 @@
 // and Gemini's :countTokens (dispatched from gemini-generate-route.ts). Exact from a channel that speaks
 // the format, a local estimate otherwise (src/relay/count-tokens.ts); the `x-gateway-token-count` response
 // header says which (`exact` or `estimate`).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CachedKey } from '../../accounts/key-index.ts';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
-import { countPromptTokens, estimateAnthropicPromptTokens, estimateGeminiPromptTokens } from '../../relay/count-tokens.ts';
+import { countPromptTokens, estimateAnthropicPromptTokens, estimateGeminiPromptTokens, type CountTokensRequest } from '../../relay/count-tokens.ts';
+import { recordRefusedCall } from '../../relay/record-refusal.ts';
 import { invalidRequest } from '../../gateway-errors.ts';
 import { anthropicMessagesFormat } from '../../formats/anthropic-messages/index.ts';
 import { geminiGenerateFormat } from '../../formats/gemini-generate/index.ts';
@@ -22,36 +23,49 @@ export interface CountAnswer {
 
 export function anthropicCountTokensRoute(app: FastifyInstance, deps: RelayDeps): void {
   app.post('/v1/messages/count_tokens', { config: { errorFormat: 'anthropic-messages' } }, async (request, reply) => {
+    const startedAt = performance.now();
     const key = authenticateRequest(deps.state, request);
-    if (!request.headers['anthropic-version']) throw invalidRequest('anthropic-version: header is required', null, 'missing_header');
-    const raw = request.body;
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalidRequest('The body must be a JSON object with model and messages.');
-    const body = raw as Record<string, unknown>;
-    // The same checks as POST /v1/messages: a request that could not be sent cannot be counted either.
-    const { request: hub } = anthropicMessagesFormat.requestToHub({ ...body, max_tokens: UNBOUNDED_MAX_TOKENS, stream: false });
-    request.metricsModel = hub.model;
-    const forwardHeaders: Record<string, string> = {};
-    for (const name of ['anthropic-version', 'anthropic-beta']) {
-      const value = request.headers[name];
-      if (typeof value === 'string') forwardHeaders[name] = value;
+    const log = { requestId: request.id, endpoint: '/v1/messages/count_tokens', inboundFormat: 'anthropic-messages' as const, startedAt };
+    try {
+      return await countAnthropicTokens(deps, key, request, reply, log);
+    } catch (error) {
+      const model = (request.body as { model?: unknown } | undefined)?.model;
+      recordRefusedCall(deps, { ...log, key, model, stream: false }, error);
+      throw error;
     }
-    const count = await countPromptTokens(deps, {
-      key,
-      model: hub.model,
-      signal: abortSignalForClient(reply),
-      exactFormat: 'anthropic-messages',
-      upstreamBody: (upstreamModel) => JSON.stringify({ ...body, model: upstreamModel }),
-      forwardHeaders,
-      estimate: () => estimateAnthropicPromptTokens(body),
-    });
-    reply.header('x-gateway-token-count', count.exact ? 'exact' : 'estimate');
-    if (reply.server.costHeader !== false) reply.header('x-gateway-cost', '0');
-    return count.exact ? count.body : { input_tokens: count.tokens };
   });
 }
 
+async function countAnthropicTokens(deps: RelayDeps, key: CachedKey, request: FastifyRequest, reply: FastifyReply, log: CountTokensRequest['log']): Promise<Record<string, unknown>> {
+  if (!request.headers['anthropic-version']) throw invalidRequest('anthropic-version: header is required', null, 'missing_header');
+  const raw = request.body;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalidRequest('The body must be a JSON object with model and messages.');
+  const body = raw as Record<string, unknown>;
+  // The same checks as POST /v1/messages: a request that could not be sent cannot be counted either.
+  const { request: hub } = anthropicMessagesFormat.requestToHub({ ...body, max_tokens: UNBOUNDED_MAX_TOKENS, stream: false });
+  request.metricsModel = hub.model;
+  const forwardHeaders: Record<string, string> = {};
+  for (const name of ['anthropic-version', 'anthropic-beta']) {
+    const value = request.headers[name];
+    if (typeof value === 'string') forwardHeaders[name] = value;
+  }
+  const count = await countPromptTokens(deps, {
+    key,
+    model: hub.model,
+    signal: abortSignalForClient(reply),
+    exactFormat: 'anthropic-messages',
+    upstreamBody: (upstreamModel) => JSON.stringify({ ...body, model: upstreamModel }),
+    forwardHeaders,
+    estimate: () => estimateAnthropicPromptTokens(body),
+    log,
+  });
+  reply.header('x-gateway-token-count', count.exact ? 'exact' : 'estimate');
+  if (reply.server.costHeader !== false) reply.header('x-gateway-cost', '0');
+  return count.exact ? count.body : { input_tokens: count.tokens };
+}
+
 /** Gemini's :countTokens body: `contents` (with optional tools and system instruction) or `generateContentRequest`. */
-export async function geminiCountTokens(deps: RelayDeps, key: CachedKey, model: string, raw: unknown, signal: AbortSignal): Promise<CountAnswer> {
+export async function geminiCountTokens(deps: RelayDeps, key: CachedKey, model: string, raw: unknown, signal: AbortSignal, log: CountTokensRequest['log']): Promise<CountAnswer> {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalidRequest('The body must be a JSON object with contents.');
   const body = raw as Record<string, unknown>;
   const generate = body.generateContentRequest;
@@ -64,6 +78,7 @@ export async function geminiCountTokens(deps: RelayDeps, key: CachedKey, model: 
     exactFormat: 'gemini-generate',
     upstreamBody: (upstreamModel) => JSON.stringify(generate ? { ...body, generateContentRequest: { ...generate, model: `models/${upstreamModel}` } } : body),
     estimate: () => estimateGeminiPromptTokens(body),
+    log,
   });
   return count.exact ? { body: count.body, exact: true } : { body: { totalTokens: count.tokens }, exact: false };
 }

@@ -57,7 +57,8 @@ export function geminiGenerateRoutes(app: FastifyInstance, deps: RelayDeps): voi
     }
     try {
       const body = request.body ?? parseJson(request.rawBody ?? await readBodyOfGet(request));
-      const count = await geminiCountTokens(deps, key, model, body, abortSignalForClient(reply));
+      const log = { requestId: request.id, endpoint: `/v1beta/models/{model}:${action}`, inboundFormat: 'gemini-generate' as const, startedAt };
+      const count = await geminiCountTokens(deps, key, model, body, abortSignalForClient(reply), log);
       // Counting is free, as upstream: nothing is charged.
       if (reply.server.costHeader !== false) reply.header('x-gateway-cost', '0');
       return reply.header('x-gateway-token-count', count.exact ? 'exact' : 'estimate').send(count.body);
