@@ -21,6 +21,9 @@ import { openaiResponsesFormat } from '../formats/openai-responses/index.ts';
 import { outputItemIdsOf, responseIdOf, responsesPassthroughStream, wholeOutputTokens } from '../responses/passthrough-answers.ts';
 import { rebuiltForUpstream, resolveResponsesState, type ResolvedResponsesState } from '../responses/resolve-responses-state.ts';
 import { keepingClient, mintResponseId } from '../responses/keeping-client.ts';
+import { noticingAnswers } from '../responses/answering-channel.ts';
+import { ClientWarnings } from '../responses/client-warnings.ts';
+import { removedHostedTools } from '../formats/openai-responses/openai-responses-tools.ts';
 
 const responsesSchema = z.looseObject({
   model: z.string().min(1),
@@ -58,7 +61,12 @@ export function prepareResponses(raw: unknown): PreparedCall {
         logger: deps.logger,
         imageFetchAllowPrivate: deps.imageFetchAllowPrivate,
       });
-      const either = byChannelFormat(passthrough, keeper ? keeper.watch(translated) : translated);
+      // What a translation leaves out (hosted web search) is named to the client when a translated channel answers.
+      const warnings = new ClientWarnings(removedHostedTools(body).map((type) => `${type}: removed, this model's provider has no search tool the gateway serves it with`));
+      const either = byChannelFormat(passthrough, noticingAnswers(translated, (channel) => {
+        keeper?.answeredBy(channel);
+        warnings.apply();
+      }));
       // A conversation an upstream holds is continued on that channel while it serves the model.
       const previous = state.previous;
       const homeChannel = previous?.keptBy === 'upstream' && previous.channelId !== null ? deps.state.current.routing.channel(previous.channelId) : undefined;
@@ -66,7 +74,8 @@ export function prepareResponses(raw: unknown): PreparedCall {
       const hop = home === null ? either : onlyOnChannel(either, home);
       const size = state.rebuilt ? JSON.stringify(state.rebuilt.input ?? '').length + call.rawBody.length : call.rawBody.length;
       const result = await relayEndpoint(deps, call, hop, { estimate: estimateChatUsage(size, body.max_output_tokens ?? null) });
-      return keeper ? keeper.afterSaving(result) : result;
+      const shown = warnings.onto(result);
+      return keeper ? keeper.afterSaving(shown) : shown;
     },
   };
 }
@@ -141,22 +150,9 @@ function keptAnswers(deps: RelayDeps, call: RelayCall, state: ResolvedResponsesS
   return {
     client,
     /** Notes which channel answered, for the record. */
-    // Delegates member by member: a hop can be a class instance, whose methods a spread would not copy.
-    watch: (hop: RelayHop): RelayHop => ({
-      supports: (channel) => hop.supports(channel),
-      request: (channel, upstreamModel) => hop.request(channel, upstreamModel),
-      error: (channel, status, text, headers) => hop.error(channel, status, text, headers),
-      ...(hop.continuation ? { continuation: (deliveredText: string) => hop.continuation!(deliveredText) } : {}),
-      ...(hop.passBytes ? { passBytes: hop.passBytes } : {}),
-      whole(text, channel, sent, usage) {
-        channelId = channel.id;
-        return hop.whole(text, channel, sent, usage);
-      },
-      stream(channel, sent, usage) {
-        channelId = channel.id;
-        return hop.stream!(channel, sent, usage);
-      },
-    }),
+    answeredBy(channel: RoutedChannel) {
+      channelId = channel.id;
+    },
     async afterSaving(result: RelayResult): Promise<RelayResult> {
       if (result.kind === 'buffer') {
         if (saving) await saving;
