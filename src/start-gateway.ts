@@ -159,6 +159,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     isReady: () => ready,
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     costHeader: env.COST_HEADER,
+    responsesWebSocket: { maxPerKey: env.RESPONSES_WS_MAX_PER_KEY, maxConnections: env.RESPONSES_WS_MAX_CONNECTIONS, idleTimeoutMs: env.RESPONSES_WS_IDLE_TIMEOUT_MS },
     connectionLimits: {
       headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
