@@ -16,6 +16,8 @@ import { GatewayError, invalidRequest } from '../gateway-errors.ts';
 import { recordRefusedCall } from '../relay/record-refusal.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import { newCallMeter, type RelayCall, type RelayResult } from '../relay/relay-types.ts';
+import { responseEnvelope } from '../formats/openai-responses/index.ts';
+import { mintResponseId } from '../responses/keeping-client.ts';
 
 export interface ResponsesSocketLimits {
   /** Closed after this long without a message while no response is running. */
@@ -62,14 +64,35 @@ export function serveResponsesSocket(deps: RelayDeps, socket: WebSocket, key: Ca
     const { type: _type, response: nested, ...flat } = message;
     const body: Record<string, unknown> = { ...(nested !== null && typeof nested === 'object' ? nested as Record<string, unknown> : {}), ...flat, stream: true };
     if (last && body.previous_response_id === last.id && body.store === false) {
-      const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : Array.isArray(body.input) ? body.input : [];
-      const { previous_response_id: _previous, ...rest } = body;
-      return { ...rest, input: [...last.history, ...input] };
+      const { previous_response_id: _previous, generate: _generate, ...rest } = body;
+      return { ...rest, input: [...last.history, ...inputOf(body)] };
     }
-    return body;
+    const { generate: _generate, ...rest } = body;
+    return rest;
+  };
+
+  /**
+   * `generate: false` (Codex warms the connection up with it): the request is checked and answered with an
+   * empty completed response, nothing is sent upstream or charged; a continuation may name it.
+   */
+  const warmUp = async (body: Record<string, unknown>) => {
+    try {
+      prepareResponses(body);
+    } catch (error) {
+      return sendError(error);
+    }
+    const id = mintResponseId();
+    const response = (status: 'in_progress' | 'completed') => responseEnvelope({
+      id, createdAt: Math.floor(Date.now() / 1000), model: String(body.model), status, incompleteDetails: null, output: [],
+      usage: status === 'completed' ? { inputTokens: 0, outputTokens: 0 } : null, requestBody: body,
+    });
+    await send(JSON.stringify({ type: 'response.created', sequence_number: 0, response: response('in_progress') }));
+    await send(JSON.stringify({ type: 'response.completed', sequence_number: 1, response: response('completed') }));
+    last = { id, history: inputOf(body) };
   };
 
   const respond = async (message: Record<string, unknown>) => {
+    if (message.generate === false) return warmUp(bodyOf(message));
     const startedAt = performance.now();
     const abort = new AbortController();
     aborts.add(abort);
@@ -90,10 +113,7 @@ export function serveResponsesSocket(deps: RelayDeps, socket: WebSocket, key: Ca
     }
     try {
       const completed = await sendEvents(result, send);
-      if (completed && typeof completed.id === 'string') {
-        const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : Array.isArray(body.input) ? body.input : [];
-        last = { id: completed.id, history: [...input, ...(Array.isArray(completed.output) ? completed.output : [])] };
-      }
+      if (completed && typeof completed.id === 'string') last = { id: completed.id, history: [...inputOf(body), ...(Array.isArray(completed.output) ? completed.output : [])] };
     } finally {
       aborts.delete(abort);
     }
@@ -133,6 +153,8 @@ export function serveResponsesSocket(deps: RelayDeps, socket: WebSocket, key: Ca
     onClose();
   });
 }
+
+const inputOf = (body: Record<string, unknown>): unknown[] => (typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : Array.isArray(body.input) ? body.input : []);
 
 /** Sends each SSE event's data as one text frame; returns the finished Response (response.completed), if any. */
 async function sendEvents(result: RelayResult, send: (data: string) => Promise<void>): Promise<Record<string, unknown> | null> {

@@ -99,6 +99,23 @@ describe('the Responses WebSocket mode', () => {
     }
   });
 
+  it('warms up on generate: false (as Codex does first): an empty completed response, nothing sent upstream or charged, and a continuation may name it', async () => {
+    const before = (await usageRows('wes')).length;
+    anthropic.reset();
+    const { socket, next } = await connect();
+    const warm = next('response.completed');
+    socket.send(create({ model: 'claude-sonnet-4-6', store: false, generate: false, input: [{ type: 'message', role: 'user', content: 'the word is kelp' }] }));
+    const response = (await warm).response as { id: string; output: unknown[]; usage: { input_tokens: number } };
+    expect([response.output, response.usage.input_tokens]).toEqual([[], 0]);
+    expect(anthropic.requests).toEqual([]);
+    const done = next('response.completed');
+    socket.send(create({ model: 'claude-sonnet-4-6', store: false, previous_response_id: response.id, input: 'which word?' }));
+    await done;
+    expect(JSON.stringify(anthropic.requests.at(-1)!.body)).toContain('the word is kelp');
+    socket.close();
+    expect((await usageRows('wes')).length - before).toBe(1);
+  });
+
   it('answers a refusal with an error event and stays open for the next response', async () => {
     const { socket, next } = await connect();
     const error = next('error');
