@@ -4,6 +4,8 @@
 // and the agent's own history (store: false) sent back whole every turn: the reasoning items' sealed
 // encrypted_content gives Anthropic its thinking signature back (its simulator refuses a tool loop without
 // it), and a forged one never reaches the upstream. Through the openai SDK, streamed and whole.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
@@ -62,14 +64,45 @@ async function turn(model: string, input: Item[], stream: boolean): Promise<{ ou
   }
   const { data: events, response } = await client.responses.create({ ...body, stream: true }).withResponse();
   let output: Item[] = [];
-  const types: string[] = [];
+  const seen: Array<Record<string, unknown>> = [];
   for await (const event of events) {
-    types.push(event.type);
-    if (event.type === 'response.completed') output = event.response.output as unknown as Item[];
+    seen.push(event as unknown as Record<string, unknown>);
+    if (event.type === 'response.completed') {
+      output = event.response.output as unknown as Item[];
+      expect(event.response.usage?.output_tokens).toBeGreaterThan(0);
+    }
   }
-  expect(types[0]).toBe('response.created');
-  expect(types.at(-1)).toBe('response.completed');
+  expectCodexReadableEvents(seen);
   return { output, warnings: response.headers.get('x-gateway-warnings') };
+}
+
+/** Every event type the Responses API defines, read from the openai SDK's own declarations. */
+const DEFINED_EVENTS = new Set([
+  ...readFileSync(fileURLToPath(new URL('../../node_modules/openai/resources/responses/responses.d.ts', import.meta.url)), 'utf8').matchAll(/type: '(response\.[a-z_.]+|error)'/g),
+].map((match) => match[1]!));
+
+/**
+ * What Codex reads: response.created first and response.completed last; every event a type the schema
+ * defines; per output item, output_item.added before its deltas and output_item.done after them.
+ */
+function expectCodexReadableEvents(events: Array<Record<string, unknown>>): void {
+  expect(DEFINED_EVENTS.size).toBeGreaterThan(40);
+  expect(events[0]!.type).toBe('response.created');
+  expect(events.at(-1)!.type).toBe('response.completed');
+  for (const event of events) expect(DEFINED_EVENTS, String(event.type)).toContain(event.type);
+  const state = new Map<number, 'added' | 'done'>();
+  for (const event of events) {
+    const index = event.output_index as number | undefined;
+    if (index === undefined) continue;
+    if (event.type === 'response.output_item.added') {
+      expect(state.has(index)).toBe(false);
+      state.set(index, 'added');
+    } else if (event.type === 'response.output_item.done') {
+      expect(state.get(index)).toBe('added');
+      state.set(index, 'done');
+    } else expect(state.get(index), `${String(event.type)} of item ${index}`).toBe('added');
+  }
+  expect([...state.values()].every((s) => s === 'done')).toBe(true);
 }
 
 describe.each([false, true])('a coding agent\'s Responses request to an Anthropic channel (stream: %s)', (stream) => {
