@@ -1,14 +1,28 @@
 // The closed set of gateway error codes: each declared once, with its HTTP status, its kind (OpenAI's error
 // `type`, which every other format maps from), the `code` values a client may see with it and what it
-// means. GatewayError only accepts a code declared here; test/errors/error-catalogue.test.ts checks every
-// place that raises one against this list, and the README's error table against it too. The one
-// status-to-kind mapping, for errors whose status comes from an upstream, is here as well.
-import type { GatewayErrorKind } from './gateway-errors.ts';
+// means. An error is built from its code alone (gatewayError in gateway-errors.ts), which takes status and
+// kind from here and accepts only the client codes declared here; test/errors/error-catalogue.test.ts
+// checks the call sites and the README's error table against this list. The one status-to-kind mapping,
+// for errors whose status comes from an upstream, is here as well.
+
+/** The kind of problem, named after OpenAI's error `type` values, which the other formats map from. */
+export type GatewayErrorKind =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'request_too_large'
+  | 'rate_limit_error'
+  | 'insufficient_quota'
+  | 'upstream_error'
+  | 'timeout_error'
+  | 'overloaded_error'
+  | 'server_error';
 
 export interface DeclaredError {
   /** The HTTP status, or 'upstream' when the upstream's own status is passed on. */
   status: number | 'upstream';
-  /** The kind, or 'by-status' when kindForStatus derives it from the status. */
+  /** The kind, or 'by-status' when kindForStatus derives it from the status (or the upstream's envelope names one). */
   kind: GatewayErrorKind | 'by-status';
   /** The `code` values a client can see with it ('upstream' when it is the upstream's own). */
   clientCodes: readonly string[];
@@ -71,7 +85,7 @@ export const GATEWAY_ERRORS = {
   GW_ERR_CONFLICT: { status: 409, kind: 'invalid_request_error', clientCodes: ['conflict', 'email_in_use', 'group_in_use', 'group_required', 'key_name_taken', 'name_taken'], meaning: 'A change that conflicts with what exists (an address or a name in use, a group keys still use).' },
   // Accounts and the /api surface (issue 12).
   GW_ERR_NOT_SIGNED_IN: { status: 401, kind: 'authentication_error', clientCodes: ['not_signed_in'], meaning: 'No session (or an expired one) and no API key.' },
-  GW_ERR_INVALID_CREDENTIALS: { status: 401, kind: 'authentication_error', clientCodes: ['invalid_credentials', 'invalid_code'], meaning: 'A wrong e-mail address or password, or a wrong two-factor code.' },
+  GW_ERR_INVALID_CREDENTIALS: { status: 401, kind: 'authentication_error', clientCodes: ['invalid_credentials', 'invalid_code', 'totp_session_missing'], meaning: 'A wrong e-mail address or password, a wrong two-factor code, or a second step without a pending sign-in.' },
   GW_ERR_TOTP_REQUIRED: { status: 401, kind: 'authentication_error', clientCodes: ['totp_required'], meaning: 'The password was right; the account needs its two-factor code (POST /api/auth/login/totp).' },
   GW_ERR_CSRF: { status: 403, kind: 'permission_error', clientCodes: ['csrf_token_invalid'], meaning: 'A state-changing request with the session cookie but without the X-CSRF-Token it needs.' },
   GW_ERR_FORBIDDEN: { status: 403, kind: 'permission_error', clientCodes: ['forbidden', 'account_disabled', 'admin_only', 'email_not_verified', 'registration_closed', 'registration_domain_not_allowed'], meaning: 'Not allowed for this account (disabled, unverified, not an admin, registration closed).' },
@@ -84,6 +98,16 @@ export const GATEWAY_ERRORS = {
 } as const satisfies Record<string, DeclaredError>;
 
 export type GatewayErrorCode = keyof typeof GATEWAY_ERRORS;
+
+type Declared = typeof GATEWAY_ERRORS;
+
+/** The client `code` values an entry declares, as a literal union; an entry that passes on the upstream's
+ * own code ('upstream') takes any string, an entry with none (GW_ERR_CLIENT_GONE) takes none. */
+export type ClientCodeOf<C extends GatewayErrorCode> =
+  Declared[C]['clientCodes'][number] extends infer Listed ? ('upstream' extends Listed ? string : Listed) : never;
+
+/** The codes whose status is the upstream's own, given by whoever raises them (GW_ERR_UPSTREAM_STATUS). */
+export type UpstreamStatusCode = { [C in GatewayErrorCode]: Declared[C]['status'] extends 'upstream' ? C : never }[GatewayErrorCode];
 
 /**
  * The kind for a status an upstream chose: the one mapping every format's error reader and the

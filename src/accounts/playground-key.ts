@@ -5,7 +5,7 @@ import type { AccountsDeps } from './accounts-deps.ts';
 import type { CachedKey } from './key-index.ts';
 import type { GatewayState } from '../gateway-state.ts';
 import { createUserKey } from './user-keys.ts';
-import { GatewayError } from '../gateway-errors.ts';
+import { gatewayError } from '../gateway-errors.ts';
 
 export const PLAYGROUND_KEY_NAME = 'playground';
 
@@ -18,6 +18,6 @@ export async function playgroundKeyFor(deps: AccountsDeps, state: GatewayState, 
     id = (await createUserKey(deps, userId, { name: PLAYGROUND_KEY_NAME })).data.id;
   }
   const key = state.current.keys.byId(id) ?? (await state.reload(), state.current.keys.byId(id));
-  if (!key) throw new GatewayError(500, 'server_error', 'GW_ERR_INTERNAL', { message: 'The playground key could not be loaded.', code: 'internal_error' });
+  if (!key) throw gatewayError('GW_ERR_INTERNAL', { message: 'The playground key could not be loaded.', code: 'internal_error' });
   return key;
 }

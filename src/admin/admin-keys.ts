@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from '../accounts/api-key-format.ts';
-import { GatewayError, invalidRequest } from '../gateway-errors.ts';
+import { apiNotFound, type GatewayError, invalidRequest, gatewayError } from '../gateway-errors.ts';
 import type { AnnounceChange } from '../cluster/invalidation-bus.ts';
 import { boundedUsdToMicros } from '../metering/money-bounds.ts';
 
@@ -23,7 +23,8 @@ export interface NewKeyRequest extends KeyChanges {
   name: string;
 }
 
-export const notFound = (what: string) => new GatewayError(404, 'not_found_error', 'GW_ERR_NOT_FOUND', { message: `${what} does not exist.`, code: 'not_found' });
+/** The admin API's 404, the same as the /api surface's (gateway-errors.ts). */
+export const notFound = apiNotFound;
 
 const quotaMicros = (usd: number) => boundedUsdToMicros(usd, 'quota_usd', { allowNegative: false, allowZero: true });
 
@@ -32,7 +33,7 @@ export async function createKey(db: Kysely<DatabaseSchema>, announce: AnnounceCh
   if (!user) throw notFound(`User '${request.user}'`);
   const existing = await db.selectFrom('api_keys').select('status').where('user_id', '=', user.id).where('name', '=', request.name).executeTakeFirst();
   if (existing) {
-    throw new GatewayError(409, 'invalid_request_error', 'GW_ERR_KEY_NAME_TAKEN', {
+    throw gatewayError('GW_ERR_KEY_NAME_TAKEN', {
       message: `User '${request.user}' already has a key named '${request.name}'${existing.status === 'deleted' ? ' (deleted keys keep their names)' : ''}: choose another name.`,
       param: 'name',
       code: 'key_name_taken',
@@ -91,7 +92,7 @@ export async function revokeKey(db: Kysely<DatabaseSchema>, announce: AnnounceCh
 
 async function missingOrDeleted(db: Kysely<DatabaseSchema>, id: number): Promise<GatewayError> {
   const row = await db.selectFrom('api_keys').select('status').where('id', '=', id).executeTakeFirst();
-  if (row?.status === 'deleted') return new GatewayError(404, 'not_found_error', 'GW_ERR_KEY_DELETED', { message: `API key ${id} was deleted; a deleted key can never be changed or enabled again. Create a new key.`, code: 'not_found' });
+  if (row?.status === 'deleted') return gatewayError('GW_ERR_KEY_DELETED', { message: `API key ${id} was deleted; a deleted key can never be changed or enabled again. Create a new key.`, code: 'not_found' });
   return notFound(`API key ${id}`);
 }
 

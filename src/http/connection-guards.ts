@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { compileIpAllowlist, unmapIpv4 } from '../accounts/ip-allowlist.ts';
-import { GatewayError, invalidRequest } from '../gateway-errors.ts';
+import { type GatewayError, invalidRequest, gatewayError } from '../gateway-errors.ts';
 import { errorFormatForUrl, renderError } from './error-formats.ts';
 
 export interface ConnectionLimits {
@@ -40,14 +40,14 @@ export function installConnectionGuards(app: FastifyInstance, limits: Connection
 
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     // Node's default is an empty 417; only `Expect: 100-continue` is meaningful to us.
-    writeErrorResponse(response, request.url ?? '/', request.headers, new GatewayError(417, 'invalid_request_error', 'GW_ERR_EXPECTATION_FAILED', {
+    writeErrorResponse(response, request.url ?? '/', request.headers, gatewayError('GW_ERR_EXPECTATION_FAILED', {
       message: `The Expect header '${String(request.headers.expect).slice(0, 64)}' is not supported; only '100-continue' is.`,
       code: 'expectation_failed',
     }));
   });
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     // Without a listener Node drops the socket without a word: answer like for any unknown method.
-    writeRawError(socket, request.url ?? '/', request.headers, new GatewayError(405, 'invalid_request_error', 'GW_ERR_METHOD_NOT_ALLOWED', {
+    writeRawError(socket, request.url ?? '/', request.headers, gatewayError('GW_ERR_METHOD_NOT_ALLOWED', {
       message: 'CONNECT is not supported: this is an API gateway, not a proxy.',
       code: 'method_not_allowed',
     }));
@@ -85,12 +85,12 @@ export function handleClientError(cause: Error, socket: Socket): void {
 function clientErrorFor(error: NodeJS.ErrnoException): GatewayError {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new GatewayError(408, 'timeout_error', 'GW_ERR_CLIENT_TIMEOUT', {
+      return gatewayError('GW_ERR_CLIENT_TIMEOUT', {
         message: 'The request was not received in time (headers or body too slow); the connection is closed.',
         code: 'request_timeout',
       });
     case 'HPE_HEADER_OVERFLOW':
-      return new GatewayError(431, 'invalid_request_error', 'GW_ERR_HEADERS_TOO_LARGE', {
+      return gatewayError('GW_ERR_HEADERS_TOO_LARGE', {
         message: 'The request headers (or URL) are larger than the server accepts (16 KB).',
         code: 'request_header_fields_too_large',
       });

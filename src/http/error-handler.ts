@@ -1,7 +1,7 @@
 // Turns every failure into a clear answer in the caller's own error format; never a bare 500 for bad input.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GatewayError, urlPartTooLong, quoteInput, bodyTooLarge, internalError, invalidJson, invalidRequest, routeNotFound, routeNotFoundWithHint } from '../gateway-errors.ts';
+import { GatewayError, restated, urlPartTooLong, quoteInput, bodyTooLarge, internalError, invalidJson, invalidRequest, routeNotFound, routeNotFoundWithHint } from '../gateway-errors.ts';
 import { pathHintFor } from './path-hints.ts';
 import { errorFormatOf, renderError } from './error-formats.ts';
 import { lingerBeforeClose } from './connection-guards.ts';
@@ -46,7 +46,7 @@ const MAX_MESSAGE_CHARS = 2_000;
 
 function boundedError(error: GatewayError): GatewayError {
   if (error.message.length <= MAX_MESSAGE_CHARS) return error;
-  return new GatewayError(error.status, error.kind, error.gatewayCode, { message: quoteInput(error.message, MAX_MESSAGE_CHARS), param: error.param === null ? null : quoteInput(error.param), code: error.code, headers: error.headers });
+  return restated(error, { message: quoteInput(error.message, MAX_MESSAGE_CHARS), param: error.param === null ? null : quoteInput(error.param), code: error.code, headers: error.headers });
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {

@@ -70,6 +70,14 @@ const NO_QUERY: ParsedUrlQuery = Object.freeze({}) as ParsedUrlQuery;
  */
 const VALID_MEDIA_TYPE = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(?:;|$)/;
 
+// Declared here, beside the lane, so the route files that register on it need not import it (no cycle).
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The lean lane, when the app has one: relayed routes register there too. */
+    relayLane?: RelayLaneRoutes;
+  }
+}
+
 export class RelayLane implements RelayLaneRoutes {
   private readonly routes = new Map<string, LaneRoute>();
   private readonly prefixes: { prefix: string; routes: LanePrefixRoutes }[] = [];

@@ -1,6 +1,6 @@
 // Upstream errors as GatewayErrors: the status is kept (a 429 stays a 429, a 400 keeps its message), and the
 // kind follows the status so every format can render it in its own error shape.
-import { GatewayError, type GatewayErrorKind } from '../gateway-errors.ts';
+import { type GatewayError, type GatewayErrorKind, gatewayError } from '../gateway-errors.ts';
 import { kindForStatus } from '../gateway-error-codes.ts';
 
 /** The one status-to-kind mapping, declared with the error codes. */
@@ -14,19 +14,15 @@ export interface UpstreamErrorInit {
   headers?: Record<string, string>;
 }
 
-/** An error an upstream answered with, as the gateway's own error type. */
+/** An error an upstream answered with, as the gateway's own error type: its status kept, its kind the one
+ * the upstream's envelope named (when the format reader knows it) or the status's. */
 export function upstreamStatusError(status: number, init: UpstreamErrorInit): GatewayError {
-  return new GatewayError(status, init.kind ?? kindForStatus(status), 'GW_ERR_UPSTREAM_STATUS', {
-    message: init.message,
-    param: init.param ?? null,
-    code: init.code ?? null,
-    headers: init.headers ?? {},
-  });
+  return gatewayError('GW_ERR_UPSTREAM_STATUS', { status, kind: init.kind, message: init.message, param: init.param ?? null, code: init.code ?? null, headers: init.headers ?? {} });
 }
 
 /** A 2xx upstream body that does not have the shape its format promises. */
 export function upstreamPayloadError(format: string, detail: string): GatewayError {
-  return new GatewayError(502, 'upstream_error', 'GW_ERR_UPSTREAM_BAD_RESPONSE', {
+  return gatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', {
     message: `The upstream sent a ${format} response the gateway could not read: ${detail}`,
     code: 'upstream_bad_response',
   });

@@ -2,7 +2,7 @@
 // call and the per-user / per-key sums of the charges. Shared by the Kysely writer (metering-writer.ts) and
 // the SQLite metering worker's statements (sqlite-metering-store.ts), which must not load Kysely.
 import type { UsageStatsTable } from '../db/schema.ts';
-import type { MeteringEntry } from './metering-writer.ts';
+import type { MeteringEntry } from './metering-entry.ts';
 
 export const STAT_BUCKETS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
 

@@ -5,17 +5,14 @@
 // the database refuses (isolate-refused-rows.ts).
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { DatabaseSchema, NewUsageLog } from '../db/schema.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
 import { insertUsageLogBatch } from '../db/repositories/usage-logs.ts';
 import { upsertUsageStatsBatch } from '../db/repositories/usage-stats.ts';
 import { addToStatRollups } from '../db/repositories/usage-stats-rollups.ts';
 import { callsByUser, chargedEntries, statRows, sumBy } from './metering-rows.ts';
+import type { MeteringEntry } from './metering-entry.ts';
 
-export interface MeteringEntry {
-  log: NewUsageLog;
-  /** The micro-USD to take from the owner's wallet; 0 for failed or free calls. */
-  chargeMicros: number;
-}
+export type { MeteringEntry } from './metering-entry.ts';
 
 export { STAT_BUCKETS } from './metering-rows.ts';
 

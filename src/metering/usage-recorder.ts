@@ -15,6 +15,7 @@ import { boundedMeteringEntry } from './safe-metering-entry.ts';
 import { createMeteringMetrics } from './metering-metrics.ts';
 import type { Registry } from 'prom-client';
 import { billedQuantities } from './log-cost.ts';
+import type { GatewayErrorCode } from '../gateway-error-codes.ts';
 
 export interface CallRecord {
   requestId: string;
@@ -31,7 +32,7 @@ export interface CallRecord {
   usage: Usage;
   error: string | null;
   /** The gateway error code (GW_ERR_…) of a failed call, when one is known. */
-  errorCode?: string | null;
+  errorCode?: GatewayErrorCode | null;
   attempts: readonly unknown[] | null;
   /** Taken at admission; settled here. Null for free models. */
   reservation: Reservation | null;

@@ -8,14 +8,14 @@
 //    becomes one 'refund' ledger row; the balance may go below zero;
 //  - charge.succeeded: remembers the receipt link; anything else is acknowledged and ignored.
 import type Stripe from 'stripe';
-import { GatewayError } from '../gateway-errors.ts';
+import { gatewayError } from '../gateway-errors.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
 import { applyWalletEntry } from './wallet-entries.ts';
 
 export type EventOutcome = 'credited' | 'debited' | 'failed' | 'updated' | 'duplicate' | 'ignored';
 
 /** Stripe retries any non-2xx: used for a refund that arrives before its payment's completion. */
-const retryLater = (message: string) => new GatewayError(409, 'invalid_request_error', 'GW_ERR_WEBHOOK_RETRY', { message, code: 'retry_later' });
+const retryLater = (message: string) => gatewayError('GW_ERR_WEBHOOK_RETRY', { message, code: 'retry_later' });
 
 const CENTS_TO_MICROS = 10_000;
 

@@ -2,18 +2,18 @@
 // dollars. The wallet is credited only by the webhook (stripe-events.ts), never by the browser coming back.
 import { randomBytes } from 'node:crypto';
 import type { UserRow } from '../db/schema.ts';
-import { GatewayError, invalidRequest } from '../gateway-errors.ts';
+import { invalidRequest, gatewayError } from '../gateway-errors.ts';
 import { getSetting } from '../db/repositories/settings.ts';
 import { DEFAULT_MAX_TOPUP_USD, MAX_TOPUP_SETTING, type PaymentsDeps } from './payments-deps.ts';
 
 export const cardPaymentsOff = () =>
-  new GatewayError(503, 'server_error', 'GW_ERR_CARD_PAYMENTS_OFF', {
+  gatewayError('GW_ERR_CARD_PAYMENTS_OFF', {
     message: 'Card payments are not configured on this gateway. Ask an administrator for a redemption code.',
     code: 'card_payments_not_configured',
   });
 
 const providerFailed = (cause: unknown) =>
-  new GatewayError(502, 'upstream_error', 'GW_ERR_PAYMENT_PROVIDER', {
+  gatewayError('GW_ERR_PAYMENT_PROVIDER', {
     message: 'The payment provider could not start the checkout. Nothing was charged; please try again.',
     code: 'payment_provider_error',
     cause,

@@ -11,12 +11,9 @@ import { pathSegment } from './path-segment.ts';
 /** The latest GA api-version of the dated inference API (learn.microsoft.com, "API specs"); a setting. */
 export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 
-export interface AzureChannelSettings {
-  apiVersion?: string;
-  pathStyle?: 'deployments' | 'v1';
-  /** Replaces https://login.microsoftonline.com (sovereign clouds; tests). */
-  entraAuthority?: string;
-}
+import type { AzureChannelSettings } from './azure-openai-settings.ts';
+
+export type { AzureChannelSettings };
 
 const OPERATION_PATHS: Partial<Record<Operation, string>> = {
   'chat': '/chat/completions',

@@ -1,7 +1,7 @@
 // An upstream described as data: its wire format, where it lives, how to call it and how to authenticate.
 import type { FormatName } from '../formats/index.ts';
-import type { AzureChannelSettings } from './azure-openai.ts';
-import type { VertexChannelSettings } from './vertex.ts';
+import type { AzureChannelSettings } from './azure-openai-settings.ts';
+import type { VertexChannelSettings } from './vertex-settings.ts';
 
 /** A wire format: one of the registered formats (src/formats/index.ts). */
 export type WireFormat = FormatName;

@@ -9,13 +9,9 @@ import { pathSegment } from './path-segment.ts';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
-export interface VertexChannelSettings {
-  project: string;
-  /** A region (us-central1, europe-west4) or `global`. */
-  location: string;
-  /** Replaces Google's token endpoint (a private endpoint; tests). */
-  tokenUrl?: string;
-}
+import type { VertexChannelSettings } from './vertex-settings.ts';
+
+export type { VertexChannelSettings };
 
 /** `anthropic/claude-x` and `google/gemini-x` name their publisher; a bare `claude-*` is Anthropic's. */
 function publisherAndModel(upstreamModel: string): { publisher: string; model: string } {

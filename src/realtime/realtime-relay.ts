@@ -3,7 +3,7 @@
 // charged as its own call; when the wallet runs dry the session is ended with an error event.
 import WebSocket from 'ws';
 import type { CachedKey } from '../accounts/key-index.ts';
-import { GatewayError } from '../gateway-errors.ts';
+import { gatewayError } from '../gateway-errors.ts';
 import { admitCall } from '../metering/admission.ts';
 import { emptyUsage, type Usage } from '../metering/usage.ts';
 import { authenticatedHeaders } from '../upstream/upstream-auth.ts';
@@ -29,7 +29,7 @@ export async function admitRealtime(deps: RelayDeps, session: RealtimeSession): 
   const snapshot = deps.state.current;
   const channels = resolveCandidates(snapshot.routing, session.key, session.model).filter((channel) => speaksFamilyOf(channel, openaiChatFormat) && supportsOperation(channel, 'realtime'));
   const channel = channels[0];
-  if (!channel) throw new GatewayError(400, 'invalid_request_error', 'GW_ERR_UNSUPPORTED_ENDPOINT', { message: `The model '${session.model}' is not served by a channel that supports realtime.`, param: 'model', code: 'unsupported_endpoint' });
+  if (!channel) throw gatewayError('GW_ERR_UNSUPPORTED_ENDPOINT', { message: `The model '${session.model}' is not served by a channel that supports realtime.`, param: 'model', code: 'unsupported_endpoint' });
   // One response's worth must fit the wallet to start; each response is then charged as it completes.
   const admission = await admitCall(snapshot, deps.accounting, deps.rateLimiter, {
     key: session.key,

@@ -2,8 +2,9 @@
 // stream) ends in one immutable record, appended here once. The usage record is derived from the log and
 // the answer at the end (record-call.ts); nothing edits a record after it is made.
 import type { AttemptRecord, CallMeter } from './relay-types.ts';
+import type { GatewayErrorCode } from '../gateway-error-codes.ts';
 
-export function attemptRecord(model: string, channel: string, status: number | null, outcome: string, error: string | null, startedAt: number, code?: string): AttemptRecord {
+export function attemptRecord(model: string, channel: string, status: number | null, outcome: string, error: string | null, startedAt: number, code?: GatewayErrorCode): AttemptRecord {
   const ms = Math.round(performance.now() - startedAt);
   // Two literals rather than a conditional spread: V8 defines every property after a spread in a literal
   // through a runtime call (~1,500 instructions each), on every attempt of every call.

@@ -43,9 +43,10 @@ export type FailureKind = 'transient' | 'silent' | 'hung-up' | 'rate-limited' | 
 export function classifyUpstreamStatus(status: number, error: GatewayError, refusal: FormatRefusal | null = null): FailureKind {
   // A policy refusal says nothing about the channel's key or health, whatever status carried it.
   if (refusal === 'content-policy') return 'final';
-  const code = error.code ?? '';
-  if (status === 401 || status === 403 || status === 402 || code === 'upstream_credentials_refused') return 'credentials';
-  if (status === 429 && /insufficient_quota|billing/i.test(code + error.message)) return 'credentials';
+  // A refusal of the channel's credentials the gateway recognised in the answer (a Google 400 naming an
+  // invalid key): known by its gateway code, which only the gateway sets; an upstream's own `code` is its text.
+  if (status === 401 || status === 403 || status === 402 || error.gatewayCode === 'GW_ERR_UPSTREAM_CREDENTIALS') return 'credentials';
+  if (status === 429 && /insufficient_quota|billing/i.test((error.code ?? '') + error.message)) return 'credentials';
   if (status === 429) return 'rate-limited';
   if (status === 408 || status === 504) return 'silent';
   if (status >= 500) return 'transient';

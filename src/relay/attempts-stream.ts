@@ -1,7 +1,8 @@
 // A committed answer on its way to the client: a stream (continued elsewhere if it breaks, see
 // attempts-continuation.ts) or binary bytes. Records the call once, in the generator's finally (the one
 // place a committed stream is recorded), charging only what was delivered, and hands the charge back.
-import { GatewayError, upstreamTimeout } from '../gateway-errors.ts';
+import { type GatewayError, upstreamTimeout, gatewayError } from '../gateway-errors.ts';
+import type { GatewayErrorCode } from '../gateway-error-codes.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import type { UpstreamResponse } from '../upstream/send-upstream.ts';
 import type { StreamConverter } from './relay-hop.ts';
@@ -10,33 +11,12 @@ import { addUsages } from '../metering/resolve-usage.ts';
 import { classifyTransportError } from './attempt-policy.ts';
 import { recordCall } from './record-call.ts';
 import { attemptRecord, logAttempt } from './attempt-log.ts';
-import type { SsePump } from './sse-pump.ts';
-import type { AttemptContext } from './attempts-first-byte.ts';
+import type { AttemptContext } from './attempt-first-output.ts';
 import { continueElsewhere } from './attempts-continuation.ts';
-import type { ReplayFilter } from './attempts-replay.ts';
+import type { CommittedStream } from './committed-stream.ts';
 import { estimateTextTokens } from '../metering/estimate-tokens.ts';
 
-export interface CommittedStream {
-  channel: RoutedChannel;
-  model: string;
-  upstreamModel: string;
-  converter: StreamConverter;
-  pump: SsePump;
-  /** The first output, until the client has it (then null: an open stream need not keep its first text). */
-  first: { text: string; done: boolean } | null;
-  ttftMs: number;
-  /** A restarted answer: the part the client already has is taken out of it (attempts-replay.ts). */
-  replay?: { filter: ReplayFilter; prefix: string };
-  /** For a continuation: the text the client had before this segment. */
-  prefill?: string;
-}
-
-/** All the answer text the client has received, through this segment. */
-export function deliveredThrough(segment: CommittedStream): { text: string; toolCalls: boolean } {
-  const own = segment.converter.delivered();
-  if (segment.replay) return segment.replay.filter.caughtUp ? own : { text: segment.replay.prefix, toolCalls: false };
-  return segment.prefill ? { text: segment.prefill + own.text, toolCalls: own.toolCalls } : own;
-}
+export type { CommittedStream } from './committed-stream.ts';
 
 /** Receives what recording the answer charged, for the x-gateway-cost trailer. */
 export interface Settled {
@@ -62,7 +42,7 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
   const usages: Usage[] = [];
   let segmentCounted = false;
   let error: string | null = null;
-  let errorCode: string | null = null;
+  let errorCode: GatewayErrorCode | null = null;
   let finished = false;
   /** The failure that broke the answer, reported if nothing can mend it. */
   let broken: { failure: GatewayError; converter: StreamConverter } | null = null;
@@ -167,7 +147,7 @@ function segmentUsage(segment: CommittedStream): Usage {
 function streamFailure(channel: RoutedChannel, cause: unknown): GatewayError {
   return classifyTransportError(cause) === 'silent'
     ? upstreamTimeout(channel.name, 'idle stream')
-    : new GatewayError(502, 'upstream_error', 'GW_ERR_STREAM_CUT', { message: `The upstream channel '${channel.name}' stream failed midway: ${(cause as Error).message}`, code: 'upstream_stream_failed' });
+    : gatewayError('GW_ERR_STREAM_CUT', { message: `The upstream channel '${channel.name}' stream failed midway: ${(cause as Error).message}`, code: 'upstream_stream_failed' });
 }
 
 /** Binary answers (audio): bytes pass through as they arrive; a cut ends the response early. */

@@ -3,7 +3,7 @@
 // hedge: an attempt still without its first byte after `hedge_after_ms` gets a second one beside it on
 // the next route, the first to be ready wins and the other is aborted upstream and never charged.
 // Until the first byte reaches the client every failure can still be hidden by another route.
-import { GatewayError } from '../gateway-errors.ts';
+import { type GatewayError, gatewayError } from '../gateway-errors.ts';
 import type { ModelRow } from '../db/schema.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayHop } from './relay-hop.ts';
@@ -97,7 +97,7 @@ export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHo
     // The winner returned, or the call failed: every other attempt stops upstream and is never charged.
     for (const run of running) stopRun(run, order);
   }
-  throw finalError ?? lastError ?? new GatewayError(503, 'overloaded_error', 'GW_ERR_NO_ROUTE', { message: 'Every channel for this model is unavailable right now; try again shortly.', code: 'no_available_channel' });
+  throw finalError ?? lastError ?? gatewayError('GW_ERR_NO_ROUTE', { message: 'Every channel for this model is unavailable right now; try again shortly.', code: 'no_available_channel' });
 }
 
 /**

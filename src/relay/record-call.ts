@@ -7,6 +7,7 @@ import { emptyUsage } from '../metering/usage.ts';
 import { computeCostMicros, type ModelPricing } from '../metering/pricing.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayCall } from './relay-types.ts';
+import type { GatewayErrorCode } from '../gateway-error-codes.ts';
 
 export interface CallOutcome {
   /** The public id of the model that answered (a fallback may answer); defaults to the requested one. */
@@ -18,7 +19,7 @@ export interface CallOutcome {
   ttftMs: number | null;
   error: string | null;
   /** The gateway error code (GW_ERR_…) when the call failed with one. */
-  errorCode?: string | null;
+  errorCode?: GatewayErrorCode | null;
 }
 
 /** What recording a call charged it, in micro-USD: the recorder's computation, for `x-gateway-cost`. */
@@ -77,7 +78,7 @@ const recordedFailures = new WeakSet<object>();
  * For calls that failed before any answer was committed: logged, reservation released, nothing charged.
  * Returns what to rethrow: the same error, now known as recorded (a thrown non-object is wrapped so it can be).
  */
-export function recordFailure(deps: RelayDeps, call: RelayCall, thrown: unknown, status: number, errorCode: string | null): object {
+export function recordFailure(deps: RelayDeps, call: RelayCall, thrown: unknown, status: number, errorCode: GatewayErrorCode | null): object {
   const error = typeof thrown === 'object' && thrown !== null ? thrown : new Error(String(thrown));
   recordCall(deps, call, { status, usage: emptyUsage(), channelId: null, upstreamModel: null, ttftMs: null, error: error instanceof Error ? error.message : String(error), errorCode });
   recordedFailures.add(error);

@@ -14,7 +14,6 @@ import { relayFormat } from '../formats/index.ts';
 export interface ChatRelayOptions {
   /** The client's request in the hub; lazily, because a passthrough channel needs no conversion. */
   hubRequest: () => HubRequest;
-  maxOutputTokens: number | null;
 }
 
 export function relayChat(deps: RelayDeps, call: RelayCall, options: ChatRelayOptions): Promise<RelayResult> {
@@ -23,5 +22,9 @@ export function relayChat(deps: RelayDeps, call: RelayCall, options: ChatRelayOp
   // Read once: the translated hop turns channels down by it, and the reservation covers every answer.
   const answers = client.severalAnswers?.asked(call.body) ?? 1;
   const translated = translatedChatHop({ call, client, request: options.hubRequest, logger: deps.logger, imageFetchAllowPrivate: deps.imageFetchAllowPrivate, answersAsked: answers });
-  return relayEndpoint(deps, call, byChannelFormat(passthrough, translated), { estimate: estimateChatUsage(call.rawBody.length, options.maxOutputTokens, answers) });
+  // The reservation's output bound: the limit the body states, read by its format (every answer together),
+  // else the model's own per answer.
+  const stated = client.requestFacts.outputLimit(call.body);
+  const estimate = stated === undefined ? estimateChatUsage(call.rawBody.length, null, answers) : estimateChatUsage(call.rawBody.length, stated);
+  return relayEndpoint(deps, call, byChannelFormat(passthrough, translated), { estimate });
 }

@@ -1,7 +1,7 @@
 // Any relayed endpoint: resolve the model and its fallbacks to channels, admit the call (price, limits,
 // reservation), then run the attempts with the endpoint's hop. Chat, completions, embeddings, images,
 // audio, rerank and responses all come through here.
-import { GatewayError } from '../gateway-errors.ts';
+import { GatewayError, gatewayError } from '../gateway-errors.ts';
 import type { ModelRow } from '../db/schema.ts';
 import type { GatewaySnapshot } from '../gateway-state.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
@@ -58,7 +58,7 @@ function modelRoutes(deps: RelayDeps, call: RelayCall, hop: RelayHop): ModelRout
   if (routes[0]!.channels.length === 0) {
     const refusal = hop.refusal?.() ?? null;
     if (refusal !== null) throw refusal;
-    throw new GatewayError(400, 'invalid_request_error', 'GW_ERR_UNSUPPORTED_ENDPOINT', { message: `The model '${call.model}' is not served by a channel that supports ${call.endpoint}.`, param: 'model', code: 'unsupported_endpoint' });
+    throw gatewayError('GW_ERR_UNSUPPORTED_ENDPOINT', { message: `The model '${call.model}' is not served by a channel that supports ${call.endpoint}.`, param: 'model', code: 'unsupported_endpoint' });
   }
   // Most calls have no fallback chain: no Set for nothing.
   if (chain.length === 0) return routes;

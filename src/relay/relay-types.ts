@@ -3,6 +3,7 @@ import type { CachedKey } from '../accounts/key-index.ts';
 import type { WireFormat } from '../providers/provider-definition.ts';
 import type { Reservation } from '../metering/accounting.ts';
 import type { ModelPricing } from '../metering/pricing.ts';
+import type { GatewayErrorCode } from '../gateway-error-codes.ts';
 
 export interface RelayCall {
   requestId: string;
@@ -45,7 +46,7 @@ export interface AttemptRecord {
   readonly outcome: string;
   readonly error: string | null;
   /** The gateway error code of a failed attempt (GW_ERR_…). */
-  readonly code?: string;
+  readonly code?: GatewayErrorCode;
   readonly ms: number;
 }
 

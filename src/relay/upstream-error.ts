@@ -2,8 +2,7 @@
 // format's, on every endpoint of its API family), with a status the client can act on and every credential
 // of the channel redacted. The one reader for every hop: the same upstream 400 reads the same way whether
 // the call was passed through or translated.
-import { GatewayError, upstreamCredentialsRefused } from '../gateway-errors.ts';
-import { kindForStatus } from '../gateway-error-codes.ts';
+import { gatewayError, restated, upstreamCredentialsRefused, type GatewayError } from '../gateway-errors.ts';
 import type { UpstreamErrorHeaders } from '../hub/hub-format.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { redactSecrets, refusesCredential } from './redact-credentials.ts';
@@ -37,8 +36,11 @@ export function gatewayErrorFromUpstream(channel: ErrorReadingChannel, status: n
   const message = read.message.trim() === '' ? `The upstream channel '${channel.name}' answered ${status}.` : redactSecrets(read.message, credentials);
   const param = read.param === null ? null : redactSecrets(read.param, credentials).slice(0, 200);
   const code = safeCode(read.code, credentials);
-  if (clientStatus === read.status && message === read.message && param === read.param && code === read.code) return read;
-  return new GatewayError(clientStatus, clientStatus === read.status ? read.kind : kindForStatus(clientStatus), read.gatewayCode, { message, param, code, headers: read.headers });
+  if (clientStatus === read.status) {
+    return message === read.message && param === read.param && code === read.code ? read : restated(read, { message, param, code, headers: read.headers });
+  }
+  // An upstream status no client should act on as it stands (a 3xx or a 600): the gateway's own 502.
+  return gatewayError('GW_ERR_UPSTREAM_STATUS', { status: clientStatus, message, param, code, headers: read.headers });
 }
 
 /** An upstream code is an identifier (invalid_api_key, API_KEY_INVALID); anything else is not passed on. */

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
-import { GatewayError } from '../gateway-errors.ts';
+import { gatewayError } from '../gateway-errors.ts';
 
 export type ResponseItem = Record<string, unknown>;
 
@@ -65,7 +65,7 @@ function normalised(items: readonly ResponseItem[]): ResponseItem[] {
 }
 
 export const chainTooLong = (id: string, why: string) =>
-  new GatewayError(400, 'invalid_request_error', 'GW_ERR_RESPONSE_CHAIN_TOO_LONG', {
+  gatewayError('GW_ERR_RESPONSE_CHAIN_TOO_LONG', {
     message: `The conversation continued from response '${id.slice(0, 256)}' is too long to rebuild (${why}); start a new one with the whole conversation in 'input'.`,
     param: 'previous_response_id',
     code: 'response_chain_too_long',

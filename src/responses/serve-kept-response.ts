@@ -3,7 +3,7 @@
 import { invalidRequest, responseNotFound } from '../gateway-errors.ts';
 import type { RelayResult } from '../relay/relay-types.ts';
 import type { ResponseOwners } from './response-owners.ts';
-import type { StoredResponseRequest } from './stored-response-relay.ts';
+import type { StoredResponseRequest } from './stored-response-request.ts';
 import { ENCRYPTED_REASONING, responseWithoutEncryptedReasoning, withoutEncryptedReasoning } from '../formats/openai-responses/openai-responses-include.ts';
 import { keptResponseEvents, replayStream, startingAfterOf } from './replay-kept-response.ts';
 

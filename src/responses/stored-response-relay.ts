@@ -2,8 +2,8 @@
 // OpenAI's stored-response endpoints, for the response's owner only: served from the gateway's own store
 // for responses it keeps, relayed to the channel that holds the response otherwise. Anyone else's id, and
 // an id the gateway never saw, get the 404 an unknown id gets.
-import type { CachedKey } from '../accounts/key-index.ts';
-import { GatewayError, responseNotFound, upstreamTimeout, upstreamUnreachable } from '../gateway-errors.ts';
+import type { StoredResponseAction, StoredResponseRequest } from './stored-response-request.ts';
+import { responseNotFound, upstreamTimeout, upstreamUnreachable, gatewayError } from '../gateway-errors.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import type { RelayResult } from '../relay/relay-types.ts';
 import { gatewayErrorFromUpstream } from '../relay/upstream-error.ts';
@@ -12,7 +12,8 @@ import { operationPath, supportsOperation } from '../providers/operation-path.ts
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import { serveKeptResponse } from './serve-kept-response.ts';
 
-export type StoredResponseAction = 'retrieve' | 'delete' | 'input_items' | 'cancel';
+export type { StoredResponseAction, StoredResponseRequest } from './stored-response-request.ts';
+
 
 const SHAPES: Record<StoredResponseAction, { method: 'GET' | 'POST' | 'DELETE'; suffix: string }> = {
   retrieve: { method: 'GET', suffix: '' },
@@ -21,14 +22,6 @@ const SHAPES: Record<StoredResponseAction, { method: 'GET' | 'POST' | 'DELETE'; 
   cancel: { method: 'POST', suffix: '/cancel' },
 };
 
-export interface StoredResponseRequest {
-  key: CachedKey;
-  id: string;
-  action: StoredResponseAction;
-  /** The client's query string without '?' (pagination, include[]), passed on as it is. */
-  query: string;
-  signal: AbortSignal;
-}
 
 export async function relayStoredResponse(deps: RelayDeps, request: StoredResponseRequest): Promise<RelayResult> {
   const owner = await deps.responseOwners.lookup(request.id);
@@ -36,7 +29,7 @@ export async function relayStoredResponse(deps: RelayDeps, request: StoredRespon
   if (owner.keptBy === 'gateway') return serveKeptResponse(deps.responseOwners, request);
   const channel = owner.channelId === null ? undefined : deps.state.current.routing.channel(owner.channelId);
   if (!channel || !supportsOperation(channel, 'responses')) {
-    throw new GatewayError(503, 'overloaded_error', 'GW_ERR_RESPONSE_CHANNEL_UNAVAILABLE', { message: `The channel that holds response '${request.id}' is not available right now; try again later.`, code: 'channel_unavailable' });
+    throw gatewayError('GW_ERR_RESPONSE_CHANNEL_UNAVAILABLE', { message: `The channel that holds response '${request.id}' is not available right now; try again later.`, code: 'channel_unavailable' });
   }
   const shape = SHAPES[request.action];
   const path = `${operationPath(channel, 'responses', '')}/${encodeURIComponent(request.id)}${shape.suffix}${request.query ? `?${request.query}` : ''}`;

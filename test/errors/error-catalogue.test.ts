@@ -1,7 +1,9 @@
 // Errors are a closed set: every gateway error code is declared once (src/gateway-error-codes.ts) with its
-// status, kind and the client codes it may carry. This test reads every place in src that raises one and
-// checks it against the declaration, checks the README's error table against the list in both directions,
-// and pins the one status-to-kind mapping.
+// status, kind and the client codes it may carry, and an error is built from its code alone. This test reads
+// every place in src that raises one and checks that none states a status or kind by hand and that every
+// client code it sends is declared for its gateway code; it checks the README's error table against the
+// list in both directions, and pins the one status-to-kind mapping. (tsc checks the same through the types:
+// test/errors/gateway-error-construction.test.ts holds what it must refuse.)
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +27,10 @@ function callArguments(text: string, callee: string): string[][] {
   for (;;) {
     const at = text.indexOf(`${callee}(`, from);
     if (at < 0) return calls;
+    if (at > 0 && /[\w$.]/.test(text[at - 1]!)) {
+      from = at + callee.length;
+      continue; // part of a longer name (toGatewayError, isForbidden) or a method
+    }
     let depth = 0;
     let quote: string | null = null;
     let current = '';
@@ -55,6 +61,35 @@ function callArguments(text: string, callee: string): string[][] {
 }
 
 const literal = (arg: string | undefined) => /^'([^']*)'$/.exec(arg ?? '')?.[1];
+
+/** The keys of an object literal's top level, in source text: `{ status, kind: x, headers: { a: 1 } }` → status, kind, headers. */
+function topLevelKeys(objectText: string): string[] {
+  const keys: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let expectingKey = false;
+  for (let i = 0; i < objectText.length; i++) {
+    const ch = objectText[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = null;
+      continue;
+    }
+    if (ch === "'" || ch === '"' || ch === '`') quote = ch;
+    else if (ch === '{' || ch === '(' || ch === '[') {
+      depth++;
+      expectingKey = depth === 1 && ch === '{';
+    } else if (ch === '}' || ch === ')' || ch === ']') depth--;
+    else if (depth === 1 && ch === ',') expectingKey = true;
+    else if (depth === 1 && expectingKey && /[A-Za-z_$]/.test(ch)) {
+      const key = /^[A-Za-z_$][\w$]*/.exec(objectText.slice(i))![0];
+      keys.push(key);
+      i += key.length - 1;
+      expectingKey = false;
+    } else if (depth === 1 && expectingKey && ch === '.') expectingKey = false; // a spread: not a key
+  }
+  return keys;
+}
 const files = sourceFiles(join(root, 'src')).map((path) => ({ path: path.slice(root.length + 1), text: readFileSync(path, 'utf8') }));
 
 describe('gateway error codes', () => {
@@ -63,27 +98,49 @@ describe('gateway error codes', () => {
     expect([...used].filter((code) => !(code in declared))).toEqual([]);
   });
 
-  it('every place that raises one uses the declared status, kind and client codes', () => {
+  it('builds every error from its code: no status or kind by hand outside the error module', () => {
+    const byHand = files
+      .filter(({ path }) => path !== 'src/gateway-errors.ts')
+      .filter(({ text }) => callArguments(text, 'new GatewayError').length > 0)
+      .map(({ path }) => path);
+    expect(byHand).toEqual([]);
+  });
+
+  it('every gatewayError() call names a declared code, states no status or kind unless the status is the upstream\'s, and sends only its declared client codes', () => {
     const found: string[] = [];
     for (const { path, text } of files) {
-      for (const args of callArguments(text, 'new GatewayError')) {
-        const code = literal(args[2]);
-        if (!code) continue; // the class itself, or a code passed through
-        const entry = declared[code]!;
-        found.push(code);
+      for (const args of callArguments(text, 'gatewayError')) {
+        const code = literal(args[0]);
+        if (!code) continue; // the function's own definition or a comment naming it
         const where = `${path}: ${code}`;
-        if (entry.status === 'upstream') expect(args[0], where).not.toMatch(/^\d+$/);
-        else expect(Number(args[0]), where).toBe(entry.status);
-        if (entry.kind !== 'by-status') expect(literal(args[1]), where).toBe(entry.kind);
-        const clientCode = /\bcode: '([a-z_]+)'/.exec(args[3] ?? '')?.[1];
-        if (clientCode) expect(entry.clientCodes, where).toContain(clientCode);
-      }
-      for (const args of callArguments(text, 'invalidRequest')) {
-        const clientCode = literal(args[2]);
-        if (clientCode) expect(GATEWAY_ERRORS.GW_ERR_INVALID_REQUEST.clientCodes as readonly string[], `${path}: invalidRequest`).toContain(clientCode);
+        expect(code in declared, where).toBe(true);
+        found.push(code);
+        const entry = declared[code]!;
+        const statesByHand = topLevelKeys(args[1] ?? '').filter((key) => key === 'status' || key === 'kind');
+        if (entry.status === 'upstream') expect(statesByHand, where).toContain('status');
+        else expect(statesByHand, where).toEqual([]);
+        const clientCode = /\bcode: '([A-Za-z0-9_.]+)'/.exec(args[1] ?? '')?.[1];
+        if (clientCode && !entry.clientCodes.includes('upstream')) expect(entry.clientCodes, where).toContain(clientCode);
       }
     }
-    expect(found.length).toBeGreaterThan(20);
+    expect(found.length).toBeGreaterThan(50);
+  });
+
+  it('the named constructors that take a client code are given only codes declared for theirs', () => {
+    // Which argument carries the client code, and the gateway code it belongs to.
+    const constructors = { invalidRequest: [2, 'GW_ERR_INVALID_REQUEST'], forbidden: [1, 'GW_ERR_FORBIDDEN'], conflict: [2, 'GW_ERR_CONFLICT'], invalidCredentials: [1, 'GW_ERR_INVALID_CREDENTIALS'] } as const;
+    let checked = 0;
+    for (const { path, text } of files) {
+      for (const [name, [position, code]] of Object.entries(constructors)) {
+        for (const args of callArguments(text, name)) {
+          const clientCode = literal(args[position]);
+          if (!clientCode) continue;
+          checked++;
+          expect(declared[code]!.clientCodes, `${path}: ${name}`).toContain(clientCode);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
   });
 
   it("the README's error table lists exactly the declared codes, with their status and client codes", () => {

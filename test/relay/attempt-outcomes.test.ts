@@ -2,12 +2,13 @@
 // refusal reader; and the attempt records the usage log is derived from, immutable once made.
 import { describe, expect, it } from 'vitest';
 import { getFormat } from '../../src/formats/index.ts';
-import { GatewayError } from '../../src/gateway-errors.ts';
+import { upstreamCredentialsRefused } from '../../src/gateway-errors.ts';
+import { upstreamStatusError } from '../../src/hub/hub-errors.ts';
 import { classifyUpstreamStatus } from '../../src/relay/attempt-policy.ts';
 import { attemptRecord, logAttempt } from '../../src/relay/attempt-log.ts';
 import { newCallMeter } from '../../src/relay/relay-types.ts';
 
-const errorOf = (status: number, code: string | null, message: string) => new GatewayError(status, 'invalid_request_error', 'GW_ERR_UPSTREAM_STATUS', { message, code });
+const errorOf = (status: number, code: string | null, message: string) => upstreamStatusError(status, { message, code });
 
 describe('classifying an upstream error answer', () => {
   const classify = (format: string, status: number, body: object) => {
@@ -33,6 +34,16 @@ describe('classifying an upstream error answer', () => {
     // A message that merely mentions tokens, with no refusal recognised by the format, is the client's to fix.
     expect(classifyUpstreamStatus(400, errorOf(400, null, 'prompt is too long'))).toBe('final');
     expect(classifyUpstreamStatus(400, errorOf(400, null, 'x'), 'context-length')).toBe('context-length');
+  });
+});
+
+describe('a refused channel credential', () => {
+  it('is known by its gateway code, whatever status carried it; an upstream that only says so in its own code is not the channel\'s refusal', () => {
+    // A Google 400 naming an invalid key: the gateway recognised it and says so with its own code.
+    expect(classifyUpstreamStatus(400, upstreamCredentialsRefused('gemini', 400, 'API_KEY_INVALID'))).toBe('credentials');
+    // Another gateway in front of its own upstream, whose credentials were refused there: ours were not.
+    expect(classifyUpstreamStatus(502, errorOf(502, 'upstream_credentials_refused', "The upstream channel 'x' refused the gateway's credentials"))).toBe('transient');
+    expect(classifyUpstreamStatus(401, errorOf(401, 'invalid_api_key', 'bad key'))).toBe('credentials');
   });
 });
 

@@ -25,7 +25,7 @@ export function anthropicMessagesRoute(app: FastifyInstance, deps: RelayDeps): v
         model: request.model,
         stream: request.stream,
         body,
-        relay: (relayDeps, call) => relayChat(relayDeps, call, { hubRequest: () => request, maxOutputTokens: request.maxOutputTokens ?? null }),
+        relay: (relayDeps, call) => relayChat(relayDeps, call, { hubRequest: () => request }),
       };
     },
   });

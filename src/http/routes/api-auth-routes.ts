@@ -8,7 +8,7 @@ import { signIn, signInSecondFactor, signOut } from '../../accounts/sign-in.ts';
 import { confirmPasswordToken, requestPasswordReset } from '../../accounts/passwords-flow.ts';
 import { csrfTokenFor, type NewSession } from '../../accounts/sessions.ts';
 import { userView } from '../../accounts/user-view.ts';
-import { GatewayError } from '../../gateway-errors.ts';
+import { gatewayError } from '../../gateway-errors.ts';
 import { renderOpenAIError } from '../openai-error.ts';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../session-cookie.ts';
 import type { UserRow } from '../../db/schema.ts';
@@ -65,7 +65,7 @@ export function apiAuthRoutes(api: ApiRouter, deps: AccountsDeps): void {
       const result = await signIn(deps, body, clientOf(request));
       if (result.stage === 'active') return startSession(deps, reply, result.session, result.user);
       setSessionCookie(reply, result.session.token, secureCookies(deps), 5 * 60_000);
-      const error = new GatewayError(401, 'authentication_error', 'GW_ERR_TOTP_REQUIRED', { message: 'Enter the code from your authenticator app, or a recovery code.', code: 'totp_required' });
+      const error = gatewayError('GW_ERR_TOTP_REQUIRED', { message: 'Enter the code from your authenticator app, or a recovery code.', code: 'totp_required' });
       return reply.code(401).type('application/json').send(renderOpenAIError(error).body);
     },
   });

@@ -20,12 +20,7 @@ export const CHAT_COMPLETIONS: RelayRouteOptions = {
         model: body.model,
         stream: body.stream === true,
         body,
-        relay: (relayDeps, call) => relayChat(relayDeps, call, { hubRequest: () => openaiChatFormat.requestToHub(body).request, maxOutputTokens: maxOutputTokensOf(body) }),
+        relay: (relayDeps, call) => relayChat(relayDeps, call, { hubRequest: () => openaiChatFormat.requestToHub(body).request }),
       };
     },
 };
-
-function maxOutputTokensOf(body: Record<string, unknown>): number | null {
-  const value = body.max_completion_tokens ?? body.max_tokens;
-  return typeof value === 'number' ? value : null;
-}

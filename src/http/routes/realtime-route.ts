@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { authenticateKey } from '../../accounts/authenticate-key.ts';
-import { GatewayError, invalidRequest } from '../../gateway-errors.ts';
+import { invalidRequest, gatewayError } from '../../gateway-errors.ts';
 import type { RealtimeSession } from '../../realtime/realtime-relay.ts';
 import { presentedKey } from '../authenticate.ts';
 import { recordRefusedCall } from '../../relay/record-refusal.ts';
@@ -80,7 +80,7 @@ export function realtimeRoute(app: FastifyInstance, deps: RelayDeps): WebSocketU
   return upgrades;
 }
 
-const upgradeRequired = () => new GatewayError(426, 'invalid_request_error', 'GW_ERR_UPGRADE_REQUIRED', {
+const upgradeRequired = () => gatewayError('GW_ERR_UPGRADE_REQUIRED', {
   message: '/v1/realtime is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket).',
   code: 'upgrade_required',
   headers: { upgrade: 'websocket', connection: 'Upgrade' },

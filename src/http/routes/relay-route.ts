@@ -14,7 +14,6 @@ import { authenticateRequest } from '../authenticate.ts';
 import { abortSignalForClient } from '../client-abort.ts';
 import { replyTarget, sendRelayResult, type AnswerTarget } from '../send-relay-result.ts';
 import { recordRefusedCall } from '../../relay/record-refusal.ts';
-import type { RelayLaneRoutes } from '../relay-lane.ts';
 
 export interface RelayRouteOptions {
   url: string;
@@ -36,13 +35,6 @@ export interface RelayExchange extends AnswerTarget {
   readonly rawBody: Buffer | undefined;
   /** Told the model the request names, once known, for the requests metric. */
   noteModel(model: string): void;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The lean lane, when the app has one: relayed routes register there too. */
-    relayLane?: RelayLaneRoutes;
-  }
 }
 
 export function relayRoute(app: FastifyInstance, deps: RelayDeps, options: RelayRouteOptions): void {

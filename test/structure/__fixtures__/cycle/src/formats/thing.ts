@@ -1,0 +1,1 @@
+export const formatThing = 1;

@@ -1,0 +1,3 @@
+import type { A } from './a.ts';
+
+export interface B { a?: A }
