@@ -25,6 +25,10 @@ fi
 test -x node_modules/.bin/node || { echo "npm 12 did not install the pinned Node (node_modules/.bin/node missing)" >&2; exit 1; }
 version="$(node_modules/.bin/node --version)"
 case "$version" in v24.*) ;; *) echo "pinned Node is $version, not 24" >&2; exit 1 ;; esac
+# Claude Code (a test client, test/agents) works only once its allowed postinstall has linked the native
+# binary over the package's stub; Gemini CLI is plain JavaScript.
+node_modules/.bin/claude --version | grep -q 'Claude Code' || { echo "claude does not run after an npm 12 install (allowScripts?)" >&2; exit 1; }
+node_modules/.bin/node node_modules/.bin/gemini --version
 
 port=$((20000 + RANDOM % 20000))
 PORT=$port HOST=127.0.0.1 DATA_DIR="$work/data" DATABASE_URL="sqlite:$work/data/gateway.db" LOG_LEVEL=warn \

@@ -133,3 +133,10 @@ export async function expectEveryCallBilled(gateway: TestGateway, keyName: strin
   expect(charged).toBe(rows.reduce((sum, row) => sum + Number(row.cost_micros), 0));
   expect(Number(user.balance_micros)).toBe(ledger.reduce((sum, entry) => sum + Number(entry.amount_micros), 0));
 }
+
+/** The tokens the gateway billed the case's key for, summed over its usage rows (input, output with reasoning). */
+export async function billedTokens(gateway: TestGateway, keyName: string): Promise<{ input: number; output: number }> {
+  await gateway.recorder.flush();
+  const rows = await gateway.database.db.selectFrom('usage_logs').select(['input_tokens', 'output_tokens']).where('key_name', '=', keyName).execute();
+  return { input: rows.reduce((sum, row) => sum + Number(row.input_tokens), 0), output: rows.reduce((sum, row) => sum + Number(row.output_tokens), 0) };
+}

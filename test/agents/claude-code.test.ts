@@ -4,11 +4,13 @@
 // model, and the switches that keep it off the network. A real tool loop each time: the upstream asks for
 // Claude Code's Read tool on a file in the work folder holding a random secret, Claude Code reads it and
 // sends the result back, and the upstream's answer states it; the CLI's final output must carry the secret,
-// every upstream call must have its usage row and its charge, and nothing may leave for the internet.
+// every upstream call must have its usage row and its charge, the tokens Claude Code counted must be the
+// tokens billed, and nothing may leave for the internet.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_CHANNELS, expectEveryCallBilled, modelCalls, startAgentGateway, type AgentGateway } from './agent-gateway.ts';
+import { AGENT_CHANNELS, billedTokens, expectEveryCallBilled, modelCalls, startAgentGateway, type AgentGateway } from './agent-gateway.ts';
+import { claudeCodeSettings } from './agent-settings.ts';
 import { createAgentSandbox, describeRun, runCli } from './cli-runner.ts';
 
 let agents: AgentGateway;
@@ -18,26 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => agents?.dispose());
 
-/** ~/.claude/settings.json for a gateway, as the README gives it. */
-export function claudeCodeSettings(gatewayUrl: string, key: string, model: string) {
-  return {
-    env: {
-      ANTHROPIC_BASE_URL: gatewayUrl,
-      ANTHROPIC_AUTH_TOKEN: key,
-      ANTHROPIC_MODEL: model,
-      ANTHROPIC_DEFAULT_HAIKU_MODEL: model,
-      ANTHROPIC_DEFAULT_SONNET_MODEL: model,
-      ANTHROPIC_DEFAULT_OPUS_MODEL: model,
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_ERROR_REPORTING: '1',
-    },
-  };
-}
-
 describe.each(AGENT_CHANNELS)('Claude Code through $label ($model)', ({ channel, model }) => {
-  it('reads a file with its Read tool and answers with what it holds; every upstream call logged and charged; no outside traffic', { timeout: 120_000 }, async () => {
+  it('reads a file with its Read tool and answers with what it holds; every upstream call logged and charged, the tokens it counted billed; no outside traffic', { timeout: 120_000 }, async () => {
     const upstream = agents.simulatorOf(channel);
     const account = agents.accountOf(channel);
     const sandbox = await createAgentSandbox('claude-code');
@@ -54,7 +38,7 @@ describe.each(AGENT_CHANNELS)('Claude Code through $label ($model)', ({ channel,
       });
 
       expect(run.exitCode, describeRun(run)).toBe(0);
-      const result = JSON.parse(run.stdout) as { result: string; is_error: boolean };
+      const result = JSON.parse(run.stdout) as { result: string; is_error: boolean; usage: { input_tokens: number; output_tokens: number } };
       expect(result.is_error, describeRun(run)).toBe(false);
       expect(result.result).toContain(secret);
       const calls = modelCalls(upstream.requests);
@@ -63,7 +47,28 @@ describe.each(AGENT_CHANNELS)('Claude Code through $label ($model)', ({ channel,
       expect(calls[0]!.rawBody).not.toContain(secret);
       expect(calls.at(-1)!.rawBody).toContain(secret);
       await expectEveryCallBilled(agents.gateway, account.keyName, account.userName, calls.length, channel);
+      // What Claude Code counted (from message_start and message_delta of each stream) is what was billed
+      // (the simulators report no cached tokens here).
+      expect({ input: result.usage.input_tokens, output: result.usage.output_tokens }).toEqual(await billedTokens(agents.gateway, account.keyName));
       expect(run.outsideAttempts).toEqual([]);
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+});
+
+describe('Claude Code without the switches that keep it off the network', () => {
+  it('tries to reach the internet (the trap proxy records it), so the check above can fail', { timeout: 60_000 }, async () => {
+    const account = agents.accountOf('anthropic');
+    const sandbox = await createAgentSandbox('claude-code');
+    try {
+      const { env } = claudeCodeSettings(agents.gateway.url, account.key, 'claude-sonnet-4-6');
+      const { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: _n, DISABLE_TELEMETRY: _t, DISABLE_AUTOUPDATER: _u, DISABLE_ERROR_REPORTING: _e, ...connection } = env;
+      await sandbox.writeFile(join(sandbox.home, '.claude/settings.json'), { env: connection });
+      const run = await runCli({ command: 'claude', args: ['-p', 'Hello there', '--output-format', 'json'], sandbox, timeoutMs: 45_000 });
+      expect(run.exitCode, describeRun(run)).toBe(0);
+      expect(JSON.parse(run.stdout).result).toContain('Hello there');
+      expect(run.outsideAttempts.length, 'Claude Code tried no outside connection even without the switches').toBeGreaterThan(0);
     } finally {
       await sandbox.dispose();
     }

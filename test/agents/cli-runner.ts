@@ -171,8 +171,11 @@ export async function startOutsideTrap(): Promise<OutsideTrap> {
   });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
+    // A refused client may reset the connection; that ends its attempt, not the test.
+    socket.on('error', () => undefined);
     socket.once('close', () => sockets.delete(socket));
   });
+  server.on('clientError', (_error, socket) => socket.destroy());
   await new Promise<void>((resolvePromise) => server.listen(0, '127.0.0.1', resolvePromise));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
