@@ -12,7 +12,7 @@
 import type WebSocket from 'ws';
 import type { CachedKey } from '../accounts/key-index.ts';
 import { prepareResponses } from '../endpoints/responses.ts';
-import { GatewayError, invalidRequest } from '../gateway-errors.ts';
+import { GatewayError, invalidJson, invalidRequest } from '../gateway-errors.ts';
 import { recordRefusedCall } from '../relay/record-refusal.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import { newCallMeter, type RelayCall, type RelayResult } from '../relay/relay-types.ts';
@@ -121,7 +121,7 @@ export function serveResponsesSocket(deps: RelayDeps, socket: WebSocket, key: Ca
 
   socket.on('message', (data, isBinary) => {
     if (isBinary) {
-      void sendError(invalidRequest('Messages on this WebSocket are JSON text frames.', null, 'invalid_message'));
+      void sendError(invalidRequest('Messages on this WebSocket are JSON text frames.', null, 'invalid_value'));
       return;
     }
     let message: Record<string, unknown>;
@@ -130,13 +130,13 @@ export function serveResponsesSocket(deps: RelayDeps, socket: WebSocket, key: Ca
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
       message = parsed as Record<string, unknown>;
     } catch {
-      void sendError(invalidRequest('A message must be a JSON object with a type, e.g. {"type":"response.create", "model": …}.', null, 'invalid_json'));
+      void sendError(invalidJson('a message must be a JSON object with a type, e.g. {"type":"response.create", "model": …}.'));
       return;
     }
     // Codex acknowledges each answer (response.processed): nothing to do.
     if (message.type === 'response.processed') return;
     if (message.type !== 'response.create') {
-      void sendError(invalidRequest(`Unknown message type '${String(message.type)}': this WebSocket takes response.create messages.`, 'type', 'unknown_message_type'));
+      void sendError(invalidRequest(`Unknown message type '${String(message.type)}': this WebSocket takes response.create messages.`, 'type', 'invalid_value'));
       return;
     }
     running++;

@@ -123,7 +123,7 @@ describe('the Responses WebSocket mode', () => {
     expect(await error).toMatchObject({ type: 'error', status: 404, error: { type: expect.any(String), message: expect.stringMatching(/no-such-model/) } });
     const bad = next('error');
     socket.send(JSON.stringify({ type: 'session.update' }));
-    expect(await bad).toMatchObject({ status: 400, error: { code: 'unknown_message_type' } });
+    expect(await bad).toMatchObject({ status: 400, error: { code: 'invalid_value', param: 'type' } });
     const done = next('response.completed');
     socket.send(create({ model: 'claude-sonnet-4-6', input: 'still there?' }));
     expect(await done).toMatchObject({ type: 'response.completed' });

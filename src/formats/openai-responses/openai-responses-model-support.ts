@@ -3,8 +3,17 @@
 // it has no metadata for), summaries for one that gives none, tools for one without tools, images for one
 // that cannot see them, max_output_tokens above the model's limit. Each change is named for the client's
 // x-gateway-warnings header; a strict model (unsupported: refuse) gets a 400 naming the parameter instead.
-import type { ModelSupport } from '../../config/model-capabilities.ts';
 import { invalidRequest } from '../../gateway-errors.ts';
+
+/** What the model's entry declares (src/config/model-capabilities.ts builds it); undefined: not declared. */
+export interface ModelSupport {
+  reasoning?: boolean | undefined;
+  reasoning_summaries?: boolean | undefined;
+  tools?: boolean | undefined;
+  image_input?: boolean | undefined;
+  unsupported?: 'drop' | 'refuse' | undefined;
+  maxOutputTokens: number | null;
+}
 
 export interface FittedRequest {
   body: Record<string, unknown>;

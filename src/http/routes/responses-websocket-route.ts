@@ -10,7 +10,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CachedKey } from '../../accounts/key-index.ts';
 import { authenticateKey } from '../../accounts/authenticate-key.ts';
-import { GatewayError } from '../../gateway-errors.ts';
+import { gatewayError } from '../../gateway-errors.ts';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { presentedKey } from '../authenticate.ts';
 import type { WebSocketUpgrades } from './websocket-upgrades.ts';
@@ -68,13 +68,13 @@ export function responsesWebSocketRoute(app: FastifyInstance, deps: RelayDeps, u
   });
 }
 
-const upgradeRequired = () => new GatewayError(426, 'invalid_request_error', 'GW_ERR_UPGRADE_REQUIRED', {
+const upgradeRequired = () => gatewayError('GW_ERR_UPGRADE_REQUIRED', {
   message: 'GET /v1/responses is the WebSocket mode of the Responses API: connect with a WebSocket client (Upgrade: websocket), or POST /v1/responses.',
   code: 'upgrade_required',
   headers: { upgrade: 'websocket', connection: 'Upgrade' },
 });
 
-const tooManyConnections = (why: string) => new GatewayError(429, 'rate_limit_error', 'GW_ERR_RATE_LIMITED', {
+const tooManyConnections = (why: string) => gatewayError('GW_ERR_RATE_LIMITED', {
   message: `Too many WebSocket connections: ${why}. Close one, or use POST /v1/responses.`,
-  code: 'websocket_connection_limit_reached',
+  code: 'rate_limit_exceeded',
 });
