@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
+import { ApiClient } from '../helpers/api-client.ts';
 
 const KEY = testKey('modelcaps');
 const PRICES = { input_per_mtok: 1, output_per_mtok: 2 };
@@ -31,7 +32,7 @@ beforeAll(async () => {
       { id: 'gpt-4o', ...PRICES },
       { id: 'claude-haiku-4-5', ...PRICES, capabilities: { reasoning_summaries: false, tools: false } },
     ],
-    users: [{ name: 'cy', balance: 100 }],
+    users: [{ name: 'cy', balance: 100 }, { name: 'boss', email: 'boss@example.com', password: 'boss password 123', role: 'admin' }],
     keys: [{ name: 'cy', key: KEY, user: 'cy' }],
   });
   client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 });
@@ -83,5 +84,18 @@ describe('a model entry that says what the model supports', () => {
     expect(response.headers.get('x-gateway-warnings')).toBe('reasoning.summary dropped: claude-haiku-4-5 gives no reasoning summaries; tools dropped: claude-haiku-4-5 does not call tools');
     const sent = anthropic.requests.at(-1)!.body as Record<string, unknown>;
     expect(sent).not.toHaveProperty('tools');
+  });
+
+  it('are set and shown by the admin model API (the config file\'s shape), and serve the next call', async () => {
+    const admin = new ApiClient(gateway.url);
+    expect((await admin.post('/api/auth/login', { email: 'boss@example.com', password: 'boss password 123' })).status).toBe(200);
+    const bad = await admin.put('/api/admin/models', { id: 'gpt-4o', ...PRICES, capabilities: { reasoning: 'no' } });
+    expect([bad.status, bad.body.error.param]).toEqual([400, 'capabilities.reasoning']);
+    const put = await admin.put('/api/admin/models', { id: 'gpt-4o', ...PRICES, capabilities: { reasoning: false } });
+    expect(put.body).toMatchObject({ id: 'gpt-4o', capabilities: { reasoning: false } });
+    const listed = (await admin.get('/api/admin/models')).body as { data: Array<{ id: string; capabilities?: unknown }> };
+    expect(listed.data.find((model) => model.id === 'gpt-4o')?.capabilities).toEqual({ reasoning: false });
+    const { response } = await client.responses.create({ model: 'gpt-4o', ...CODEX_LIKE }).withResponse();
+    expect(response.headers.get('x-gateway-warnings')).toBe('reasoning dropped: gpt-4o does not reason');
   });
 });
