@@ -25,6 +25,7 @@ import { noticingAnswers } from '../responses/answering-channel.ts';
 import { ClientWarnings } from '../responses/client-warnings.ts';
 import { removedHostedTools } from '../formats/openai-responses/openai-responses-tools.ts';
 import { fitResponsesRequestToModel } from '../formats/openai-responses/openai-responses-model-support.ts';
+import { withoutGatewayReasoning } from '../formats/openai-responses/openai-responses-reasoning-seal.ts';
 import { modelSupport } from '../config/model-capabilities.ts';
 
 const responsesSchema = z.looseObject({
@@ -55,7 +56,9 @@ export function prepareResponses(raw: unknown): PreparedCall {
       // Usage the upstream leaves unreported is counted from what was sent: the rebuilt conversation.
       if (state.rebuilt) call.body = state.rebuilt;
       const store = body.store !== false;
-      const passthrough = passthroughHop(deps, call, state, store, body !== parsed ? body : null);
+      // To an OpenAI channel without the reasoning the gateway sealed for another provider.
+      const forOpenAI = withoutGatewayReasoning(body);
+      const passthrough = passthroughHop(deps, call, state, store, forOpenAI !== parsed ? forOpenAI : null);
       const keeper = store ? keptAnswers(deps, call, state) : null;
       const translated = translatedChatHop({
         call,
@@ -109,7 +112,7 @@ function passthroughHop(deps: RelayDeps, call: RelayCall, state: ResolvedRespons
     if (store) owners.items.remember(id, call.key.userId, itemIds());
   };
   // The client's bytes unless the gateway changed the body: a rebuilt conversation, or one fitted to the model.
-  const rebuilt = state.rebuilt ? rebuiltForUpstream(state.rebuilt, state.fromStore) : fitted;
+  const rebuilt = state.rebuilt ? withoutGatewayReasoning(rebuiltForUpstream(state.rebuilt, state.fromStore)) : fitted;
   return openAIJsonPassthroughHop(call, {
     operation: 'responses',
     // max_output_tokens of the client's body: a rebuilt body (previous_response_id) keeps it too.

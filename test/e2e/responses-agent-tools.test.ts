@@ -10,6 +10,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
 import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini-simulator.ts';
+import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 
 const KEY = testKey('agenttools');
@@ -17,18 +18,21 @@ const PRICES = { input_per_mtok: 3, output_per_mtok: 15 };
 
 let anthropic: AnthropicSimulator;
 let gemini: GeminiSimulator;
+let openai: OpenAISimulator;
 let gateway: TestGateway;
 let client: OpenAI;
 
 beforeAll(async () => {
   anthropic = await startAnthropicSimulator({ apiKey: 'sk-at-anthropic' });
+  openai = await startOpenAISimulator({ apiKey: 'sk-at-openai' });
   gemini = await startGeminiSimulator({ apiKey: 'at-gemini-key' });
   gateway = await startTestGateway({
     channels: [
       { name: 'anthropic', type: 'anthropic', base_url: anthropic.url, api_key: 'sk-at-anthropic', models: ['claude-sonnet-4-6'] },
       { name: 'gemini', type: 'gemini', base_url: gemini.url, api_key: 'at-gemini-key', models: ['gemini-2.5-flash'] },
+      { name: 'openai', type: 'openai', base_url: openai.url, api_key: 'sk-at-openai', models: ['gpt-5'] },
     ],
-    models: [{ id: 'claude-sonnet-4-6', ...PRICES }, { id: 'gemini-2.5-flash', ...PRICES }],
+    models: [{ id: 'claude-sonnet-4-6', ...PRICES }, { id: 'gemini-2.5-flash', ...PRICES }, { id: 'gpt-5', ...PRICES }],
     users: [{ name: 'ada', balance: 100 }],
     keys: [{ name: 'ada', key: KEY, user: 'ada' }],
   });
@@ -39,6 +43,7 @@ afterAll(async () => {
   await gateway?.dispose();
   await anthropic?.close();
   await gemini?.close();
+  await openai?.close();
 });
 
 /** Codex's tool list, cut down: a function, a namespace of functions, the free-form apply_patch, web search. */
@@ -164,5 +169,18 @@ describe('reasoning state the gateway did not seal', () => {
     expect(sent).not.toContain('gws1.');
     // Anthropic takes no thinking without its signature: the unsigned text is left out by its converter.
     expect(JSON.parse(sent).messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
+  it('a history from a Claude session, continued with an OpenAI model, reaches OpenAI without the reasoning it could not open', async () => {
+    anthropic.reset();
+    openai.reset();
+    const first = [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'think about it' }] }];
+    const one = await turn('claude-sonnet-4-6', first, false);
+    expect(one.output.some((item) => item.type === 'reasoning')).toBe(true);
+    await turn('gpt-5', [...first, ...one.output, { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go on' }] }], true);
+    const sent = openai.requests.at(-1)!.body as { input: Array<{ type?: string }> };
+    expect(sent.input.filter((item) => item.type === 'reasoning')).toEqual([]);
+    expect(JSON.stringify(sent)).not.toContain('gws1.');
+    expect(JSON.stringify(sent)).toContain('go on');
   });
 });

@@ -54,3 +54,15 @@ export function openReasoning(sealed: string): ReasoningSeal | null {
 
 /** Whether an encrypted_content is the gateway's own (it may still fail to open under another key). */
 export const isGatewaySeal = (sealed: unknown): boolean => typeof sealed === 'string' && sealed.startsWith(PREFIX);
+
+/**
+ * A request for an OpenAI channel: reasoning items the gateway sealed (another provider's reasoning, from
+ * turns a translated channel answered) are left out, since OpenAI cannot open them and would refuse the
+ * request. The same object when there are none.
+ */
+export function withoutGatewayReasoning<T extends Record<string, unknown>>(body: T): T {
+  const input = body.input;
+  if (!Array.isArray(input)) return body;
+  const isSealed = (item: unknown) => (item as { type?: unknown } | null)?.type === 'reasoning' && isGatewaySeal((item as { encrypted_content?: unknown }).encrypted_content);
+  return input.some(isSealed) ? { ...body, input: input.filter((item) => !isSealed(item)) } : body;
+}
