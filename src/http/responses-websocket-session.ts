@@ -32,7 +32,12 @@ interface LastResponse {
 
 const ENDPOINT = '/v1/responses';
 
-export function serveResponsesSocket(deps: RelayDeps, socket: WebSocket, key: CachedKey, connectionId: string, limits: ResponsesSocketLimits, onClose: () => void): void {
+/**
+ * `authenticate` checks the key presented on the upgrade again against the current key index: a key
+ * disabled, deleted or expired while the connection is open answers its next response.create with the
+ * error (and the connection closes), as the next HTTP call would.
+ */
+export function serveResponsesSocket(deps: RelayDeps, socket: WebSocket, authenticate: () => CachedKey, connectionId: string, limits: ResponsesSocketLimits, onClose: () => void): void {
   let queue: Promise<void> = Promise.resolve();
   let running = 0;
   let count = 0;
@@ -92,13 +97,25 @@ export function serveResponsesSocket(deps: RelayDeps, socket: WebSocket, key: Ca
   };
 
   const respond = async (message: Record<string, unknown>) => {
-    if (message.generate === false) return warmUp(bodyOf(message));
     const startedAt = performance.now();
     const abort = new AbortController();
     aborts.add(abort);
     const body = bodyOf(message);
     let call: RelayCall | undefined;
     let result: RelayResult;
+    let key: CachedKey;
+    try {
+      key = authenticate();
+    } catch (error) {
+      aborts.delete(abort);
+      await sendError(error);
+      socket.close(1008, 'key refused');
+      return;
+    }
+    if (message.generate === false) {
+      aborts.delete(abort);
+      return warmUp(body);
+    }
     try {
       const prepared = prepareResponses(body);
       call = {

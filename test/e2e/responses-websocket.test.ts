@@ -9,9 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
+import { ApiClient } from '../helpers/api-client.ts';
 
 const KEY = testKey('respws');
 const CAPPED = testKey('respwscap');
+const LATER_DISABLED = testKey('respwsoff');
 const PRICES = { input_per_mtok: 3, output_per_mtok: 15 };
 const BETA = { 'openai-beta': 'responses_websockets=2026-02-06' };
 
@@ -28,8 +30,8 @@ beforeAll(async () => {
       { name: 'openai', type: 'openai', base_url: openai.url, api_key: 'sk-ws-openai', models: ['gpt-4o-mini'] },
     ],
     models: [{ id: 'claude-sonnet-4-6', ...PRICES }, { id: 'gpt-4o-mini', ...PRICES }],
-    users: [{ name: 'wes', balance: 100 }, { name: 'cap', balance: 100 }],
-    keys: [{ name: 'wes', key: KEY, user: 'wes' }, { name: 'cap', key: CAPPED, user: 'cap' }],
+    users: [{ name: 'wes', balance: 100 }, { name: 'cap', balance: 100 }, { name: 'boss', email: 'boss@example.com', password: 'boss password 123', role: 'admin' }],
+    keys: [{ name: 'wes', key: KEY, user: 'wes' }, { name: 'cap', key: CAPPED, user: 'cap' }, { name: 'off', key: LATER_DISABLED, user: 'wes' }],
   }, { env: { RESPONSES_WS_MAX_PER_KEY: '2', RESPONSES_WS_IDLE_TIMEOUT_MS: '1500' } });
 });
 
@@ -147,6 +149,22 @@ describe('the Responses WebSocket mode', () => {
     const c = await connect(CAPPED);
     b.socket.close();
     c.socket.close();
+  });
+
+  it('checks the key again for every response: one disabled while the connection is open is refused, and the connection closed', async () => {
+    const { socket, next } = await connect(LATER_DISABLED);
+    const ok = next('response.completed');
+    socket.send(create({ model: 'claude-sonnet-4-6', input: 'hi' }));
+    await ok;
+    const admin = new ApiClient(gateway.url);
+    expect((await admin.post('/api/auth/login', { email: 'boss@example.com', password: 'boss password 123' })).status).toBe(200);
+    const key = ((await admin.get('/api/admin/keys')).body as { data: Array<{ id: number; name: string }> }).data.find((k) => k.name === 'off')!;
+    expect((await admin.patch(`/api/admin/keys/${key.id}`, { enabled: false })).status).toBe(200);
+    const refused = next('error');
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.send(create({ model: 'claude-sonnet-4-6', input: 'again' }));
+    expect(await refused).toMatchObject({ type: 'error', status: 401 });
+    expect(await closed).toBe(1008);
   });
 
   it('closes a connection left idle', async () => {

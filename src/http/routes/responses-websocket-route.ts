@@ -63,7 +63,9 @@ export function responsesWebSocketRoute(app: FastifyInstance, deps: RelayDeps, u
       };
       // A handshake that never completes must not hold a place.
       request.raw.socket.once('close', release);
-      await upgrades.accept(request, reply, (socket) => serveResponsesSocket(deps, socket, key, request.id, { idleTimeoutMs: limits.idleTimeoutMs }, release));
+      const presented = presentedKey(request);
+      const authenticate = () => authenticateKey(deps.state.current.keys, presented, request.ip, Date.now());
+      await upgrades.accept(request, reply, (socket) => serveResponsesSocket(deps, socket, authenticate, request.id, { idleTimeoutMs: limits.idleTimeoutMs }, release));
     },
   });
 }
