@@ -5,6 +5,9 @@ import type { Db } from '../db/repositories/repository-helpers.ts';
 import { listUsageLogs, type UsageLogCursor, type UsageLogFilter } from '../db/repositories/usage-logs.ts';
 import type { UsageLogRow } from '../db/schema.ts';
 import { apiNotFound, invalidRequest } from '../gateway-errors.ts';
+import { findModelById } from '../db/repositories/models.ts';
+import { explainCharge } from '../metering/charge-explanation.ts';
+import type { ModelPricing } from '../metering/pricing.ts';
 
 export interface LogQuery {
   from?: number | undefined;
@@ -54,6 +57,8 @@ export function logView(row: UsageLogRow, admin: boolean, channelNames?: Readonl
     ttft_ms: row.ttft_ms,
     input_tokens: row.input_tokens,
     cached_tokens: row.cached_tokens,
+    cache_write_tokens: row.cache_write_tokens,
+    cache_write_1h_tokens: row.cache_write_1h_tokens,
     output_tokens: row.output_tokens,
     reasoning_tokens: row.reasoning_tokens,
     cost_usd: row.cost_micros / 1_000_000,
@@ -84,8 +89,11 @@ export async function readLogDetail(db: Db, id: number, ownerId: number | null) 
   // The relay records attempts only when there was more than one; a single attempt is the call itself.
   const attempts: Attempt[] = row.attempts_json ? JSON.parse(row.attempts_json) as Attempt[]
     : [{ model: row.upstream_model ?? row.model, channel: row.channel_id === null ? null : (await channelNames(db)).get(row.channel_id) ?? null, status: row.status, outcome: row.status < 400 ? 'success' : 'error', error: row.error, ms: row.latency_ms }];
+  const model = await findModelById(db, row.model);
   return {
     ...logView(row, admin, admin ? await channelNames(db) : undefined),
+    // How the charge was computed, from the row and the model's price in force (src/metering/charge-explanation.ts).
+    calculation: explainCharge(row, model ? JSON.parse(model.pricing_json) as ModelPricing : undefined, model?.free === 1),
     attempts: attempts.map((attempt, index) => ({ attempt: index + 1, model: attempt.model, status: attempt.status, outcome: attempt.outcome, error: attempt.error, latency_ms: attempt.ms, ...(admin ? { channel: attempt.channel } : {}) })),
   };
 }

@@ -10,7 +10,8 @@ import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import { apiNotFound, conflict } from '../gateway-errors.ts';
 import { parseBody } from '../validate-request.ts';
-import { MICROS_PER_USD, type ModelPricing } from '../metering/pricing.ts';
+import { MICROS_PER_USD, type ModelPricing, type TokenPrices } from '../metering/pricing.ts';
+import { TOKEN_PRICE_FIELDS, type TokenPriceConfigName } from '../metering/price-fields.ts';
 import type { ProviderSettings } from '../providers/registry.ts';
 
 type Element<T> = T extends ZodDefault<ZodArray<infer E>> ? E : never;
@@ -137,11 +138,8 @@ export function modelView(row: ModelRow) {
   const view = {
     id: row.id,
     owned_by: row.owned_by,
-    input_per_mtok: usd(pricing.inputPerMtok),
-    cached_input_per_mtok: usd(pricing.cachedInputPerMtok),
-    cache_write_per_mtok: usd(pricing.cacheWritePerMtok),
-    output_per_mtok: usd(pricing.outputPerMtok),
-    reasoning_per_mtok: usd(pricing.reasoningPerMtok),
+    ...tokenPricesView(pricing),
+    tiers: pricing.tiers?.map((tier) => ({ above_prompt_tokens: tier.abovePromptTokens, ...tokenPricesView(tier) })),
     per_request: usd(pricing.perRequest),
     per_image: pricing.perImage ? Object.fromEntries(Object.entries(pricing.perImage).map(([k, v]) => [k, v / MICROS_PER_USD])) : undefined,
     per_audio_minute: usd(pricing.perAudioMinute),
@@ -157,6 +155,16 @@ export function modelView(row: ModelRow) {
     capabilities: limits.capabilities,
   };
   return Object.fromEntries(Object.entries(view).filter(([, value]) => value !== undefined));
+}
+
+/** Token prices back in the config file's names and USD, only those stated. */
+function tokenPricesView(prices: TokenPrices): Partial<Record<TokenPriceConfigName, number>> {
+  const view: Partial<Record<TokenPriceConfigName, number>> = {};
+  for (const { config, key } of TOKEN_PRICE_FIELDS) {
+    const micros = prices[key];
+    if (micros !== undefined) view[config] = micros / MICROS_PER_USD;
+  }
+  return view;
 }
 
 /** Creates or replaces a model with its prices (PUT semantics: the body is the whole entry). */

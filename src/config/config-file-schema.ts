@@ -94,14 +94,34 @@ export function checkCloudChannel(channel: { type?: string | undefined; base_url
 
 const channelSchema = channelObjectSchema.superRefine(checkCloudChannel);
 
-const modelSchema = z.object({
-  id: z.string().min(1),
-  owned_by: z.string().min(1).default('system'),
+/** Token prices in USD per million tokens; a model states them, and a long-context tier states them again. */
+const tokenPrices = {
   input_per_mtok: usd.optional(),
   cached_input_per_mtok: usd.optional(),
   cache_write_per_mtok: usd.optional(),
+  /** One-hour cache writes (Anthropic's ttl "1h", on Bedrock and Vertex too); unset: cache_write_per_mtok. */
+  cache_write_1h_per_mtok: usd.optional(),
   output_per_mtok: usd.optional(),
   reasoning_per_mtok: usd.optional(),
+};
+
+/** Prices for a call whose prompt (cached and cache-write tokens included) is longer than above_prompt_tokens. */
+const priceTierSchema = z.object({
+  above_prompt_tokens: z.number().int().positive(),
+  ...tokenPrices,
+}).strict();
+
+const priceTiersSchema = z.array(priceTierSchema).max(16).refine(
+  (tiers) => new Set(tiers.map((tier) => tier.above_prompt_tokens)).size === tiers.length,
+  { message: 'each tier needs its own above_prompt_tokens' },
+);
+
+const modelSchema = z.object({
+  id: z.string().min(1),
+  owned_by: z.string().min(1).default('system'),
+  ...tokenPrices,
+  /** Long-context prices, e.g. [{ above_prompt_tokens: 200000, input_per_mtok: 2.5, output_per_mtok: 15 }]. */
+  tiers: priceTiersSchema.optional(),
   per_request: usd.optional(),
   /** USD per image by "size/quality", "size" or "*", e.g. { "1024x1024": 0.04, "1024x1024/hd": 0.08 }. */
   per_image: z.record(z.string(), usd).optional(),

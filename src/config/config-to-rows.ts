@@ -1,7 +1,8 @@
 // Config entries (human units) → database column values (integer micro-USD, ppm ratios, JSON text).
 // Only the columns the file controls; apply-config.ts adds ids, timestamps and secrets.
 import type { ChannelConfig, ConfigFile, KeyConfig, ModelConfig } from './config-file-schema.ts';
-import { usdToMicros, type ModelPricing } from '../metering/pricing.ts';
+import { usdToMicros, type ModelPricing, type TokenPrices } from '../metering/pricing.ts';
+import { TOKEN_PRICE_FIELDS, type TokenPriceConfigName } from '../metering/price-fields.ts';
 import { normalizeBaseUrl } from './normalize-base-url.ts';
 import { getProvider } from '../providers/registry.ts';
 import type { ProviderDefinition, ProviderSettings } from '../providers/provider-definition.ts';
@@ -101,14 +102,23 @@ function camelTimeouts(timeouts: NonNullable<ChannelConfig['timeouts']>) {
   };
 }
 
+/** The token prices a model or a tier states, USD per Mtok → micro-USD per Mtok; those it leaves out stay out. */
+function tokenPricesFromConfig(prices: Partial<Record<TokenPriceConfigName, number>>): TokenPrices {
+  const stored: TokenPrices = {};
+  for (const { config, key } of TOKEN_PRICE_FIELDS) {
+    const usd = prices[config];
+    if (usd !== undefined) stored[key] = usdToMicros(usd);
+  }
+  return stored;
+}
+
 export function modelRowFromConfig(model: ModelConfig) {
   const micros = (usd: number | undefined) => (usd === undefined ? undefined : usdToMicros(usd));
   const pricing: ModelPricing = {
-    inputPerMtok: micros(model.input_per_mtok),
-    cachedInputPerMtok: micros(model.cached_input_per_mtok),
-    cacheWritePerMtok: micros(model.cache_write_per_mtok),
-    outputPerMtok: micros(model.output_per_mtok),
-    reasoningPerMtok: micros(model.reasoning_per_mtok),
+    ...tokenPricesFromConfig(model),
+    // Ascending, so the cost picks the last tier the prompt is above.
+    tiers: model.tiers ? [...model.tiers].sort((a, b) => a.above_prompt_tokens - b.above_prompt_tokens)
+      .map((tier) => ({ abovePromptTokens: tier.above_prompt_tokens, ...tokenPricesFromConfig(tier) })) : undefined,
     perRequest: micros(model.per_request),
     perImage: model.per_image ? Object.fromEntries(Object.entries(model.per_image).map(([key, usd]) => [key, usdToMicros(usd)])) : undefined,
     perAudioMinute: micros(model.per_audio_minute),

@@ -22,10 +22,11 @@ export const MIGRATION_NAMES: readonly string[] = [
   '0009-platform-stats',
   '0010-response-state',
   '0011-key-stats-coarse-buckets',
+  '0012-cache-write-1h',
 ];
 
 async function migrationsFor(engine: DatabaseEngine): Promise<Record<string, Migration>> {
-  const [m1, m2, m3, m4, m5, m6, m8, m9, m10, m11] = await Promise.all([
+  const [m1, m2, m3, m4, m5, m6, m8, m9, m10, m11, m12] = await Promise.all([
     import('./migrations/0001-initial-schema.ts'),
     import('./migrations/0002-model-limits.ts'),
     import('./migrations/0003-metering-dead-letters.ts'),
@@ -36,6 +37,7 @@ async function migrationsFor(engine: DatabaseEngine): Promise<Record<string, Mig
     import('./migrations/0009-platform-stats.ts'),
     import('./migrations/0010-response-state.ts'),
     import('./migrations/0011-key-stats-coarse-buckets.ts'),
+    import('./migrations/0012-cache-write-1h.ts'),
   ]);
   const migrations: Record<string, Migration> = {
     '0001-initial-schema': m1.initialSchema(engine),
@@ -48,6 +50,7 @@ async function migrationsFor(engine: DatabaseEngine): Promise<Record<string, Mig
     '0009-platform-stats': m9.platformStats,
     '0010-response-state': m10.responseState,
     '0011-key-stats-coarse-buckets': m11.keyStatsCoarseBuckets,
+    '0012-cache-write-1h': m12.cacheWrite1h,
   };
   const names = Object.keys(migrations);
   if (names.length !== MIGRATION_NAMES.length || names.some((name, i) => name !== MIGRATION_NAMES[i])) {

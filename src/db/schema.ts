@@ -174,6 +174,8 @@ export interface UsageLogsTable {
   tokens_counted: Generated<number>;
   /** The gateway error code (GW_ERR_…) of a failed call. */
   error_code: string | null;
+  /** Migration 0012: the part of cache_write_tokens written to a one-hour cache (priced apart). */
+  cache_write_1h_tokens: Generated<number>;
 }
 
 export interface WalletLedgerTable {

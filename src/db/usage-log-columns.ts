@@ -10,10 +10,13 @@ export const USAGE_LOG_COLUMNS = [
   // Migration 0006: the other billed quantities, the ratio, whether tokens were counted, the error code.
   'cache_write_tokens', 'image_count', 'image_size', 'image_quality', 'audio_ms', 'characters', 'searches',
   'requests', 'ratio_ppm', 'tokens_counted', 'error_code',
+  // Migration 0012: one-hour cache writes.
+  'cache_write_1h_tokens',
 ] as const satisfies readonly (keyof NewUsageLog)[];
 
 /** Defaults for the columns the schema lets an insert leave out. */
 export const USAGE_LOG_DEFAULTS: Partial<Record<(typeof USAGE_LOG_COLUMNS)[number], unknown>> = {
   stream: 0, input_tokens: 0, cached_tokens: 0, output_tokens: 0, reasoning_tokens: 0, cost_micros: 0,
   cache_write_tokens: 0, image_count: 0, audio_ms: 0, characters: 0, searches: 0, requests: 0, ratio_ppm: 1_000_000, tokens_counted: 0,
+  cache_write_1h_tokens: 0,
 };

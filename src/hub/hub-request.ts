@@ -64,6 +64,11 @@ export interface HubReasoningPart {
   signature?: string;
   /** Anthropic's redacted_thinking data: opaque and encrypted; `text` is then empty. */
   redactedData?: string;
+  /**
+   * The apiFamily of the upstream that signed it (`anthropic` (Claude anywhere), `google`), `unsigned` for reasoning no
+   * one signed; absent when unknown. Only an upstream of that family is sent the signature (hub-signatures.ts).
+   */
+  signatureFamily?: string;
 }
 
 export type HubUserContent = HubTextPart | HubImagePart | HubDocumentPart;

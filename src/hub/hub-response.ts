@@ -13,7 +13,8 @@ export interface HubFinishReason {
  * Token usage as the upstream reported it, in one convention whatever the provider's:
  * - inputTokens is the whole prompt, cached tokens included (OpenAI's and Gemini's convention; Anthropic's
  *   input_tokens leaves out cache reads and writes, so its converter adds them);
- * - cachedInputTokens (read from cache) and cacheWriteTokens are parts of inputTokens;
+ * - cachedInputTokens (read from cache) and cacheWriteTokens are parts of inputTokens; cacheWrite1hTokens is
+ *   the part of cacheWriteTokens written to a one-hour cache (Anthropic's split, on Bedrock and Vertex too);
  * - outputTokens includes reasoningTokens (OpenAI's and Anthropic's convention; Gemini counts thoughts apart).
  * A field the upstream did not report is absent: unknown, which is not zero. The relay fills unknown input
  * and output from what it sent and delivered (src/metering/resolve-usage.ts) before anything is billed or
@@ -23,6 +24,7 @@ export interface HubUsage {
   inputTokens?: number;
   cachedInputTokens?: number;
   cacheWriteTokens?: number;
+  cacheWrite1hTokens?: number;
   outputTokens?: number;
   reasoningTokens?: number;
 }

@@ -24,7 +24,7 @@ export type HubStreamPart =
    * Reasoning text. A part carrying `signature` closes the current reasoning block (the signature arrives
    * after its text); one carrying `redactedData` is a whole redacted block on its own.
    */
-  | { type: 'reasoning-delta'; delta: string; signature?: string; redactedData?: string }
+  | { type: 'reasoning-delta'; delta: string; signature?: string; redactedData?: string; signatureFamily?: string }
   /** index counts tool calls in this response from 0, as OpenAI's tool_calls[].index does. */
   | { type: 'tool-call-start'; index: number; id: string; name: string; signature?: string }
   | { type: 'tool-call-delta'; index: number; argumentsDelta: string }

@@ -128,8 +128,10 @@ function hasAnyPrice(pricing: ModelPricing | undefined): pricing is ModelPricing
   return known;
 }
 
-function computeHasAnyPrice(pricing: ModelPricing): boolean {
-  return Object.values(pricing).some((price) => (typeof price === 'number' ? price > 0 : price !== undefined && Object.values(price as Record<string, number>).some((value) => value > 0)));
+/** Any price above zero: a number, or one inside a table (per image) or a tier (whose threshold is no price). */
+function computeHasAnyPrice(prices: object): boolean {
+  return Object.entries(prices).some(([name, value]) => name !== 'abovePromptTokens'
+    && (typeof value === 'number' ? value > 0 : value !== null && typeof value === 'object' && computeHasAnyPrice(value as object)));
 }
 
 /** Prompt tokens without tokenising on the hot path: JSON text runs 4+ bytes per token, so this over-counts. */

@@ -2,12 +2,13 @@
 // and the price in force: what the recorder writes (billedQuantities) and what an audit reads back
 // (usageOfLogRow, costOfLogRow) are the two halves of one mapping, kept side by side here.
 import type { UsageLogRow } from '../db/schema.ts';
-import { computeCostMicros, type ModelPricing } from './pricing.ts';
+import { computeCostMicros, oneHourCacheWrites, type ModelPricing } from './pricing.ts';
 import type { Usage } from './usage.ts';
 
 /** The usage-log columns beyond the four token columns of migration 0001. */
 export interface BilledQuantityColumns {
   cache_write_tokens: number;
+  cache_write_1h_tokens: number;
   image_count: number;
   image_size: string | null;
   image_quality: string | null;
@@ -22,6 +23,7 @@ export interface BilledQuantityColumns {
 export function billedQuantities(usage: Usage, billed: boolean, ratioPpm: number): BilledQuantityColumns {
   return {
     cache_write_tokens: usage.cacheWriteTokens,
+    cache_write_1h_tokens: oneHourCacheWrites(usage),
     image_count: usage.images?.count ?? 0,
     image_size: usage.images?.size ?? null,
     image_quality: usage.images?.quality ?? null,
@@ -34,7 +36,7 @@ export function billedQuantities(usage: Usage, billed: boolean, ratioPpm: number
   };
 }
 
-type LogQuantities = Pick<UsageLogRow, 'input_tokens' | 'cached_tokens' | 'output_tokens' | 'reasoning_tokens'> & BilledQuantityColumns;
+export type LogQuantities = Pick<UsageLogRow, 'input_tokens' | 'cached_tokens' | 'output_tokens' | 'reasoning_tokens'> & BilledQuantityColumns;
 
 /** The usage a row was billed by, read back from its columns. */
 export function usageOfLogRow(row: LogQuantities): Usage {
@@ -42,6 +44,7 @@ export function usageOfLogRow(row: LogQuantities): Usage {
     inputTokens: Number(row.input_tokens),
     cachedInputTokens: Number(row.cached_tokens),
     cacheWriteTokens: Number(row.cache_write_tokens),
+    cacheWrite1hTokens: Number(row.cache_write_1h_tokens),
     outputTokens: Number(row.output_tokens),
     reasoningTokens: Number(row.reasoning_tokens),
     audioMs: Number(row.audio_ms),

@@ -3,13 +3,27 @@
 // Cost = Σ(tokens × price per Mtok) × group ratio, divided out and rounded half up exactly once, in BigInt
 // so that no intermediate product loses precision.
 import type { Usage } from './usage.ts';
+import { pricesForPrompt } from './price-tiers.ts';
 
-export interface ModelPricing {
+/** The prices of tokens by kind, per million tokens; a tier of a long prompt states them again. */
+export interface TokenPrices {
   inputPerMtok?: number;
   cachedInputPerMtok?: number;
   cacheWritePerMtok?: number;
+  /** Tokens written to a one-hour cache (Anthropic's `ttl: "1h"`); unset: the (five-minute) cache-write price. */
+  cacheWrite1hPerMtok?: number;
   outputPerMtok?: number;
   reasoningPerMtok?: number;
+}
+
+/** The token prices of a call whose prompt (cached and cache-write tokens included) is longer than a threshold. */
+export interface PriceTier extends TokenPrices {
+  abovePromptTokens: number;
+}
+
+export interface ModelPricing extends TokenPrices {
+  /** Long-context prices, ascending by threshold: the last tier the prompt is above replaces the prices it names. */
+  tiers?: PriceTier[];
   perRequest?: number;
   /** Per image, keyed "size/quality", "size" or "*" (most specific wins). */
   perImage?: Record<string, number>;
@@ -53,8 +67,9 @@ const safeProduct = (a: number, b: number): number | null => {
  * so the result is the BigInt one, bit for bit (test/metering/cost-arithmetic.test.ts compares them);
  * it spares each call some thirty heap-allocated BigInts (twice a call: admission and the usage record).
  */
-export function costInSafeIntegers(pricing: ModelPricing, usage: Usage, ratioPpm: number): number | null {
+export function costInSafeIntegers(listed: ModelPricing, usage: Usage, ratioPpm: number): number | null {
   if ((usage.audioMs ?? 0) !== 0 || usage.images) return null;
+  const pricing = pricesForPrompt(listed, usage.inputTokens);
   const input = pricing.inputPerMtok ?? 0;
   const output = pricing.outputPerMtok ?? 0;
   // Term by term, not over an array of the terms: this runs three times a call (admission, the answer's
@@ -63,7 +78,10 @@ export function costInSafeIntegers(pricing: ModelPricing, usage: Usage, ratioPpm
   let perMillion = 0;
   perMillion = addTerm(perMillion, Math.max(0, usage.inputTokens - usage.cachedInputTokens - usage.cacheWriteTokens), input);
   perMillion = addTerm(perMillion, usage.cachedInputTokens, pricing.cachedInputPerMtok ?? input);
-  perMillion = addTerm(perMillion, usage.cacheWriteTokens, pricing.cacheWritePerMtok ?? input);
+  const cacheWritePrice = pricing.cacheWritePerMtok ?? input;
+  const oneHourWrites = oneHourCacheWrites(usage);
+  perMillion = addTerm(perMillion, usage.cacheWriteTokens - oneHourWrites, cacheWritePrice);
+  perMillion = addTerm(perMillion, oneHourWrites, pricing.cacheWrite1hPerMtok ?? cacheWritePrice);
   perMillion = addTerm(perMillion, Math.max(0, usage.outputTokens - usage.reasoningTokens), output);
   perMillion = addTerm(perMillion, usage.reasoningTokens, pricing.reasoningPerMtok ?? output);
   perMillion = addTerm(perMillion, usage.characters ?? 0, pricing.perMillionChars ?? 0);
@@ -97,10 +115,13 @@ function addTerm(sum: number, quantity: number, price: number): number {
 }
 
 /** The reference: every term scaled to the common denominator in BigInt, rounded half up once. */
-export function costInBigInts(pricing: ModelPricing, usage: Usage, ratioPpm: number): number {
+export function costInBigInts(listed: ModelPricing, usage: Usage, ratioPpm: number): number {
+  const pricing = pricesForPrompt(listed, usage.inputTokens);
   const input = pricing.inputPerMtok ?? 0;
   const cachedPrice = pricing.cachedInputPerMtok ?? input;
   const cacheWritePrice = pricing.cacheWritePerMtok ?? input;
+  const cacheWrite1hPrice = pricing.cacheWrite1hPerMtok ?? cacheWritePrice;
+  const oneHourWrites = oneHourCacheWrites(usage);
   const output = pricing.outputPerMtok ?? 0;
   const reasoningPrice = pricing.reasoningPerMtok ?? output;
   const plainInput = Math.max(0, usage.inputTokens - usage.cachedInputTokens - usage.cacheWriteTokens);
@@ -109,7 +130,8 @@ export function costInBigInts(pricing: ModelPricing, usage: Usage, ratioPpm: num
   const perMillion =
     BigInt(plainInput) * BigInt(input) +
     BigInt(usage.cachedInputTokens) * BigInt(cachedPrice) +
-    BigInt(usage.cacheWriteTokens) * BigInt(cacheWritePrice) +
+    BigInt(usage.cacheWriteTokens - oneHourWrites) * BigInt(cacheWritePrice) +
+    BigInt(oneHourWrites) * BigInt(cacheWrite1hPrice) +
     BigInt(plainOutput) * BigInt(output) +
     BigInt(usage.reasoningTokens) * BigInt(reasoningPrice) +
     BigInt(usage.characters ?? 0) * BigInt(pricing.perMillionChars ?? 0);
@@ -122,6 +144,12 @@ export function costInBigInts(pricing: ModelPricing, usage: Usage, ratioPpm: num
   const total = perMillion * MS_PER_MINUTE + perUnit * DENOMINATOR + perMinute * TOKENS_PER_MTOK;
   const divisor = DENOMINATOR * PPM;
   return Number((total * BigInt(ratioPpm) + divisor / 2n) / divisor);
+}
+
+/** The cache writes that went to the one-hour cache: a part of cacheWriteTokens, never more than all of them. */
+export function oneHourCacheWrites(usage: Usage): number {
+  const oneHour = usage.cacheWrite1hTokens ?? 0;
+  return oneHour > usage.cacheWriteTokens ? usage.cacheWriteTokens : oneHour;
 }
 
 export function imagePrice(pricing: ModelPricing, size: string, quality: string): number {

@@ -52,6 +52,7 @@ export function resolveUsage(reported: HubUsage | null | undefined, counts: Usag
     reasoningTokens: Math.min(usage.reasoningTokens ?? 0, outputTokens),
   };
   if (counted) result.tokensCounted = true;
+  if (usage.cacheWrite1hTokens) result.cacheWrite1hTokens = Math.min(usage.cacheWrite1hTokens, cacheWriteTokens);
   return result;
 }
 
@@ -62,6 +63,7 @@ export function addUsages(usages: readonly Usage[]): Usage {
     sum.inputTokens += usage.inputTokens;
     sum.cachedInputTokens += usage.cachedInputTokens;
     sum.cacheWriteTokens += usage.cacheWriteTokens;
+    if (usage.cacheWrite1hTokens) sum.cacheWrite1hTokens = (sum.cacheWrite1hTokens ?? 0) + usage.cacheWrite1hTokens;
     sum.outputTokens += usage.outputTokens;
     sum.reasoningTokens += usage.reasoningTokens;
     if (usage.tokensCounted) sum.tokensCounted = true;

@@ -162,6 +162,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
           error: call.error,
           // Listed, not spread: the columns after a spread in a literal are each defined by a runtime call.
           cache_write_tokens: billed.cache_write_tokens,
+          cache_write_1h_tokens: billed.cache_write_1h_tokens,
           image_count: billed.image_count,
           image_size: billed.image_size,
           image_quality: billed.image_quality,

@@ -5,6 +5,8 @@ export interface Usage {
   inputTokens: number;
   cachedInputTokens: number;
   cacheWriteTokens: number;
+  /** The part of cacheWriteTokens written to a one-hour cache (priced apart); absent: none. */
+  cacheWrite1hTokens?: number;
   outputTokens: number;
   reasoningTokens: number;
   /** Quantities other endpoints bill by: images made, audio transcribed, characters spoken, searches. */

@@ -17,12 +17,19 @@ import { redactSecrets } from './redact-credentials.ts';
 import { attemptRecord, logAttempt } from './attempt-log.ts';
 
 /**
+ * Opens a stream on one route up to its first event, for a continuation ('continued', with the prefill
+ * hop) or a restart; null when it cannot. The policy below is composed around it: the relay's opens a real
+ * upstream stream (openSegment); tests hand it a fake one.
+ */
+export type SegmentOpener = (context: AttemptContext, hop: RelayHop, channel: RoutedChannel, model: string, kind: 'continued' | 'restarted') => Promise<CommittedStream | null>;
+
+/**
  * Mends a broken stream on another route: the same model's other channels first, then the fallback
  * models'. On each: an assistant-prefill continuation if the channel accepts one, else (or when it refuses
  * the prefill) a restart whose repeated part is held back. Text-only answers only: a half-delivered tool
  * call cannot be resumed. Null when no route could; the caller then reports the original failure.
  */
-export async function continueElsewhere(context: AttemptContext, failed: CommittedStream): Promise<CommittedStream | null> {
+export async function continueElsewhere(context: AttemptContext, failed: CommittedStream, open: SegmentOpener = openSegment): Promise<CommittedStream | null> {
   const { deps, call } = context;
   const delivered = deliveredThrough(failed);
   if (delivered.toolCalls || delivered.text.length === 0) return null;
@@ -35,13 +42,13 @@ export async function continueElsewhere(context: AttemptContext, failed: Committ
     for (const channel of route.channels) {
       if (channel.id === failed.channel.id || deps.breakers.isOpen(channel.id)) continue;
       if (prefillHop && channel.supportsPrefill) {
-        const continued = await openSegment(context, prefillHop, channel, route.model, 'continued');
+        const continued = await open(context, prefillHop, channel, route.model, 'continued');
         if (continued) return { ...continued, prefill: delivered.text };
       }
       // Restarting needs the client's own format read back, and a hop that can stream this call.
       const filter = context.hop.stream ? createReplayFilter(getFormat(call.inboundFormat), delivered.text) : null;
       if (!filter) continue;
-      const restarted = await openSegment(context, context.hop, channel, route.model, 'restarted');
+      const restarted = await open(context, context.hop, channel, route.model, 'restarted');
       if (restarted) return { ...restarted, replay: { filter, prefix: delivered.text } };
     }
   }

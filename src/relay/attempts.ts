@@ -11,6 +11,7 @@ import type { RelayCall, RelayResult } from './relay-types.ts';
 import { attemptOnce, type AttemptContext, type AttemptOutcome } from './attempts-first-byte.ts';
 import { createAttemptOrder, type AttemptOrder, type Candidate, type ModelRoute } from './attempts-order.ts';
 import { logAttempt } from './attempt-log.ts';
+import type { RoutedChannel } from '../routing/routed-channel.ts';
 
 export type { ModelRoute } from './attempts-order.ts';
 
@@ -25,19 +26,27 @@ interface Running {
 
 type Settled = { run: Running; outcome: AttemptOutcome } | { run: Running; thrown: unknown };
 
+/**
+ * One attempt on one route, up to what it has for the client: the dispatcher the policies here (retries
+ * and fallbacks by attempts-order.ts, hedging, the circuit breakers, disabling a refused channel) are
+ * composed around. The relay's is attemptOnce (a real upstream call); tests hand the loop a fake one.
+ */
+export type AttemptDispatcher = (context: AttemptContext, channel: RoutedChannel, model: string, signal: AbortSignal) => Promise<AttemptOutcome>;
+
 /** The loop's state for one call, handed to launch() instead of closures over runAttempts' scope. */
 interface AttemptLoop {
   context: AttemptContext;
+  dispatch: AttemptDispatcher;
   hedging: boolean;
   running: Set<Running>;
 }
 
-export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHop, routes: ModelRoute[]): Promise<RelayResult> {
+export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHop, routes: ModelRoute[], dispatch: AttemptDispatcher = attemptOnce): Promise<RelayResult> {
   const context: AttemptContext = { deps, call, hop, routes };
   const order = createAttemptOrder(routes, deps.breakers);
   const hedging = mayHedge(deps, routes);
   const running = new Set<Running>();
-  const loop: AttemptLoop = { context, hedging, running };
+  const loop: AttemptLoop = { context, dispatch, hedging, running };
   let lastError: GatewayError | null = null;
   let finalError: GatewayError | null = null;
 
@@ -129,17 +138,17 @@ function launch(loop: AttemptLoop, candidate: Candidate, waitMs: number): void {
   const controller = loop.hedging ? new AbortController() : null;
   const signal = controller ? AbortSignal.any([call.signal, controller.signal]) : call.signal;
   const run: Running = { candidate, controller, startsAt: performance.now() + waitMs, hedged: false, settled: undefined as never };
-  run.settled = settle(loop.context, run, signal, waitMs);
+  run.settled = settle(loop, run, signal, waitMs);
   loop.running.add(run);
 }
 
 /** The attempt's outcome, or what it threw; never rejects. */
-async function settle(context: AttemptContext, run: Running, signal: AbortSignal, waitMs: number): Promise<Settled> {
+async function settle(loop: AttemptLoop, run: Running, signal: AbortSignal, waitMs: number): Promise<Settled> {
   try {
     if (waitMs > 0) await sleep(waitMs, signal);
-    return { run, outcome: await attemptOnce(context, run.candidate.channel, run.candidate.model, signal) };
+    return { run, outcome: await loop.dispatch(loop.context, run.candidate.channel, run.candidate.model, signal) };
   } catch (thrown) {
-    if (!context.call.signal.aborted && signal.aborted) return { run, outcome: { kind: 'cancelled' } };
+    if (!loop.context.call.signal.aborted && signal.aborted) return { run, outcome: { kind: 'cancelled' } };
     return { run, thrown };
   }
 }

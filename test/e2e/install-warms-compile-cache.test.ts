@@ -45,7 +45,11 @@ afterAll(async () => {
  * Starts the gateway as `npm start` does with this compile cache, makes one call (so that the metering
  * worker starts and writes it), and returns which threads loaded the type stripper.
  */
-async function threadsThatLoadedTheStripper(cacheDir: string, name: string): Promise<string[]> {
+/**
+ * `expected`: how many threads the caller expects to load it; their lines are waited for (a loaded machine
+ * starts the worker late), up to a bound, so a missing line is a real absence rather than a slow start.
+ */
+async function threadsThatLoadedTheStripper(cacheDir: string, name: string, expected = 0): Promise<string[]> {
   const dataDir = join(dir, `${name}-data`);
   const report = join(dir, `${name}-stripper.txt`);
   const configFile = join(dir, `${name}.json`);
@@ -72,13 +76,15 @@ async function threadsThatLoadedTheStripper(cacheDir: string, name: string): Pro
     expect(answer.status).toBe(200);
     await answer.text();
     // The call's usage reaches the metering worker within a flush or two; then the worker has loaded.
-    for (let tries = 0; tries < 100; tries += 1) {
+    for (let tries = 0; tries < 400; tries += 1) {
       const lines = (await readFile(report, 'utf8').catch(() => '')).split('\n');
       if (lines.includes('worker-started')) break;
       await new Promise((resolveWait) => setTimeout(resolveWait, 50));
     }
+    const loaded = async () => (await readFile(report, 'utf8')).split('\n').filter((line) => line.endsWith('loaded the stripper'));
     await new Promise((resolveWait) => setTimeout(resolveWait, 300));
-    return (await readFile(report, 'utf8')).split('\n').filter((line) => line.endsWith('loaded the stripper'));
+    for (let tries = 0; tries < 100 && (await loaded()).length < expected; tries += 1) await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+    return loaded();
   } finally {
     const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
     child.kill('SIGTERM');
@@ -104,7 +110,7 @@ describe('the compile cache filled at install', () => {
   }, 120_000);
 
   it('is what makes the difference: on an empty cache both threads load it (the control)', async () => {
-    expect((await threadsThatLoadedTheStripper(join(dir, 'empty-cache'), 'empty')).sort()).toEqual(['main loaded the stripper', 'worker loaded the stripper']);
+    expect((await threadsThatLoadedTheStripper(join(dir, 'empty-cache'), 'empty', 2)).sort()).toEqual(['main loaded the stripper', 'worker loaded the stripper']);
   }, 120_000);
 
   it('runs on every install (the prepare script), after the dashboard build', () => {

@@ -8,6 +8,7 @@ import { startRerankSimulator } from '../simulators/rerank-simulator.ts';
 import type { Simulator } from '../simulators/simulator-core.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 import { costOfLogRow } from '../../src/metering/log-cost.ts';
+import { explainCharge } from '../../src/metering/charge-explanation.ts';
 
 const KEY = testKey('recompute');
 const UPSTREAM_KEY = 'sk-upstream-recompute';
@@ -60,6 +61,12 @@ async function expectRecomputable() {
   expect(row.ratio_ppm).toBe(1_500_000);
   expect(row.cost_micros).toBeGreaterThan(0);
   expect(costOfLogRow(row, gateway.state.current.pricing.get(row.model))).toBe(row.cost_micros);
+  // Its calculation in words adds up: the lines to the subtotal, the subtotal × ratio to the charge.
+  const calculation = explainCharge(row, gateway.state.current.pricing.get(row.model), false);
+  expect(calculation.total_usd).toBe(row.cost_micros / 1e6);
+  expect(calculation.prices_changed).toBe(false);
+  expect(Math.round(calculation.subtotal_usd * 1.5 * 1e6)).toBe(row.cost_micros);
+  expect(calculation.lines.length).toBeGreaterThan(0);
   return row;
 }
 
@@ -79,6 +86,7 @@ describe('a usage-log row holds everything its cost came from', () => {
     await client().chat.completions.create({ model: 'chat-all-kinds', messages: [{ role: 'user', content: 'count me please' }] });
     const row = await expectRecomputable();
     expect(row.tokens_counted).toBe(1);
+    expect(explainCharge(row, gateway.state.current.pricing.get(row.model), false).text).toContain('the gateway counted the tokens it sent and delivered');
     expect(row.output_tokens).toBeGreaterThan(0);
   });
 

@@ -1,13 +1,15 @@
 // Errors are a closed set: every gateway error code is declared once (src/gateway-error-codes.ts) with its
 // status, kind and the client codes it may carry, and an error is built from its code alone. This test reads
 // every place in src that raises one and checks that none states a status or kind by hand and that every
-// client code it sends is declared for its gateway code; it checks the README's error table against the
-// list in both directions, and pins the one status-to-kind mapping. (tsc checks the same through the types:
+// client code it sends is declared for its gateway code; it checks that docs/errors.md is what
+// scripts/docs-errors.ts writes from the list (so the documented table cannot drift), and pins the one
+// status-to-kind mapping. (tsc checks the same through the types:
 // test/errors/gateway-error-construction.test.ts holds what it must refuse.)
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GATEWAY_ERRORS, kindForStatus, type DeclaredError } from '../../src/gateway-error-codes.ts';
+import { renderErrorDocs } from '../../scripts/docs-errors.ts';
 
 const root = join(import.meta.dirname, '../..');
 const declared = GATEWAY_ERRORS as Record<string, DeclaredError>;
@@ -143,14 +145,17 @@ describe('gateway error codes', () => {
     expect(checked).toBeGreaterThan(10);
   });
 
-  it("the README's error table lists exactly the declared codes, with their status and client codes", () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### Errors'), readme.indexOf('\n## ', readme.indexOf('### Errors')));
-    const rows = section.split('\n').filter((line) => line.startsWith('| ') && line.includes('`GW_ERR_'));
+  it('docs/errors.md is exactly what npm run docs:errors writes from the catalogue', () => {
+    const written = readFileSync(join(root, 'docs/errors.md'), 'utf8');
+    expect(written, 'docs/errors.md is out of date: run npm run docs:errors').toBe(renderErrorDocs());
+  });
+
+  it('the generated table has one row per declared code, with its status and client codes', () => {
+    const rows = renderErrorDocs().split('\n').filter((line) => line.startsWith('| ') && line.includes('`GW_ERR_'));
     const listed = new Map(rows.map((line) => {
       const cells = line.split(' | ');
       const code = /`(GW_ERR_[A-Z_]+)`/.exec(cells[1]!)![1]!;
-      return [code, { status: cells[0]!.replace('| ', '').trim(), clientCodes: [...cells[2]!.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]) }];
+      return [code, { status: cells[0]!.replace('| ', '').trim(), clientCodes: [...cells[3]!.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]) }];
     }));
     expect([...listed.keys()].sort()).toEqual(Object.keys(declared).sort());
     for (const [code, row] of listed) {

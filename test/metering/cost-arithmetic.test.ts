@@ -35,12 +35,14 @@ function randomCase(random: ReturnType<typeof generator>): { pricing: ModelPrici
   const pricing: ModelPricing = {
     inputPerMtok: maybe(magnitude(big)), cachedInputPerMtok: maybe(magnitude(big)), cacheWritePerMtok: maybe(magnitude(big)),
     outputPerMtok: maybe(magnitude(big)), reasoningPerMtok: maybe(magnitude(big)), perRequest: maybe(magnitude(big)),
-    perMillionChars: maybe(magnitude(big)), perSearch: maybe(magnitude(big)),
+    perMillionChars: maybe(magnitude(big)), perSearch: maybe(magnitude(big)), cacheWrite1hPerMtok: maybe(magnitude(big)),
   };
+  // Long-context tiers now and then, so the tier's prices go through both arithmetics too.
+  if (next() < 0.3) pricing.tiers = [{ abovePromptTokens: magnitude(1e6), inputPerMtok: maybe(magnitude(big)), cacheWrite1hPerMtok: maybe(magnitude(big)), outputPerMtok: maybe(magnitude(big)) }];
   const inputTokens = magnitude(big);
   const outputTokens = magnitude(big);
   const usage: Usage = {
-    inputTokens, cachedInputTokens: Math.min(inputTokens, magnitude(big)), cacheWriteTokens: magnitude(1e6),
+    inputTokens, cachedInputTokens: Math.min(inputTokens, magnitude(big)), cacheWriteTokens: magnitude(1e6), cacheWrite1hTokens: maybe(magnitude(1e6)),
     outputTokens, reasoningTokens: Math.min(outputTokens, magnitude(big)),
     characters: maybe(magnitude(big)), searches: maybe(magnitude(100)), requests: maybe(next() < 0.5 ? 0 : 1),
   };

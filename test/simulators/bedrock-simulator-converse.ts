@@ -79,11 +79,14 @@ export async function converse(exchange: SimulatorExchange, modelId: string, str
   const outputTokens = content.reduce((sum, block) => sum + countWords(block.text ?? block.reasoningContent?.reasoningText.text ?? JSON.stringify(block.toolUse?.input ?? {})), 0);
   const cached = step.cachedTokens ?? 0;
   const written = step.cacheWriteTokens ?? 0;
+  const oneHour = step.cacheWrite1hTokens ?? 0;
   // Bedrock's inputTokens leaves out the tokens read from or written to the prompt cache.
   const inputTokens = Math.max(0, promptTokens(body) - cached - written);
   const usage = step.omitUsage ? undefined : {
     inputTokens, outputTokens, totalTokens: inputTokens + outputTokens + cached + written,
     ...(cached > 0 ? { cacheReadInputTokens: cached } : {}), ...(written > 0 ? { cacheWriteInputTokens: written } : {}),
+    // Cache writes by lifetime, the longer first, as Bedrock sorts them.
+    ...(written > 0 ? { cacheDetails: [{ ttl: '1h', inputTokens: oneHour }, { ttl: '5m', inputTokens: written - oneHour }].filter((detail) => detail.inputTokens > 0) } : {}),
   };
   const requestId = { 'x-amzn-requestid': `sim-${modelId.length}-${Date.now()}` };
   if (!stream) {

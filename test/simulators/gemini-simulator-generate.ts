@@ -2,7 +2,7 @@
 // (behaviour documented in gemini-simulator.ts).
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
-import { announcement, countWords, greeting, scriptedToolCall, shapeText, simulatedEmbedding, splitIntoPieces, thinkingText, toolResultAnswer, weatherCities } from './simulator-answers.ts';
+import { announcement, countWords, greeting, scriptedToolCall, shapeText, simulatedEmbedding, splitIntoPieces, thinkingSignature, thinkingText, toolResultAnswer, weatherCities } from './simulator-answers.ts';
 import { geminiError } from './gemini-simulator-errors.ts';
 
 interface Part { text?: string; thought?: boolean; functionCall?: { name?: string; args?: unknown }; functionResponse?: { name?: string; response?: unknown } }
@@ -26,7 +26,7 @@ function generationConfigOf(body: GenerateBody): GenerationConfig {
   return { stopSequences: snake.stop_sequences, maxOutputTokens: snake.max_output_tokens, candidateCount: snake.candidate_count, thinkingConfig: snake.thinking_config ? { includeThoughts: snake.thinking_config.include_thoughts } : undefined };
 }
 
-type AnswerPart = { text: string; thought?: true } | { functionCall: { name: string; args: Record<string, unknown> } };
+type AnswerPart = { text: string; thought?: true; thoughtSignature?: string } | { functionCall: { name: string; args: Record<string, unknown> } };
 
 const SSE_FORMAT = { terminator: null, malformed: 'data: {"candidates": not json\r\n\r\n' };
 const ARRAY_FORMAT = { terminator: ']', malformed: ',\r\n{"candidates": not json', contentType: 'application/json; charset=UTF-8' };
@@ -67,7 +67,8 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
   let thoughts = 0;
   if (config.thinkingConfig?.includeThoughts) {
     const thought = thinkingText(said);
-    parts.push({ text: thought, thought: true });
+    // Signed as Gemini signs its thoughts (an opaque value to send back with the turn).
+    parts.push({ text: thought, thought: true, thoughtSignature: geminiThoughtSignature(thought) });
     thoughts = countWords(thought);
   }
   const declared = body.tools?.flatMap((tool) => tool.functionDeclarations ?? []) ?? [];
@@ -191,4 +192,9 @@ function resultText(response: unknown): string {
     }
   }
   return JSON.stringify(response ?? {});
+}
+
+/** The simulator's thought signature: base64 of `gemini-signature:<hash>`, so a test can tell it from Anthropic's. */
+export function geminiThoughtSignature(thought: string): string {
+  return Buffer.from(`gemini-signature:${thinkingSignature(thought)}`).toString('base64');
 }

@@ -3,6 +3,7 @@ import { ApiError, FinishReason, GoogleGenAI, type Content, type GenerateContent
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startGeminiSimulator, type GeminiSimulator } from './gemini-simulator.ts';
 import { simulatedEmbedding } from './simulator-answers.ts';
+import { geminiThoughtSignature } from './gemini-simulator-generate.ts';
 
 const API_KEY = 'sim-gemini-key';
 let sim: GeminiSimulator;
@@ -95,7 +96,7 @@ describe('generateContent', () => {
     const config = { thinkingConfig: { includeThoughts: true, thinkingBudget: 1024 } };
     const response = await ai.models.generateContent({ model, contents: 'think', config });
     const parts = response.candidates?.[0]?.content?.parts ?? [];
-    expect(parts[0]).toEqual({ text: 'Thinking about "think".', thought: true });
+    expect(parts[0]).toEqual({ text: 'Thinking about "think".', thought: true, thoughtSignature: geminiThoughtSignature('Thinking about "think".') });
     expect(response.text).toBe('Hello from the Gemini simulator: you said "think"');
     expect(response.usageMetadata).toMatchObject({ thoughtsTokenCount: 3, candidatesTokenCount: 8, totalTokenCount: 12 });
     const chunks = await collect(await ai.models.generateContentStream({ model, contents: 'think', config }));

@@ -29,6 +29,9 @@
 //                              next request, carrying the tool's result, gets the usual `The tool said: <result>`.
 //                              When the request offers no tool of that name the answer is a text saying so and
 //                              naming the tools offered, so the test's failure shows what the client sent.
+//   cacheWrite1hTokens: n      of those, n went to the one-hour cache (Anthropic and Vertex Claude
+//                              `cache_creation.ephemeral_1h_input_tokens`, the rest ephemeral_5m; Bedrock
+//                              `cacheDetails` [{ttl: "1h"}, {ttl: "5m"}]); the others have no such split
 // An "event" is one SSE event as the provider sends it (an OpenAI chunk, an Anthropic typed event, a
 // Gemini GenerateContentResponse); the terminator (`data: [DONE]`) is not counted.
 
@@ -50,6 +53,7 @@ export interface ScriptStep {
   cachedTokens?: number;
   cacheWriteTokens?: number;
   toolCall?: ScriptedToolCall;
+  cacheWrite1hTokens?: number;
 }
 
 export interface ScriptedToolCall { name: string; arguments: Record<string, unknown> }

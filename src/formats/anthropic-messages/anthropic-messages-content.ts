@@ -16,6 +16,8 @@ import { parseArgumentsObject } from '../../hub/hub-validation.ts';
 import type { Warnings } from '../../hub/hub-warnings.ts';
 import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-messages-schema.ts';
 import { decodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
+import { documentAsParts, SERVER_TOOL_BLOCK_TYPES, searchResultText, serverToolBlockText, toolResultInnerParts } from './anthropic-messages-extra-blocks.ts';
+import { ownSignature, signatureForClient, signatureFromClient } from '../../hub/hub-signatures.ts';
 
 type ImageBlock = Extract<AnthropicContentBlock, { type: 'image'; source: unknown }>;
 
@@ -45,10 +47,12 @@ function systemTextOf(blocks: readonly AnthropicContentBlock[], at: string): Hub
   });
 }
 
+const readImage = (block: Record<string, unknown>, at: string): HubImagePart => imageToHub(block as ImageBlock, at);
+
 const refuse = (type: string, at: string) =>
   invalidRequest(`'${at}': content blocks of type '${type}' cannot be translated for this model's provider.`, at);
 
-export function anthropicMessagesToHub(messages: AnthropicMessage[]): HubMessage[] {
+export function anthropicMessagesToHub(messages: AnthropicMessage[], warnings: Warnings): HubMessage[] {
   const out: HubMessage[] = [];
   messages.forEach((message, i) => {
     const at = `messages[${i}].content`;
@@ -72,7 +76,10 @@ export function anthropicMessagesToHub(messages: AnthropicMessage[]): HubMessage
           return;
         case 'document':
           if (message.role !== 'user') throw refuse('document', path);
-          user.push(documentToHub(block as Record<string, unknown>, path));
+          user.push(...(documentAsParts(block as Record<string, unknown>, path, readImage) ?? [documentToHub(block as Record<string, unknown>, path)]));
+          return;
+        case 'search_result':
+          (message.role === 'user' ? user : assistant).push(searchResultText(block as Record<string, unknown>));
           return;
         case 'tool_result': {
           if (message.role !== 'user') throw refuse('tool_result', path);
@@ -80,9 +87,12 @@ export function anthropicMessagesToHub(messages: AnthropicMessage[]): HubMessage
           let content: HubToolResultPart['content'] = '';
           if (typeof b.content === 'string') content = b.content;
           else if (b.content) {
-            content = b.content.map((inner, k): HubTextPart | HubImagePart =>
-              inner.type === 'text' ? { type: 'text', text: inner.text } : imageToHub(inner as ImageBlock, `${path}.content[${k}]`),
-            );
+            content = b.content.flatMap((inner, k): Array<HubTextPart | HubImagePart> => {
+              const innerPath = `${path}.content[${k}]`;
+              if (inner.type === 'text') return [{ type: 'text', text: (inner as { text: string }).text }];
+              if (inner.type === 'image') return [imageToHub(inner as ImageBlock, innerPath)];
+              return toolResultInnerParts(inner as Record<string, unknown>, innerPath, readImage, warnings);
+            });
           }
           results.push({ type: 'tool-result', toolCallId: decodeToolCallId(b.tool_use_id).id, content, isError: b.is_error === true });
           return;
@@ -96,16 +106,20 @@ export function anthropicMessagesToHub(messages: AnthropicMessage[]): HubMessage
         }
         case 'thinking': {
           const b = block as Extract<AnthropicContentBlock, { type: 'thinking'; thinking: string }>;
-          assistant.push({ type: 'reasoning', text: b.thinking, signature: b.signature });
+          assistant.push({ type: 'reasoning', text: b.thinking, ...signatureFromClient(b.signature, 'anthropic') });
           return;
         }
         case 'redacted_thinking': {
           const b = block as Extract<AnthropicContentBlock, { type: 'redacted_thinking'; data: string }>;
-          assistant.push({ type: 'reasoning', text: '', redactedData: b.data });
+          assistant.push({ type: 'reasoning', text: '', redactedData: b.data, signatureFamily: 'anthropic' });
           return;
         }
-        default:
-          throw refuse(block.type, path);
+        default: {
+          if (!SERVER_TOOL_BLOCK_TYPES.has(block.type)) throw refuse(block.type, path);
+          const text = serverToolBlockText(block as Record<string, unknown>, path, warnings);
+          if (text) (message.role === 'user' ? user : assistant).push(text);
+          return;
+        }
       }
     });
     if (results.length > 0) out.push({ role: 'tool', content: results });
@@ -171,12 +185,15 @@ function assistantBlocks(content: HubAssistantContent[], at: string, warnings: W
       case 'text':
         if (part.text !== '') blocks.push({ type: 'text', text: part.text });
         return;
-      case 'reasoning':
-        if (part.redactedData !== undefined) blocks.push({ type: 'redacted_thinking', data: part.redactedData });
-        else if (part.signature) blocks.push({ type: 'thinking', thinking: part.text, signature: part.signature });
-        // Anthropic verifies thinking blocks by their signature; reasoning from another provider has none.
+      case 'reasoning': {
+        // Anthropic verifies thinking blocks by their signature: another provider's (or none) would be refused.
+        const own = part.signatureFamily === undefined || part.signatureFamily === 'anthropic';
+        const signature = ownSignature(part, 'anthropic');
+        if (part.redactedData !== undefined && own) blocks.push({ type: 'redacted_thinking', data: part.redactedData });
+        else if (signature && part.redactedData === undefined) blocks.push({ type: 'thinking', thinking: part.text, signature });
         else warnings.dropped(`${at}[${j}]`, 'reasoning without an Anthropic signature cannot be sent back to Anthropic; it was left out.');
         return;
+      }
       case 'tool-call':
         blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: parseArgumentsObject(part.argumentsJson, `${at}[${j}].arguments`) });
         return;

@@ -34,8 +34,8 @@ describe('anthropicMessagesRequestToHub', () => {
       {
         role: 'assistant',
         content: [
-          { type: 'reasoning', text: 'I should call the tool.', signature: 'sig-abc' },
-          { type: 'reasoning', text: '', redactedData: 'ENCRYPTED' },
+          { type: 'reasoning', text: 'I should call the tool.', signature: 'sig-abc', signatureFamily: 'anthropic' },
+          { type: 'reasoning', text: '', redactedData: 'ENCRYPTED', signatureFamily: 'anthropic' },
           { type: 'text', text: 'Checking.' },
           { type: 'tool-call', id: 'toolu_1', name: 'get_weather', argumentsJson: '{"city":"Paris"}' },
         ],

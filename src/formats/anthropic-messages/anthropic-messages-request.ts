@@ -27,7 +27,8 @@ function reasoningToHub(input: AnthropicRequest): HubReasoningConfig | undefined
   const thinking = input.thinking;
   if (!thinking) return effort ? { effort } : undefined;
   if (thinking.type === 'disabled') return { disabled: true };
-  const out: HubReasoningConfig = { includeThoughts: true };
+  // `display: "omitted"` thinks without showing the thinking; adaptive and between_tools think as needed.
+  const out: HubReasoningConfig = { includeThoughts: (thinking as { display?: unknown }).display !== 'omitted' };
   if (thinking.type === 'enabled') out.budgetTokens = thinking.budget_tokens as number;
   if (effort) out.effort = effort;
   return out;
@@ -54,7 +55,21 @@ function hasCacheControl(input: AnthropicRequest): boolean {
 }
 
 export function anthropicMessagesRequestToHub(body: unknown): { request: HubRequest; warnings: HubWarning[] } {
+  return parsedAnthropicRequestToHub(parseOrThrow(anthropicRequestSchema, body));
+}
+
+/**
+ * A Messages call checked against the wire schema, whose translation into the hub waits until a channel of
+ * another format needs it: an Anthropic channel gets the body as sent, so a block only Anthropic can take
+ * (a Files API image, a server tool's result) must not refuse the call before a channel is chosen.
+ */
+export function anthropicMessagesCall(body: unknown): { model: string; stream: boolean; maxTokens: number; hubRequest: () => HubRequest } {
   const input = parseOrThrow(anthropicRequestSchema, body);
+  let request: HubRequest | undefined;
+  return { model: input.model, stream: input.stream === true, maxTokens: input.max_tokens, hubRequest: () => (request ??= parsedAnthropicRequestToHub(input).request) };
+}
+
+function parsedAnthropicRequestToHub(input: AnthropicRequest): { request: HubRequest; warnings: HubWarning[] } {
   const warnings = new Warnings();
   const system: HubTextPart[] = typeof input.system === 'string'
     ? (input.system === '' ? [] : [{ type: 'text', text: input.system }])
@@ -76,7 +91,7 @@ export function anthropicMessagesRequestToHub(body: unknown): { request: HubRequ
     });
   }
   if (serverTools.length > 0) extensions.server_tools = serverTools;
-  const messages = anthropicMessagesToHub(input.messages);
+  const messages = anthropicMessagesToHub(input.messages, warnings);
   // System messages before the first turn are part of the system prompt; later ones stay where they were said.
   while (messages[0]?.role === 'system') system.push(...(messages.shift() as HubSystemMessage).content);
   const request: HubRequest = {
@@ -130,6 +145,16 @@ export function thinkingAndMaxTokens(request: HubRequest, warnings: Warnings): {
   return { thinking: { type: 'enabled', budget_tokens: budget }, maxTokens };
 }
 
+type AnthropicTurn = { role: string; content: { type?: unknown }[] };
+
+/** Whether the last assistant turn, when it calls tools, begins with a thinking block, as Anthropic requires. */
+function toolLoopKeepsThinking(messages: AnthropicTurn[]): boolean {
+  const last = messages.findLast((message) => message.role === 'assistant');
+  if (!last || !last.content.some((block) => block.type === 'tool_use')) return true;
+  const first = last.content[0]?.type;
+  return first === 'thinking' || first === 'redacted_thinking';
+}
+
 function samplingToAnthropic(body: Record<string, unknown>, request: HubRequest, thinking: boolean, warnings: Warnings): void {
   if (request.temperature !== undefined) {
     if (thinking && request.temperature !== 1) warnings.dropped('temperature', 'Anthropic does not take a temperature while thinking.');
@@ -179,7 +204,11 @@ export function hubToAnthropicMessagesRequest(request: HubRequest, upstreamModel
   };
   if ((body.messages as unknown[]).length === 0) throw invalidRequest('The request has no messages to send.', 'messages');
   if (system.length > 0) body.system = system;
-  if (thinking) body.thinking = thinking;
+  if (thinking?.type === 'enabled' && !toolLoopKeepsThinking(body.messages as AnthropicTurn[])) {
+    // Anthropic refuses thinking when the turn that called the tools has no thinking block of its own (it was
+    // another provider's, left out above): this request goes without thinking rather than failing.
+    warnings.dropped('thinking', 'the last assistant turn calls tools without an Anthropic thinking block (another provider wrote it); thinking was turned off for this request.');
+  } else if (thinking) body.thinking = thinking;
   samplingToAnthropic(body, request, thinking?.type === 'enabled', warnings);
   if (request.stopSequences.length > 0) body.stop_sequences = request.stopSequences;
   const serverTools = (request.extensions['anthropic-messages']?.server_tools as unknown[] | undefined) ?? [];

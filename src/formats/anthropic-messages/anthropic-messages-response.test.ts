@@ -10,7 +10,7 @@ describe('anthropic messages responses', () => {
       id: 'msg_01XFDUDYJgAACzvnptvVoYEL',
       model: 'claude-sonnet-4-5-20250929',
       content: [
-        { type: 'reasoning', text: 'Short answer.', signature: 'EqQBsig' },
+        { type: 'reasoning', text: 'Short answer.', signature: 'EqQBsig', signatureFamily: 'anthropic' },
         { type: 'text', text: 'Paris is 18C.' },
       ],
       finishReason: { unified: 'stop', raw: 'stop_sequence' },

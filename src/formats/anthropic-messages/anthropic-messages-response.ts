@@ -7,6 +7,7 @@ import { hubFinishReasonToAnthropic, mapAnthropicStopReason } from './anthropic-
 import { anthropicResponseSchema, type AnthropicContentBlock } from './anthropic-messages-schema.ts';
 import { anthropicUsageToHub, hubUsageToAnthropic } from './anthropic-messages-usage.ts';
 import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
+import { signatureForClient } from '../../hub/hub-signatures.ts';
 
 /** One response block as hub content; blocks of server tools (web search results, …) have no hub form. */
 export function anthropicBlockToHub(block: AnthropicContentBlock): HubResponseContent | undefined {
@@ -15,9 +16,9 @@ export function anthropicBlockToHub(block: AnthropicContentBlock): HubResponseCo
     case 'text':
       return { type: 'text', text: String(b.text) };
     case 'thinking':
-      return { type: 'reasoning', text: String(b.thinking), signature: String(b.signature) };
+      return { type: 'reasoning', text: String(b.thinking), signature: String(b.signature), signatureFamily: 'anthropic' };
     case 'redacted_thinking':
-      return { type: 'reasoning', text: '', redactedData: String(b.data) };
+      return { type: 'reasoning', text: '', redactedData: String(b.data), signatureFamily: 'anthropic' };
     case 'tool_use':
       return { type: 'tool-call', id: String(b.id), name: String(b.name), argumentsJson: JSON.stringify(b.input ?? {}) };
     default:
@@ -51,10 +52,10 @@ export function hubContentToAnthropic(part: HubResponseContent): Record<string, 
     case 'text':
       return { type: 'text', text: part.text };
     case 'reasoning':
-      // Reasoning from another provider has no signature; an empty one shows it while marking it unverifiable.
+      // Another provider's signature (or none) is marked as such, so the thinking is not sent to Anthropic later.
       return part.redactedData !== undefined
         ? { type: 'redacted_thinking', data: part.redactedData }
-        : { type: 'thinking', thinking: part.text, signature: part.signature ?? '' };
+        : { type: 'thinking', thinking: part.text, signature: signatureForClient(part.signature, part.signatureFamily, 'anthropic') };
     case 'tool-call': {
       let input: unknown = {};
       try {

@@ -22,10 +22,16 @@ export const anthropicToolUseBlockSchema = z.looseObject({
   input: z.unknown(),
 });
 
+/** Blocks inside a tool result besides text and image (search_result, document, tool_reference, …). */
+const otherToolResultBlockSchema = z.looseObject({ type: z.string().refine((type) => type !== 'text' && type !== 'image') });
+
 export const anthropicToolResultBlockSchema = z.looseObject({
   type: z.literal('tool_result'),
   tool_use_id: z.string(),
-  content: z.union([z.string(), z.array(z.discriminatedUnion('type', [anthropicTextBlockSchema, anthropicImageBlockSchema]))]).optional(),
+  content: z.union([
+    z.string(),
+    z.array(z.union([z.discriminatedUnion('type', [anthropicTextBlockSchema, anthropicImageBlockSchema]), otherToolResultBlockSchema])),
+  ]).optional(),
   is_error: nullish(z.boolean()),
 });
 
@@ -77,6 +83,8 @@ export const anthropicThinkingSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('enabled'), budget_tokens: z.int().min(1) }),
   z.looseObject({ type: z.literal('disabled') }),
   z.looseObject({ type: z.literal('adaptive') }),
+  // Thinking only between tool calls (ThinkingConfigBetweenTools).
+  z.looseObject({ type: z.literal('between_tools') }),
 ]);
 
 export const anthropicRequestSchema = z.looseObject({

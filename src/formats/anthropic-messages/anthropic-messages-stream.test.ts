@@ -13,7 +13,7 @@ describe('anthropicMessagesStreamToHub', () => {
       { type: 'start', promptUsage: { inputTokens: 2125, cachedInputTokens: 2000, cacheWriteTokens: 100 }, id: 'msg_01ABC', model: 'claude-sonnet-4-5-20250929' },
       { type: 'reasoning-delta', delta: 'The user wants weather' },
       { type: 'reasoning-delta', delta: ' in two cities.' },
-      { type: 'reasoning-delta', delta: '', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds' },
+      { type: 'reasoning-delta', delta: '', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds', signatureFamily: 'anthropic' },
       { type: 'text-delta', delta: 'Let me check.' },
       { type: 'tool-call-start', index: 0, id: 'toolu_01A', name: 'get_weather' },
       { type: 'tool-call-delta', index: 0, argumentsDelta: '{"city": "Par' },
@@ -79,6 +79,21 @@ describe('hubToAnthropicMessagesStream', () => {
       delta: { stop_reason: 'tool_use', stop_sequence: null },
       usage: { input_tokens: 30, output_tokens: 9, cache_creation_input_tokens: 0, cache_read_input_tokens: 20 },
     });
+  });
+
+  it('writes OpenAI\'s unsigned reasoning and Gemini\'s signed thoughts as thinking blocks with marked signatures', async () => {
+    const events = await runStream(hubToAnthropicMessagesStream({ requestModel: 'c' }), [
+      { type: 'start', id: 'x', model: 'm' },
+      { type: 'reasoning-delta', delta: 'Plan from o-series.' },
+      { type: 'text-delta', delta: 'Hi' },
+      { type: 'reasoning-delta', delta: 'A Gemini thought.', signature: 'R2VtaW5p', signatureFamily: 'google' },
+      { type: 'reasoning-delta', delta: 'Claude thinking.' },
+      { type: 'reasoning-delta', delta: '', signature: 'Q2xhdWRl', signatureFamily: 'anthropic' },
+      { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: 1, outputTokens: 1 } },
+    ]);
+    const signatures = (eventJson(events) as Record<string, any>[]).filter((e) => e.delta?.type === 'signature_delta').map((e) => [e.index, e.delta.signature]);
+    // A client sending these back to Claude gets Claude's own through and the others left out (hub-signatures.ts).
+    expect(signatures).toEqual([[0, 'gwsig:unsigned:'], [2, 'gwsig:google:R2VtaW5p'], [3, 'Q2xhdWRl']]);
   });
 
   it('ends with an error event when the stream fails', async () => {

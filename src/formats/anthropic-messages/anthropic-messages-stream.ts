@@ -17,6 +17,7 @@ import { anthropicUsageToHub, hubUsageToAnthropic, mergeAnthropicUsage } from '.
 import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 import { anthropicTextDeltaOf } from './anthropic-messages-text-delta.ts';
 import { estimateAnthropicPromptTokens } from './anthropic-messages-prompt-tokens.ts';
+import { signatureForClient } from '../../hub/hub-signatures.ts';
 
 export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContext = {}): StreamMachine<SseEvent, HubStreamPart> & TextDeltaReader {
   let done = false;
@@ -60,7 +61,7 @@ export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContex
             case 'thinking':
               return block.thinking ? [{ type: 'reasoning-delta', delta: String(block.thinking) }] : [];
             case 'redacted_thinking':
-              return [{ type: 'reasoning-delta', delta: '', redactedData: String(block.data) }];
+              return [{ type: 'reasoning-delta', delta: '', redactedData: String(block.data), signatureFamily: 'anthropic' }];
             case 'tool_use': {
               const index = toolForBlock.size;
               toolForBlock.set(e.index, index);
@@ -78,7 +79,7 @@ export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContex
           const d = e.delta;
           if (d.type === 'text_delta' && d.text) return [{ type: 'text-delta', delta: d.text }];
           if (d.type === 'thinking_delta' && d.thinking) return [{ type: 'reasoning-delta', delta: d.thinking }];
-          if (d.type === 'signature_delta' && d.signature) return [{ type: 'reasoning-delta', delta: '', signature: d.signature }];
+          if (d.type === 'signature_delta' && d.signature) return [{ type: 'reasoning-delta', delta: '', signature: d.signature, signatureFamily: 'anthropic' }];
           if (d.type === 'input_json_delta' && d.partial_json) {
             const index = toolForBlock.get(e.index);
             if (index !== undefined) return [{ type: 'tool-call-delta', index, argumentsDelta: d.partial_json }];
@@ -173,7 +174,7 @@ export function anthropicMessagesStreamToHub(ctx: StreamToHubContext = {}): Tran
 type PromptUsage = NonNullable<Extract<HubStreamPart, { type: 'start' }>['promptUsage']>;
 
 /** message_start's input counts: the upstream's when known, else counted from the client's own body. */
-function startUsage(promptUsage: PromptUsage | undefined, requestBody: unknown): Record<string, number> {
+function startUsage(promptUsage: PromptUsage | undefined, requestBody: unknown): Record<string, unknown> {
   if (promptUsage?.inputTokens !== undefined) {
     const { output_tokens: _output, ...input } = hubUsageToAnthropic(promptUsage);
     return input;
@@ -182,7 +183,7 @@ function startUsage(promptUsage: PromptUsage | undefined, requestBody: unknown):
   return { input_tokens: estimateAnthropicPromptTokens(body), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 }
 
-type OpenBlock = { kind: 'text' | 'thinking'; index: number; signed: boolean } | { kind: 'tool'; index: number; tool: number };
+type OpenBlock = { kind: 'text' | 'thinking'; index: number; signed: boolean; family?: string | undefined } | { kind: 'tool'; index: number; tool: number };
 
 /**
  * Writes Anthropic's exact sequence: message_start, then per block content_block_start, deltas and
@@ -223,6 +224,8 @@ export function createHubToAnthropicMessagesStreamMachine(ctx: HubToStreamContex
   };
   const close = (out: SseEvent[]) => {
     if (!open) return;
+    // Reasoning nobody signed (OpenAI's) still gets a signature, marked, so it is not sent to Anthropic later.
+    if (open.kind === 'thinking' && !open.signed) delta(out, { type: 'signature_delta', signature: signatureForClient(undefined, open.family, 'anthropic') });
     out.push(ev('content_block_stop', { index: open.index }));
     open = undefined;
   };
@@ -254,9 +257,10 @@ export function createHubToAnthropicMessagesStreamMachine(ctx: HubToStreamContex
           if (open?.kind !== 'thinking' || open.signed) {
             openBlock(out, { type: 'thinking', thinking: '', signature: '' }, { kind: 'thinking', index: nextIndex++, signed: false });
           }
+          if (part.signatureFamily !== undefined && open?.kind === 'thinking') open.family = part.signatureFamily;
           if (part.delta !== '') delta(out, { type: 'thinking_delta', thinking: part.delta });
           if (part.signature !== undefined && open?.kind === 'thinking') {
-            delta(out, { type: 'signature_delta', signature: part.signature });
+            delta(out, { type: 'signature_delta', signature: signatureForClient(part.signature, part.signatureFamily, 'anthropic') });
             open.signed = true;
           }
           break;

@@ -1,5 +1,8 @@
 // Anthropic usage ⇄ hub usage. Anthropic's input_tokens leaves out cache reads and writes; the hub's
-// inputTokens is the whole prompt, so the three are added going in and subtracted going out.
+// inputTokens is the whole prompt, so the three are added going in and subtracted going out. Cache writes are
+// split by lifetime in `cache_creation` (ephemeral_5m_input_tokens / ephemeral_1h_input_tokens: the one-hour
+// ones cost more); a stream carries it in message_start only, and message_delta's cumulative counts leave
+// it out, so the merged usage keeps message_start's.
 import type { HubUsage } from '../../hub/hub-response.ts';
 import type { AnthropicUsage } from './anthropic-messages-schema.ts';
 import { asObject, countField, knownCounts } from '../shared/usage-fields.ts';
@@ -15,6 +18,8 @@ export function anthropicUsageToHub(wire: unknown): HubUsage {
     inputTokens: input === undefined ? undefined : input + (cacheRead ?? 0) + (cacheWrite ?? 0),
     cachedInputTokens: cacheRead,
     cacheWriteTokens: cacheWrite,
+    // None written for an hour is the same as the split left out: nothing to price apart.
+    cacheWrite1hTokens: countField(asObject(usage.cache_creation)?.ephemeral_1h_input_tokens) || undefined,
     outputTokens: countField(usage.output_tokens),
     reasoningTokens: countField(asObject(usage.output_tokens_details)?.thinking_tokens),
   });
@@ -28,13 +33,17 @@ export function mergeAnthropicUsage(base: AnthropicUsage, next: AnthropicUsage |
   return merged;
 }
 
-export function hubUsageToAnthropic(usage: HubUsage): Record<string, number> {
+export function hubUsageToAnthropic(usage: HubUsage): Record<string, unknown> {
   const cached = usage.cachedInputTokens ?? 0;
   const cacheWrite = usage.cacheWriteTokens ?? 0;
-  return {
+  const oneHour = Math.min(usage.cacheWrite1hTokens ?? 0, cacheWrite);
+  const wire: Record<string, unknown> = {
     input_tokens: Math.max(0, (usage.inputTokens ?? 0) - cached - cacheWrite),
     output_tokens: usage.outputTokens ?? 0,
     cache_creation_input_tokens: cacheWrite,
     cache_read_input_tokens: cached,
   };
+  // The split by lifetime only when some writes were for an hour: without it every write is a 5-minute one.
+  if (oneHour > 0) wire.cache_creation = { ephemeral_5m_input_tokens: cacheWrite - oneHour, ephemeral_1h_input_tokens: oneHour };
+  return wire;
 }

@@ -7,6 +7,7 @@ import type { HubAssistantContent, HubDocumentPart, HubImagePart, HubMessage, Hu
 import { parseArgumentsObject } from '../../hub/hub-validation.ts';
 import type { Warnings } from '../../hub/hub-warnings.ts';
 import type { ConverseContentBlock } from './bedrock-converse-schema.ts';
+import { ownSignature, signatureFromClient } from '../../hub/hub-signatures.ts';
 
 type Block = Record<string, unknown>;
 interface ConverseMessage { role: 'user' | 'assistant'; content: Block[] }
@@ -53,11 +54,12 @@ function assistantPartToConverse(part: HubAssistantContent, param: string, warni
     case 'reasoning':
       if (part.redactedData !== undefined) return { reasoningContent: { redactedContent: part.redactedData } };
       // Bedrock's reasoning models refuse reasoning in the history that they did not sign (another provider's).
-      if (!part.signature) {
-        warnings.dropped(param, 'reasoning without a signature cannot be sent back to Bedrock; it was left out.');
+      // Claude's signatures hold across Anthropic, Bedrock and Vertex: they are the `anthropic` family here too.
+      if (!ownSignature(part, 'anthropic')) {
+        warnings.dropped(param, 'reasoning without a Bedrock signature cannot be sent back to Bedrock; it was left out.');
         return null;
       }
-      return { reasoningContent: { reasoningText: { text: part.text, ...(part.signature ? { signature: part.signature } : {}) } } };
+      return { reasoningContent: { reasoningText: { text: part.text, signature: ownSignature(part, 'anthropic') } } };
     case 'tool-call':
       return { toolUse: { toolUseId: converseToolUseId(part.id), name: part.name, input: parseArgumentsObject(part.argumentsJson, param) } };
   }
@@ -105,7 +107,7 @@ export function converseMessagesToHub(messages: readonly { role: 'user' | 'assis
       message.content.forEach((block, blockIndex) => {
         if (block.text !== undefined) content.push({ type: 'text', text: block.text });
         else if (block.toolUse) content.push({ type: 'tool-call', id: block.toolUse.toolUseId, name: block.toolUse.name, argumentsJson: JSON.stringify(block.toolUse.input ?? {}) });
-        else if (block.reasoningContent?.reasoningText) content.push({ type: 'reasoning', text: block.reasoningContent.reasoningText.text, ...(block.reasoningContent.reasoningText.signature ? { signature: block.reasoningContent.reasoningText.signature } : {}) });
+        else if (block.reasoningContent?.reasoningText) content.push({ type: 'reasoning', text: block.reasoningContent.reasoningText.text, ...(block.reasoningContent.reasoningText.signature ? signatureFromClient(block.reasoningContent.reasoningText.signature, 'anthropic') : {}) });
         else if (block.reasoningContent?.redactedContent !== undefined) content.push({ type: 'reasoning', text: '', redactedData: block.reasoningContent.redactedContent });
         else warnings.dropped(`messages[${index}].content[${blockIndex}]`, 'this Converse content block has no hub equivalent.');
       });

@@ -12,7 +12,7 @@ describe('converseResponseToHub', () => {
       id: 'msg_1',
       model: '',
       content: [
-        { type: 'reasoning', text: 'Two cities: two calls.', signature: 'ErcBCkgIBhABGAIiQ' },
+        { type: 'reasoning', text: 'Two cities: two calls.', signature: 'ErcBCkgIBhABGAIiQ', signatureFamily: 'anthropic' },
         { type: 'text', text: 'Let me check.' },
         { type: 'tool-call', id: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather', argumentsJson: '{"city":"Paris"}' },
         { type: 'tool-call', id: 'tooluse_Bb3yqXKqTsi3L2bV0mZ2aQ', name: 'get_weather', argumentsJson: '{"city":"Rome"}' },

@@ -9,6 +9,7 @@ import { converseToolUseId } from './bedrock-converse-content.ts';
 import { hubFinishReasonToConverse, mapConverseStopReason } from './bedrock-converse-finish-reason.ts';
 import { converseResponseSchema } from './bedrock-converse-schema.ts';
 import { converseUsageToHub, hubUsageToConverse } from './bedrock-converse-usage.ts';
+import { signatureForClient } from '../../hub/hub-signatures.ts';
 
 export function converseResponseToHub(json: unknown, ctx: ResponseToHubContext = {}): HubResponse {
   const parsed = converseResponseSchema.safeParse(json);
@@ -22,7 +23,7 @@ export function converseResponseToHub(json: unknown, ctx: ResponseToHubContext =
     else if (block.toolUse) content.push({ type: 'tool-call', id: block.toolUse.toolUseId, name: block.toolUse.name, argumentsJson: JSON.stringify(block.toolUse.input ?? {}) });
     else if (block.reasoningContent?.reasoningText) {
       const { text, signature } = block.reasoningContent.reasoningText;
-      content.push({ type: 'reasoning', text, ...(signature ? { signature } : {}) });
+      content.push({ type: 'reasoning', text, ...(signature ? { signature, signatureFamily: 'anthropic' } : {}) });
     } else if (block.reasoningContent?.redactedContent !== undefined) content.push({ type: 'reasoning', text: '', redactedData: block.reasoningContent.redactedContent });
   }
   return {
@@ -41,7 +42,7 @@ export function hubContentToConverse(part: HubResponseContent): Record<string, u
     case 'reasoning':
       return part.redactedData !== undefined
         ? { reasoningContent: { redactedContent: part.redactedData } }
-        : { reasoningContent: { reasoningText: { text: part.text, ...(part.signature ? { signature: part.signature } : {}) } } };
+        : { reasoningContent: { reasoningText: { text: part.text, ...(part.signature ? { signature: signatureForClient(part.signature, part.signatureFamily, 'anthropic') } : {}) } } };
     case 'tool-call': {
       let input: unknown = {};
       try {

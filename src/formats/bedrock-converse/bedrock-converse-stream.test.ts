@@ -13,7 +13,7 @@ describe('converseStreamToHub', () => {
     expect(parts).toEqual([
       { type: 'start', id: 'msg_fixed', model: '' },
       { type: 'reasoning-delta', delta: 'Two cities.' },
-      { type: 'reasoning-delta', delta: '', signature: 'ErcBCkgIBhABGAIiQ' },
+      { type: 'reasoning-delta', delta: '', signature: 'ErcBCkgIBhABGAIiQ', signatureFamily: 'anthropic' },
       { type: 'text-delta', delta: 'Let me' },
       { type: 'text-delta', delta: ' check.' },
       { type: 'tool-call-start', index: 0, id: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather' },

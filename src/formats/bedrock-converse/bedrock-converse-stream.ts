@@ -18,6 +18,7 @@ import { converseToolUseId } from './bedrock-converse-content.ts';
 import { converseExceptionEventToHub, hubErrorToConverseStreamEvent, isConverseExceptionEvent } from './bedrock-converse-error.ts';
 import { hubFinishReasonToConverse, mapConverseStopReason } from './bedrock-converse-finish-reason.ts';
 import { converseUsageToHub, hubUsageToConverse } from './bedrock-converse-usage.ts';
+import { signatureForClient } from '../../hub/hub-signatures.ts';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
@@ -63,7 +64,7 @@ export function createConverseStreamToHubMachine(ctx: StreamToHubContext = {}): 
           }
           if (reasoning) {
             if (text(reasoning.text)) return [{ type: 'reasoning-delta', delta: text(reasoning.text)! }];
-            if (text(reasoning.signature)) return [{ type: 'reasoning-delta', delta: '', signature: text(reasoning.signature)! }];
+            if (text(reasoning.signature)) return [{ type: 'reasoning-delta', delta: '', signature: text(reasoning.signature)!, signatureFamily: 'anthropic' }];
             if (text(reasoning.redactedContent)) return [{ type: 'reasoning-delta', delta: '', redactedData: text(reasoning.redactedContent)! }];
           }
           return [];
@@ -128,7 +129,7 @@ export function createHubToConverseStreamMachine(_ctx: HubToStreamContext): Stre
         case 'reasoning-delta': {
           const index = openBlock(out, 'reasoning');
           if (part.delta) out.push(ev('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { text: part.delta } } }));
-          if (part.signature) out.push(ev('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { signature: part.signature } } }));
+          if (part.signature) out.push(ev('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { signature: signatureForClient(part.signature, part.signatureFamily, 'anthropic') } } }));
           if (part.redactedData) out.push(ev('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { redactedContent: part.redactedData } } }));
           break;
         }

@@ -15,6 +15,7 @@ import { toolNamesById } from '../../hub/hub-tool-names.ts';
 import { parseArgumentsObject } from '../../hub/hub-validation.ts';
 import type { Warnings } from '../../hub/hub-warnings.ts';
 import type { GeminiContent, GeminiPart } from './gemini-generate-schema.ts';
+import { ownSignature, signatureForClient, signatureFromClient } from '../../hub/hub-signatures.ts';
 
 /** PDFs and text files read as documents; audio and video have no hub part. */
 const isDocumentType = (mimeType: string) => mimeType === 'application/pdf' || mimeType.startsWith('text/');
@@ -72,7 +73,7 @@ export function geminiContentsToHub(contents: GeminiContent[], generateId: () =>
           });
         } else if (part.text !== undefined) {
           // Signatures on plain text parts are optional for Gemini and have no place in the hub.
-          parts.push(part.thought ? { type: 'reasoning', text: part.text, ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}) } : { type: 'text', text: part.text });
+          parts.push(part.thought ? { type: 'reasoning', text: part.text, ...(part.thoughtSignature ? signatureFromClient(part.thoughtSignature, 'google') : {}) } : { type: 'text', text: part.text });
         }
       });
       out.push({ role: 'assistant', content: parts });
@@ -173,7 +174,8 @@ export function hubMessagesToGemini(messages: HubConversationMessage[], warnings
             if (part.text !== '') parts.push({ text: part.text });
           } else if (part.type === 'reasoning') {
             // Gemini reads back only its own signed thoughts; others' reasoning is left out.
-            if (part.signature && part.redactedData === undefined) parts.push({ text: part.text, thought: true, thoughtSignature: part.signature });
+            const signature = ownSignature(part, 'google');
+            if (signature && part.redactedData === undefined) parts.push({ text: part.text, thought: true, thoughtSignature: signature });
             else warnings.dropped(`${at}[${j}]`, 'reasoning without a Gemini thought signature is not sent back to Gemini.');
           } else {
             parts.push({

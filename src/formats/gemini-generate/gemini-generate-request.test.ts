@@ -38,7 +38,7 @@ describe('geminiGenerateRequestToHub', () => {
       {
         role: 'assistant',
         content: [
-          { type: 'reasoning', text: 'Need both cities.', signature: 'sig-thought' },
+          { type: 'reasoning', text: 'Need both cities.', signature: 'sig-thought', signatureFamily: 'google' },
           { type: 'tool-call', id: 'gen_1', name: 'get_weather', argumentsJson: '{"city":"Paris","unit_system":"metric"}', signature: 'sig-call' },
           { type: 'tool-call', id: 'gen_2', name: 'get_weather', argumentsJson: '{"city":"Rome"}' },
         ],

@@ -7,6 +7,7 @@ import { formatPath } from '../../hub/hub-validation.ts';
 import { hubFinishReasonToGemini, mapGeminiFinishReason } from './gemini-generate-finish-reason.ts';
 import { geminiResponseSchema, type GeminiPart } from './gemini-generate-schema.ts';
 import { geminiUsageToHub, hubUsageToGemini } from './gemini-generate-usage.ts';
+import { signatureForClient } from '../../hub/hub-signatures.ts';
 
 /** One response part as hub content; Gemini names no call ids, so missing ones are generated. */
 export function geminiPartToHub(part: GeminiPart, generateId: () => string): HubResponseContent | undefined {
@@ -20,7 +21,7 @@ export function geminiPartToHub(part: GeminiPart, generateId: () => string): Hub
     };
   }
   if (part.text === undefined) return undefined;
-  if (part.thought) return { type: 'reasoning', text: part.text, ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}) };
+  if (part.thought) return { type: 'reasoning', text: part.text, ...(part.thoughtSignature ? { signature: part.thoughtSignature, signatureFamily: 'google' } : {}) };
   return { type: 'text', text: part.text };
 }
 
@@ -57,7 +58,7 @@ export function hubContentToGemini(part: HubResponseContent): Record<string, unk
       return { text: part.text };
     case 'reasoning':
       if (part.redactedData !== undefined) return undefined;
-      return { text: part.text, thought: true, ...(part.signature ? { thoughtSignature: part.signature } : {}) };
+      return { text: part.text, thought: true, ...(part.signature ? { thoughtSignature: signatureForClient(part.signature, part.signatureFamily, 'google') } : {}) };
     case 'tool-call': {
       let args: unknown = {};
       try {

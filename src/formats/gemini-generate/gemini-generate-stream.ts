@@ -16,6 +16,7 @@ import { geminiErrorToHub, hubErrorToGeminiStreamEvent } from './gemini-generate
 import { hubFinishReasonToGemini, mapGeminiFinishReason } from './gemini-generate-finish-reason.ts';
 import { geminiResponseSchema } from './gemini-generate-schema.ts';
 import { geminiUsageToHub, hubUsageToGemini } from './gemini-generate-usage.ts';
+import { signatureForClient } from '../../hub/hub-signatures.ts';
 
 /** The finish part waits for the end of the stream: usage may come with or after the finishReason. */
 export function createGeminiGenerateStreamToHubMachine(ctx: StreamToHubContext = {}): StreamMachine<SseEvent, HubStreamPart> {
@@ -68,7 +69,7 @@ export function createGeminiGenerateStreamToHubMachine(ctx: StreamToHubContext =
           out.push({ type: 'tool-call-delta', index, argumentsDelta: JSON.stringify(part.functionCall.args ?? {}) });
           out.push({ type: 'tool-call-end', index });
         } else if (part.text !== undefined && part.thought) {
-          out.push({ type: 'reasoning-delta', delta: part.text, ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}) });
+          out.push({ type: 'reasoning-delta', delta: part.text, ...(part.thoughtSignature ? { signature: part.thoughtSignature, signatureFamily: 'google' } : {}) });
         } else if (part.text) {
           out.push({ type: 'text-delta', delta: part.text });
         }
@@ -133,7 +134,7 @@ export function createHubToGeminiGenerateStreamMachine(ctx: HubToStreamContext):
           return part.delta === '' ? [] : [chunk([{ text: part.delta }])];
         case 'reasoning-delta':
           if (part.redactedData !== undefined || (part.delta === '' && part.signature === undefined)) return [];
-          return [chunk([{ text: part.delta, thought: true, ...(part.signature ? { thoughtSignature: part.signature } : {}) }])];
+          return [chunk([{ text: part.delta, thought: true, ...(part.signature ? { thoughtSignature: signatureForClient(part.signature, part.signatureFamily, 'google') } : {}) }])];
         case 'tool-call-start':
           calls.set(part.index, { id: part.id, name: part.name, args: '', ...(part.signature ? { signature: part.signature } : {}) });
           return [];

@@ -145,14 +145,23 @@ function userContentToOpenAI(content: HubUserContent[], at: string): unknown {
   });
 }
 
-function toolResultContentToOpenAI(result: HubToolResultPart, at: string): unknown {
+/**
+ * A tool result's text for a `tool` message, which holds text only. Its images (a screenshot, a file an
+ * agent read) are handed to `images`, for a user message after the tool turn; the text says where they went.
+ */
+function toolResultContentToOpenAI(result: HubToolResultPart, images: Record<string, unknown>[]): unknown {
   if (typeof result.content === 'string') return result.content;
-  return result.content.map((part) => {
-    if (part.type === 'image') {
-      throw invalidRequest(`'${at}': OpenAI chat tool results cannot carry images.`, at);
+  const texts: Record<string, unknown>[] = [];
+  let imageCount = 0;
+  for (const part of result.content) {
+    if (part.type === 'text') texts.push({ type: 'text', text: part.text });
+    else {
+      images.push(imageToOpenAI(part));
+      imageCount++;
     }
-    return { type: 'text', text: part.text };
-  });
+  }
+  if (imageCount > 0) texts.push({ type: 'text', text: imageCount === 1 ? '(its image follows in the next user message)' : `(its ${imageCount} images follow in the next user message)` });
+  return texts;
 }
 
 export function hubMessagesToOpenAI(system: HubTextPart[], messages: HubMessage[], warnings: Warnings): Record<string, unknown>[] {
@@ -185,12 +194,19 @@ export function hubMessagesToOpenAI(system: HubTextPart[], messages: HubMessage[
         out.push(assistant);
         return;
       }
-      case 'tool':
+      case 'tool': {
+        const images: Record<string, unknown>[] = [];
         message.content.forEach((result, j) => {
           if (result.isError) warnings.unsupported(`${at}.content[${j}].is_error`, 'OpenAI chat has no error flag on tool results; the result was sent as plain content.');
-          out.push({ role: 'tool', tool_call_id: result.toolCallId, content: toolResultContentToOpenAI(result, `${at}.content[${j}]`) });
+          out.push({ role: 'tool', tool_call_id: result.toolCallId, content: toolResultContentToOpenAI(result, images) });
         });
+        // Tool messages must follow their assistant turn without a break: the images come after all of them.
+        if (images.length > 0) {
+          warnings.unsupported(`${at}.content`, 'OpenAI chat tool results hold text only; their images were sent in a user message after the tool results.');
+          out.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images] });
+        }
         return;
+      }
     }
   });
   return out;

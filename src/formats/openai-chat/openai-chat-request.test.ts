@@ -207,13 +207,18 @@ describe('hubToOpenaiChatRequest', () => {
     expect(warnings.map((w) => [w.type, w.feature])).toEqual([['dropped', 'container']]);
   });
 
-  it('refuses images in tool results, naming the part', () => {
+  it('sends the images of tool results in a user message after the tool turn, with a warning', () => {
     const request = base({
       messages: [
         { role: 'assistant', content: [{ type: 'tool-call', id: 'c', name: 'shot', argumentsJson: '{}' }] },
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', content: [{ type: 'image', source: { kind: 'base64', data: 'AA', mediaType: 'image/png' } }], isError: false }] },
       ],
     });
-    expect(() => hubToOpenaiChatRequest(request, 'gpt-4o')).toThrowError(expect.objectContaining({ status: 400, param: 'messages[1].content[0]' }));
+    const { body, warnings } = hubToOpenaiChatRequest(request, 'gpt-4o');
+    expect((body.messages as unknown[]).slice(1)).toEqual([
+      { role: 'tool', tool_call_id: 'c', content: [{ type: 'text', text: '(its image follows in the next user message)' }] },
+      { role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } }] },
+    ]);
+    expect(warnings.map((w) => w.feature)).toEqual(['messages[1].content']);
   });
 });

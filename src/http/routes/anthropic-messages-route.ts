@@ -4,9 +4,23 @@ import type { FastifyInstance } from 'fastify';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { relayChat } from '../../relay/relay-chat.ts';
 import { invalidRequest } from '../../gateway-errors.ts';
-import { anthropicMessagesFormat } from '../../formats/anthropic-messages/index.ts';
+import { anthropicMessagesCall } from '../../formats/anthropic-messages/anthropic-messages-request.ts';
 import { relayRoute } from './relay-route.ts';
+import type { RelayCall } from '../../relay/relay-types.ts';
+import { mayHoldForeignThinking, withAnthropicThinkingBudget, withoutForeignThinking } from '../../formats/anthropic-messages/anthropic-messages-passthrough-body.ts';
 import { anthropicCountTokensRoute } from './count-tokens-routes.ts';
+
+/**
+ * The call as an Anthropic channel should get it: without the thinking blocks other providers made (their
+ * marked signatures would be refused), with a thinking budget Anthropic takes. Translated hops read the hub
+ * request, whose conversion does both on its own.
+ */
+function forAnthropicChannels(call: RelayCall): RelayCall {
+  let body: Record<string, unknown> | null = null;
+  if (mayHoldForeignThinking(call.rawBody)) body = withoutForeignThinking(call.body);
+  body = withAnthropicThinkingBudget(body ?? call.body) ?? body;
+  return body ? { ...call, body, rawBody: Buffer.from(JSON.stringify(body)) } : call;
+}
 
 export function anthropicMessagesRoute(app: FastifyInstance, deps: RelayDeps): void {
   // POST /v1/messages/count_tokens: exact from an Anthropic channel, estimated for others.
@@ -19,13 +33,14 @@ export function anthropicMessagesRoute(app: FastifyInstance, deps: RelayDeps): v
       if (!headers['anthropic-version']) throw invalidRequest('anthropic-version: header is required', null, 'missing_header');
     },
     prepare(raw) {
-      const { request } = anthropicMessagesFormat.requestToHub(raw);
+      // Checked here; translated only for a channel of another format (an Anthropic channel takes every block).
+      const checked = anthropicMessagesCall(raw);
       const body = raw as Record<string, unknown>;
       return {
-        model: request.model,
-        stream: request.stream,
+        model: checked.model,
+        stream: checked.stream,
         body,
-        relay: (relayDeps, call) => relayChat(relayDeps, call, { hubRequest: () => request }),
+        relay: (relayDeps, call) => relayChat(relayDeps, forAnthropicChannels(call), { hubRequest: checked.hubRequest }),
       };
     },
   });

@@ -8,7 +8,7 @@ import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { countPromptTokens, estimateAnthropicPromptTokens, estimateGeminiPromptTokens, type CountTokensRequest } from '../../relay/count-tokens.ts';
 import { recordRefusedCall } from '../../relay/record-refusal.ts';
 import { invalidRequest } from '../../gateway-errors.ts';
-import { anthropicMessagesFormat } from '../../formats/anthropic-messages/index.ts';
+import { anthropicMessagesCall } from '../../formats/anthropic-messages/anthropic-messages-request.ts';
 import { geminiGenerateFormat } from '../../formats/gemini-generate/index.ts';
 import { authenticateRequest } from '../authenticate.ts';
 import { abortSignalForClient } from '../client-abort.ts';
@@ -41,8 +41,8 @@ async function countAnthropicTokens(deps: RelayDeps, key: CachedKey, request: Fa
   const raw = request.body;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalidRequest('The body must be a JSON object with model and messages.');
   const body = raw as Record<string, unknown>;
-  // The same checks as POST /v1/messages: a request that could not be sent cannot be counted either.
-  const { request: hub } = anthropicMessagesFormat.requestToHub({ ...body, max_tokens: UNBOUNDED_MAX_TOKENS, stream: false });
+  // The same checks as POST /v1/messages makes before choosing a channel: a malformed request is not counted.
+  const hub = anthropicMessagesCall({ ...body, max_tokens: UNBOUNDED_MAX_TOKENS, stream: false });
   request.metricsModel = hub.model;
   const forwardHeaders: Record<string, string> = {};
   for (const name of ['anthropic-version', 'anthropic-beta']) {

@@ -1,16 +1,9 @@
 // Models and their prices, in USD per million tokens (and per request); saved as the config file's shape.
-import { useState } from 'react';
-import { Badge, Button, Group, Modal, NumberInput, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Modal, Stack, Table } from '@mantine/core';
 import { adminApi, type AdminModel } from '../../api/admin-api.ts';
 import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction } from './admin-actions.ts';
-
-const PRICE_FIELDS = [
-  { field: 'input_per_mtok', label: 'Input per 1M tokens' },
-  { field: 'cached_input_per_mtok', label: 'Cached input per 1M tokens' },
-  { field: 'output_per_mtok', label: 'Output per 1M tokens' },
-  { field: 'per_request', label: 'Per request' },
-] as const;
+import { ModelForm } from './ModelForm.tsx';
 
 const price = (value: unknown) => (typeof value === 'number' ? `$${value}` : '—');
 
@@ -37,7 +30,8 @@ export default function AdminModels() {
             {(models.data ?? []).map((model) => (
               <Table.Tr key={model.id}>
                 <Table.Td fw={500}>
-                  {model.id} {model.free ? <Badge size="xs">Free</Badge> : null}
+                  {model.id} {model.free ? <Badge size="xs">Free</Badge> : null}{' '}
+                  {Array.isArray(model.tiers) && model.tiers.length > 0 ? <Badge size="xs" variant="light">{`${model.tiers.length} long-context tier${model.tiers.length === 1 ? '' : 's'}`}</Badge> : null}
                 </Table.Td>
                 <Table.Td>{model.owned_by}</Table.Td>
                 <Table.Td>{price(model.input_per_mtok)}</Table.Td>
@@ -58,44 +52,9 @@ export default function AdminModels() {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing && editing !== 'new' ? `Prices of ${editing.id}` : 'Add model'}>
+      <Modal size="xl" opened={editing !== null} onClose={() => setEditing(null)} title={editing && editing !== 'new' ? `Prices of ${editing.id}` : 'Add model'}>
         {editing !== null ? <ModelForm existing={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onDone={refresh} /> : null}
       </Modal>
-    </Stack>
-  );
-}
-
-function ModelForm({ existing, onClose, onDone }: { existing: AdminModel | null; onClose: () => void; onDone: () => unknown }) {
-  const [id, setId] = useState(existing?.id ?? '');
-  const [ownedBy, setOwnedBy] = useState(existing?.owned_by ?? 'system');
-  const [free, setFree] = useState(existing?.free ?? false);
-  const [prices, setPrices] = useState<Record<string, number | string>>(() =>
-    Object.fromEntries(PRICE_FIELDS.map(({ field }) => [field, typeof existing?.[field] === 'number' ? (existing[field] as number) : ''])),
-  );
-  const submit = async () => {
-    // Keep the fields this form does not show (image, audio, search prices, limits) as they were.
-    const kept = existing ? Object.fromEntries(Object.entries(existing).filter(([field, value]) => value !== undefined && value !== null && !PRICE_FIELDS.some((p) => p.field === field))) : {};
-    const body: Record<string, unknown> = { ...kept, id: id.trim(), owned_by: ownedBy.trim() || 'system', free };
-    for (const { field } of PRICE_FIELDS) if (prices[field] !== '') body[field] = Number(prices[field]);
-    if (await runAdminAction(() => adminApi.putModel(body), 'Model saved; it serves the next call.', onDone)) onClose();
-  };
-  return (
-    <Stack>
-      <TextInput label="Model id" value={id} onChange={(event) => setId(event.currentTarget.value)} disabled={existing !== null} />
-      <TextInput label="Owned by" value={ownedBy} onChange={(event) => setOwnedBy(event.currentTarget.value)} />
-      {PRICE_FIELDS.map(({ field, label }) => (
-        <NumberInput key={field} label={`${label} (USD)`} min={0} decimalScale={6} value={prices[field]} onChange={(value) => setPrices({ ...prices, [field]: value })} />
-      ))}
-      <Switch label="Free (no price needed)" checked={free} onChange={(event) => setFree(event.currentTarget.checked)} />
-      <Text size="xs" c="dimmed">
-        A model without a price and not free is refused with 403 model_price_missing.
-      </Text>
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button onClick={() => void submit()}>Save model</Button>
-      </Group>
     </Stack>
   );
 }

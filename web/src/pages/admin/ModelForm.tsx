@@ -1,0 +1,93 @@
+// The admin's model form: every price the gateway bills by (token prices with both cache-write lifetimes,
+// the per-unit prices, the per-image table) and the long-context tiers, in USD as the config file says them.
+import { useState } from 'react';
+import { Button, CloseButton, Fieldset, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { adminApi, type AdminModel } from '../../api/admin-api.ts';
+import { runAdminAction } from './admin-actions.ts';
+import { emptyTier, PRICE_FORM_FIELDS, priceFormBody, priceFormState, TOKEN_PRICES, UNIT_PRICES, type PriceFormState, type PriceText } from './model-prices.ts';
+
+function TokenPriceInputs({ values, onChange, prefix = '' }: { values: Record<string, PriceText>; onChange: (field: string, value: PriceText) => void; prefix?: string }) {
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+      {TOKEN_PRICES.map(({ field, label, hint }) => (
+        <NumberInput key={field} label={`${prefix}${label} (USD)`} description={hint} min={0} decimalScale={6} value={values[field]} onChange={(value) => onChange(field, value)} />
+      ))}
+    </SimpleGrid>
+  );
+}
+
+export function ModelForm({ existing, onClose, onDone }: { existing: AdminModel | null; onClose: () => void; onDone: () => unknown }) {
+  const [id, setId] = useState(existing?.id ?? '');
+  const [ownedBy, setOwnedBy] = useState(existing?.owned_by ?? 'system');
+  const [free, setFree] = useState(existing?.free ?? false);
+  const [state, setState] = useState<PriceFormState>(() => priceFormState(existing));
+  const setPrice = (field: string, value: PriceText) => setState({ ...state, prices: { ...state.prices, [field]: value } });
+  const setTier = (index: number, change: Partial<PriceFormState['tiers'][number]>) => setState({ ...state, tiers: state.tiers.map((tier, i) => (i === index ? { ...tier, ...change } : tier)) });
+  const setImage = (index: number, change: Partial<PriceFormState['images'][number]>) => setState({ ...state, images: state.images.map((image, i) => (i === index ? { ...image, ...change } : image)) });
+
+  const submit = async () => {
+    // Keep the fields this form does not show (limits, fallbacks, hedging) as they were.
+    const kept = existing ? Object.fromEntries(Object.entries(existing).filter(([field, value]) => value !== undefined && value !== null && !PRICE_FORM_FIELDS.includes(field))) : {};
+    const body: Record<string, unknown> = { ...kept, id: id.trim(), owned_by: ownedBy.trim() || 'system', free, ...priceFormBody(state) };
+    if (await runAdminAction(() => adminApi.putModel(body), 'Model saved; it serves the next call.', onDone)) onClose();
+  };
+
+  return (
+    <Stack>
+      <TextInput label="Model id" value={id} onChange={(event) => setId(event.currentTarget.value)} disabled={existing !== null} />
+      <TextInput label="Owned by" value={ownedBy} onChange={(event) => setOwnedBy(event.currentTarget.value)} />
+      <Fieldset legend="Token prices">
+        <TokenPriceInputs values={state.prices} onChange={setPrice} />
+      </Fieldset>
+      <Fieldset legend="Long-context tiers">
+        <Stack gap="sm">
+          <Text size="xs" c="dimmed">
+            When a call's prompt (cached and cache-write tokens included) is longer than a tier's threshold, every token of the call is priced at the tier's rates. An empty price is the model's own.
+          </Text>
+          {state.tiers.map((tier, index) => (
+            <Fieldset key={index} legend={`Tier ${index + 1}`} variant="filled">
+              <Group align="flex-end" wrap="nowrap">
+                <NumberInput label={`Tier ${index + 1}: prompts above (tokens)`} min={1} allowDecimal={false} thousandSeparator="," value={tier.above} onChange={(value) => setTier(index, { above: value })} style={{ flex: 1 }} />
+                <CloseButton aria-label={`Remove tier ${index + 1}`} onClick={() => setState({ ...state, tiers: state.tiers.filter((_, i) => i !== index) })} />
+              </Group>
+              <TokenPriceInputs prefix={`Tier ${index + 1}: `} values={tier.prices} onChange={(field, value) => setTier(index, { prices: { ...tier.prices, [field]: value } })} />
+            </Fieldset>
+          ))}
+          <Button variant="default" size="xs" onClick={() => setState({ ...state, tiers: [...state.tiers, emptyTier()] })}>
+            Add a long-context tier
+          </Button>
+        </Stack>
+      </Fieldset>
+      <Fieldset legend="Other prices (USD)">
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+          {UNIT_PRICES.map(({ field, label }) => (
+            <NumberInput key={field} label={`${label} (USD)`} min={0} decimalScale={6} value={state.prices[field]} onChange={(value) => setPrice(field, value)} />
+          ))}
+        </SimpleGrid>
+        <Stack gap={6} mt="sm">
+          <Text size="sm">Per image, by size/quality, size or * (the most specific wins)</Text>
+          {state.images.map((image, index) => (
+            <Group key={index} align="flex-end" wrap="nowrap">
+              <TextInput label={`Image price ${index + 1}: size/quality`} placeholder="1024x1024/hd" value={image.key} onChange={(event) => setImage(index, { key: event.currentTarget.value })} style={{ flex: 1 }} />
+              <NumberInput label={`Image price ${index + 1} (USD)`} min={0} decimalScale={6} value={image.price} onChange={(value) => setImage(index, { price: value })} style={{ flex: 1 }} />
+              <CloseButton aria-label={`Remove image price ${index + 1}`} onClick={() => setState({ ...state, images: state.images.filter((_, i) => i !== index) })} />
+            </Group>
+          ))}
+          <Button variant="default" size="xs" onClick={() => setState({ ...state, images: [...state.images, { key: '', price: '' }] })}>
+            Add an image price
+          </Button>
+        </Stack>
+      </Fieldset>
+      <Switch label="Free (no price needed)" checked={free} onChange={(event) => setFree(event.currentTarget.checked)} />
+      <Text size="xs" c="dimmed">
+        A model without a price and not free is refused with 403 model_price_missing.
+      </Text>
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button onClick={() => void submit()}>Save model</Button>
+      </Group>
+    </Stack>
+  );
+}
