@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
 import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini-simulator.ts';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
+import { thinkingSignature } from '../simulators/simulator-answers.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 
 const KEY = testKey('agenttools');
@@ -127,13 +128,15 @@ describe.each([false, true])('a coding agent\'s Responses request to an Anthropi
     expect(call).toMatchObject({ type: 'custom_tool_call', name: 'apply_patch', input: PATCH, status: 'completed' });
 
     // Codex's next turn: the whole history, with the tool's output. Anthropic refuses a tool loop whose
-    // thinking block lost its signature, so an answer proves the seal opened.
+    // thinking block is missing; the signature it gets back must be the one it gave.
     const two = await turn('claude-sonnet-4-6', [...first, ...one.output, { type: 'custom_tool_call_output', call_id: call.call_id, output: 'Done!' }], stream);
     const message = two.output.find((item) => item.type === 'message') as { content: Array<{ text: string }> };
     expect(message.content[0]!.text).toBe('The tool said: Done!');
     const second = anthropic.requests.at(-1)!.body as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
     const assistant = second.messages.find((m) => m.role === 'assistant')!;
-    expect(assistant.content[0]).toMatchObject({ type: 'thinking', signature: expect.stringMatching(/./) });
+    const thinking = assistant.content[0] as { type: string; thinking: string; signature: string };
+    expect(thinking.type).toBe('thinking');
+    expect(thinking.signature).toBe(thinkingSignature(thinking.thinking));
     expect(assistant.content[1]).toMatchObject({ type: 'tool_use', name: 'apply_patch', input: { input: PATCH } });
   });
 });
