@@ -24,7 +24,7 @@ import { geminiGenerateRoutes } from './http/routes/gemini-generate-route.ts';
 import multipart from '@fastify/multipart';
 import { realtimeRoute } from './http/routes/realtime-route.ts';
 import { responsesWebSocketRoute, type ResponsesWebSocketLimits } from './http/routes/responses-websocket-route.ts';
-import { DEFAULT_WEB_DIST, webAppRoutes } from './http/web-app.ts';
+import { answerUnknownPageForBrowser, DEFAULT_WEB_DIST, loadDashboardPage, webAppRoutes } from './http/web-app.ts';
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
@@ -122,7 +122,8 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   });
   if (options.connectionLimits) installConnectionGuards(app, options.connectionLimits);
   installJsonBodyParser(app);
-  installErrorHandling(app, options.bodyLimit);
+  const dashboard = loadDashboardPage({ distDir: options.webDistDir ?? DEFAULT_WEB_DIST, warn: (message) => deps.logger.warn(message) });
+  installErrorHandling(app, options.bodyLimit, (request, reply) => answerUnknownPageForBrowser(request, reply, dashboard));
   // Issue 15: 404s naming the right path, CORS for browsers, the cost header, state gauges in /metrics.
   installPathHints(app);
   installCors(app, corsOrigins);
@@ -166,6 +167,6 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   const api = installAccountsApi(app, deps, deps.accounts);
   apiPlaygroundRoutes(api.router, deps, api.accounts);
   if (deps.payments) installPaymentsApi(api, deps, deps.payments);
-  void app.register(async (scope) => webAppRoutes(scope, { distDir: options.webDistDir ?? DEFAULT_WEB_DIST, warn: (message) => deps.logger.warn(message) }));
+  void app.register(async (scope) => webAppRoutes(scope, { distDir: options.webDistDir ?? DEFAULT_WEB_DIST, warn: (message) => deps.logger.warn(message) }, dashboard));
   return app;
 }

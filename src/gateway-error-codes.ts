@@ -32,7 +32,7 @@ export interface DeclaredError {
 export const GATEWAY_ERRORS = {
   GW_ERR_INVALID_REQUEST: {
     status: 400, kind: 'invalid_request_error',
-    clientCodes: ['missing_required_parameter', 'invalid_value', 'missing_header', 'unsupported_media_type', 'invalid_content_type', 'invalid_file_format', 'file_too_large', 'string_above_max_length', 'unsupported_for_model', 'unsupported_stream_format', 'invalid_image_url', 'image_url_forbidden', 'image_fetch_failed', 'image_too_large', 'unsupported_parameter', 'invalid_multipart', 'invalid_url', 'malformed_http', 'nesting_too_deep', 'group_not_available', 'invalid_code', 'invalid_password', 'invalid_token', 'too_many_keys', 'two_factor_already_enabled', 'two_factor_not_enabled', 'two_factor_not_set_up', 'amount_too_large', 'invalid_redemption_code', 'payments_not_configured', 'invalid_signature'],
+    clientCodes: ['missing_required_parameter', 'invalid_value', 'missing_header', 'unsupported_media_type', 'invalid_content_type', 'invalid_file_format', 'file_too_large', 'string_above_max_length', 'unsupported_for_model', 'unsupported_stream_format', 'invalid_image_url', 'image_url_forbidden', 'image_fetch_failed', 'image_too_large', 'unsupported_parameter', 'invalid_multipart', 'invalid_url', 'malformed_http', 'nesting_too_deep', 'group_not_available', 'invalid_code', 'invalid_password', 'invalid_token', 'too_many_keys', 'two_factor_already_enabled', 'two_factor_not_enabled', 'two_factor_not_set_up', 'amount_too_large', 'invalid_redemption_code', 'payments_not_configured', 'invalid_signature', 'unknown_group'],
     meaning: 'A missing or ill-typed field (named in `param`), or a feature the target format cannot express.',
   },
   GW_ERR_INVALID_JSON: { status: 400, kind: 'invalid_request_error', clientCodes: ['invalid_json'], meaning: 'The body is not valid JSON.' },
@@ -82,7 +82,7 @@ export const GATEWAY_ERRORS = {
   GW_ERR_UPSTREAM_CREDENTIALS: { status: 502, kind: 'upstream_error', clientCodes: ['upstream_credentials_refused'], meaning: "An upstream refused the channel's own credentials; the channel is disabled, nothing of the key is shown." },
   GW_ERR_KEY_DELETED: { status: 404, kind: 'not_found_error', clientCodes: ['not_found'], meaning: 'A change to a deleted key, which can never be enabled again.' },
   GW_ERR_KEY_NAME_TAKEN: { status: 409, kind: 'invalid_request_error', clientCodes: ['key_name_taken'], meaning: 'A key name its user already has.' },
-  GW_ERR_CONFLICT: { status: 409, kind: 'invalid_request_error', clientCodes: ['conflict', 'email_in_use', 'group_in_use', 'group_required', 'key_name_taken', 'name_taken'], meaning: 'A change that conflicts with what exists (an address or a name in use, a group keys still use).' },
+  GW_ERR_CONFLICT: { status: 409, kind: 'invalid_request_error', clientCodes: ['conflict', 'email_in_use', 'group_in_use', 'group_required', 'key_name_taken', 'name_taken', 'last_admin', 'code_redeemed', 'code_revoked'], meaning: 'A change that conflicts with what exists (an address or a name in use, a group keys still use).' },
   // Accounts and the /api surface (issue 12).
   GW_ERR_NOT_SIGNED_IN: { status: 401, kind: 'authentication_error', clientCodes: ['not_signed_in'], meaning: 'No session (or an expired one) and no API key.' },
   GW_ERR_INVALID_CREDENTIALS: { status: 401, kind: 'authentication_error', clientCodes: ['invalid_credentials', 'invalid_code', 'totp_session_missing'], meaning: 'A wrong e-mail address or password, a wrong two-factor code, or a second step without a pending sign-in.' },

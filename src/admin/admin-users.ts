@@ -13,6 +13,7 @@ import { createUser, findUserByEmail } from '../db/repositories/users.ts';
 import type { UserRow } from '../db/schema.ts';
 import { apiNotFound, conflict } from '../gateway-errors.ts';
 import { randomBytes } from 'node:crypto';
+import { engineOf } from '../db/engine.ts';
 
 export function adminUserView(user: UserRow) {
   return { ...userView(user), rpm_limit: user.rpm_limit, tpm_limit: user.tpm_limit, updated_at: new Date(user.updated_at).toISOString() };
@@ -59,6 +60,10 @@ export async function adminCreateUser(deps: AccountsDeps, input: { email: string
   return { user, set_password_url: link };
 }
 
+/** Whether the change takes away an active administrator (a demotion, or disabling one). */
+const losesAdministrator = (before: UserRow, changes: { status?: UserRow['status'] | undefined; role?: UserRow['role'] | undefined }) =>
+  before.role === 'admin' && before.status === 'active' && ((changes.role !== undefined && changes.role !== 'admin') || (changes.status !== undefined && changes.status !== 'active'));
+
 export async function adminUpdateUser(deps: AccountsDeps, id: number, changes: { status?: UserRow['status'] | undefined; role?: UserRow['role'] | undefined; rpm_limit?: number | null | undefined; tpm_limit?: number | null | undefined }) {
   const before = await findUserOr404(deps, id);
   const set: Partial<UserRow> = { updated_at: Date.now() };
@@ -66,7 +71,19 @@ export async function adminUpdateUser(deps: AccountsDeps, id: number, changes: {
   if (changes.role !== undefined) set.role = changes.role;
   if (changes.rpm_limit !== undefined) set.rpm_limit = changes.rpm_limit;
   if (changes.tpm_limit !== undefined) set.tpm_limit = changes.tpm_limit;
-  await deps.db.updateTable('users').set(set).where('id', '=', id).execute();
+  await deps.db.transaction().execute(async (trx) => {
+    if (losesAdministrator(before, changes)) {
+      // The active administrators are locked (PostgreSQL) so two admins demoting each other at once
+      // cannot both succeed; SQLite runs one write transaction at a time anyway.
+      let admins = trx.selectFrom('users').select('id').where('role', '=', 'admin').where('status', '=', 'active');
+      if (engineOf(trx) === 'postgres') admins = admins.forUpdate();
+      const others = (await admins.execute()).filter((row) => Number(row.id) !== id);
+      if (others.length === 0) {
+        throw conflict('This is the last active administrator: make another user an administrator first, or nobody could administer the gateway.', changes.role !== undefined && changes.role !== 'admin' ? 'role' : 'status', 'last_admin');
+      }
+    }
+    await trx.updateTable('users').set(set).where('id', '=', id).execute();
+  });
   if ((changes.role !== undefined && changes.role !== before.role) || (changes.status !== undefined && changes.status !== before.status)) {
     await endUserSessions(deps.db, id);
   }

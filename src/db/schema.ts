@@ -239,6 +239,8 @@ export interface RedemptionCodesTable {
   created_at: number;
   redeemed_by: number | null;
   redeemed_at: number | null;
+  revoked_at: number | null;
+  revoked_by: number | null;
 }
 
 export interface SettingsTable {

@@ -6,12 +6,14 @@ import { pathHintFor } from './path-hints.ts';
 import { errorFormatOf, renderError } from './error-formats.ts';
 import { lingerBeforeClose } from './connection-guards.ts';
 
-export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+/** `answerBrowserPage`: lets the dashboard answer a browser's unknown page with its own Not Found page. */
+export function installErrorHandling(app: FastifyInstance, bodyLimit: number, answerBrowserPage?: (request: FastifyRequest, reply: FastifyReply) => boolean): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const gatewayError = answerableError(error, bodyLimit, request.raw, reply.raw, request.log, request.id);
     return sendError(request, reply, gatewayError);
   });
   app.setNotFoundHandler((request, reply) => {
+    if (answerBrowserPage?.(request, reply)) return reply;
     const path = request.url.split('?')[0] ?? '';
     const hint = pathHintFor(request, path);
     return sendError(request, reply, hint ? routeNotFoundWithHint(request.method, path, hint) : routeNotFound(request.method, path));

@@ -4,7 +4,7 @@
 // error format and /v1, /v1beta and /api are untouched by the app's presence.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DashboardAssets } from './dashboard-assets.ts';
 
 export const DEFAULT_WEB_DIST = join(import.meta.dirname, '..', '..', 'web', 'dist');
@@ -49,12 +49,45 @@ export interface WebAppOptions {
   warn: (message: string) => void;
 }
 
-export async function webAppRoutes(app: FastifyInstance, options: WebAppOptions): Promise<void> {
+/** The app's page, read once: it is small and changes only with a new build (a restart). */
+export interface DashboardPage {
+  built: boolean;
+  page: Buffer;
+}
+
+export function loadDashboardPage(options: WebAppOptions): DashboardPage {
   const indexPath = join(options.distDir, 'index.html');
   const built = existsSync(indexPath);
   if (!built) options.warn(`The web dashboard is not built (${indexPath} is missing): run \`npm run build:web\`.`);
-  // Read once: the page is small and changes only with a new build (a restart).
-  const page = built ? readFileSync(indexPath) : Buffer.from(NOT_BUILT_PAGE);
+  return { built, page: built ? readFileSync(indexPath) : Buffer.from(NOT_BUILT_PAGE) };
+}
+
+/** Where the API, relays and assets live: their unknown paths keep the JSON 404 in the caller's format. */
+const MACHINE_PREFIXES = ['/v1', '/v1beta', '/api', '/assets', '/healthz', '/metrics'];
+const isDashboardPage = (path: string) => DASHBOARD_PAGES.some((page) => page === path || (page.endsWith('/*') && path.startsWith(page.slice(0, -1))));
+
+/**
+ * A browser opening an address the app does not have (/no/such/page, /pricing) gets the app, which shows
+ * its own Not Found page, with status 404; a known page with a trailing slash (/settings/) is redirected to
+ * the page. Only page loads (GET or HEAD asking for HTML) outside the API's paths: an API client's unknown
+ * path keeps its JSON 404. Answers whether it answered.
+ */
+export function answerUnknownPageForBrowser(request: FastifyRequest, reply: FastifyReply, dashboard: DashboardPage): boolean {
+  if (!dashboard.built || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
+  if (!/\btext\/html\b/.test(request.headers.accept ?? '')) return false;
+  const [path = '/', query] = request.url.split(/\?(.*)/s);
+  if (MACHINE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return false;
+  const trimmed = path.replace(/\/+$/, '');
+  if (trimmed !== path && trimmed !== '' && !trimmed.startsWith('//') && isDashboardPage(trimmed)) {
+    void reply.redirect(query ? `${trimmed}?${query}` : trimmed, 308);
+    return true;
+  }
+  void reply.code(404).headers(PAGE_HEADERS).send(dashboard.page);
+  return true;
+}
+
+export async function webAppRoutes(app: FastifyInstance, options: WebAppOptions, dashboard: DashboardPage = loadDashboardPage(options)): Promise<void> {
+  const { built, page } = dashboard;
   const sendPage = (reply: FastifyReply) => reply.code(built ? 200 : 503).headers(PAGE_HEADERS).send(page);
   for (const path of DASHBOARD_PAGES) app.get(path, (_request, reply) => sendPage(reply));
 

@@ -3,7 +3,7 @@
 // row inside the ledger's transaction, so a code pays out once even when two tabs or two instances
 // redeem it at the same moment.
 import { createHash, randomBytes } from 'node:crypto';
-import { invalidRequest } from '../gateway-errors.ts';
+import { apiNotFound, conflict, invalidRequest } from '../gateway-errors.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
 import { applyWalletEntry } from './wallet-entries.ts';
 
@@ -23,28 +23,65 @@ export async function createRedemptionCodes(deps: Pick<PaymentsDeps, 'db'>, inpu
 }
 
 export async function redeemCode(deps: PaymentsDeps, userId: number, code: string): Promise<{ amountMicros: number }> {
-  const row = await deps.db.selectFrom('redemption_codes').select(['id', 'amount_micros', 'redeemed_at']).where('code_hash', '=', hashCode(code)).executeTakeFirst();
-  // Unknown and already used codes get the same answer: the answer tells nothing about other codes.
-  if (!row || row.redeemed_at !== null) throw invalidCode();
+  const row = await deps.db.selectFrom('redemption_codes').select(['id', 'amount_micros', 'redeemed_at', 'revoked_at']).where('code_hash', '=', hashCode(code)).executeTakeFirst();
+  // Unknown, used and revoked codes get the same answer: the answer tells nothing about other codes.
+  if (!row || row.redeemed_at !== null || row.revoked_at !== null) throw invalidCode();
   const amountMicros = Number(row.amount_micros);
   const now = Date.now();
   const redeemed = await applyWalletEntry(deps.db, deps.accounting, { userId, amountMicros, kind: 'redemption', reference: `code:${row.id}`, note: 'Redemption code' }, async (trx) => {
-    const claimed = await trx.updateTable('redemption_codes').set({ redeemed_by: userId, redeemed_at: now }).where('id', '=', row.id).where('redeemed_at', 'is', null).executeTakeFirst();
+    const claimed = await trx.updateTable('redemption_codes').set({ redeemed_by: userId, redeemed_at: now }).where('id', '=', row.id).where('redeemed_at', 'is', null).where('revoked_at', 'is', null).executeTakeFirst();
     return Number(claimed.numUpdatedRows) > 0;
   });
   if (!redeemed) throw invalidCode();
   return { amountMicros };
 }
 
-export async function listRedemptionCodes(deps: Pick<PaymentsDeps, 'db'>, limit = 200) {
-  const rows = await deps.db.selectFrom('redemption_codes').selectAll().orderBy('id', 'desc').limit(limit).execute();
-  return rows.map((row) => ({
-    id: Number(row.id),
-    prefix: row.code_prefix,
-    amount_usd: Number(row.amount_micros) / 1_000_000,
-    note: row.note,
-    created_at: new Date(Number(row.created_at)).toISOString(),
-    redeemed_by: row.redeemed_by === null ? null : Number(row.redeemed_by),
-    redeemed_at: row.redeemed_at === null ? null : new Date(Number(row.redeemed_at)).toISOString(),
-  }));
+export type CodeState = 'unused' | 'redeemed' | 'revoked';
+
+/** Codes, newest first, a page at a time (`before`: the last id of the previous page), with who redeemed them. */
+export async function listRedemptionCodes(deps: Pick<PaymentsDeps, 'db'>, page: { limit: number; before?: number | undefined; state?: CodeState | undefined }) {
+  let select = deps.db.selectFrom('redemption_codes')
+    .leftJoin('users as redeemer', 'redeemer.id', 'redemption_codes.redeemed_by')
+    .selectAll('redemption_codes').select(['redeemer.email as redeemed_by_email', 'redeemer.name as redeemed_by_name'])
+    .orderBy('redemption_codes.id', 'desc').limit(page.limit + 1);
+  if (page.before !== undefined) select = select.where('redemption_codes.id', '<', page.before);
+  if (page.state === 'unused') select = select.where('redemption_codes.redeemed_at', 'is', null).where('redemption_codes.revoked_at', 'is', null);
+  if (page.state === 'redeemed') select = select.where('redemption_codes.redeemed_at', 'is not', null);
+  if (page.state === 'revoked') select = select.where('redemption_codes.revoked_at', 'is not', null);
+  const rows = await select.execute();
+  const more = rows.length > page.limit;
+  const shown = rows.slice(0, page.limit);
+  const time = (at: number | null) => (at === null ? null : new Date(Number(at)).toISOString());
+  return {
+    data: shown.map((row) => ({
+      id: Number(row.id),
+      prefix: row.code_prefix,
+      amount_usd: Number(row.amount_micros) / 1_000_000,
+      note: row.note,
+      state: (row.revoked_at !== null ? 'revoked' : row.redeemed_at !== null ? 'redeemed' : 'unused') as CodeState,
+      created_at: time(row.created_at)!,
+      redeemed_by: row.redeemed_by === null ? null : Number(row.redeemed_by),
+      redeemed_by_email: row.redeemed_by_email ?? null,
+      redeemed_by_name: row.redeemed_by_name ?? null,
+      redeemed_at: time(row.redeemed_at),
+      revoked_at: time(row.revoked_at),
+    })),
+    next_cursor: more ? String(shown.at(-1)!.id) : null,
+  };
+}
+
+/**
+ * Revokes an unused code: from now on it is refused like an unknown one. One conditional update, so a
+ * code being redeemed at the same moment is either redeemed or revoked, never both.
+ */
+export async function revokeRedemptionCode(deps: Pick<PaymentsDeps, 'db'>, id: number, revokedBy: number) {
+  const revoked = await deps.db.updateTable('redemption_codes').set({ revoked_at: Date.now(), revoked_by: revokedBy })
+    .where('id', '=', id).where('redeemed_at', 'is', null).where('revoked_at', 'is', null).executeTakeFirst();
+  const row = await deps.db.selectFrom('redemption_codes').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw apiNotFound('Redemption code');
+  if (Number(revoked.numUpdatedRows) === 0) {
+    if (row.redeemed_at !== null) throw conflict('This code was already redeemed; it cannot be revoked.', 'id', 'code_redeemed');
+    throw conflict('This code is already revoked.', 'id', 'code_revoked');
+  }
+  return { id: Number(row.id), prefix: row.code_prefix, amount_usd: Number(row.amount_micros) / 1_000_000, note: row.note };
 }

@@ -9,10 +9,11 @@ import type { ApiRouter } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
 import type { ApiCaller } from '../api-caller.ts';
 import { recordAudit } from '../../admin/audit-log.ts';
-import { channelConfigSchema, channelPatchSchema, channelView, createChannel, deleteChannel, deleteGroup, deleteModel, editChannel, groupConfigSchema, groupView, modelConfigSchema, modelView, putGroup, putModel } from '../../admin/admin-catalog.ts';
+import { channelConfigSchema, channelPatchSchema, channelView, createChannel, deleteChannel, deleteGroup, deleteModel, editChannel, groupView, modelView, putGroup, putModel } from '../../admin/admin-catalog.ts';
 import { setChannelEnabled } from '../../admin/admin-channels.ts';
+import { adminGroupSchema, adminModelSchema, requireKnownGroups } from '../../admin/admin-number-rules.ts';
 import { testChannel } from '../../routing/channel-tester.ts';
-import { apiNotFound } from '../../gateway-errors.ts';
+import { apiNotFound, invalidRequest } from '../../gateway-errors.ts';
 import { REGISTRATION_SETTING, registrationSetting } from '../../accounts/registration.ts';
 import { setSetting } from '../../db/repositories/settings.ts';
 import { testMail } from '../../accounts/mail/mail-templates.ts';
@@ -47,6 +48,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
   api.route({
     ...admin, method: 'POST', url: '/api/admin/channels', status: 201, body: channelConfigSchema, summary: "Create a channel (the config file's channel shape; api_key is write-only).",
     handler: async ({ caller, body }) => {
+      await requireKnownGroups(db, body.groups, 'groups');
       const row = await createChannel(db, accounts.secrets, body);
       await changed(caller, 'channel.create', `channel:${row.id}`, null, channelView(row));
       return channelView(row);
@@ -55,6 +57,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
   api.route({
     ...admin, method: 'PATCH', url: '/api/admin/channels/:id', params: idParams, body: channelPatchSchema, summary: 'Edit any field; api_key replaces the upstream keys (never shown back).',
     handler: async ({ caller, params, body }) => {
+      if (body.groups) await requireKnownGroups(db, body.groups, 'groups');
       const { before, after } = await editChannel(db, accounts.secrets, params.id, body);
       await changed(caller, 'channel.update', `channel:${params.id}`, channelView(before), { ...channelView(after), ...(body.api_key !== undefined ? { api_key: 'changed' } : {}) });
       return channelView(after);
@@ -70,11 +73,12 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
   });
   api.route({
     ...admin, method: 'POST', url: '/api/admin/channels/:id/test', params: idParams, summary: 'Send a small request through the channel; reenable: true turns it back on when it answers.',
-    body: z.object({ model: z.string().min(1).optional(), reenable: z.boolean().optional() }).strict(),
+    body: z.object({ model: z.string().min(1).max(200).optional(), reenable: z.boolean().optional() }).strict(),
     handler: async ({ caller, params, body }) => {
       const channel = deps.state.current.routing.anyChannel(params.id);
       if (!channel) throw apiNotFound('Channel');
       const model = body.model ?? [...channel.models][0]!;
+      if (!channel.models.has(model)) throw invalidRequest(`Invalid value for 'model': the channel '${channel.name}' does not serve '${model}'.`, 'model', 'invalid_value');
       const result = await testChannel(deps.agents, channel, model);
       if (result.ok && body.reenable) {
         await setChannelEnabled(db, accounts.announce, params.id, true);
@@ -89,7 +93,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     handler: async () => ({ data: (await db.selectFrom('models').selectAll().orderBy('id').execute()).map(modelView) }),
   });
   api.route({
-    ...admin, method: 'PUT', url: '/api/admin/models', body: modelConfigSchema, summary: "Create or replace a model and its prices (the config file's model shape).",
+    ...admin, method: 'PUT', url: '/api/admin/models', body: adminModelSchema, summary: "Create or replace a model and its prices (the config file's model shape).",
     handler: async ({ caller, body }) => {
       const { before, after } = await putModel(db, body);
       await changed(caller, before ? 'model.update' : 'model.create', `model:${after.id}`, before ? modelView(before) : null, modelView(after));
@@ -110,7 +114,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     handler: async () => ({ data: (await db.selectFrom('groups').selectAll().orderBy('name').execute()).map(groupView) }),
   });
   api.route({
-    ...admin, method: 'PUT', url: '/api/admin/groups', body: groupConfigSchema, summary: 'Create or replace a group.',
+    ...admin, method: 'PUT', url: '/api/admin/groups', body: adminGroupSchema, summary: 'Create or replace a group.',
     handler: async ({ caller, body }) => {
       const { before, after } = await putGroup(db, body);
       await changed(caller, before ? 'group.update' : 'group.create', `group:${after.name}`, before ? groupView(before) : null, groupView(after));
@@ -144,6 +148,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
         await setSetting(db, REGISTRATION_SETTING, body.registration);
         await recordAudit(db, actorOf(caller), 'settings.registration', 'settings:registration', before, body.registration);
       }
+      if (body.self_service_groups) await requireKnownGroups(db, body.self_service_groups, 'self_service_groups');
       if (body.self_service_groups) {
         const before = await selfServiceGroups(accounts);
         await setSetting(db, SELF_SERVICE_GROUPS_SETTING, body.self_service_groups);

@@ -14,6 +14,7 @@ import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import { recordAudit, listAudit, type AuditActor } from '../../admin/audit-log.ts';
 import { adminCreateUser, adminResetTwoFactor, adminUpdateUser, adminUserView, findUserOr404, searchUsers } from '../../admin/admin-users.ts';
 import { keyView } from '../../accounts/user-keys.ts';
+import { hasAtMostDecimals, requireKnownGroups } from '../../admin/admin-number-rules.ts';
 import { emailField, passwordField } from './api-auth-routes.ts';
 
 // Bounds checked here, at the HTTP edge: a NUL character is refused by PostgreSQL (a 500 before), and
@@ -21,7 +22,8 @@ import { emailField, passwordField } from './api-auth-routes.ts';
 const MAX_USD = 1_000_000_000;
 const MAX_RATE_LIMIT = 2_147_483_647;
 const text = () => z.string().refine((value) => !value.includes('\u0000'), 'must not contain a NUL character');
-const usd = () => z.number().finite().min(-MAX_USD).max(MAX_USD);
+// Exact to a micro-dollar, as stored: $0.0000005 would otherwise be rounded to a micro-dollar or to nothing.
+const usd = () => z.number().finite().min(-MAX_USD).max(MAX_USD).refine((value) => hasAtMostDecimals(value, 6), 'must be exact to a micro-dollar (at most 6 decimals)');
 const keyChangesSchema = z.object({
   enabled: z.boolean().optional(),
   group: text().min(1).max(128).optional(),
@@ -52,6 +54,7 @@ export function adminRoutes(api: ApiRouter, deps: AdminRouteDeps, accounts: Acco
   api.route({
     ...admin, method: 'POST', url: '/api/admin/keys', status: 201, body: newKeySchema, summary: 'Create a key for a user; the secret is in this answer only.',
     handler: async ({ caller, body }) => {
+      await requireKnownGroups(accounts.db, [body.group ?? 'default'], 'group');
       const created = await createKey(accounts.db, accounts.announce, body);
       const row = await keyRow(created.id);
       await audit(caller, 'key.create', `key:${created.id}`, null, row ? keyView(row) : null);
@@ -61,6 +64,7 @@ export function adminRoutes(api: ApiRouter, deps: AdminRouteDeps, accounts: Acco
   api.route({
     ...admin, method: 'PATCH', url: '/api/admin/keys/:id', params: idParams, body: keyChangesSchema, summary: "Change any key's settings (a deleted key stays deleted).",
     handler: async ({ caller, params, body }) => {
+      if (body.group !== undefined) await requireKnownGroups(accounts.db, [body.group], 'group');
       const before = await keyRow(params.id);
       await updateKey(accounts.db, accounts.announce, params.id, body);
       const after = await keyRow(params.id);

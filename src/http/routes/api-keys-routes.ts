@@ -1,5 +1,6 @@
 // /api/keys: a user's own API keys; /api/groups: the groups a key can use and their models.
 import { z } from 'zod';
+import { hasAtMostDecimals } from '../../admin/admin-number-rules.ts';
 import type { ApiRouter } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
@@ -10,7 +11,7 @@ import { createUserKey, deleteUserKey, listUserKeys, rotateUserKey, selfServiceG
 const keyFields = {
   group: z.string().trim().min(1).max(128).optional(),
   models: z.array(z.string().min(1).max(200)).max(500).nullable().optional(),
-  quota_usd: z.number().finite().nonnegative().max(1e9).nullable().optional(),
+  quota_usd: z.number().finite().nonnegative().max(1e9).refine((value) => hasAtMostDecimals(value, 6), 'must be exact to a micro-dollar (at most 6 decimals)').nullable().optional(),
   expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
   ip_allowlist: z.array(z.string().max(64).refine(isValidCidr, 'not an IP address or CIDR')).max(100).nullable().optional(),
 };

@@ -46,7 +46,7 @@ export function apiMeRoutes(api: ApiRouter, deps: AccountsDeps): void {
     method: 'PUT', url: '/api/me/settings', tag, access: 'verified', summary: 'Notifications and the sidebar layout (order and hidden sections).',
     body: z.object({
       notifications: z.object({
-        low_balance_usd: z.number().finite().nonnegative().max(1_000_000).nullable().optional(),
+        low_balance_usd: z.number().finite().nonnegative().max(1_000_000).multipleOf(0.01, 'must be whole cents').nullable().optional(),
         key_expiry_days: z.number().int().min(1).max(365).nullable().optional(),
       }).strict().optional(),
       sidebar: z.object({ order: z.array(sectionName).max(50), hidden: z.array(sectionName).max(50) }).strict().optional(),

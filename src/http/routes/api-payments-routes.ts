@@ -8,8 +8,10 @@ import { setSetting } from '../../db/repositories/settings.ts';
 import { MAX_TOPUP_SETTING, type PaymentsDeps } from '../../payments/payments-deps.ts';
 import { maxTopUpUsd, startTopUp } from '../../payments/topups.ts';
 import { applyStripeEvent } from '../../payments/stripe-events.ts';
-import { createRedemptionCodes, listRedemptionCodes, redeemCode } from '../../payments/redemption-codes.ts';
+import { createRedemptionCodes, listRedemptionCodes, redeemCode, revokeRedemptionCode } from '../../payments/redemption-codes.ts';
 import type { PaymentRow } from '../../db/schema.ts';
+import { recordAudit } from '../../admin/audit-log.ts';
+import { actorOf } from './admin-routes.ts';
 
 /** Stripe's default tolerance: a signed event older than 5 minutes is refused (replay protection). */
 const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -99,22 +101,41 @@ export function apiPaymentsRoutes(api: ApiRouter, deps: PaymentsDeps): void {
   });
   api.route({
     method: 'PUT', url: '/api/admin/payments/settings', tag: admin, access: 'admin', allowKeys: true, summary: 'The largest card top-up, in whole USD.',
-    body: z.object({ max_topup_usd: z.number().int().min(1).max(1_000_000) }).strict(),
-    handler: async ({ body }) => {
+    body: z.object({ max_topup_usd: z.number().int('must be a whole number of US dollars').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1,000,000') }).strict(),
+    handler: async ({ caller, body }) => {
+      const before = await maxTopUpUsd(deps);
       await setSetting(deps.db, MAX_TOPUP_SETTING, body.max_topup_usd);
+      await recordAudit(deps.db, actorOf(caller), 'settings.max_topup', 'settings:max_topup_usd', { max_topup_usd: before }, { max_topup_usd: body.max_topup_usd });
       return { max_topup_usd: body.max_topup_usd };
     },
   });
   api.route({
-    method: 'POST', url: '/api/admin/redemption-codes', tag: admin, access: 'admin', allowKeys: true, status: 201, summary: 'Create codes worth an amount each; the codes are in this answer only.',
-    body: z.object({ count: z.number().int().min(1).max(1000), amount_usd: z.number().positive().max(100_000).multipleOf(0.01, 'must be whole cents'), note: z.string().trim().max(200).optional() }).strict(),
+    method: 'POST', url: '/api/admin/redemption-codes', tag: admin, access: 'admin', allowKeys: true, status: 201, summary: 'Create codes worth an amount each; the codes are in this answer only. Audited (never the codes).',
+    body: z.object({ count: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1,000 per batch'), amount_usd: z.number().positive('must be more than 0').max(100_000, 'must be at most 100,000 USD').multipleOf(0.01, 'must be whole cents'), note: z.string().trim().max(200).optional() }).strict(),
     handler: async ({ caller, body }) => {
-      const created = await createRedemptionCodes(deps, { count: body.count, amountMicros: Math.round(body.amount_usd * 100) * 10_000, note: body.note ?? null, createdBy: caller.user.id });
-      return { codes: created.codes, amount_usd: body.amount_usd };
+      // Whole cents were checked above, so this is the amount as typed, in micro-USD, not a rounding.
+      const amountMicros = Math.round(body.amount_usd * 100) * 10_000;
+      const created = await createRedemptionCodes(deps, { count: body.count, amountMicros, note: body.note ?? null, createdBy: caller.user.id });
+      const [first, last] = [created.ids[0]!, created.ids.at(-1)!];
+      await recordAudit(deps.db, actorOf(caller), 'redemption_codes.create', `redemption_codes:${first}-${last}`, null, {
+        count: body.count, amount_usd: amountMicros / 1_000_000, total_usd: (amountMicros * body.count) / 1_000_000, note: body.note ?? null, first_id: first, last_id: last,
+      });
+      return { codes: created.codes, ids: created.ids, amount_usd: amountMicros / 1_000_000 };
     },
   });
   api.route({
-    method: 'GET', url: '/api/admin/redemption-codes', tag: admin, access: 'admin', allowKeys: true, summary: 'Codes created, newest first (never the codes themselves).',
-    handler: async () => ({ data: await listRedemptionCodes(deps) }),
+    method: 'GET', url: '/api/admin/redemption-codes', tag: admin, access: 'admin', allowKeys: true,
+    query: cursorQuery.extend({ state: z.enum(['unused', 'redeemed', 'revoked']).optional() }).strict(),
+    summary: 'Codes created, newest first, a page at a time (cursor: next_cursor of the previous page; state to narrow); never the codes themselves.',
+    handler: async ({ query }) => listRedemptionCodes(deps, { limit: query.limit ?? 50, before: query.cursor, state: query.state }),
+  });
+  api.route({
+    method: 'POST', url: '/api/admin/redemption-codes/:id/revoke', tag: admin, access: 'admin', allowKeys: true, params: idParams,
+    summary: 'Revoke an unused code: it is refused from now on. 409 when it was already redeemed or revoked. Audited.',
+    handler: async ({ caller, params }) => {
+      const code = await revokeRedemptionCode(deps, params.id, caller.user.id);
+      await recordAudit(deps.db, actorOf(caller), 'redemption_code.revoke', `redemption_code:${code.id}`, { state: 'unused' }, { state: 'revoked', prefix: code.prefix, amount_usd: code.amount_usd, note: code.note });
+      return { ...code, state: 'revoked' };
+    },
   });
 }

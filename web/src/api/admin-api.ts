@@ -43,6 +43,17 @@ export interface AdminChannel {
   vertex?: { project?: string; location?: string; token_url?: string };
 }
 
+/** POST /api/admin/channels/:id/test: ok:false carries the upstream's status (null: no answer) and error. */
+export interface ChannelTestOutcome {
+  channel: string;
+  model: string;
+  ok: boolean;
+  status: number | null;
+  latency_ms: number;
+  error: string | null;
+  reenabled: boolean;
+}
+
 export interface AdminModel {
   id: string;
   owned_by: string;
@@ -87,7 +98,7 @@ export const adminApi = {
   createChannel: (body: Record<string, unknown>) => api.post('/api/admin/channels', body),
   updateChannel: (id: number, body: Record<string, unknown>) => api.patch(`/api/admin/channels/${id}`, body),
   deleteChannel: (id: number) => api.delete(`/api/admin/channels/${id}`),
-  testChannel: (id: number, reenable: boolean) => api.post<Record<string, unknown>>(`/api/admin/channels/${id}/test`, reenable ? { reenable: true } : {}),
+  testChannel: (id: number, reenable: boolean) => api.post<ChannelTestOutcome>(`/api/admin/channels/${id}/test`, reenable ? { reenable: true } : {}),
 
   models: async () => rows<AdminModel>(await api.get('/api/admin/models')),
   putModel: (body: Record<string, unknown>) => api.put('/api/admin/models', body),
@@ -108,9 +119,31 @@ export const adminApi = {
 
   payments: async () => rows<Record<string, unknown>>(await api.get('/api/admin/payments?limit=100')),
   putPaymentSettings: (max_topup_usd: number) => api.put('/api/admin/payments/settings', { max_topup_usd }),
-  redemptionCodes: async () => rows<Record<string, unknown>>(await api.get('/api/admin/redemption-codes')),
-  createRedemptionCodes: (count: number, amount_usd: number, note: string) => api.post<{ codes: string[] }>('/api/admin/redemption-codes', { count, amount_usd, ...(note ? { note } : {}) }),
+  /** One page of codes, newest first; `cursor` is the previous page's next_cursor. */
+  redemptionCodes: (page: { cursor: string | null; state: CodeState | null; limit?: number }) =>
+    api.get<{ data: RedemptionCode[]; next_cursor: string | null }>(`/api/admin/redemption-codes?${new URLSearchParams({
+      limit: String(page.limit ?? 50), ...(page.cursor ? { cursor: page.cursor } : {}), ...(page.state ? { state: page.state } : {}),
+    })}`),
+  createRedemptionCodes: (count: number, amount_usd: number, note: string) => api.post<{ codes: string[]; ids: number[]; amount_usd: number }>('/api/admin/redemption-codes', { count, amount_usd, ...(note ? { note } : {}) }),
+  revokeRedemptionCode: (id: number) => api.post(`/api/admin/redemption-codes/${id}/revoke`),
 };
+
+export type CodeState = 'unused' | 'redeemed' | 'revoked';
+
+/** A redemption code as the list shows it: never the code itself, only its first characters. */
+export interface RedemptionCode {
+  id: number;
+  prefix: string;
+  amount_usd: number;
+  note: string | null;
+  state: CodeState;
+  created_at: string;
+  redeemed_by: number | null;
+  redeemed_by_email: string | null;
+  redeemed_by_name: string | null;
+  redeemed_at: string | null;
+  revoked_at: string | null;
+}
 
 /** The mail settings as the gateway shows them: the SMTP URL is write-only (only whether it is set, and its host). */
 export interface AdminMailSettings {

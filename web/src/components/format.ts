@@ -6,12 +6,17 @@ export function formatDateTime(value: string | number | null | undefined): strin
   return Number.isNaN(date.getTime()) ? '—' : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** Dollars with cents, or more decimals for the fractions of a cent single calls cost. */
+/**
+ * Dollars exactly as the gateway counts them (integer micro-dollars): at least cents, more decimals only
+ * when the amount has them ($8.995 reads $8.995, never $9.00: money is never rounded up). Built from the
+ * integer of micro-dollars, so a float's noise (8.995 is 8.99499999… in binary) cannot change a digit.
+ */
 export function formatUsd(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
-  const abs = Math.abs(value);
-  const digits = abs !== 0 && abs < 0.01 ? 6 : 2;
-  return value.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: digits });
+  const micros = Math.round(Math.abs(value) * 1_000_000);
+  const dollars = Math.floor(micros / 1_000_000).toLocaleString('en-US');
+  const fraction = String(micros % 1_000_000).padStart(6, '0').replace(/0{1,4}$/, '');
+  return `${value < 0 && micros !== 0 ? '-' : ''}$${dollars}.${fraction}`;
 }
 
 export function formatMicroUsd(micros: number | null | undefined): string {

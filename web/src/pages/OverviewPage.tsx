@@ -22,7 +22,14 @@ export default function OverviewPage() {
     },
     refetchInterval: 15_000,
   });
-  const day = useQuery({ queryKey: ['stats', 'day'], queryFn: () => fetchStats({ from: Date.now() - 86_400_000, to: Date.now(), bucket: 'hour' }) });
+  const day = useQuery({
+    queryKey: ['stats', 'day'],
+    queryFn: async () => {
+      const to = Date.now();
+      const from = to - 86_400_000;
+      return { ...(await fetchStats({ from, to, bucket: 'hour' })), from, to };
+    },
+  });
   if (wallet.isError) return <ErrorNotice error={wallet.error} />;
   return (
     <Stack>
@@ -44,7 +51,7 @@ export default function OverviewPage() {
           </Anchor>
         </Group>
         {day.data && day.data.series.length > 0 ? (
-          <SeriesChart series={day.data.series} bucket="hour" metrics={['requests', 'costUsd']} />
+          <SeriesChart series={day.data.series} bucket="hour" from={day.data.from} to={day.data.to} metrics={['requests', 'costUsd']} />
         ) : (
           <Text c="dimmed">
             No calls yet. <Anchor component={Link} to="/keys">Create a key</Anchor> or try the <Anchor component={Link} to="/playground">playground</Anchor>.

@@ -18,7 +18,11 @@ export default function UsagePage() {
   const keys = useQuery({ queryKey: ['keys'], queryFn: keysApi.list });
   const stats = useQuery({
     queryKey: ['stats', range, keyId],
-    queryFn: () => fetchStats({ ...rangeFor(range), key: keyId }),
+    // The range travels with its answer, so the chart's time axis is the range that was asked for.
+    queryFn: async () => {
+      const asked = rangeFor(range);
+      return { ...(await fetchStats({ ...asked, key: keyId })), from: asked.from, to: asked.to };
+    },
     refetchInterval: 30_000,
   });
   const bucket = rangeFor(range).bucket;
@@ -76,7 +80,7 @@ export default function UsagePage() {
                 ]}
               />
             </Group>
-            {stats.data.series.length === 0 ? <Text c="dimmed">No calls in this range.</Text> : <SeriesChart series={stats.data.series} bucket={bucket} metrics={[metric]} />}
+            {stats.data.series.length === 0 ? <Text c="dimmed">No calls in this range.</Text> : <SeriesChart series={stats.data.series} bucket={bucket} from={stats.data.from} to={stats.data.to} metrics={[metric]} />}
           </Paper>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Breakdown title="By model" rows={stats.data.byModel} metric={metric} />

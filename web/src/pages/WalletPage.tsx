@@ -195,7 +195,7 @@ function TopUp({ enabled, maxUsd }: { enabled: boolean; maxUsd: number }) {
       {enabled ? (
         <form onSubmit={submit} noValidate>
           <Group align="flex-start">
-            <NumberInput label="Amount (USD)" min={1} max={maxUsd} allowDecimal={false} prefix="$" w={180} {...form.getInputProps('amount_usd')} />
+            <NumberInput label="Amount (USD)" description={`Whole dollars, $1 to $${maxUsd.toLocaleString('en-US')}.`} clampBehavior="none" prefix="$" w={220} {...form.getInputProps('amount_usd')} />
             <Button type="submit" loading={busy} mt={25}>
               Top up
             </Button>

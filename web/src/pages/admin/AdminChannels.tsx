@@ -2,7 +2,9 @@
 // upstream key is write-only: never shown, replaced when a new one is typed) and delete.
 import { useState } from 'react';
 import { Badge, Button, Group, Menu, Modal, MultiSelect, NumberInput, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
-import { adminApi, type AdminChannel } from '../../api/admin-api.ts';
+import { adminApi, type AdminChannel, type ChannelTestOutcome } from '../../api/admin-api.ts';
+import { announceChannelTest, ChannelTestResult } from './ChannelTestResult.tsx';
+import { exactNumberProps, numberProblems } from '../../components/number-rules.ts';
 import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 import { CloudChannelFields, cloudSettingsBody, initialCloudSettings, keyDescription } from './CloudChannelFields.tsx';
@@ -15,6 +17,20 @@ const ENDPOINTS = ['responses', 'completions', 'embeddings', 'images-generations
 export default function AdminChannels() {
   const { list: channels, refresh, editing, setEditing } = useAdminCollection<AdminChannel>('channels', adminApi.channels);
   const [deleting, setDeleting] = useState<AdminChannel | null>(null);
+  const [tests, setTests] = useState<Record<number, ChannelTestOutcome>>({});
+  const [testing, setTesting] = useState<number | null>(null);
+  // Only a channel the gateway disabled itself is turned back on by a passing test; one an administrator
+  // disabled stays disabled (the test just reports).
+  const test = async (channel: AdminChannel) => {
+    setTesting(channel.id);
+    const ran = await runAdminAction(async () => {
+      const outcome = await adminApi.testChannel(channel.id, channel.status === 'auto_disabled');
+      setTests((previous) => ({ ...previous, [channel.id]: outcome }));
+      announceChannelTest(outcome);
+    }, null, refresh);
+    if (!ran) setTests((previous) => Object.fromEntries(Object.entries(previous).filter(([id]) => Number(id) !== channel.id)));
+    setTesting(null);
+  };
   return (
     <Stack>
       <AdminToolbar addLabel="Create channel" onAdd={() => setEditing('new')} error={channels.isError ? channels.error : null} />
@@ -47,6 +63,7 @@ export default function AdminChannels() {
                       {channel.status_reason}
                     </Text>
                   ) : null}
+                  <ChannelTestResult outcome={tests[channel.id]} />
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm" lineClamp={2} maw={260}>
@@ -59,11 +76,7 @@ export default function AdminChannels() {
                 </Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
-                    <Button
-                      size="xs"
-                      variant="light"
-                      onClick={() => void runAdminAction(() => adminApi.testChannel(channel.id, !channel.enabled), `${channel.name} answered the test.`, refresh)}
-                    >
+                    <Button size="xs" variant="light" loading={testing === channel.id} aria-label={`Test ${channel.name}`} onClick={() => void test(channel)}>
                       Test
                     </Button>
                     <Menu position="bottom-end">
@@ -134,7 +147,11 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
   const [unsupported, setUnsupported] = useState<string[]>(existing?.unsupported_endpoints ?? []);
   const [problem, setProblem] = useState<string | null>(null);
 
+  const [numberErrors, setNumberErrors] = useState<Partial<Record<'priority' | 'weight', string>>>({});
   const submit = async () => {
+    const problems = numberProblems({ priority, weight }, { priority: { integer: true, min: -1_000_000, max: 1_000_000 }, weight: { integer: true, min: 0, max: 1_000_000 } });
+    setNumberErrors(problems);
+    if (Object.keys(problems).length > 0) return;
     let modelMapping: Record<string, string> = {};
     try {
       modelMapping = mapping.trim() ? (JSON.parse(mapping) as Record<string, string>) : {};
@@ -150,8 +167,8 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       models: splitList(models),
       model_mapping: modelMapping,
       groups: splitList(groups),
-      priority: Number(priority) || 0,
-      weight: Number(weight) || 0,
+      priority: Number(priority),
+      weight: Number(weight),
       enabled,
       ...cloudSettingsBody(type, cloud),
       ...(type === 'openai' ? { chat_format: chatFormat } : {}),
@@ -202,8 +219,8 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       <Textarea label="Model mapping (JSON)" autosize minRows={2} value={mapping} onChange={(event) => setMapping(event.currentTarget.value)} />
       <TextInput label="Groups" description="Comma-separated." value={groups} onChange={(event) => setGroups(event.currentTarget.value)} />
       <Group grow>
-        <NumberInput label="Priority" value={priority} onChange={setPriority} allowDecimal={false} />
-        <NumberInput label="Weight" value={weight} onChange={setWeight} min={0} allowDecimal={false} />
+        <NumberInput label="Priority" description="Higher is tried first." {...exactNumberProps} value={priority} onChange={setPriority} error={numberErrors.priority} />
+        <NumberInput label="Weight" description="Share within a priority." {...exactNumberProps} value={weight} onChange={setWeight} error={numberErrors.weight} />
       </Group>
       <UpstreamHttpVersionField value={httpVersion} onChange={setHttpVersion} />
       <Switch label="Enabled" checked={enabled} onChange={(event) => setEnabled(event.currentTarget.checked)} />

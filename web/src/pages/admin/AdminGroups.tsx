@@ -3,9 +3,20 @@ import { Button, Group, Modal, NumberInput, Stack, Table, TextInput } from '@man
 import { adminApi, type AdminGroup } from '../../api/admin-api.ts';
 import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction } from './admin-actions.ts';
+import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
+import { exactNumberProps, numberProblems } from '../../components/number-rules.ts';
+
+const MAX_RATE_LIMIT = 2_147_483_647;
+/** As the server checks them (src/admin/admin-number-rules.ts): no free groups, a ratio exact to a millionth. */
+const RULES = {
+  ratio: { min: 0, above: true, max: 100, decimals: 6 },
+  rpm: { optional: true, integer: true, min: 1, max: MAX_RATE_LIMIT },
+  tpm: { optional: true, integer: true, min: 1, max: MAX_RATE_LIMIT },
+};
 
 export default function AdminGroups() {
   const { list: groups, refresh, editing, setEditing } = useAdminCollection<AdminGroup>('groups', adminApi.groups);
+  const [confirming, setConfirming] = useState<PendingConfirmation | null>(null);
   return (
     <Stack>
       <AdminToolbar addLabel="Add group" onAdd={() => setEditing('new')} error={groups.isError ? groups.error : null} />
@@ -37,7 +48,13 @@ export default function AdminGroups() {
                       Edit
                     </Button>
                     {group.name === 'default' ? null : (
-                      <Button size="xs" variant="subtle" color="red" onClick={() => void runAdminAction(() => adminApi.deleteGroup(group.name), `${group.name} deleted.`, refresh)}>
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Delete ${group.name}`}
+                        onClick={() => setConfirming({ title: `Delete the group ${group.name}?`, body: 'Channels in it no longer serve it. A group that keys use cannot be deleted.', confirmLabel: 'Delete group', run: () => runAdminAction(() => adminApi.deleteGroup(group.name), `${group.name} deleted.`, refresh) })}
+                      >
                         Delete
                       </Button>
                     )}
@@ -48,6 +65,7 @@ export default function AdminGroups() {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
+      <ConfirmDialog pending={confirming} onClose={() => setConfirming(null)} />
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing && editing !== 'new' ? `Edit ${editing.name}` : 'Add group'}>
         {editing !== null ? <GroupForm existing={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onDone={refresh} /> : null}
       </Modal>
@@ -61,7 +79,11 @@ function GroupForm({ existing, onClose, onDone }: { existing: AdminGroup | null;
   const [description, setDescription] = useState(existing?.description ?? '');
   const [rpm, setRpm] = useState<number | string>(existing?.rpm_limit ?? '');
   const [tpm, setTpm] = useState<number | string>(existing?.tpm_limit ?? '');
+  const [errors, setErrors] = useState<Partial<Record<keyof typeof RULES, string>>>({});
   const submit = async () => {
+    const problems = numberProblems({ ratio, rpm, tpm }, RULES);
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) return;
     const body: Record<string, unknown> = { name: name.trim(), ratio: Number(ratio), ...(description.trim() ? { description: description.trim() } : {}) };
     if (rpm !== '') body.rpm_limit = Number(rpm);
     if (tpm !== '') body.tpm_limit = Number(tpm);
@@ -70,11 +92,11 @@ function GroupForm({ existing, onClose, onDone }: { existing: AdminGroup | null;
   return (
     <Stack>
       <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} disabled={existing !== null} />
-      <NumberInput label="Price ratio" description="Prices of this group's calls are multiplied by it." min={0} decimalScale={4} value={ratio} onChange={setRatio} />
+      <NumberInput label="Price ratio" description="Prices of this group's calls are multiplied by it: more than 0, up to 100. To make a model free, mark the model free." {...exactNumberProps} value={ratio} onChange={setRatio} error={errors.ratio} />
       <TextInput label="Description" value={description} onChange={(event) => setDescription(event.currentTarget.value)} />
       <Group grow>
-        <NumberInput label="RPM limit" min={1} allowDecimal={false} value={rpm} onChange={setRpm} />
-        <NumberInput label="TPM limit" min={1} allowDecimal={false} value={tpm} onChange={setTpm} />
+        <NumberInput label="RPM limit" {...exactNumberProps} value={rpm} onChange={setRpm} error={errors.rpm} />
+        <NumberInput label="TPM limit" {...exactNumberProps} value={tpm} onChange={setTpm} error={errors.tpm} />
       </Group>
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>

@@ -1,14 +1,24 @@
 // Models and their prices, in USD per million tokens (and per request); saved as the config file's shape.
+import { useState } from 'react';
 import { Badge, Button, Group, Modal, Stack, Table } from '@mantine/core';
 import { adminApi, type AdminModel } from '../../api/admin-api.ts';
 import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction } from './admin-actions.ts';
 import { ModelForm } from './ModelForm.tsx';
+import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
 
 const price = (value: unknown) => (typeof value === 'number' ? `$${value}` : '—');
 
 export default function AdminModels() {
   const { list: models, refresh, editing, setEditing } = useAdminCollection<AdminModel>('models', adminApi.models);
+  const [confirming, setConfirming] = useState<PendingConfirmation | null>(null);
+  const askDelete = (model: AdminModel) =>
+    setConfirming({
+      title: `Delete ${model.id}?`,
+      body: 'Its prices are removed at once: calls to it are refused (no price) until it is added again. Its past calls stay in the logs.',
+      confirmLabel: 'Delete model',
+      run: () => runAdminAction(() => adminApi.deleteModel(model.id), `${model.id} deleted.`, refresh),
+    });
   return (
     <Stack>
       <AdminToolbar addLabel="Add model" onAdd={() => setEditing('new')} error={models.isError ? models.error : null} />
@@ -42,7 +52,7 @@ export default function AdminModels() {
                     <Button size="xs" variant="default" onClick={() => setEditing(model)}>
                       Edit
                     </Button>
-                    <Button size="xs" variant="subtle" color="red" onClick={() => void runAdminAction(() => adminApi.deleteModel(model.id), `${model.id} deleted.`, refresh)}>
+                    <Button size="xs" variant="subtle" color="red" aria-label={`Delete ${model.id}`} onClick={() => askDelete(model)}>
                       Delete
                     </Button>
                   </Group>

@@ -8,6 +8,9 @@ import { fetchTopUpOptions } from '../../api/wallet-api.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 import { AdminMailSettings } from './AdminMailSettings.tsx';
+import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
+
+const MAX_TOPUP_RULE = { integer: true, min: 1, max: 1_000_000, format: usdBound };
 
 export default function AdminSettings() {
   const queryClient = useQueryClient();
@@ -16,6 +19,12 @@ export default function AdminSettings() {
   const [mode, setMode] = useState<'open' | 'closed' | 'domains'>('open');
   const [domains, setDomains] = useState('');
   const [maxTopUp, setMaxTopUp] = useState<number | string>(10_000);
+  const [maxTopUpError, setMaxTopUpError] = useState<string | null>(null);
+  const saveMaxTopUp = () => {
+    const problem = numberProblem(maxTopUp, MAX_TOPUP_RULE);
+    setMaxTopUpError(problem);
+    if (problem === null) void runAdminAction(() => adminApi.putPaymentSettings(Number(maxTopUp)), 'Saved.', () => queryClient.invalidateQueries({ queryKey: ['topup-options'] }));
+  };
   useEffect(() => {
     if (settings.data) {
       setMode(settings.data.registration.mode);
@@ -25,6 +34,9 @@ export default function AdminSettings() {
   useEffect(() => {
     if (topup.data) setMaxTopUp(topup.data.maxUsd);
   }, [topup.data]);
+  // The domain field shows only in the listed-domains mode: in the others, what it holds (perhaps a typo
+  // left from before) is not saved and cannot block the save; the stored list is kept as it was.
+  const domainsToSave = () => (mode === 'domains' ? splitList(domains) : (settings.data?.registration.domains ?? []));
   if (settings.isError) return <ErrorNotice error={settings.error} />;
   return (
     <Stack maw={640}>
@@ -46,7 +58,7 @@ export default function AdminSettings() {
           {mode === 'domains' ? <Textarea label="E-mail domains" description="One per line, such as example.com." autosize minRows={2} value={domains} onChange={(event) => setDomains(event.currentTarget.value)} /> : null}
           <Button
             w="fit-content"
-            onClick={() => void runAdminAction(() => adminApi.putRegistration({ mode, domains: splitList(domains) }), 'Registration settings saved.', () => queryClient.invalidateQueries({ queryKey: ['admin', 'settings'] }))}
+            onClick={() => void runAdminAction(() => adminApi.putRegistration({ mode, domains: domainsToSave() }), 'Registration settings saved.', () => queryClient.invalidateQueries({ queryKey: ['admin', 'settings'] }))}
           >
             Save registration
           </Button>
@@ -61,10 +73,10 @@ export default function AdminSettings() {
             Card payments
           </Title>
           <Text size="sm">{topup.data?.enabled ? 'Stripe is configured.' : 'Stripe is not configured (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET); redemption codes still work.'}</Text>
-          <Group align="flex-end">
-            <NumberInput label="Largest top-up (USD)" min={1} max={1_000_000} allowDecimal={false} value={maxTopUp} onChange={setMaxTopUp} w={200} />
-            <Button variant="light" onClick={() => void runAdminAction(() => adminApi.putPaymentSettings(Number(maxTopUp)), 'Saved.', () => queryClient.invalidateQueries({ queryKey: ['topup-options'] }))}>
-              Save
+          <Group align="flex-start">
+            <NumberInput label="Largest top-up (USD)" description="Whole dollars, 1 to 1,000,000." {...exactNumberProps} value={maxTopUp} onChange={setMaxTopUp} error={maxTopUpError} w={220} />
+            <Button variant="light" onClick={saveMaxTopUp} mt={47}>
+              Save largest top-up
             </Button>
           </Group>
         </Stack>

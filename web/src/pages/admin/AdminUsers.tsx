@@ -4,7 +4,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminApi, type AdminUser } from '../../api/admin-api.ts';
 import { formatUsd } from '../../components/format.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
 import { runAdminAction } from './admin-actions.ts';
+import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
 
 export default function AdminUsers() {
   const [q, setQ] = useState('');
@@ -13,6 +15,35 @@ export default function AdminUsers() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] });
   const [granting, setGranting] = useState<AdminUser | null>(null);
   const [creating, setCreating] = useState(false);
+  const [confirming, setConfirming] = useState<PendingConfirmation | null>(null);
+  const who = (user: AdminUser) => user.email ?? user.name;
+  const askStatus = (user: AdminUser) => {
+    const disabling = user.status === 'active';
+    setConfirming({
+      title: disabling ? `Disable ${who(user)}?` : `Enable ${who(user)}?`,
+      body: disabling ? 'They are signed out everywhere, and their keys stop working until the account is enabled again.' : 'They can sign in again, and their keys work again.',
+      confirmLabel: disabling ? 'Disable user' : 'Enable user',
+      run: () => runAdminAction(() => adminApi.updateUser(user.id, { status: disabling ? 'disabled' : 'active' }), disabling ? 'User disabled.' : 'User enabled.', refresh),
+    });
+  };
+  const askRole = (user: AdminUser) => {
+    const promoting = user.role !== 'admin';
+    setConfirming({
+      title: promoting ? `Make ${who(user)} an administrator?` : `Make ${who(user)} a user?`,
+      body: promoting
+        ? 'They can then change every user, channel, price and setting, and move money. They are signed out everywhere and sign in again with the new role.'
+        : 'They lose access to the administration pages and are signed out everywhere. The last active administrator cannot lose the role.',
+      confirmLabel: promoting ? 'Make administrator' : 'Make user',
+      run: () => runAdminAction(() => adminApi.updateUser(user.id, { role: promoting ? 'admin' : 'user' }), 'Role changed.', refresh),
+    });
+  };
+  const askResetTwoFactor = (user: AdminUser) =>
+    setConfirming({
+      title: `Reset two-factor for ${who(user)}?`,
+      body: 'Their two-factor sign-in and recovery codes are removed and they are signed out everywhere: anyone with their password can then sign in. Do this only once you are sure who asked.',
+      confirmLabel: 'Reset two-factor',
+      run: () => runAdminAction(() => adminApi.resetTwoFactor(user.id), 'Two-factor sign-in turned off for this user.', refresh),
+    });
   return (
     <Stack>
       <Group justify="space-between">
@@ -57,15 +88,9 @@ export default function AdminUsers() {
                     </Menu.Target>
                     <Menu.Dropdown>
                       <Menu.Item onClick={() => setGranting(user)}>Grant or debit</Menu.Item>
-                      <Menu.Item onClick={() => void runAdminAction(() => adminApi.updateUser(user.id, { status: user.status === 'active' ? 'disabled' : 'active' }), 'User updated.', refresh)}>
-                        {user.status === 'active' ? 'Disable' : 'Enable'}
-                      </Menu.Item>
-                      <Menu.Item onClick={() => void runAdminAction(() => adminApi.updateUser(user.id, { role: user.role === 'admin' ? 'user' : 'admin' }), 'Role changed.', refresh)}>
-                        {user.role === 'admin' ? 'Make a user' : 'Make an admin'}
-                      </Menu.Item>
-                      {user.two_factor_enabled ? (
-                        <Menu.Item onClick={() => void runAdminAction(() => adminApi.resetTwoFactor(user.id), 'Two-factor sign-in turned off for this user.', refresh)}>Reset two-factor</Menu.Item>
-                      ) : null}
+                      <Menu.Item onClick={() => askStatus(user)}>{user.status === 'active' ? 'Disable' : 'Enable'}</Menu.Item>
+                      <Menu.Item onClick={() => askRole(user)}>{user.role === 'admin' ? 'Make a user' : 'Make an admin'}</Menu.Item>
+                      {user.two_factor_enabled ? <Menu.Item onClick={() => askResetTwoFactor(user)}>Reset two-factor</Menu.Item> : null}
                     </Menu.Dropdown>
                   </Menu>
                 </Table.Td>
@@ -76,6 +101,7 @@ export default function AdminUsers() {
       </Table.ScrollContainer>
       <GrantDialog user={granting} onClose={() => setGranting(null)} onDone={refresh} />
       <CreateUserDialog opened={creating} onClose={() => setCreating(false)} onDone={refresh} />
+      <ConfirmDialog pending={confirming} onClose={() => setConfirming(null)} />
     </Stack>
   );
 }
@@ -83,17 +109,18 @@ export default function AdminUsers() {
 function GrantDialog({ user, onClose, onDone }: { user: AdminUser | null; onClose: () => void; onDone: () => unknown }) {
   const [amount, setAmount] = useState<number | string>('');
   const [note, setNote] = useState('');
+  const grantProblem = amount === '' ? null : numberProblem(amount, { min: -1_000_000_000, max: 1_000_000_000, decimals: 6, format: usdBound });
   return (
     <Modal opened={user !== null} onClose={onClose} title={`Grant or debit ${user?.email ?? user?.name ?? ''}`}>
       <Stack>
-        <NumberInput label="Amount (USD)" description="Negative to debit." decimalScale={6} value={amount} onChange={setAmount} />
+        <NumberInput label="Amount (USD)" description="Negative to debit; exact to a micro-dollar (6 decimals)." {...exactNumberProps} value={amount} onChange={setAmount} error={grantProblem} />
         <TextInput label="Note" value={note} onChange={(event) => setNote(event.currentTarget.value)} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
           <Button
-            disabled={amount === '' || Number(amount) === 0}
+            disabled={amount === '' || Number(amount) === 0 || grantProblem !== null}
             onClick={async () => {
               if (user && (await runAdminAction(() => adminApi.grant(user.id, Number(amount), note), 'The wallet is updated.', onDone))) {
                 setAmount('');

@@ -1,5 +1,6 @@
 // The admin's model form: every price the gateway bills by (token prices with both cache-write lifetimes,
 // the per-unit prices, the per-image table) and the long-context tiers, in USD as the config file says them.
+import { exactNumberProps } from '../../components/number-rules.ts';
 import { useState } from 'react';
 import { Button, CloseButton, Fieldset, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { adminApi, type AdminModel } from '../../api/admin-api.ts';
@@ -10,7 +11,7 @@ function TokenPriceInputs({ values, onChange, prefix = '' }: { values: Record<st
   return (
     <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
       {TOKEN_PRICES.map(({ field, label, hint }) => (
-        <NumberInput key={field} label={`${prefix}${label} (USD)`} description={hint} min={0} decimalScale={6} value={values[field]} onChange={(value) => onChange(field, value)} />
+        <NumberInput key={field} label={`${prefix}${label} (USD)`} description={hint} {...exactNumberProps} value={values[field]} onChange={(value) => onChange(field, value)} />
       ))}
     </SimpleGrid>
   );
@@ -61,7 +62,7 @@ export function ModelForm({ existing, onClose, onDone }: { existing: AdminModel 
       <Fieldset legend="Other prices (USD)">
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
           {UNIT_PRICES.map(({ field, label }) => (
-            <NumberInput key={field} label={`${label} (USD)`} min={0} decimalScale={6} value={state.prices[field]} onChange={(value) => setPrice(field, value)} />
+            <NumberInput key={field} label={`${label} (USD)`} {...exactNumberProps} value={state.prices[field]} onChange={(value) => setPrice(field, value)} />
           ))}
         </SimpleGrid>
         <Stack gap={6} mt="sm">
@@ -69,7 +70,7 @@ export function ModelForm({ existing, onClose, onDone }: { existing: AdminModel 
           {state.images.map((image, index) => (
             <Group key={index} align="flex-end" wrap="nowrap">
               <TextInput label={`Image price ${index + 1}: size/quality`} placeholder="1024x1024/hd" value={image.key} onChange={(event) => setImage(index, { key: event.currentTarget.value })} style={{ flex: 1 }} />
-              <NumberInput label={`Image price ${index + 1} (USD)`} min={0} decimalScale={6} value={image.price} onChange={(value) => setImage(index, { price: value })} style={{ flex: 1 }} />
+              <NumberInput label={`Image price ${index + 1} (USD)`} {...exactNumberProps} value={image.price} onChange={(value) => setImage(index, { price: value })} style={{ flex: 1 }} />
               <CloseButton aria-label={`Remove image price ${index + 1}`} onClick={() => setState({ ...state, images: state.images.filter((_, i) => i !== index) })} />
             </Group>
           ))}

@@ -1,10 +1,13 @@
 import { notifications } from '@mantine/notifications';
 
-/** Runs an admin change, says what happened in plain words, and refreshes the view. */
-export async function runAdminAction(action: () => Promise<unknown>, done: string, refresh: () => unknown): Promise<boolean> {
+/**
+ * Runs an admin change, says what happened in plain words, and refreshes the view. `done` null: the action
+ * tells the outcome itself (a channel test that ran but failed is not a success).
+ */
+export async function runAdminAction(action: () => Promise<unknown>, done: string | null, refresh: () => unknown): Promise<boolean> {
   try {
     await action();
-    notifications.show({ color: 'green', message: done });
+    if (done !== null) notifications.show({ color: 'green', message: done });
     await refresh();
     return true;
   } catch (error) {

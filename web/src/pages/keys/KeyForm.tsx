@@ -2,6 +2,7 @@
 import { Button, Group, NumberInput, Select, Stack, TagsInput, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { ApiKey, GroupChoice, KeyChanges } from '../../api/keys-api.ts';
+import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
 
 export interface KeyFormValues {
   name: string;
@@ -50,7 +51,7 @@ export function KeyForm(props: {
     initialValues: props.initial,
     validate: {
       name: (value) => (value.trim() ? (value.trim().length > 100 ? 'Use at most 100 characters.' : null) : 'Give the key a name.'),
-      quota_usd: (value) => (value === '' || Number(value) > 0 ? null : 'A quota must be more than $0, or empty for none.'),
+      quota_usd: (value) => (value === '' ? null : Number(value) > 0 ? numberProblem(value, { max: 1_000_000_000, decimals: 6, format: usdBound }) : 'A quota must be more than $0, or empty for none.'),
       expires_on: (value) => (!value || new Date(`${value}T23:59:59Z`).getTime() > Date.now() ? null : 'Choose a day in the future.'),
       ip_allowlist: (value) => {
         const wrong = value.find((entry) => !IP_OR_CIDR.test(entry.trim()));
@@ -77,7 +78,7 @@ export function KeyForm(props: {
           clearable
           {...form.getInputProps('models')}
         />
-        <NumberInput label="Quota (USD)" description="The most this key may spend. Empty: no limit." min={0} decimalScale={2} prefix="$" {...form.getInputProps('quota_usd')} />
+        <NumberInput label="Quota (USD)" description="The most this key may spend. Empty: no limit." {...exactNumberProps} prefix="$" {...form.getInputProps('quota_usd')} />
         <TextInput label="Expires on" type="date" description="Empty: never." {...form.getInputProps('expires_on')} />
         <TagsInput
           label="IP allowlist"

@@ -6,6 +6,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
 import { applyServerError } from '../../api/form-errors.ts';
 import { meQueryKey, type Me } from '../../api/session.ts';
+import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
+
+/** As /api/me/settings checks them: an alert in whole cents up to $1,000,000; a warning 1 to 365 days ahead. */
+const LOW_BALANCE_RULE = { optional: true, min: 0, max: 1_000_000, decimals: 2, format: usdBound };
+const EXPIRY_DAYS_RULE = { optional: true, integer: true, min: 1, max: 365 };
 
 export function NotificationSettings({ me }: { me: Me }) {
   const queryClient = useQueryClient();
@@ -13,6 +18,7 @@ export function NotificationSettings({ me }: { me: Me }) {
   const current = me.settings.notifications ?? {};
   const form = useForm<{ low_balance_usd: number | string; key_expiry_days: number | string }>({
     initialValues: { low_balance_usd: current.low_balance_usd ?? '', key_expiry_days: current.key_expiry_days ?? '' },
+    validate: { low_balance_usd: (value) => numberProblem(value, LOW_BALANCE_RULE), key_expiry_days: (value) => numberProblem(value, EXPIRY_DAYS_RULE) },
   });
   const submit = form.onSubmit(async (values) => {
     setBusy(true);
@@ -42,17 +48,14 @@ export function NotificationSettings({ me }: { me: Me }) {
           <NumberInput
             label="Low-balance alert (USD)"
             description="One mail when your balance falls below this amount. Empty: no alert."
-            min={0}
-            decimalScale={2}
+            {...exactNumberProps}
             prefix="$"
             {...form.getInputProps('low_balance_usd')}
           />
           <NumberInput
             label="Key-expiry warning (days before)"
             description="One mail this many days before a key expires. Empty: no warning."
-            min={1}
-            max={365}
-            allowDecimal={false}
+            {...exactNumberProps}
             {...form.getInputProps('key_expiry_days')}
           />
           <Button type="submit" loading={busy} w="fit-content">

@@ -1,0 +1,56 @@
+// What the admin API accepts for prices, group ratios and group names, on top of the config file's shapes:
+// the source of truth for the dashboard's forms, which check the same rules before sending. Nothing here
+// rounds or clamps: a number that would not be stored exactly as typed is refused with a 400 naming it.
+//
+// Decisions (issue 31): a group ratio is more than 0 and at most 100, exact to a millionth (it is stored
+// in parts per million). There are no free groups: a ratio of 0 is refused (it used to be what -1 became);
+// a model is made free with its own `free: true`, which the catalogue shows. A price is at most 10,000 USD
+// per unit (a million tokens, a request, an image, a minute, a search) and exact to a micro-dollar (stored
+// in integer micro-USD: $0.0000001 would silently become $0).
+import type { z } from 'zod';
+import type { Db } from '../db/repositories/repository-helpers.ts';
+import { invalidRequest } from '../gateway-errors.ts';
+import { groupConfigSchema, modelConfigSchema } from './admin-catalog.ts';
+
+export const MAX_PRICE_USD = 10_000;
+export const MAX_GROUP_RATIO = 100;
+
+/** Whether `value` has at most `decimals` decimal places (as typed: 0.15 has two, despite its binary form). */
+export function hasAtMostDecimals(value: number, decimals: number): boolean {
+  const scaled = value * 10 ** decimals;
+  return Math.abs(scaled - Math.round(scaled)) <= Math.max(1e-7, Math.abs(scaled) * 1e-12);
+}
+
+/** Price fields are the ones named per_… or …_per_…, at any depth (per_image's sizes, tiers). */
+const isPriceField = (name: string) => /(^|_)per(_|$)/.test(name);
+
+function checkPrices(value: unknown, path: (string | number)[], inPrice: boolean, context: z.RefinementCtx): void {
+  if (typeof value === 'number' && inPrice) {
+    if (value > MAX_PRICE_USD) context.addIssue({ code: 'custom', path, message: `must be at most ${MAX_PRICE_USD.toLocaleString('en-US')} USD` });
+    else if (!hasAtMostDecimals(value, 6)) context.addIssue({ code: 'custom', path, message: 'must be exact to a micro-dollar (at most 6 decimals)' });
+    return;
+  }
+  if (Array.isArray(value)) value.forEach((item, index) => checkPrices(item, [...path, index], inPrice, context));
+  else if (value && typeof value === 'object') {
+    for (const [name, item] of Object.entries(value)) checkPrices(item, [...path, name], inPrice || isPriceField(name), context);
+  }
+}
+
+/** PUT /api/admin/models: the config file's model, with every price bounded and exact. */
+export const adminModelSchema = modelConfigSchema.superRefine((model, context) => checkPrices(model, [], false, context));
+
+/** PUT /api/admin/groups: the config file's group, with a ratio that is more than 0, bounded and exact. */
+export const adminGroupSchema = groupConfigSchema.superRefine((group, context) => {
+  const ratio = group.ratio;
+  if (ratio <= 0) context.addIssue({ code: 'custom', path: ['ratio'], message: 'must be more than 0 (there are no free groups; mark a model free instead)' });
+  else if (ratio > MAX_GROUP_RATIO) context.addIssue({ code: 'custom', path: ['ratio'], message: `must be at most ${MAX_GROUP_RATIO}` });
+  else if (!hasAtMostDecimals(ratio, 6)) context.addIssue({ code: 'custom', path: ['ratio'], message: 'must be exact to a millionth (at most 6 decimals)' });
+});
+
+/** A 400 naming the field when a group name is not a group (a key or channel in it would never route). */
+export async function requireKnownGroups(db: Db, names: readonly string[], field: string): Promise<void> {
+  if (names.length === 0) return;
+  const known = new Set((await db.selectFrom('groups').select('name').where('name', 'in', [...new Set(names)]).execute()).map((row) => row.name));
+  const unknown = names.find((name) => !known.has(name));
+  if (unknown !== undefined) throw invalidRequest(`Invalid value for '${field}': there is no group named '${unknown}'. Create it under Groups first.`, field, 'unknown_group');
+}
