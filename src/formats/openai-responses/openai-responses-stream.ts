@@ -16,7 +16,7 @@ import {
 import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 import { hubErrorToOpenaiResponsesStreamEvent } from './openai-responses-error.ts';
 import { hubFinishReasonToResponses, mapResponsesStatus } from './openai-responses-finish-reason.ts';
-import { clientToolCallItem, customToolInput, toolCallItemId } from './openai-responses-tool-calls.ts';
+import { clientToolCallItem, CustomInputReader, customToolInput, toolCallItemId } from './openai-responses-tool-calls.ts';
 import { clientToolsOf, type ClientTool } from './openai-responses-tools.ts';
 import {
   itemIdBase,
@@ -160,6 +160,8 @@ interface OpenText {
 interface OpenCall {
   /** The client's tool it calls: a function (with its namespace), a custom tool, a shell. */
   tool: ClientTool | undefined;
+  /** A custom tool's input, read out of the streamed arguments. */
+  input?: CustomInputReader;
   index: number;
   itemId: string;
   callId: string;
@@ -261,8 +263,8 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
 
   const callItem = (call: OpenCall, status: ItemStatus) => clientToolCallItem(call.tool, call.itemId, call.callId, call.name, call.args, status);
 
-  // A custom tool's input is the string inside the arguments the upstream streams as JSON: it goes out whole
-  // when the call ends. Shell calls have no delta events on the wire.
+  // A custom tool's input is the string inside the arguments the upstream streams as JSON: decoded as it
+  // comes (CustomInputReader), the rest when the call ends. Shell calls have no delta events on the wire.
   const closeCall = (out: SseEvent[], hubIndex: number, call: OpenCall) => {
     calls.delete(hubIndex);
     const where = { item_id: call.itemId, output_index: call.index };
@@ -270,7 +272,10 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
     if (kind === 'function') emit(out, 'response.function_call_arguments.done', { ...where, name: call.tool && 'name' in call.tool ? call.tool.name : call.name, arguments: call.args });
     else if (kind === 'custom') {
       const input = customToolInput(call.args);
-      if (input !== '') emit(out, 'response.custom_tool_call_input.delta', { ...where, delta: input });
+      const sent = call.input?.text ?? '';
+      // What was streamed is a prefix of the input; a shape the reader did not follow goes out whole here.
+      const rest = input.startsWith(sent) ? input.slice(sent.length) : input;
+      if (rest !== '') emit(out, 'response.custom_tool_call_input.delta', { ...where, delta: rest });
       emit(out, 'response.custom_tool_call_input.done', { ...where, input });
     }
     doneItem(out, call.index, callItem(call, 'completed'));
@@ -323,7 +328,7 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
           closeText(out, 'completed', {});
           const index = output.length;
           const tool = clientTools.get(part.name);
-          const call: OpenCall = { tool, index, itemId: toolCallItemId(tool, base, index), callId: encodeToolCallId(part.id, part.signature), name: part.name, args: '' };
+          const call: OpenCall = { tool, index, itemId: toolCallItemId(tool, base, index), callId: encodeToolCallId(part.id, part.signature), name: part.name, args: '', ...(tool?.kind === 'custom' ? { input: new CustomInputReader() } : {}) };
           calls.set(part.index, call);
           addItem(out, callItem(call, 'in_progress'));
           break;
@@ -333,6 +338,10 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
           if (!call || part.argumentsDelta === '') break;
           call.args += part.argumentsDelta;
           if ((call.tool?.kind ?? 'function') === 'function') emit(out, 'response.function_call_arguments.delta', { item_id: call.itemId, output_index: call.index, delta: part.argumentsDelta });
+          else if (call.input) {
+            const delta = call.input.more(call.args);
+            if (delta !== '') emit(out, 'response.custom_tool_call_input.delta', { item_id: call.itemId, output_index: call.index, delta });
+          }
           break;
         }
         case 'tool-call-end': {

@@ -26,6 +26,56 @@ export function customToolInput(args: string): string {
   return typeof parsed?.input === 'string' ? parsed.input : args;
 }
 
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/**
+ * Reads a custom tool's input as its JSON arguments (`{"input": "…"}`) stream in: each call to more() takes
+ * the arguments so far and returns the input text decoded since the last call, so the client gets
+ * custom_tool_call_input.delta events as the upstream writes. Arguments of another shape give nothing
+ * here; the whole input then goes out when the call ends.
+ */
+export class CustomInputReader {
+  private at = -1;
+  private ended = false;
+  /** The input text handed out so far. */
+  text = '';
+
+  more(args: string): string {
+    if (this.ended) return '';
+    if (this.at < 0) {
+      const start = /^\s*\{\s*"input"\s*:\s*"/.exec(args);
+      if (!start) return '';
+      this.at = start[0].length;
+    }
+    let out = '';
+    while (this.at < args.length) {
+      const c = args[this.at]!;
+      if (c === '"') {
+        this.ended = true;
+        break;
+      }
+      if (c !== '\\') {
+        out += c;
+        this.at++;
+        continue;
+      }
+      const next = args[this.at + 1];
+      if (next === undefined) break;
+      if (next === 'u') {
+        const hex = args.slice(this.at + 2, this.at + 6);
+        if (hex.length < 4) break;
+        out += String.fromCharCode(Number.parseInt(hex, 16));
+        this.at += 6;
+      } else {
+        out += ESCAPES[next] ?? next;
+        this.at += 2;
+      }
+    }
+    this.text += out;
+    return out;
+  }
+}
+
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : []);
 const numberOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);

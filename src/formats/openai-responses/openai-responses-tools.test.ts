@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHubToOpenaiResponsesStreamMachine } from './openai-responses-stream.ts';
 import { openaiResponsesRequestToHub } from './openai-responses-request.ts';
+import { CustomInputReader, customToolInput } from './openai-responses-tool-calls.ts';
 import { openReasoning, sealReasoning, useSecretForReasoningSeals } from './openai-responses-reasoning-seal.ts';
 
 const json = (events: { data: string }[]) => events.map((e) => JSON.parse(e.data) as Record<string, unknown>);
@@ -69,17 +70,34 @@ describe('client-run tools', () => {
     ]);
     expect(events.map((e) => e.type)).toEqual([
       'response.created', 'response.in_progress',
-      'response.output_item.added', 'response.custom_tool_call_input.delta', 'response.custom_tool_call_input.done', 'response.output_item.done',
+      'response.output_item.added', 'response.custom_tool_call_input.delta', 'response.custom_tool_call_input.delta', 'response.custom_tool_call_input.done', 'response.output_item.done',
       'response.output_item.added', 'response.output_item.done',
       'response.output_item.added', 'response.function_call_arguments.delta', 'response.function_call_arguments.done', 'response.output_item.done',
       'response.completed',
     ]);
-    expect(events[3]).toMatchObject({ delta: '*** Begin Patch' });
+    // Decoded as the arguments stream in.
+    expect([events[3]!.delta, events[4]!.delta, events[5]!.input]).toEqual(['*** Begin', ' Patch', '*** Begin Patch']);
     const output = (events.at(-1)!.response as { output: unknown[] }).output;
     expect(output).toEqual([
       { id: 'ctc_r_0', type: 'custom_tool_call', status: 'completed', call_id: 'call_a', name: 'apply_patch', input: '*** Begin Patch' },
       { id: 'lsh_r_1', type: 'local_shell_call', status: 'completed', call_id: 'call_b', action: { type: 'exec', command: ['ls', '-a'], env: {}, timeout_ms: null, working_directory: null } },
       { id: 'fc_r_2', type: 'function_call', status: 'completed', arguments: '{}', call_id: 'call_c', name: 'f', namespace: 'ns' },
     ]);
+  });
+
+  it('read a custom input out of arguments split anywhere, escapes included', () => {
+    const args = JSON.stringify({ input: '*** Begin Patch\n+say "hi" \\ \u00e9 😀\n*** End Patch' });
+    for (const size of [1, 2, 3, 7]) {
+      const reader = new CustomInputReader();
+      let text = '';
+      for (let i = 0; i < args.length; i += size) text += reader.more(args.slice(0, i + size));
+      expect(text).toBe(customToolInput(args));
+    }
+    const escaped = String.raw`{ "input" : "caf\u00e9 \ud83d\ude00 \"q\"" }`;
+    const reader = new CustomInputReader();
+    let text = '';
+    for (let i = 0; i < escaped.length; i++) text += reader.more(escaped.slice(0, i + 1));
+    expect(text).toBe('café 😀 "q"');
+    expect(new CustomInputReader().more('{"other": 1, "input": "x"}')).toBe('');
   });
 });
