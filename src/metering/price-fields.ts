@@ -1,7 +1,7 @@
 // The token prices by name: the config file's (USD per million tokens, snake_case) and the stored
 // ModelPricing's (micro-USD per million tokens). One list, so the config reader, the admin's view and the
 // explanation of a charge name the same prices the same way.
-import type { ModelPricing } from './pricing.ts';
+import type { ModelPricing } from './model-pricing.ts';
 
 export type TokenPriceKey = 'inputPerMtok' | 'cachedInputPerMtok' | 'cacheWritePerMtok' | 'cacheWrite1hPerMtok' | 'outputPerMtok' | 'reasoningPerMtok';
 

@@ -3,7 +3,7 @@
 // prompt is the whole input, cached and cache-write tokens included (Anthropic counts input + cache reads
 // + cache writes against its 200k; Google counts the prompt with its cached part). The estimate before a
 // call goes through the same choice, so the wallet reservation is made at the tier the call will fall in.
-import type { ModelPricing, PriceTier } from './pricing.ts';
+import type { ModelPricing, PriceTier } from './model-pricing.ts';
 import { TOKEN_PRICE_FIELDS } from './price-fields.ts';
 
 const TOKEN_PRICE_KEYS = TOKEN_PRICE_FIELDS.map((field) => field.key);

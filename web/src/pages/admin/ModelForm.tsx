@@ -1,17 +1,35 @@
 // The admin's model form: every price the gateway bills by (token prices with both cache-write lifetimes,
 // the per-unit prices, the per-image table) and the long-context tiers, in USD as the config file says them.
-import { exactNumberProps } from '../../components/number-rules.ts';
+import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
 import { useState } from 'react';
 import { Button, CloseButton, Fieldset, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { adminApi, type AdminModel } from '../../api/admin-api.ts';
 import { runAdminAction } from './admin-actions.ts';
 import { emptyTier, PRICE_FORM_FIELDS, priceFormBody, priceFormState, TOKEN_PRICES, UNIT_PRICES, type PriceFormState, type PriceText } from './model-prices.ts';
 
-function TokenPriceInputs({ values, onChange, prefix = '' }: { values: Record<string, PriceText>; onChange: (field: string, value: PriceText) => void; prefix?: string }) {
+/** As the server checks prices (src/admin/admin-number-rules.ts): never negative, bounded, exact to a micro-dollar. */
+const PRICE_RULE = { optional: true, min: 0, max: 10_000, decimals: 6, format: usdBound };
+
+/** Every price field's problem, keyed as the inputs are (`input_per_mtok`, `tier0.input_per_mtok`, `image0`). */
+function priceProblems(state: PriceFormState): Record<string, string> {
+  const problems: Record<string, string> = {};
+  const check = (key: string, value: PriceText) => {
+    const problem = numberProblem(value, PRICE_RULE);
+    if (problem !== null) problems[key] = problem;
+  };
+  for (const [field, value] of Object.entries(state.prices)) check(field, value);
+  state.tiers.forEach((tier, index) => {
+    for (const [field, value] of Object.entries(tier.prices)) check(`tier${index}.${field}`, value);
+  });
+  state.images.forEach((image, index) => check(`image${index}`, image.price));
+  return problems;
+}
+
+function TokenPriceInputs({ values, onChange, errors, prefix = '', errorKey = '' }: { values: Record<string, PriceText>; onChange: (field: string, value: PriceText) => void; errors: Record<string, string>; prefix?: string; errorKey?: string }) {
   return (
     <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
       {TOKEN_PRICES.map(({ field, label, hint }) => (
-        <NumberInput key={field} label={`${prefix}${label} (USD)`} description={hint} {...exactNumberProps} value={values[field]} onChange={(value) => onChange(field, value)} />
+        <NumberInput key={field} label={`${prefix}${label} (USD)`} description={hint} {...exactNumberProps} value={values[field]} onChange={(value) => onChange(field, value)} error={errors[`${errorKey}${field}`]} />
       ))}
     </SimpleGrid>
   );
@@ -22,11 +40,16 @@ export function ModelForm({ existing, onClose, onDone }: { existing: AdminModel 
   const [ownedBy, setOwnedBy] = useState(existing?.owned_by ?? 'system');
   const [free, setFree] = useState(existing?.free ?? false);
   const [state, setState] = useState<PriceFormState>(() => priceFormState(existing));
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const setPrice = (field: string, value: PriceText) => setState({ ...state, prices: { ...state.prices, [field]: value } });
   const setTier = (index: number, change: Partial<PriceFormState['tiers'][number]>) => setState({ ...state, tiers: state.tiers.map((tier, i) => (i === index ? { ...tier, ...change } : tier)) });
   const setImage = (index: number, change: Partial<PriceFormState['images'][number]>) => setState({ ...state, images: state.images.map((image, i) => (i === index ? { ...image, ...change } : image)) });
 
   const submit = async () => {
+    // Judged, never rewritten: what was typed stays in the field, with what is wrong beside it.
+    const problems = priceProblems(state);
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) return;
     // Keep the fields this form does not show (limits, fallbacks, hedging) as they were.
     const kept = existing ? Object.fromEntries(Object.entries(existing).filter(([field, value]) => value !== undefined && value !== null && !PRICE_FORM_FIELDS.includes(field))) : {};
     const body: Record<string, unknown> = { ...kept, id: id.trim(), owned_by: ownedBy.trim() || 'system', free, ...priceFormBody(state) };
@@ -38,7 +61,7 @@ export function ModelForm({ existing, onClose, onDone }: { existing: AdminModel 
       <TextInput label="Model id" value={id} onChange={(event) => setId(event.currentTarget.value)} disabled={existing !== null} />
       <TextInput label="Owned by" value={ownedBy} onChange={(event) => setOwnedBy(event.currentTarget.value)} />
       <Fieldset legend="Token prices">
-        <TokenPriceInputs values={state.prices} onChange={setPrice} />
+        <TokenPriceInputs values={state.prices} onChange={setPrice} errors={errors} />
       </Fieldset>
       <Fieldset legend="Long-context tiers">
         <Stack gap="sm">
@@ -51,7 +74,7 @@ export function ModelForm({ existing, onClose, onDone }: { existing: AdminModel 
                 <NumberInput label={`Tier ${index + 1}: prompts above (tokens)`} min={1} allowDecimal={false} thousandSeparator="," value={tier.above} onChange={(value) => setTier(index, { above: value })} style={{ flex: 1 }} />
                 <CloseButton aria-label={`Remove tier ${index + 1}`} onClick={() => setState({ ...state, tiers: state.tiers.filter((_, i) => i !== index) })} />
               </Group>
-              <TokenPriceInputs prefix={`Tier ${index + 1}: `} values={tier.prices} onChange={(field, value) => setTier(index, { prices: { ...tier.prices, [field]: value } })} />
+              <TokenPriceInputs prefix={`Tier ${index + 1}: `} errorKey={`tier${index}.`} errors={errors} values={tier.prices} onChange={(field, value) => setTier(index, { prices: { ...tier.prices, [field]: value } })} />
             </Fieldset>
           ))}
           <Button variant="default" size="xs" onClick={() => setState({ ...state, tiers: [...state.tiers, emptyTier()] })}>
@@ -62,7 +85,7 @@ export function ModelForm({ existing, onClose, onDone }: { existing: AdminModel 
       <Fieldset legend="Other prices (USD)">
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
           {UNIT_PRICES.map(({ field, label }) => (
-            <NumberInput key={field} label={`${label} (USD)`} {...exactNumberProps} value={state.prices[field]} onChange={(value) => setPrice(field, value)} />
+            <NumberInput key={field} label={`${label} (USD)`} {...exactNumberProps} value={state.prices[field]} onChange={(value) => setPrice(field, value)} error={errors[field]} />
           ))}
         </SimpleGrid>
         <Stack gap={6} mt="sm">
@@ -70,7 +93,7 @@ export function ModelForm({ existing, onClose, onDone }: { existing: AdminModel 
           {state.images.map((image, index) => (
             <Group key={index} align="flex-end" wrap="nowrap">
               <TextInput label={`Image price ${index + 1}: size/quality`} placeholder="1024x1024/hd" value={image.key} onChange={(event) => setImage(index, { key: event.currentTarget.value })} style={{ flex: 1 }} />
-              <NumberInput label={`Image price ${index + 1} (USD)`} {...exactNumberProps} value={image.price} onChange={(value) => setImage(index, { price: value })} style={{ flex: 1 }} />
+              <NumberInput label={`Image price ${index + 1} (USD)`} {...exactNumberProps} value={image.price} onChange={(value) => setImage(index, { price: value })} error={errors[`image${index}`]} style={{ flex: 1 }} />
               <CloseButton aria-label={`Remove image price ${index + 1}`} onClick={() => setState({ ...state, images: state.images.filter((_, i) => i !== index) })} />
             </Group>
           ))}
