@@ -23,6 +23,7 @@ import { anthropicMessagesRoute } from './http/routes/anthropic-messages-route.t
 import { geminiGenerateRoutes } from './http/routes/gemini-generate-route.ts';
 import multipart from '@fastify/multipart';
 import { realtimeRoute } from './http/routes/realtime-route.ts';
+import { responsesWebSocketRoute, type ResponsesWebSocketLimits } from './http/routes/responses-websocket-route.ts';
 import { answerUnknownPageForBrowser, DEFAULT_WEB_DIST, loadDashboardPage, webAppRoutes } from './http/web-app.ts';
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
@@ -55,6 +56,8 @@ export interface AppOptions {
   costHeader?: boolean;
   /** Timeouts and connection caps against slow or abusive clients (src/http/connection-guards.ts). */
   connectionLimits?: ConnectionLimits;
+  /** Caps and idle timeout of the Responses API's WebSocket mode (GET /v1/responses). */
+  responsesWebSocket?: ResponsesWebSocketLimits;
   /** Token for /metrics, or null when /metrics listens on its own port (METRICS_PORT) instead of this one. */
   metricsAccess?: MetricsAccess | null;
 }
@@ -156,7 +159,9 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   });
   // WebSocket upgrades and ws itself load with the first realtime session (realtime-route.ts).
   void app.register(async (scope) => {
-    realtimeRoute(scope, deps);
+    // One upgrade listener for both WebSocket routes.
+    const upgrades = realtimeRoute(scope, deps);
+    responsesWebSocketRoute(scope, deps, upgrades, options.responsesWebSocket);
   });
   billingRoutes(app, deps.state, deps.accounting);
   const api = installAccountsApi(app, deps, deps.accounts);

@@ -9,6 +9,7 @@ import { loadConfigFile } from './config/load-config-file.ts';
 import { applyConfig } from './config/apply-config.ts';
 import { logStartupWarnings } from './config/startup-warnings.ts';
 import { createSecretBox } from './accounts/secret-box.ts';
+import { useSecretForReasoningSeals } from './formats/openai-responses/openai-responses-reasoning-seal.ts';
 import { describeDatabase, openDatabase, type Database } from './db/database.ts';
 import { checkSeal, sealDatabase } from './config/secret-seal.ts';
 import { createResponseOwners } from './responses/response-owners.ts';
@@ -74,6 +75,8 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   const config = configFile ? await loadConfigFile(configFile) : null;
   const gatewaySecret = await resolveGatewaySecret(env.GATEWAY_SECRET, env.DATA_DIR);
   const secrets = createSecretBox(gatewaySecret);
+  // Reasoning state carried in Responses encrypted_content opens on every instance sharing the secret.
+  useSecretForReasoningSeals(gatewaySecret);
   const database = await openDatabase(env.DATABASE_URL);
   let ready = false;
   try {
@@ -156,6 +159,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     isReady: () => ready,
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     costHeader: env.COST_HEADER,
+    responsesWebSocket: { maxPerKey: env.RESPONSES_WS_MAX_PER_KEY, maxConnections: env.RESPONSES_WS_MAX_CONNECTIONS, idleTimeoutMs: env.RESPONSES_WS_IDLE_TIMEOUT_MS },
     connectionLimits: {
       headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,

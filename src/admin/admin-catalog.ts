@@ -134,7 +134,7 @@ export async function deleteChannel(db: Db, id: number): Promise<ChannelRow> {
 export function modelView(row: ModelRow) {
   const pricing = JSON.parse(row.pricing_json) as ModelPricing;
   const usd = (micros: number | undefined) => (micros === undefined ? undefined : micros / MICROS_PER_USD);
-  const limits = JSON.parse(row.limits_json) as { imageSizes?: string[]; maxImages?: number; maxPromptChars?: number };
+  const limits = JSON.parse(row.limits_json) as { imageSizes?: string[]; maxImages?: number; maxPromptChars?: number; capabilities?: Record<string, unknown> };
   const view = {
     id: row.id,
     owned_by: row.owned_by,
@@ -152,6 +152,7 @@ export function modelView(row: ModelRow) {
     fallbacks: JSON.parse(row.fallbacks_json) as string[],
     context_window: row.context_window ?? undefined,
     max_output_tokens: row.max_output_tokens ?? undefined,
+    capabilities: limits.capabilities,
   };
   return Object.fromEntries(Object.entries(view).filter(([, value]) => value !== undefined));
 }

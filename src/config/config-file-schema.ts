@@ -1,5 +1,6 @@
 // The declarative config file (YAML or JSON): groups, channels, models with prices, users and keys.
 // Human units here (USD, ratios as decimals); src/config/apply-config.ts converts to integer micro-USD.
+import { modelCapabilitiesSchema } from './model-capabilities.ts';
 import { z } from 'zod';
 import { isValidCidr } from '../accounts/ip-allowlist.ts';
 import { operations } from '../providers/provider-definition.ts';
@@ -137,6 +138,8 @@ const modelSchema = z.object({
   hedge_after_ms: z.number().int().min(0).optional(),
   context_window: z.number().int().positive().optional(),
   max_output_tokens: z.number().int().positive().optional(),
+  /** What the model supports (src/config/model-capabilities.ts): parameters it lacks are dropped or refused. */
+  capabilities: modelCapabilitiesSchema.optional(),
 }).strict();
 
 const userSchema = z.object({

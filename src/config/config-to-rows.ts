@@ -135,6 +135,7 @@ export function modelRowFromConfig(model: ModelConfig) {
       ...(model.max_images ? { maxImages: model.max_images } : {}),
       ...(model.max_prompt_chars ? { maxPromptChars: model.max_prompt_chars } : {}),
       ...(model.hedge_after_ms !== undefined ? { hedgeAfterMs: model.hedge_after_ms } : {}),
+      ...(model.capabilities ? { capabilities: model.capabilities } : {}),
     }),
     context_window: model.context_window ?? null,
     max_output_tokens: model.max_output_tokens ?? null,

@@ -58,6 +58,11 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
   /** Longest silence while a request body is arriving; the connection is closed after it. */
   BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  // The Responses API's WebSocket mode (GET /v1/responses): open connections per key and in all, and how
+  // long one may stay open with nothing asked.
+  RESPONSES_WS_MAX_PER_KEY: z.coerce.number().int().min(1).default(16),
+  RESPONSES_WS_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1000),
+  RESPONSES_WS_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(300_000),
   /** How long an idle keep-alive connection is kept open between requests (above a load balancer's 60 s idle timeout). */
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
   /** Open connections one client address may hold (0: no limit); TRUST_PROXY addresses are exempt. */

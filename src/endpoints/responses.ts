@@ -21,6 +21,12 @@ import { openaiResponsesFormat } from '../formats/openai-responses/index.ts';
 import { outputItemIdsOf, responseIdOf, responsesPassthroughStream, wholeOutputTokens } from '../responses/passthrough-answers.ts';
 import { rebuiltForUpstream, resolveResponsesState, type ResolvedResponsesState } from '../responses/resolve-responses-state.ts';
 import { keepingClient, mintResponseId } from '../responses/keeping-client.ts';
+import { noticingAnswers } from '../responses/answering-channel.ts';
+import { ClientWarnings } from '../responses/client-warnings.ts';
+import { removedHostedTools } from '../formats/openai-responses/openai-responses-tools.ts';
+import { fitResponsesRequestToModel } from '../formats/openai-responses/openai-responses-model-support.ts';
+import { withoutGatewayReasoning } from '../formats/openai-responses/openai-responses-reasoning-seal.ts';
+import { modelSupport } from '../config/model-capabilities.ts';
 
 const responsesSchema = z.looseObject({
   model: z.string().min(1),
@@ -34,19 +40,25 @@ const responsesSchema = z.looseObject({
 });
 
 export function prepareResponses(raw: unknown): PreparedCall {
-  const body = parseBody(responsesSchema, raw);
-  refuseConversation(body);
+  const parsed = parseBody(responsesSchema, raw);
+  refuseConversation(parsed);
   return {
-    model: body.model,
-    stream: body.stream === true,
-    body,
+    model: parsed.model,
+    stream: parsed.stream === true,
+    body: parsed,
     relay: async (deps, call) => {
+      // What the model's entry says it does not support is dropped (named in x-gateway-warnings) or refused.
+      const fitted = fitResponsesRequestToModel(parsed, call.model, modelSupport(deps.state.current.models.get(call.model)));
+      const body = fitted.body as typeof parsed;
+      if (body !== parsed) call.body = body;
       // Names of earlier state are checked against their owner, and what the gateway keeps is put back in.
       const state = await resolveResponsesState(deps.responseOwners, call.key, body);
       // Usage the upstream leaves unreported is counted from what was sent: the rebuilt conversation.
       if (state.rebuilt) call.body = state.rebuilt;
       const store = body.store !== false;
-      const passthrough = passthroughHop(deps, call, state, store);
+      // To an OpenAI channel without the reasoning the gateway sealed for another provider.
+      const forOpenAI = withoutGatewayReasoning(body);
+      const passthrough = passthroughHop(deps, call, state, store, forOpenAI !== parsed ? forOpenAI : null);
       const keeper = store ? keptAnswers(deps, call, state) : null;
       const translated = translatedChatHop({
         call,
@@ -58,7 +70,13 @@ export function prepareResponses(raw: unknown): PreparedCall {
         logger: deps.logger,
         imageFetchAllowPrivate: deps.imageFetchAllowPrivate,
       });
-      const either = byChannelFormat(passthrough, keeper ? keeper.watch(translated) : translated);
+      // What a translation leaves out (hosted web search) is named to the client when a translated channel answers.
+      const warnings = new ClientWarnings(removedHostedTools(body).map((type) => `${type}: removed, this model's provider has no search tool the gateway serves it with`));
+      for (const warning of fitted.warnings) warnings.add(warning);
+      const either = byChannelFormat(passthrough, noticingAnswers(translated, (channel) => {
+        keeper?.answeredBy(channel);
+        warnings.apply();
+      }));
       // A conversation an upstream holds is continued on that channel while it serves the model.
       const previous = state.previous;
       const homeChannel = previous?.keptBy === 'upstream' && previous.channelId !== null ? deps.state.current.routing.channel(previous.channelId) : undefined;
@@ -66,7 +84,8 @@ export function prepareResponses(raw: unknown): PreparedCall {
       const hop = home === null ? either : onlyOnChannel(either, home);
       const size = state.rebuilt ? JSON.stringify(state.rebuilt.input ?? '').length + call.rawBody.length : call.rawBody.length;
       const result = await relayEndpoint(deps, call, hop, { estimate: estimateChatUsage(size, body.max_output_tokens ?? null) });
-      return keeper ? keeper.afterSaving(result) : result;
+      const shown = warnings.onto(result);
+      return keeper ? keeper.afterSaving(shown) : shown;
     },
   };
 }
@@ -85,14 +104,15 @@ function refuseConversation(body: Record<string, unknown>): void {
 const heldUpstream = () => invalidRequest("previous_response_id names a response kept by an OpenAI-type channel, which holds the conversation; this model is served by another provider. Continue it with a model of that channel, or send the whole conversation in 'input'.", 'previous_response_id');
 
 /** To an OpenAI-type channel: the client's bytes, or the rebuilt body; ids of the answer recorded with their owner. */
-function passthroughHop(deps: RelayDeps, call: RelayCall, state: ResolvedResponsesState, store: boolean): RelayHop {
+function passthroughHop(deps: RelayDeps, call: RelayCall, state: ResolvedResponsesState, store: boolean, fitted: Record<string, unknown> | null): RelayHop {
   const owners = deps.responseOwners;
   const remember = (id: unknown, channel: RoutedChannel, itemIds: () => string[]) => {
     if (typeof id !== 'string') return;
     owners.remember({ id, userId: call.key.userId, keyId: call.key.id, channelId: channel.id, model: call.model });
     if (store) owners.items.remember(id, call.key.userId, itemIds());
   };
-  const rebuilt = state.rebuilt ? rebuiltForUpstream(state.rebuilt, state.fromStore) : null;
+  // The client's bytes unless the gateway changed the body: a rebuilt conversation, or one fitted to the model.
+  const rebuilt = state.rebuilt ? withoutGatewayReasoning(rebuiltForUpstream(state.rebuilt, state.fromStore)) : fitted;
   return openAIJsonPassthroughHop(call, {
     operation: 'responses',
     // max_output_tokens of the client's body: a rebuilt body (previous_response_id) keeps it too.
@@ -141,22 +161,9 @@ function keptAnswers(deps: RelayDeps, call: RelayCall, state: ResolvedResponsesS
   return {
     client,
     /** Notes which channel answered, for the record. */
-    // Delegates member by member: a hop can be a class instance, whose methods a spread would not copy.
-    watch: (hop: RelayHop): RelayHop => ({
-      supports: (channel) => hop.supports(channel),
-      request: (channel, upstreamModel) => hop.request(channel, upstreamModel),
-      error: (channel, status, text, headers) => hop.error(channel, status, text, headers),
-      ...(hop.continuation ? { continuation: (deliveredText: string) => hop.continuation!(deliveredText) } : {}),
-      ...(hop.passBytes ? { passBytes: hop.passBytes } : {}),
-      whole(text, channel, sent, usage) {
-        channelId = channel.id;
-        return hop.whole(text, channel, sent, usage);
-      },
-      stream(channel, sent, usage) {
-        channelId = channel.id;
-        return hop.stream!(channel, sent, usage);
-      },
-    }),
+    answeredBy(channel: RoutedChannel) {
+      channelId = channel.id;
+    },
     async afterSaving(result: RelayResult): Promise<RelayResult> {
       if (result.kind === 'buffer') {
         if (saving) await saving;

@@ -75,7 +75,8 @@ export async function startAgentGateway(client: string): Promise<AgentGateway> {
       { name: 'vertex-gemini', type: 'vertex', base_url: vertex.url, api_key: serviceAccount, vertex: vertexSettings, models: ['gemini-2.5-pro'] },
       { name: 'vertex-claude', type: 'vertex', base_url: vertex.url, api_key: serviceAccount, vertex: vertexSettings, models: ['claude-opus-4-6'] },
     ],
-    models: AGENT_CHANNELS.map(({ model }) => ({ id: model, ...PRICES })),
+    // gpt-4o-mini does not reason: its entry says so (OpenAI refuses reasoning settings for it, and Codex sends them).
+    models: AGENT_CHANNELS.map(({ model }) => ({ id: model, ...PRICES, ...(model === 'gpt-4o-mini' ? { capabilities: { reasoning: false } } : {}) })),
     users: [...accounts.values()].map((account) => ({ name: account.userName, balance: 10 })).concat({ name: `${client}-warmup`, balance: 10 }),
     keys: [...accounts.values()].map((account) => ({ name: account.keyName, key: account.key, user: account.userName }))
       .concat({ name: `${client}-warmup`, key: warmUpKey, user: `${client}-warmup` }),

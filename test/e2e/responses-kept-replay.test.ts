@@ -3,6 +3,7 @@
 // own accumulator responses.stream({ response_id }), which checks the order of the events), with
 // starting_after for a client that reconnects.
 import OpenAI from 'openai';
+import { openReasoning } from '../../src/formats/openai-responses/openai-responses-reasoning-seal.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
 import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini-simulator.ts';
@@ -134,7 +135,10 @@ describe('include: reasoning.encrypted_content on a kept response (Anthropic thi
 
     // GET, its stream and input_items follow the same rule, from the query's include.
     expect(reasoningOf((await alice.responses.retrieve(plain.id)).output)).not.toHaveProperty('encrypted_content');
-    expect(reasoningOf((await alice.responses.retrieve(plain.id, { include: ['reasoning.encrypted_content'] })).output)?.encrypted_content).toBe(thinking?.signature);
+    // Sealed with the gateway's key: the client holds the signature, cannot read it, and it opens to the one sent.
+    const sealed = reasoningOf((await alice.responses.retrieve(plain.id, { include: ['reasoning.encrypted_content'] })).output)?.encrypted_content;
+    expect(sealed).not.toContain(thinking!.signature);
+    expect(openReasoning(sealed!)?.signature).toBe(thinking?.signature);
     const replayed = await collect(await alice.responses.retrieve(plain.id, { stream: true }));
     expect(replayed.some((event) => JSON.stringify(event).includes('encrypted_content'))).toBe(false);
     expect(replayed.map((event) => event.type)).toContain('response.reasoning_summary_text.delta');

@@ -2,7 +2,7 @@
 // Response types and the Open Responses ResponseResource schema): every Response field, the request's
 // settings echoed and OpenAI's defaults otherwise; function calls when function tools are offered and the
 // last user text mentions "weather" (one per city); after function_call_output items `The tool said: …`;
-// a reasoning item when `reasoning.summary` is set; `max_output_tokens` cuts the text (status incomplete).
+// a reasoning item when `reasoning.summary` is set (refused for gpt-4* models, which do not reason, as OpenAI does); `max_output_tokens` cuts the text (status incomplete).
 // Stored like OpenAI's stored responses, for GET/DELETE /v1/responses/{id} and its input_items.
 import { randomBytes } from 'node:crypto';
 import type { SimulatorExchange } from './simulator-core.ts';
@@ -53,6 +53,12 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
   const { said, results } = readInput(body.input);
   const missing = Array.isArray(body.input) ? (body.input as Item[]).find((item) => item.type === 'item_reference' && !knownItemIds.has(String(item.id))) : undefined;
   if (missing) return sendJson(exchange.response, 404, { error: { message: `Item with id '${String(missing.id)}' not found.`, type: 'invalid_request_error', param: 'input', code: null } });
+  // Like OpenAI, a model without reasoning (the gpt-4 family) refuses reasoning settings.
+  const reasoningAsked = body.reasoning as Item | null | undefined;
+  if (/^gpt-4/.test(String(body.model)) && reasoningAsked && (reasoningAsked.summary || reasoningAsked.effort)) {
+    const param = reasoningAsked.summary ? 'reasoning.summary' : 'reasoning.effort';
+    return sendJson(exchange.response, 400, { error: { message: `Unsupported parameter: '${param}' is not supported with this model.`, type: 'invalid_request_error', param, code: 'unsupported_parameter' } });
+  }
   const id = `resp_sim${randomBytes(12).toString('hex')}`;
   const base = id.slice(8, 24);
   const createdAt = Math.floor(Date.now() / 1000);

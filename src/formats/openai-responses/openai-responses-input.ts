@@ -9,6 +9,9 @@ import type { HubAssistantContent, HubMessage, HubReasoningPart, HubTextPart, Hu
 import { decodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 import { toolNamesById } from '../../hub/hub-tool-names.ts';
 import type { Warnings } from '../../hub/hub-warnings.ts';
+import { openReasoning } from './openai-responses-reasoning-seal.ts';
+import { clientToolItemToHub } from './openai-responses-tool-calls.ts';
+import { qualifiedToolName } from './openai-responses-tools.ts';
 import { parseAt, partsToHub, toolOutputToHub, userPartToResponses } from './openai-responses-parts.ts';
 import {
   responsesFunctionCallItemSchema,
@@ -19,18 +22,24 @@ import {
 
 export { parseAt } from './openai-responses-parts.ts';
 
-/** Marks a redacted thinking block carried in a reasoning item's encrypted_content. */
-export const REDACTED_PREFIX = 'gw-redacted:';
-
-function reasoningToHub(item: z.output<typeof responsesReasoningItemSchema>): HubReasoningPart {
+/**
+ * A reasoning item back in the history. Its encrypted_content, when the gateway sealed it, gives the
+ * upstream's signature or redacted block back; anything else (OpenAI's own from a turn on an OpenAI channel,
+ * a forgery) cannot be, and is left out with its text kept. Null: nothing left to carry.
+ */
+function reasoningToHub(item: z.output<typeof responsesReasoningItemSchema>, at: string, warnings: Warnings): HubReasoningPart | null {
   const texts = item.summary.length > 0 ? item.summary : (item.content ?? []);
   const part: HubReasoningPart = { type: 'reasoning', text: texts.map((s) => s.text).join('\n\n') };
   const sealed = item.encrypted_content;
-  if (sealed?.startsWith(REDACTED_PREFIX)) {
-    part.text = '';
-    part.redactedData = sealed.slice(REDACTED_PREFIX.length);
-  } else if (sealed) part.signature = sealed;
-  return part;
+  if (sealed) {
+    const seal = openReasoning(sealed);
+    if (seal === null) warnings.dropped(`${at}.encrypted_content`, "reasoning state this gateway did not seal (another provider's) cannot be sent to this model's provider; its summary text was kept.");
+    else if (seal.redactedData !== undefined) {
+      part.text = '';
+      part.redactedData = seal.redactedData;
+    } else if (seal.signature) part.signature = seal.signature;
+  }
+  return part.text === '' && part.signature === undefined && part.redactedData === undefined ? null : part;
 }
 
 export function responsesInputToHub(
@@ -87,7 +96,8 @@ export function responsesInputToHub(
       case 'function_call': {
         const item = parseAt(responsesFunctionCallItemSchema, raw, at);
         const { id, signature } = decodeToolCallId(item.call_id);
-        assistantTurn().push({ type: 'tool-call', id, name: item.name, argumentsJson: item.arguments, ...(signature ? { signature } : {}) });
+        const name = qualifiedToolName(typeof item.namespace === 'string' ? item.namespace : undefined, item.name);
+        assistantTurn().push({ type: 'tool-call', id, name, argumentsJson: item.arguments, ...(signature ? { signature } : {}) });
         return;
       }
       case 'function_call_output': {
@@ -100,16 +110,31 @@ export function responsesInputToHub(
         });
         return;
       }
-      case 'reasoning':
-        assistantTurn().push(reasoningToHub(parseAt(responsesReasoningItemSchema, raw, at)));
+      case 'reasoning': {
+        const part = reasoningToHub(parseAt(responsesReasoningItemSchema, raw, at), at, warnings);
+        if (part) assistantTurn().push(part);
         return;
+      }
       case 'item_reference':
         throw invalidRequest(`'${at}': item_reference needs an OpenAI-type channel: that item is kept by the OpenAI channel that produced it, not by the gateway; send the items themselves.`, `${at}.type`);
-      default:
+      case 'web_search_call':
+        warnings.dropped(at, "a hosted web search's call from an earlier turn on OpenAI cannot be sent to this model's provider; it was left out.");
+        return;
+      default: {
+        const tool = clientToolItemToHub(String(type), raw, at);
+        if (tool && 'call' in tool) {
+          assistantTurn().push(tool.call);
+          return;
+        }
+        if (tool) {
+          toolTurn().push(tool.result);
+          return;
+        }
         throw invalidRequest(
-          `'${at}': ${String(type ?? 'untyped')} items cannot be translated for this model's provider; only messages, function calls, their outputs and reasoning can.`,
+          `'${at}': ${String(type ?? 'untyped')} items cannot be translated for this model's provider; only messages, reasoning, and calls of the client's own tools (function, custom, shell) and their outputs can.`,
           `${at}.type`,
         );
+      }
     }
   });
   // Results name their call by call_id only; the hub also carries the name for formats that need it.

@@ -2,7 +2,7 @@
 // produce the same objects (the stream's response.completed equals the non-streamed answer). Item ids are
 // derived from the response id and the output index: stable, unique within a response, and testable.
 import type { HubUsage } from '../../hub/hub-response.ts';
-import { REDACTED_PREFIX } from './openai-responses-input.ts';
+import { sealReasoning, type ReasoningSeal } from './openai-responses-reasoning-seal.ts';
 import type { ResponsesStatus } from './openai-responses-finish-reason.ts';
 import { hubUsageToOpenaiResponses } from './openai-responses-usage.ts';
 import { responseEchoFields } from './openai-responses-echo.ts';
@@ -28,19 +28,17 @@ export function messageItem(id: string, text: string | null, status: ItemStatus)
   return { id, type: 'message', status, role: 'assistant', content: text === null ? [] : [outputTextPart(text)] };
 }
 
-export interface ReasoningSeal {
-  signature?: string | undefined;
-  redactedData?: string | undefined;
-}
+export type { ReasoningSeal } from './openai-responses-reasoning-seal.ts';
 
 /**
  * A reasoning item: its text as one summary part. A thinking signature (or a redacted block) rides in
- * encrypted_content, which clients send back unchanged with the item; the input reader restores it.
+ * encrypted_content, sealed with the gateway's key (openai-responses-reasoning-seal.ts); clients send it back
+ * unchanged with the item and the input reader opens it.
  */
 export function reasoningItem(id: string, summaryText: string, seal: ReasoningSeal = {}): Record<string, unknown> {
   const item: Record<string, unknown> = { id, type: 'reasoning', summary: summaryText === '' ? [] : [{ type: 'summary_text', text: summaryText }] };
-  if (seal.redactedData !== undefined) item.encrypted_content = `${REDACTED_PREFIX}${seal.redactedData}`;
-  else if (seal.signature) item.encrypted_content = seal.signature;
+  const sealed = sealReasoning(seal);
+  if (sealed !== undefined) item.encrypted_content = sealed;
   return item;
 }
 

@@ -3,8 +3,16 @@ import { GatewayError } from '../../gateway-errors.ts';
 import type { HubRequest } from '../../hub/hub-request.ts';
 import { readJsonFixture } from '../../../test/formats/sse-fixtures.ts';
 import { hubToOpenaiResponsesRequest, openaiResponsesRequestToHub } from './openai-responses-request.ts';
+import { sealReasoning } from './openai-responses-reasoning-seal.ts';
 
 const fixture = (name: string) => readJsonFixture(new URL(`./__fixtures__/${name}`, import.meta.url));
+
+/** The full request as a client sends it back: its reasoning item's encrypted_content sealed by the gateway. */
+function fullRequest(): Record<string, unknown> {
+  const body = fixture('responses-request-full.json') as { input: Array<Record<string, unknown>> };
+  for (const item of body.input) if (item.type === 'reasoning') item.encrypted_content = sealReasoning({ signature: String(item.encrypted_content) });
+  return body;
+}
 
 function invalid(body: unknown): GatewayError {
   try {
@@ -19,7 +27,7 @@ function invalid(body: unknown): GatewayError {
 
 describe('openaiResponsesRequestToHub', () => {
   it('maps every field of a full request', () => {
-    const { request, warnings } = openaiResponsesRequestToHub(fixture('responses-request-full.json'));
+    const { request, warnings } = openaiResponsesRequestToHub(fullRequest());
     expect(warnings).toEqual([]);
     expect(request.model).toBe('gpt-5');
     expect(request.system).toEqual([
@@ -102,10 +110,13 @@ describe('openaiResponsesRequestToHub', () => {
     expect(invalid({ model: 'm', input: 'hi', background: true }).param).toBe('background');
   });
 
-  it('refuses hosted tools by name', () => {
-    const error = invalid({ model: 'm', input: 'hi', tools: [{ type: 'function', name: 'f', parameters: {} }, { type: 'web_search' }] });
-    expect(error.param).toBe('tools[1].type');
-    expect(error.message).toContain("'web_search' tools run on OpenAI's servers");
+  it('refuses hosted tools by name, and removes hosted web search with a warning', () => {
+    const { request, warnings } = openaiResponsesRequestToHub({ model: 'm', input: 'hi', tools: [{ type: 'function', name: 'f', parameters: {} }, { type: 'web_search', external_web_access: false }] });
+    expect(request.tools.map((t) => t.name)).toEqual(['f']);
+    expect(warnings).toEqual([expect.objectContaining({ type: 'dropped', feature: 'tools[1]' })]);
+    const error = invalid({ model: 'm', input: 'hi', tools: [{ type: 'image_generation' }] });
+    expect(error.param).toBe('tools[0].type');
+    expect(error.message).toContain("'image_generation' tools run on OpenAI's servers");
     expect(invalid({ model: 'm', input: 'hi', tools: [{ type: 'file_search', vector_store_ids: ['vs'] }] }).param).toBe('tools[0].type');
     expect(invalid({ model: 'm', input: 'hi', tools: [{ type: 'computer_use_preview' }] }).param).toBe('tools[0].type');
     expect(invalid({ model: 'm', input: 'hi', tool_choice: { type: 'web_search_preview' } }).param).toBe('tool_choice.type');
@@ -120,7 +131,7 @@ describe('openaiResponsesRequestToHub', () => {
     expect(invalid({ model: 'm', input: [{ type: 'function_call', name: 'f', arguments: '{}' }] }).param).toBe('input[0].call_id');
     expect(invalid({ model: 'm', input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }] }).param).toBe('input[0].content[0].file_id');
     expect(invalid({ model: 'm', input: [{ role: 'user', content: [{ type: 'input_audio', input_audio: {} }] }] }).param).toBe('input[0].content[0]');
-    expect(invalid({ model: 'm', input: [{ type: 'web_search_call', id: 'ws' }] }).param).toBe('input[0].type');
+    expect(invalid({ model: 'm', input: [{ type: 'computer_call', id: 'cu' }] }).param).toBe('input[0].type');
     expect(invalid({ model: 'm', input: [{ type: 'item_reference', id: 'msg_1' }] }).param).toBe('input[0].type');
   });
 
@@ -153,7 +164,7 @@ describe('openaiResponsesRequestToHub', () => {
       model: 'm',
       input: [
         { role: 'user', content: 'hi' },
-        { type: 'reasoning', id: 'rs_x', summary: [], encrypted_content: 'gw-redacted:ENC' },
+        { type: 'reasoning', id: 'rs_x', summary: [], encrypted_content: sealReasoning({ redactedData: 'ENC' }) },
         { type: 'function_call', call_id: `call_9__ts_${Buffer.from('thought-sig').toString('base64url')}`, name: 'f', arguments: '{}' },
         { type: 'function_call_output', call_id: `call_9__ts_${Buffer.from('thought-sig').toString('base64url')}`, output: 'ok' },
       ],
@@ -173,7 +184,7 @@ describe('openaiResponsesRequestToHub', () => {
 
 describe('hubToOpenaiResponsesRequest', () => {
   it('writes the full fixture back as an equivalent Responses body', () => {
-    const { request } = openaiResponsesRequestToHub(fixture('responses-request-full.json'));
+    const { request } = openaiResponsesRequestToHub(fullRequest());
     const { body, warnings } = hubToOpenaiResponsesRequest(request, 'gpt-5-2025-08-07');
     expect(warnings.map((w) => [w.type, w.feature])).toEqual([['dropped', 'messages[1].reasoning']]);
     expect(body).toEqual({

@@ -10,8 +10,9 @@ import { parseOrThrow, unknownFields } from '../../hub/hub-validation.ts';
 import { Warnings, type HubWarning } from '../../hub/hub-warnings.ts';
 import { restoreExtensions, setIfDefined, warnForeignExtensions } from '../shared/extensions.ts';
 import { warnUnavailableIncludes } from './openai-responses-include.ts';
-import { hubMessagesToResponsesInput, parseAt, responsesInputToHub } from './openai-responses-input.ts';
-import { responsesFunctionToolSchema, responsesRequestSchema, type ResponsesRequest } from './openai-responses-schema.ts';
+import { hubMessagesToResponsesInput, responsesInputToHub } from './openai-responses-input.ts';
+import { responsesRequestSchema, type ResponsesRequest } from './openai-responses-schema.ts';
+import { qualifiedToolName, responsesToolsToHub } from './openai-responses-tools.ts';
 
 const KNOWN_FIELDS = new Set([
   'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_output_tokens',
@@ -32,35 +33,19 @@ function refuseServerState(input: ResponsesRequest): void {
   if (input.background) needs('background', 'background responses are kept and polled on OpenAI.');
 }
 
-function toolsToHub(tools: ResponsesRequest['tools']): HubTool[] {
-  return (tools ?? []).map((raw, i) => {
-    const at = `tools[${i}]`;
-    if (raw.type !== 'function') {
-      throw invalidRequest(
-        `Invalid value for '${at}.type': '${raw.type}' tools run on OpenAI's servers and cannot be served by this model's provider; only function tools can.`,
-        `${at}.type`,
-      );
-    }
-    const tool = parseAt(responsesFunctionToolSchema, raw, at);
-    return {
-      name: tool.name,
-      ...(tool.description != null ? { description: tool.description } : {}),
-      parameters: tool.parameters ?? { type: 'object', properties: {} },
-      ...(tool.strict != null ? { strict: tool.strict } : {}),
-    };
-  });
-}
+const namespaceOf = (choice: Record<string, unknown>): string | undefined => (typeof choice.namespace === 'string' ? choice.namespace : undefined);
 
 /** allowed_tools narrows the tools the model may call: the hub gets only those, with the mode as the choice. */
 function toolChoiceToHub(choice: ResponsesRequest['tool_choice'], tools: HubTool[]): { choice?: HubToolChoice; tools: HubTool[] } {
   if (choice === null || choice === undefined) return { tools };
   if (typeof choice === 'string') return { choice, tools };
-  if (choice.type === 'function') {
+  if (choice.type === 'function' || choice.type === 'custom') {
     if (typeof choice.name !== 'string' || choice.name === '') throw invalidRequest("Invalid value for 'tool_choice.name': name the function to call.", 'tool_choice.name');
-    return { choice: { type: 'tool', name: choice.name }, tools };
+    return { choice: { type: 'tool', name: qualifiedToolName(namespaceOf(choice), choice.name) }, tools };
   }
+  if (choice.type === 'local_shell' || choice.type === 'shell') return { choice: { type: 'tool', name: choice.type }, tools };
   if (choice.type === 'allowed_tools' && Array.isArray(choice.tools)) {
-    const allowed = new Set(choice.tools.map((t) => (t as { name?: string }).name));
+    const allowed = new Set(choice.tools.map((t) => (t.type === 'local_shell' || t.type === 'shell' ? t.type : qualifiedToolName(namespaceOf(t), String(t.name)))));
     return { choice: choice.mode as 'auto' | 'required', tools: tools.filter((t) => allowed.has(t.name)) };
   }
   throw invalidRequest(`Invalid value for 'tool_choice.type': '${choice.type}' names a tool that runs on OpenAI's servers; only function tools can be chosen for this model's provider.`, 'tool_choice.type');
@@ -109,7 +94,7 @@ export function openaiResponsesRequestToHub(body: unknown): { request: HubReques
   const { system, messages } = responsesInputToHub(input.input as string | Array<Record<string, unknown>> | undefined, warnings);
   if (input.instructions) system.unshift({ type: 'text', text: input.instructions });
   if (messages.length === 0) throw invalidRequest("Invalid value for 'input': the request has no input to answer.", 'input');
-  const chosen = toolChoiceToHub(input.tool_choice, toolsToHub(input.tools));
+  const chosen = toolChoiceToHub(input.tool_choice, responsesToolsToHub(input.tools as Record<string, unknown>[] | null | undefined, warnings));
   const request: HubRequest = {
     model: input.model,
     system,

@@ -3,6 +3,7 @@ import { readJsonFixture } from '../../../test/formats/sse-fixtures.ts';
 import { expectedResponse, hubAnswer } from './__fixtures__/responses-hub-answer.ts';
 import { hubToOpenaiResponsesResponse, openaiResponsesResponseToHub } from './openai-responses-response.ts';
 import { responseWithoutEncryptedReasoning } from './openai-responses-include.ts';
+import { unsealed } from './__fixtures__/unsealed.ts';
 
 /** A request that asks for reasoning items' encrypted_content (thinking signatures, redacted blocks). */
 const SEALED = { include: ['reasoning.encrypted_content'] };
@@ -48,7 +49,7 @@ describe('openaiResponsesResponseToHub', () => {
 
 describe('hubToOpenaiResponsesResponse', () => {
   it('writes a complete Response naming the requested model', () => {
-    expect(hubToOpenaiResponsesResponse(hubAnswer, { requestModel: 'alias', created: 9, requestBody: SEALED })).toEqual(expectedResponse);
+    expect(unsealed(hubToOpenaiResponsesResponse(hubAnswer, { requestModel: 'alias', created: 9, requestBody: SEALED }))).toEqual(expectedResponse);
   });
 
   it('leaves reasoning items\' encrypted_content out unless the request includes it, as OpenAI does', () => {
@@ -74,8 +75,8 @@ describe('hubToOpenaiResponsesResponse', () => {
       { requestModel: 'g', created: 1, requestBody: SEALED },
     ) as Record<string, any>;
     expect([out.id, out.status, out.incomplete_details]).toEqual(['resp_G', 'incomplete', { reason: 'max_output_tokens' }]);
-    expect(out.output).toEqual([
-      { id: 'rs_G_0', type: 'reasoning', summary: [], encrypted_content: 'gw-redacted:ENC' },
+    expect(unsealed(out.output)).toEqual([
+      { id: 'rs_G_0', type: 'reasoning', summary: [], encrypted_content: 'redacted:ENC' },
       { id: 'fc_G_1', type: 'function_call', status: 'completed', arguments: '{}', call_id: `c1__ts_${Buffer.from('ts').toString('base64url')}`, name: 'f' },
       { id: 'msg_G_2', type: 'message', status: 'incomplete', role: 'assistant', content: [{ type: 'output_text', annotations: [], logprobs: [], text: 'Cut' }] },
     ]);

@@ -7,9 +7,9 @@ import type { HubResponse, HubResponseContent } from '../../hub/hub-response.ts'
 import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 import { formatPath } from '../../hub/hub-validation.ts';
 import { hubFinishReasonToResponses, mapResponsesStatus } from './openai-responses-finish-reason.ts';
+import { clientToolCallItem, toolCallItemId } from './openai-responses-tool-calls.ts';
+import { clientToolsOf } from './openai-responses-tools.ts';
 import {
-  functionCallItem,
-  functionCallItemId,
   itemIdBase,
   messageItem,
   messageItemId,
@@ -65,7 +65,8 @@ export function openaiResponsesResponseToHub(json: unknown, _ctx: ResponseToHubC
 }
 
 /** The output items for hub content; on a cut answer the last item, if it is a message, is incomplete. */
-export function hubContentToResponsesOutput(content: readonly HubResponseContent[], base: string, incomplete: boolean): Record<string, unknown>[] {
+export function hubContentToResponsesOutput(content: readonly HubResponseContent[], base: string, incomplete: boolean, requestBody?: unknown): Record<string, unknown>[] {
+  const clientTools = clientToolsOf(requestBody);
   const output: Record<string, unknown>[] = [];
   let text: string | null = null;
   const flush = () => {
@@ -82,7 +83,8 @@ export function hubContentToResponsesOutput(content: readonly HubResponseContent
     if (part.type === 'reasoning') {
       output.push(reasoningItem(reasoningItemId(base, output.length), part.text, { signature: part.signature, redactedData: part.redactedData }));
     } else {
-      output.push(functionCallItem(functionCallItemId(base, output.length), encodeToolCallId(part.id, part.signature), part.name, part.argumentsJson, 'completed'));
+      const tool = clientTools.get(part.name);
+      output.push(clientToolCallItem(tool, toolCallItemId(tool, base, output.length), encodeToolCallId(part.id, part.signature), part.name, part.argumentsJson, 'completed'));
     }
   }
   flush();
@@ -101,8 +103,8 @@ export function hubToOpenaiResponsesResponse(response: HubResponse, ctx: HubToRe
     status: finish.status,
     incompleteDetails: finish.incomplete_details,
     output: wantsEncryptedReasoning(ctx.requestBody)
-      ? hubContentToResponsesOutput(response.content, itemIdBase(id), finish.status === 'incomplete')
-      : hubContentToResponsesOutput(response.content, itemIdBase(id), finish.status === 'incomplete').map(withoutEncryptedReasoning),
+      ? hubContentToResponsesOutput(response.content, itemIdBase(id), finish.status === 'incomplete', ctx.requestBody)
+      : hubContentToResponsesOutput(response.content, itemIdBase(id), finish.status === 'incomplete', ctx.requestBody).map(withoutEncryptedReasoning),
     usage: response.usage,
     requestBody: ctx.requestBody,
   });

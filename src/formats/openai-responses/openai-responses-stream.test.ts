@@ -5,6 +5,7 @@ import { upstreamStatusError } from '../../hub/hub-errors.ts';
 import type { HubStreamPart } from '../../hub/hub-stream.ts';
 import { runStream } from '../../../test/formats/sse-fixtures.ts';
 import { expectedResponse, hubAnswer } from './__fixtures__/responses-hub-answer.ts';
+import { unsealed } from './__fixtures__/unsealed.ts';
 import { hubToOpenaiResponsesResponse } from './openai-responses-response.ts';
 import { createHubToOpenaiResponsesStreamMachine, hubToOpenaiResponsesStream } from './openai-responses-stream.ts';
 
@@ -145,8 +146,8 @@ describe('hubToOpenaiResponsesStream', () => {
   it('ends with the same Response the non-streamed answer gets, and deltas add up to it', async () => {
     const data = json(await runStream(hubToOpenaiResponsesStream({ requestModel: 'alias', created: 9, requestBody: SEALED }), parts));
     const completed = data[data.length - 1]!;
-    expect(completed.response).toEqual(expectedResponse);
-    expect(completed.response).toEqual(hubToOpenaiResponsesResponse(hubAnswer, { requestModel: 'alias', created: 9, requestBody: SEALED }));
+    expect(unsealed(completed.response)).toEqual(expectedResponse);
+    expect(unsealed(completed.response)).toEqual(unsealed(hubToOpenaiResponsesResponse(hubAnswer, { requestModel: 'alias', created: 9, requestBody: SEALED })));
     const deltas = (type: string, outputIndex: number) => data.filter((d) => d.type === type && d.output_index === outputIndex).map((d) => d.delta).join('');
     expect(deltas('response.output_text.delta', 1)).toBe('Checking both.');
     expect(deltas('response.reasoning_summary_text.delta', 0)).toBe('Weather and time, both.');
@@ -154,7 +155,7 @@ describe('hubToOpenaiResponsesStream', () => {
     expect(deltas('response.function_call_arguments.delta', 3)).toBe('{"tz":"CET"}');
     // Each item's done event carries the item as it ends up in the final response.
     for (const done of data.filter((d) => d.type === 'response.output_item.done')) {
-      expect(done.item).toEqual(expectedResponse.output[done.output_index]);
+      expect(unsealed(done.item)).toEqual(expectedResponse.output[done.output_index]);
     }
   });
 
@@ -162,7 +163,7 @@ describe('hubToOpenaiResponsesStream', () => {
     const data = json(await runStream(hubToOpenaiResponsesStream({ requestModel: 'alias', created: 9, requestBody: SEALED }), parts)) as unknown as ResponseStreamEvent[];
     let snapshot: Response | undefined;
     for (const event of data.slice(0, -1)) snapshot = accumulateResponse(event, snapshot);
-    expect(snapshot?.output).toEqual(expectedResponse.output);
+    expect(unsealed(snapshot?.output)).toEqual(expectedResponse.output);
     expect(snapshot?.output_text).toBe('Checking both.');
     const final = accumulateResponse(data[data.length - 1]!, snapshot);
     expect(final.status).toBe('completed');
@@ -205,9 +206,9 @@ describe('hubToOpenaiResponsesStream', () => {
     const machine = createHubToOpenaiResponsesStreamMachine({ requestModel: 'a', created: 1, requestBody: SEALED });
     machine.push({ type: 'start', id: 'r', model: 'm' });
     const events = machine.push({ type: 'reasoning-delta', delta: '', redactedData: 'ENC' });
-    expect(json(events)).toEqual([
+    expect(unsealed(json(events))).toEqual([
       { type: 'response.output_item.added', output_index: 0, item: { id: 'rs_r_0', type: 'reasoning', summary: [] }, sequence_number: 2 },
-      { type: 'response.output_item.done', output_index: 0, item: { id: 'rs_r_0', type: 'reasoning', summary: [], encrypted_content: 'gw-redacted:ENC' }, sequence_number: 3 },
+      { type: 'response.output_item.done', output_index: 0, item: { id: 'rs_r_0', type: 'reasoning', summary: [], encrypted_content: 'redacted:ENC' }, sequence_number: 3 },
     ]);
   });
 

@@ -16,9 +16,9 @@ import {
 import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 import { hubErrorToOpenaiResponsesStreamEvent } from './openai-responses-error.ts';
 import { hubFinishReasonToResponses, mapResponsesStatus } from './openai-responses-finish-reason.ts';
+import { clientToolCallItem, CustomInputReader, customToolInput, toolCallItemId } from './openai-responses-tool-calls.ts';
+import { clientToolsOf, type ClientTool } from './openai-responses-tools.ts';
 import {
-  functionCallItem,
-  functionCallItemId,
   itemIdBase,
   messageItem,
   messageItemId,
@@ -158,6 +158,10 @@ interface OpenText {
 }
 
 interface OpenCall {
+  /** The client's tool it calls: a function (with its namespace), a custom tool, a shell. */
+  tool: ClientTool | undefined;
+  /** A custom tool's input, read out of the streamed arguments. */
+  input?: CustomInputReader;
   index: number;
   itemId: string;
   callId: string;
@@ -184,6 +188,7 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
   const calls = new Map<number, OpenCall>();
   // A reasoning item's seal (encrypted_content) goes out only when the request's include asks for it.
   const keepSeal = wantsEncryptedReasoning(ctx.requestBody);
+  const clientTools = clientToolsOf(ctx.requestBody);
 
   const emit = (out: SseEvent[], type: string, fields: Record<string, unknown>) => {
     out.push({ event: type, data: JSON.stringify({ type, ...fields, sequence_number: seq++ }) });
@@ -256,16 +261,30 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
     emit(out, 'response.reasoning_summary_text.delta', { ...where, delta });
   };
 
+  const callItem = (call: OpenCall, status: ItemStatus) => clientToolCallItem(call.tool, call.itemId, call.callId, call.name, call.args, status);
+
+  // A custom tool's input is the string inside the arguments the upstream streams as JSON: decoded as it
+  // comes (CustomInputReader), the rest when the call ends. Shell calls have no delta events on the wire.
   const closeCall = (out: SseEvent[], hubIndex: number, call: OpenCall) => {
     calls.delete(hubIndex);
-    emit(out, 'response.function_call_arguments.done', { item_id: call.itemId, output_index: call.index, name: call.name, arguments: call.args });
-    doneItem(out, call.index, functionCallItem(call.itemId, call.callId, call.name, call.args, 'completed'));
+    const where = { item_id: call.itemId, output_index: call.index };
+    const kind = call.tool?.kind ?? 'function';
+    if (kind === 'function') emit(out, 'response.function_call_arguments.done', { ...where, name: call.tool && 'name' in call.tool ? call.tool.name : call.name, arguments: call.args });
+    else if (kind === 'custom') {
+      const input = customToolInput(call.args);
+      const sent = call.input?.text ?? '';
+      // What was streamed is a prefix of the input; a shape the reader did not follow goes out whole here.
+      const rest = input.startsWith(sent) ? input.slice(sent.length) : input;
+      if (rest !== '') emit(out, 'response.custom_tool_call_input.delta', { ...where, delta: rest });
+      emit(out, 'response.custom_tool_call_input.done', { ...where, input });
+    }
+    doneItem(out, call.index, callItem(call, 'completed'));
   };
 
   /** For a failed response: open items as delivered so far, incomplete, without their done events. */
   const sealOpenItems = () => {
     if (open) output[open.index] = open.kind === 'message' ? messageItem(open.itemId, open.text, 'incomplete') : reasoningItem(open.itemId, open.text);
-    for (const call of calls.values()) output[call.index] = functionCallItem(call.itemId, call.callId, call.name, call.args, 'incomplete');
+    for (const call of calls.values()) output[call.index] = callItem(call, 'incomplete');
   };
 
   const finish = (out: SseEvent[], reason: HubFinishReason, usage: HubUsage) => {
@@ -308,16 +327,21 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
         case 'tool-call-start': {
           closeText(out, 'completed', {});
           const index = output.length;
-          const call: OpenCall = { index, itemId: functionCallItemId(base, index), callId: encodeToolCallId(part.id, part.signature), name: part.name, args: '' };
+          const tool = clientTools.get(part.name);
+          const call: OpenCall = { tool, index, itemId: toolCallItemId(tool, base, index), callId: encodeToolCallId(part.id, part.signature), name: part.name, args: '', ...(tool?.kind === 'custom' ? { input: new CustomInputReader() } : {}) };
           calls.set(part.index, call);
-          addItem(out, functionCallItem(call.itemId, call.callId, call.name, '', 'in_progress'));
+          addItem(out, callItem(call, 'in_progress'));
           break;
         }
         case 'tool-call-delta': {
           const call = calls.get(part.index);
           if (!call || part.argumentsDelta === '') break;
           call.args += part.argumentsDelta;
-          emit(out, 'response.function_call_arguments.delta', { item_id: call.itemId, output_index: call.index, delta: part.argumentsDelta });
+          if ((call.tool?.kind ?? 'function') === 'function') emit(out, 'response.function_call_arguments.delta', { item_id: call.itemId, output_index: call.index, delta: part.argumentsDelta });
+          else if (call.input) {
+            const delta = call.input.more(call.args);
+            if (delta !== '') emit(out, 'response.custom_tool_call_input.delta', { item_id: call.itemId, output_index: call.index, delta });
+          }
           break;
         }
         case 'tool-call-end': {

@@ -1,0 +1,33 @@
+// What a model supports, as its entry declares it (config file `models:` and the admin model API, under
+// `capabilities`; kept in the models row's limits_json). Undeclared means unknown, and nothing is changed:
+// a gateway only drops what the operator said the model cannot take. With `unsupported: refuse` the model
+// is strict: a request using what it lacks gets a 400 naming the parameter instead.
+import { z } from 'zod';
+import type { ModelRow } from '../db/schema.ts';
+
+export const modelCapabilitiesSchema = z.object({
+  /** Whether the model reasons (takes reasoning effort / thinking settings). */
+  reasoning: z.boolean().optional(),
+  /** Whether it returns reasoning summaries (`reasoning.summary`). */
+  reasoning_summaries: z.boolean().optional(),
+  /** Whether it calls tools. */
+  tools: z.boolean().optional(),
+  /** Whether it reads images. */
+  image_input: z.boolean().optional(),
+  /** drop (default): unsupported parameters are left out, and the x-gateway-warnings header names them; refuse: a 400. */
+  unsupported: z.enum(['drop', 'refuse']).optional(),
+}).strict();
+
+export type ModelCapabilities = z.infer<typeof modelCapabilitiesSchema>;
+
+export interface ModelSupport extends ModelCapabilities {
+  contextWindow: number | null;
+  maxOutputTokens: number | null;
+}
+
+/** The capabilities a model row declares (none for an unknown model). */
+export function modelSupport(row: ModelRow | undefined): ModelSupport {
+  if (!row) return { contextWindow: null, maxOutputTokens: null };
+  const limits = JSON.parse(row.limits_json || '{}') as { capabilities?: ModelCapabilities };
+  return { ...limits.capabilities, contextWindow: row.context_window, maxOutputTokens: row.max_output_tokens };
+}
