@@ -5,10 +5,11 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
-import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini-simulator.ts';
-import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
-import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
+import type { AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
+import type { GeminiSimulator } from '../simulators/gemini-simulator.ts';
+import type { OpenAISimulator } from '../simulators/openai-simulator.ts';
+import { testKey, type TestGateway } from '../helpers/test-gateway.ts';
+import { startThreeFamilies, type ThreeFamilies } from '../helpers/three-family-gateway.ts';
 
 const KEY = testKey('servertools');
 let openaiUpstream: OpenAISimulator;
@@ -16,40 +17,18 @@ let anthropicUpstream: AnthropicSimulator;
 let geminiUpstream: GeminiSimulator;
 let gateway: TestGateway;
 
+let families: ThreeFamilies;
+
 beforeAll(async () => {
-  openaiUpstream = await startOpenAISimulator({ apiKey: 'sk-up-openai' });
-  anthropicUpstream = await startAnthropicSimulator({ apiKey: 'sk-up-anthropic' });
-  geminiUpstream = await startGeminiSimulator({ apiKey: 'up-gemini-key' });
-  gateway = await startTestGateway({
-    channels: [
-      { name: 'openai', type: 'openai', base_url: openaiUpstream.url, api_key: 'sk-up-openai', models: ['gpt-up'] },
-      { name: 'anthropic', type: 'anthropic', base_url: anthropicUpstream.url, api_key: 'sk-up-anthropic', models: ['claude-up'], model_mapping: { 'claude-up': 'claude-sonnet-4-6' } },
-      {
-        name: 'gemini', type: 'gemini', base_url: geminiUpstream.url, api_key: 'up-gemini-key', models: ['gemini-3-up', 'gemini-25-up'],
-        model_mapping: { 'gemini-3-up': 'gemini-3-flash-preview', 'gemini-25-up': 'gemini-2.5-flash' },
-      },
-    ],
-    models: [
-      { id: 'gpt-up', input_per_mtok: 1, output_per_mtok: 2 }, { id: 'claude-up', input_per_mtok: 3, output_per_mtok: 15 },
-      { id: 'gemini-3-up', input_per_mtok: 0.3, output_per_mtok: 2.5 }, { id: 'gemini-25-up', input_per_mtok: 0.3, output_per_mtok: 2.5 },
-    ],
-    users: [{ name: 'val', balance: 100 }],
-    keys: [{ name: 'agent', key: KEY, user: 'val' }],
-  });
+  families = await startThreeFamilies({ user: { name: 'val', balance: 100 }, key: { name: 'agent', key: KEY }, geminiModels: { 'gemini-3-up': 'gemini-3-flash-preview', 'gemini-25-up': 'gemini-2.5-flash' } });
+  ({ openai: openaiUpstream, anthropic: anthropicUpstream, gemini: geminiUpstream, gateway } = families);
 });
 
 afterAll(async () => {
-  await gateway?.dispose();
-  await openaiUpstream?.close();
-  await anthropicUpstream?.close();
-  await geminiUpstream?.close();
+  await families?.close();
 });
 
-beforeEach(() => {
-  openaiUpstream.reset();
-  anthropicUpstream.reset();
-  geminiUpstream.reset();
-});
+beforeEach(() => families.reset());
 
 const client = () => new Anthropic({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 });
 const tools: Anthropic.ToolUnion[] = [
