@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestGateway, type TestGateway } from '../helpers/test-gateway.ts';
 import { ApiClient } from '../helpers/api-client.ts';
-import { launchBrowser, SCREENSHOT_DIR, VIEWPORTS } from './browser.ts';
+import { launchBrowser, SCREENSHOT_DIR, VIEWPORTS, signInThroughForm } from './browser.ts';
 
 const ADMIN = { email: 'codes-root@example.com', password: 'codes root password 1' };
 const USER = { email: 'codes-user@example.com', password: 'codes user password 1' };
@@ -30,11 +30,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: VIEWPORTS.desktop, acceptDownloads: true })).newPage();
   page.setDefaultTimeout(10_000);
-  await page.goto(`${gateway.url}/login`);
-  await page.getByLabel(/^Email/).fill(ADMIN.email);
-  await page.getByLabel(/^Password/).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  await signInThroughForm(page, gateway.url, ADMIN);
 }, 60_000);
 
 afterAll(async () => {

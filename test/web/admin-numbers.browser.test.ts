@@ -9,7 +9,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { startTestGateway, type TestGateway } from '../helpers/test-gateway.ts';
 import { startStripeSimulator, type StripeSimulator } from '../simulators/stripe-simulator.ts';
 import { ApiClient } from '../helpers/api-client.ts';
-import { launchBrowser, SCREENSHOT_DIR, VIEWPORTS } from './browser.ts';
+import { launchBrowser, SCREENSHOT_DIR, VIEWPORTS, signInThroughForm } from './browser.ts';
 
 const ADMIN = { email: 'numbers-root@example.com', password: 'numbers root password 1' };
 let stripe: StripeSimulator;
@@ -30,11 +30,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
   page.setDefaultTimeout(10_000);
-  await page.goto(`${gateway.url}/login`);
-  await page.getByLabel(/^Email/).fill(ADMIN.email);
-  await page.getByLabel(/^Password/).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  await signInThroughForm(page, gateway.url, ADMIN);
 }, 60_000);
 
 afterAll(async () => {

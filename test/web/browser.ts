@@ -101,13 +101,18 @@ export async function contrastProblems(page: Page): Promise<ContrastProblem[]> {
   });
 }
 
-/** Signs `who` in through the login form and opens the admin channel page's "Create channel" dialog. */
-export async function openCreateChannelDialog(page: Page, gatewayUrl: string, who: { email: string; password: string }): Promise<Locator> {
+/** Signs `who` in through the login form, as a person would, and waits for the overview. */
+export async function signInThroughForm(page: Page, gatewayUrl: string, who: { email: string; password: string }): Promise<void> {
   await page.goto(`${gatewayUrl}/login`);
   await page.getByLabel(/^Email/).fill(who.email);
   await page.getByLabel(/^Password/).fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+}
+
+/** Signs `who` in through the login form and opens the admin channel page's "Create channel" dialog. */
+export async function openCreateChannelDialog(page: Page, gatewayUrl: string, who: { email: string; password: string }): Promise<Locator> {
+  await signInThroughForm(page, gatewayUrl, who);
   await page.goto(`${gatewayUrl}/admin/channels`);
   await page.getByRole('button', { name: 'Create channel' }).click();
   return page.getByRole('dialog');

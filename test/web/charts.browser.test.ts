@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
 import { ApiClient } from '../helpers/api-client.ts';
-import { launchBrowser, SCREENSHOT_DIR, VIEWPORTS } from './browser.ts';
+import { launchBrowser, SCREENSHOT_DIR, VIEWPORTS, signInThroughForm } from './browser.ts';
 
 const UPSTREAM_KEY = 'sk-upstream-charts';
 const USER = { email: 'charts@example.com', password: 'charts password 123' };
@@ -38,11 +38,7 @@ afterAll(async () => {
 async function signedIn(viewport: { width: number; height: number }): Promise<Page> {
   const page = await (await browser.newContext({ viewport })).newPage();
   page.setDefaultTimeout(10_000);
-  await page.goto(`${gateway.url}/login`);
-  await page.getByLabel(/^Email/).fill(USER.email);
-  await page.getByLabel(/^Password/).fill(USER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  await signInThroughForm(page, gateway.url, USER);
   return page;
 }
 

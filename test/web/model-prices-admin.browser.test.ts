@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 import { lastUsageRow } from '../helpers/usage-rows.ts';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
-import { launchBrowser, SCREENSHOT_DIR } from './browser.ts';
+import { launchBrowser, SCREENSHOT_DIR, signInThroughForm } from './browser.ts';
 
 const ADMIN = { email: 'prices-root@example.com', password: 'prices root password 1' };
 const USER = { email: 'pia@example.com', password: 'pia password 12345' };
@@ -43,11 +43,7 @@ describe('admin model form', () => {
     const page = await context.newPage();
     page.setDefaultTimeout(8_000);
     const signIn = async (who: { email: string; password: string }) => {
-      await page.goto(`${gateway.url}/login`);
-      await page.getByLabel(/^Email/).fill(who.email);
-      await page.getByLabel(/^Password/).fill(who.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      await signInThroughForm(page, gateway.url, who);
     };
     await signIn(ADMIN);
     await page.goto(`${gateway.url}/admin/models`);
