@@ -40,6 +40,8 @@ export function recordRefusedCall(deps: Pick<RelayDeps, 'recorder' | 'logger'>, 
       stream: call.stream,
       status,
       latencyMs: performance.now() - call.startedAt,
+      // Refused before any upstream was asked: all of its time was the gateway's.
+      overheadMs: performance.now() - call.startedAt,
       ttftMs: null,
       usage: emptyUsage(),
       error: (error instanceof Error ? error.message : String(error)).slice(0, MAX_LOGGED_ERROR),

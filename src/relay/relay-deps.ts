@@ -9,6 +9,8 @@ import type { RateLimiter } from '../metering/rate-limiter.ts';
 import type { CircuitBreakers } from '../routing/circuit-breaker.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import type { ResponseOwners } from '../responses/response-owners.ts';
+import type { CallTracer } from '../telemetry/call-trace.ts';
+import type { IncomingHttpHeaders } from 'node:http';
 
 export interface RelayDeps {
   agents: UpstreamAgents;
@@ -27,4 +29,11 @@ export interface RelayDeps {
   hedgeAfterMs?: number;
   /** Who owns each Responses API id relayed, so nobody continues or reads another user's conversation. */
   responseOwners: ResponseOwners;
+  /** OpenTelemetry traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set; absent or null: no tracing, nothing loaded. */
+  tracer?: CallTracer | null;
+}
+
+/** The client's headers for a call's trace: only when tracing is on, so a call without it keeps nothing more. */
+export function clientTraceHeaders(deps: RelayDeps, headers: IncomingHttpHeaders): IncomingHttpHeaders | undefined {
+  return deps.tracer ? headers : undefined;
 }
