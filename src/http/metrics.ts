@@ -13,6 +13,8 @@ export interface GatewayMetrics {
   costMicros: FastCounter<'model' | 'group'>;
   timeToFirstToken: FastHistogram<'model'>;
   failovers: FastCounter<'model'>;
+  /** Failed and refused calls by route and gateway error code (a closed set: src/gateway-error-codes.ts). */
+  errors: FastCounter<'endpoint' | 'code'>;
   /** The gateway's own time per call (the `x-gateway-overhead-ms` header), by route. */
   overhead: FastHistogram<'endpoint'>;
 }
@@ -58,6 +60,12 @@ export function createMetrics(): GatewayMetrics {
       name: 'gateway_failovers_total',
       help: 'Calls that moved from one channel to another before (or while) answering, by requested model.',
       labelNames: ['model'],
+      registers: [registry],
+    }),
+    errors: new FastCounter({
+      name: 'gateway_errors_total',
+      help: 'Calls that failed or were refused (the key known), by route and gateway error code (GW_ERR_…).',
+      labelNames: ['endpoint', 'code'],
       registers: [registry],
     }),
     overhead: new FastHistogram({

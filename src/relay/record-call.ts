@@ -57,6 +57,7 @@ export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
   });
   recordCallMetrics(deps, call, outcome, costMicros);
   deps.metrics.overhead.observe({ endpoint: call.endpoint }, overhead / 1000);
+  if (outcome.errorCode) deps.metrics.errors.inc({ endpoint: call.endpoint, code: outcome.errorCode });
   if (call.trace) endCallTrace(call.trace, call, outcome, costMicros, overhead);
   if (outcome.usage.inputTokens > 0) deps.metrics.tokens.inc({ model: outcome.model ?? call.model, direction: 'input' }, outcome.usage.inputTokens);
   if (outcome.usage.outputTokens > 0) deps.metrics.tokens.inc({ model: outcome.model ?? call.model, direction: 'output' }, outcome.usage.outputTokens);

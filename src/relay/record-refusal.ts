@@ -23,11 +23,13 @@ export interface RefusedCall {
 const MAX_LOGGED_MODEL = 128;
 const MAX_LOGGED_ERROR = 1000;
 
-export function recordRefusedCall(deps: Pick<RelayDeps, 'recorder' | 'logger'>, call: RefusedCall, error: unknown): void {
+export function recordRefusedCall(deps: Pick<RelayDeps, 'recorder' | 'logger' | 'metrics'>, call: RefusedCall, error: unknown): void {
   // The relay already logged this call (it failed after admission): the error says so (record-call.ts).
   if (isRecordedFailure(error)) return;
   const status = error instanceof GatewayError ? error.status : 500;
   if (status === 401) return;
+  // Endpoints are the gateway's own routes and codes its catalogue's: both label sets stay bounded.
+  deps.metrics.errors.inc({ endpoint: call.endpoint, code: error instanceof GatewayError ? error.gatewayCode : 'GW_ERR_INTERNAL' });
   try {
     deps.recorder.record({
       requestId: call.requestId,

@@ -54,6 +54,17 @@ afterAll(async () => {
   await rerank?.close();
 });
 
+/** The API error a call fails with (the test fails if it succeeds). */
+async function refusal(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof OpenAI.APIError) return error;
+    throw error;
+  }
+  throw new Error('the call was expected to fail');
+}
+
 const openaiClient = () => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 });
 
 /**
@@ -169,7 +180,7 @@ describe('x-gateway-overhead-ms on every endpoint family', () => {
 
   it('an upstream error answer carries it too', async () => {
     openai.script({ status: 400, body: { error: { message: 'bad thing', type: 'invalid_request_error' } } });
-    const failure = await openaiClient().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error as InstanceType<typeof OpenAI.APIError>);
+    const failure = await refusal(openaiClient().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }));
     expect(failure.status).toBe(400);
     await expectOverhead(failure.headers!, 60_000);
   });

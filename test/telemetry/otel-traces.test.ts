@@ -79,6 +79,17 @@ async function spansOfCall(requestId: string): Promise<{ call: ReceivedSpan; chi
   return { call, children };
 }
 
+/** The API error a call fails with (the test fails if it succeeds). */
+async function refusal(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof OpenAI.APIError) return error;
+    throw error;
+  }
+  throw new Error('the call was expected to fail');
+}
+
 const CLIENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CLIENT_SPAN = '00f067aa0ba902b7';
 
@@ -204,7 +215,7 @@ describe('a translated call', () => {
   it('an OpenAI client on an Anthropic channel, refused upstream: the attempt and the call carry the error', async () => {
     anthropic.script({ status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long' } } });
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 });
-    const failure = await client.chat.completions.create({ model: 'claude-up', messages: [{ role: 'user', content: 'x' }] }).catch((error: unknown) => error as InstanceType<typeof OpenAI.APIError>);
+    const failure = await refusal(client.chat.completions.create({ model: 'claude-up', messages: [{ role: 'user', content: 'x' }] }));
     expect(failure.status).toBe(400);
     const { call, children } = await spansOfCall(failure.headers!.get('x-request-id')!);
     expect(call.attributes).toMatchObject({ 'gen_ai.provider.name': 'anthropic', 'http.response.status_code': 400, 'error.type': 'GW_ERR_UPSTREAM_STATUS' });
@@ -217,7 +228,7 @@ describe('a translated call', () => {
 describe('admission', () => {
   it('a call admission refuses (an empty wallet: 429 insufficient_quota) ends its span with the refusal, and no attempt is made', async () => {
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: BROKE_KEY, maxRetries: 0 });
-    const failure = await client.chat.completions.create({ model: 'gpt-up', messages: [{ role: 'user', content: 'x' }] }).catch((error: unknown) => error as InstanceType<typeof OpenAI.APIError>);
+    const failure = await refusal(client.chat.completions.create({ model: 'gpt-up', messages: [{ role: 'user', content: 'x' }] }));
     expect(failure.status).toBe(429);
     const { call, children } = await spansOfCall(failure.headers!.get('x-request-id')!);
     expect(call.attributes).toMatchObject({ 'http.response.status_code': 429, 'gateway.key.name': 'broke' });
