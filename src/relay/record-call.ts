@@ -59,6 +59,13 @@ export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
   deps.metrics.overhead.observe({ endpoint: call.endpoint }, overhead / 1000);
   if (outcome.errorCode) deps.metrics.errors.inc({ endpoint: call.endpoint, code: outcome.errorCode });
   if (call.trace) endCallTrace(call.trace, call, outcome, costMicros, overhead);
+  if (deps.accessLog) {
+    deps.accessLog.write({
+      requestId: call.requestId, method: 'POST', path: call.endpoint, status: outcome.status, model: outcome.model ?? call.model, upstreamModel: outcome.upstreamModel,
+      keyName: call.key.name, group: call.key.groupName, inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, costMicros,
+      latencyMs, ttftMs: outcome.ttftMs, overheadMs: overhead, errorCode: outcome.errorCode ?? null,
+    });
+  }
   if (outcome.usage.inputTokens > 0) deps.metrics.tokens.inc({ model: outcome.model ?? call.model, direction: 'input' }, outcome.usage.inputTokens);
   if (outcome.usage.outputTokens > 0) deps.metrics.tokens.inc({ model: outcome.model ?? call.model, direction: 'output' }, outcome.usage.outputTokens);
   return costMicros;

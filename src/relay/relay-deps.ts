@@ -10,6 +10,7 @@ import type { CircuitBreakers } from '../routing/circuit-breaker.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import type { ResponseOwners } from '../responses/response-owners.ts';
 import type { CallTracer } from '../telemetry/call-trace.ts';
+import type { AccessLog } from '../telemetry/access-log.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 
 export interface RelayDeps {
@@ -31,6 +32,8 @@ export interface RelayDeps {
   responseOwners: ResponseOwners;
   /** OpenTelemetry traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set; absent or null: no tracing, nothing loaded. */
   tracer?: CallTracer | null;
+  /** One line per call on standard error, when ACCESS_LOG=true; absent or null otherwise. */
+  accessLog?: AccessLog | null;
 }
 
 /** The client's headers for a call's trace: only when tracing is on, so a call without it keeps nothing more. */
