@@ -53,8 +53,6 @@ export interface TracedCallEnd {
   errorCode: string | null;
   ttftMs: number | null;
   overheadMs: number;
-  /** The answer's text as the client received it, when known (content capture). */
-  outputText?: string;
 }
 
 export interface CallTracer {

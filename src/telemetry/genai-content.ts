@@ -1,5 +1,5 @@
 // Content capture (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, off by default): the prompt of a
-// chat call as `gen_ai.input.messages` and `gen_ai.system_instructions`, in the conventions' JSON shape
+// chat call as `gen_ai.input.messages` and `gen_ai.system_instructions` (answers are not captured), in the conventions' JSON shape
 // ({ role, parts: [{ type: 'text', content }, { type: 'tool_call', … }] }), read through the client format's
 // own reader into the hub, so no format's fields are named here. Other endpoints' inputs are not captured.
 import type { Attributes } from '@opentelemetry/api';
@@ -24,11 +24,6 @@ export function inputMessagesOf(endpoint: string, inboundFormat: string, body: R
   const attributes: Attributes = { 'gen_ai.input.messages': capped(JSON.stringify(request.messages.map(messageOf))) };
   if (request.system.length > 0) attributes['gen_ai.system_instructions'] = capped(JSON.stringify(request.system.map((part) => ({ type: 'text', content: part.text }))));
   return attributes;
-}
-
-/** The answer's text as the client received it, as `gen_ai.output.messages`. */
-export function outputMessagesOf(text: string): Attributes {
-  return { 'gen_ai.output.messages': capped(JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: text }] }])) };
 }
 
 function messageOf(message: HubMessage): { role: string; parts: Part[] } {

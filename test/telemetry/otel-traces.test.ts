@@ -19,6 +19,7 @@ const INTERNAL = 1;
 const ERROR = 2;
 
 let openai: OpenAISimulator;
+let spare: OpenAISimulator;
 let anthropic: AnthropicSimulator;
 let receiver: OtlpReceiver;
 let gateway: TestGateway;
@@ -37,12 +38,18 @@ function gatewayConfig() {
     channels: [
       { name: 'openai', type: 'openai', base_url: openai.url, api_key: 'sk-up-openai', models: ['gpt-up', 'gpt-failover'], model_mapping: { 'gpt-up': 'gpt-4o-mini', 'gpt-failover': 'gpt-4o-mini' }, groups: ['team'] },
       { name: 'down', type: 'openai', base_url: `http://127.0.0.1:${deadPort}`, api_key: 'sk-up-openai', models: ['gpt-failover'], priority: 1, groups: ['team'] },
+      { name: 'slow', type: 'openai', base_url: openai.url, api_key: 'sk-up-openai', models: ['gpt-hedged'], priority: 1, groups: ['team'] },
+      { name: 'quick', type: 'openai', base_url: spare.url, api_key: 'sk-up-openai', models: ['gpt-hedged'], groups: ['team'] },
+      { name: 'cutter', type: 'openai', base_url: openai.url, api_key: 'sk-up-openai', models: ['gpt-mended'], priority: 1, groups: ['team'] },
+      { name: 'mender', type: 'openai', base_url: spare.url, api_key: 'sk-up-openai', models: ['gpt-mended'], groups: ['team'] },
       { name: 'anthropic', type: 'anthropic', base_url: anthropic.url, api_key: 'sk-up-anthropic', models: ['claude-up'], model_mapping: { 'claude-up': 'claude-sonnet-4-6' }, groups: ['team'] },
     ],
     models: [
       { id: 'gpt-up', input_per_mtok: 1, output_per_mtok: 2 },
       { id: 'gpt-failover', input_per_mtok: 1, output_per_mtok: 2 },
       { id: 'claude-up', input_per_mtok: 3, output_per_mtok: 15 },
+      { id: 'gpt-hedged', input_per_mtok: 1, output_per_mtok: 2, hedge_after_ms: 150 },
+      { id: 'gpt-mended', input_per_mtok: 1, output_per_mtok: 2 },
     ],
     groups: [{ name: 'team', ratio: 1 }],
     users: [{ name: 'olly', balance: 10 }, { name: 'penny', balance: 0 }],
@@ -52,6 +59,7 @@ function gatewayConfig() {
 
 beforeAll(async () => {
   openai = await startOpenAISimulator({ apiKey: 'sk-up-openai' });
+  spare = await startOpenAISimulator({ apiKey: 'sk-up-openai' });
   anthropic = await startAnthropicSimulator({ apiKey: 'sk-up-anthropic' });
   receiver = await startOtlpReceiver();
   deadPort = await refusedPort();
@@ -63,6 +71,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.dispose();
   await openai?.close();
+  await spare?.close();
   await anthropic?.close();
   await receiver?.close();
 });
@@ -193,6 +202,46 @@ describe('a failover', () => {
     expect(attempts[0]!.attributes['error.type']).toBe('GW_ERR_UPSTREAM_UNREACHABLE');
     expect(call.attributes).toMatchObject({ 'gateway.attempts': 3, 'gen_ai.provider.name': 'openai', 'http.response.status_code': 200 });
     expect(call.status.code).toBe(0);
+  });
+});
+
+describe('a hedge and a stream mended elsewhere', () => {
+  it('marks the hedge that answered, and the slow attempt it beat as cancelled', async () => {
+    openai.script({ delayMs: 3000 });
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 });
+    const { response } = await client.chat.completions.create({ model: 'gpt-hedged', messages: [{ role: 'user', content: 'hedge me' }] }).withResponse();
+    const requestId = response.headers.get('x-request-id')!;
+    // The beaten attempt ends when the call is decided, beside the call span: wait for both attempts.
+    await receiver.waitFor((all) => {
+      const call = all.find((span) => span.attributes['gateway.request_id'] === requestId);
+      return call !== undefined && all.filter((span) => span.parentSpanId === call.spanId && span.kind === CLIENT).length === 2;
+    });
+    const { children } = await spansOfCall(requestId);
+    const attempts = children.filter((span) => span.kind === CLIENT);
+    expect(attempts.map((span) => [span.attributes['gateway.channel'], span.attributes['gateway.attempt.kind'], span.attributes['gateway.attempt.cancelled'] ?? false])).toEqual([
+      ['slow', 'first', true],
+      ['quick', 'hedge', false],
+    ]);
+    // The overhead leaves out the upstream waits, the hedge's overlapping the slow attempt's counted once.
+    expect(Number(response.headers.get('x-gateway-overhead-ms'))).toBeLessThan(150);
+  });
+
+  it('marks a stream cut midway and its restart on another channel', async () => {
+    openai.script({ cutStreamAfterChunks: 3, chunkDelayMs: 20 });
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 });
+    const { data: stream, response } = await client.chat.completions.create({ model: 'gpt-mended', messages: [{ role: 'user', content: 'mend me' }], stream: true }).withResponse();
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('Hello from the OpenAI simulator: you said "mend me"');
+    const { call, children } = await spansOfCall(response.headers.get('x-request-id')!);
+    const attempts = children.filter((span) => span.kind === CLIENT);
+    expect(attempts.map((span) => [span.attributes['gateway.channel'], span.attributes['gateway.attempt.kind'], span.status.code])).toEqual([
+      ['cutter', 'first', ERROR],
+      ['mender', 'restart', 0],
+    ]);
+    expect(attempts[0]!.attributes['error.type']).toBe('GW_ERR_STREAM_CUT');
+    expect(call.status.code).toBe(0);
+    expect(spare.requests.at(-1)!.headers.traceparent).toBe(`00-${call.traceId}-${attempts[1]!.spanId}-01`);
   });
 });
 
