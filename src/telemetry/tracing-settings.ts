@@ -1,6 +1,10 @@
 // The standard OTEL_* variables the gateway's tracing reads (OpenTelemetry's "SDK environment variables"
 // and the OTLP exporter's), from the parsed environment. No OpenTelemetry module is needed to read them:
 // load-tracing.ts decides from these alone whether to load any.
+import { StartupError } from '../config/startup-error.ts';
+
+/** OTEL_TRACES_SAMPLER's values the gateway knows (the specification's, without the Jaeger and X-Ray ones). */
+export const SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
 export interface TracingEnv {
   OTEL_SDK_DISABLED?: string | undefined;
   OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
@@ -22,7 +26,7 @@ export interface TracingSettings {
   url: string;
   protocol: 'http/protobuf' | 'http/json';
   serviceName: string | undefined;
-  sampler: { name: string; arg: number | undefined };
+  sampler: { name: (typeof SAMPLERS)[number]; arg: number | undefined };
   batch: { scheduledDelayMillis?: number; maxQueueSize?: number; maxExportBatchSize?: number; exportTimeoutMillis?: number };
   /** Whether prompts and answers go into spans (off unless the operator turns it on). */
   captureContent: boolean;
@@ -35,14 +39,16 @@ export function tracingSettings(env: TracingEnv): TracingSettings | null {
   if (!url) return null;
   const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
   if (protocol !== 'http/protobuf' && protocol !== 'http/json') {
-    throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL '${protocol}' is not supported: use http/protobuf (the default) or http/json`);
+    throw new StartupError(`OTEL_EXPORTER_OTLP_PROTOCOL '${protocol}' is not supported: use http/protobuf (the default) or http/json.`);
   }
+  const sampler = (env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on').trim().toLowerCase();
+  if (!(SAMPLERS as readonly string[]).includes(sampler)) throw new StartupError(`OTEL_TRACES_SAMPLER '${sampler}' is not supported: use one of ${SAMPLERS.join(', ')}.`);
   const arg = env.OTEL_TRACES_SAMPLER_ARG === undefined ? undefined : Number(env.OTEL_TRACES_SAMPLER_ARG);
   return {
     url,
     protocol,
     serviceName: env.OTEL_SERVICE_NAME?.trim() || undefined,
-    sampler: { name: (env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on').trim().toLowerCase(), arg: arg !== undefined && Number.isFinite(arg) ? arg : undefined },
+    sampler: { name: sampler as (typeof SAMPLERS)[number], arg: arg !== undefined && Number.isFinite(arg) ? arg : undefined },
     batch: {
       ...positive('scheduledDelayMillis', env.OTEL_BSP_SCHEDULE_DELAY),
       ...positive('maxQueueSize', env.OTEL_BSP_MAX_QUEUE_SIZE),
