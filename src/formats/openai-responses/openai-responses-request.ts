@@ -9,6 +9,7 @@ import type { HubReasoningConfig, HubRequest, HubResponseFormat, HubTool, HubToo
 import { parseOrThrow, unknownFields } from '../../hub/hub-validation.ts';
 import { Warnings, type HubWarning } from '../../hub/hub-warnings.ts';
 import { restoreExtensions, setIfDefined, warnForeignExtensions } from '../shared/extensions.ts';
+import { warnUnservedWebTools } from '../shared/server-tools.ts';
 import { warnUnavailableIncludes } from './openai-responses-include.ts';
 import { hubMessagesToResponsesInput, responsesInputToHub } from './openai-responses-input.ts';
 import { responsesRequestSchema, type ResponsesRequest } from './openai-responses-schema.ts';
@@ -177,5 +178,6 @@ export function hubToOpenaiResponsesRequest(request: HubRequest, upstreamModel: 
   restoreExtensions(body, request, 'openai-responses');
   if (!('store' in body)) body.store = false;
   warnForeignExtensions(request, 'openai-responses', warnings);
+  warnUnservedWebTools(request, warnings, 'this OpenAI Responses channel');
   return { body, warnings: warnings.list };
 }

@@ -137,10 +137,3 @@ export function clientToolsOf(requestBody: unknown): Map<string, ClientTool> {
   }
   return map;
 }
-
-/** Names a hosted search tool that a translated request leaves out, for the client's warning header. */
-export function removedHostedTools(requestBody: unknown): string[] {
-  const tools = (requestBody as { tools?: unknown } | null)?.tools;
-  if (!Array.isArray(tools)) return [];
-  return tools.map((t) => String((t as { type?: unknown }).type)).filter((type) => HOSTED_SEARCH.test(type));
-}

@@ -136,8 +136,8 @@ async function relayGeminiCall(deps: RelayDeps, exchange: RelayExchange, payload
     if (stream && target.alt !== 'sse') {
       throw invalidRequest('streamGenerateContent is served as Server-Sent Events: add ?alt=sse (the @google/genai SDK does).', 'alt', 'unsupported_stream_format');
     }
-    const { request: hubRequest } = geminiGenerateFormat.requestToHub(body, { model, stream });
-    await sendRelayResult(exchange, await relayChat(deps, call, { hubRequest: () => hubRequest }));
+    const inHub = geminiGenerateFormat.requestToHub(body, { model, stream });
+    await sendRelayResult(exchange, await relayChat(deps, call, { hubRequest: () => inHub }));
   } catch (error) {
     // Refused with the key known: logged like any refused call (README: every call is logged).
     recordRefusedCall(deps, { requestId: exchange.requestId, key, endpoint: `/v1beta/models/{model}:${action}`, inboundFormat: 'gemini-generate', model, stream, startedAt }, error);
