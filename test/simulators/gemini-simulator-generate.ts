@@ -5,7 +5,7 @@ import { sendEventStream, sendJson } from './simulator-http.ts';
 import { announcement, countWords, greeting, scriptedToolCall, shapeText, simulatedEmbedding, splitIntoPieces, thinkingSignature, thinkingText, toolResultAnswer, weatherCities } from './simulator-answers.ts';
 import { geminiError } from './gemini-simulator-errors.ts';
 
-interface Part { text?: string; thought?: boolean; functionCall?: { name?: string; args?: unknown }; functionResponse?: { name?: string; response?: unknown } }
+interface Part { text?: string; thought?: boolean; thoughtSignature?: string; thought_signature?: string; functionCall?: { name?: string; args?: unknown }; functionResponse?: { name?: string; response?: unknown } }
 interface Content { role?: string; parts?: Part[] }
 interface GenerateBody {
   contents?: Content[];
@@ -41,7 +41,19 @@ function validContents(exchange: SimulatorExchange): GenerateBody | null {
   const body = exchange.recorded.body as GenerateBody | undefined;
   if (!body || typeof body !== 'object') return invalid(exchange, 'Invalid JSON payload received.'), null;
   if (!Array.isArray(body.contents) || body.contents.length === 0) return invalid(exchange, '* GenerateContentRequest.contents: contents is not specified\n'), null;
+  if (body.contents.some((content) => content.parts?.some((part) => !validThoughtSignature(part.thoughtSignature ?? part.thought_signature)))) {
+    return invalid(exchange, 'Unable to submit request because Thought signature is not valid.'), null;
+  }
   return body;
+}
+
+/** Gemini's documented value for a history it did not write, which skips the check. */
+const SKIP_SIGNATURE_CHECK = 'skip_thought_signature_validator';
+
+/** Like Google, a thought signature sent back must be one Gemini made (or the documented skip value). */
+function validThoughtSignature(signature: string | undefined): boolean {
+  if (signature === undefined || signature === SKIP_SIGNATURE_CHECK) return true;
+  return Buffer.from(signature, 'base64').toString('utf8').startsWith('gemini-signature:');
 }
 
 export function countTokens(exchange: SimulatorExchange): void {

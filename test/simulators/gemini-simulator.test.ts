@@ -104,6 +104,21 @@ describe('generateContent', () => {
     expect(chunks.at(-1)!.usageMetadata?.thoughtsTokenCount).toBe(3);
     expect((await ai.models.generateContent({ model, contents: 'think' })).usageMetadata?.thoughtsTokenCount).toBeUndefined();
   });
+
+  it('takes back its own thought signatures and refuses one it did not make, as Google does', async () => {
+    const thought = 'Thinking about "think".';
+    const history = (signature: string) => [
+      { role: 'user', parts: [{ text: 'think' }] },
+      { role: 'model', parts: [{ text: thought, thought: true, thoughtSignature: signature }, { text: 'Hello.' }] },
+      { role: 'user', parts: [{ text: 'again' }] },
+    ];
+    const own = await ai.models.generateContent({ model, contents: history(geminiThoughtSignature(thought)) });
+    expect(own.text).toBe('Hello from the Gemini simulator: you said "again"');
+    const error = await ai.models.generateContent({ model, contents: history('gwsig:anthropic:c2lnbmF0dXJl') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    expect((error as ApiError).message).toContain('Thought signature is not valid');
+  });
 });
 
 describe('function calling', () => {
