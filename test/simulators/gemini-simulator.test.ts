@@ -121,6 +121,23 @@ describe('generateContent', () => {
   });
 });
 
+describe('search grounding', () => {
+  it('grounds an answer with googleSearch: queries, the page used, and a support spanning the answer, whole and streamed', async () => {
+    const config = { tools: [{ googleSearch: {} }] };
+    const response = await ai.models.generateContent({ model, contents: 'search the docs', config });
+    expect(response.text).toBe('The web says: search the docs.');
+    const grounding = response.candidates?.[0]?.groundingMetadata;
+    expect(grounding?.webSearchQueries).toEqual(['search the docs']);
+    expect(grounding?.groundingChunks).toEqual([{ web: { uri: 'https://example.org/search-the-docs', title: 'About search the docs', domain: 'example.org' } }]);
+    expect(grounding?.groundingSupports?.[0]).toMatchObject({ segment: { startIndex: 0, endIndex: 30, text: 'The web says: search the docs.' }, groundingChunkIndices: [0] });
+    const chunks = await collect(await ai.models.generateContentStream({ model, contents: 'search the docs', config }));
+    expect(chunks.map((chunk) => chunk.text ?? '').join('')).toBe('The web says: search the docs.');
+    expect(chunks.at(-1)!.candidates?.[0]?.groundingMetadata?.webSearchQueries).toEqual(['search the docs']);
+    expect(chunks.slice(0, -1).every((chunk) => chunk.candidates?.[0]?.groundingMetadata === undefined)).toBe(true);
+    expect((await ai.models.generateContent({ model, contents: 'search the docs' })).candidates?.[0]?.groundingMetadata).toBeUndefined();
+  });
+});
+
 describe('function calling', () => {
   it('answers a weather question with parallel functionCall parts, then uses the functionResponses', async () => {
     const contents: Content[] = [{ role: 'user', parts: [{ text: 'What is the weather in Paris and Tokyo?' }] }];

@@ -11,10 +11,22 @@ export function restoreExtensions(body: Record<string, unknown>, request: HubReq
   for (const [key, value] of Object.entries(own)) if (!(key in body)) body[key] = value;
 }
 
+/**
+ * Extension fields the gateway honours itself whatever the channel, so leaving them out of another
+ * provider's request changes nothing the client asked for: a Responses client's `store` and `include` (the
+ * gateway keeps the response and writes what include asks for) and `prompt_cache_key` (it keeps the
+ * session on one channel: src/routing/session-affinity.ts).
+ */
+const HONOURED_BY_THE_GATEWAY: Partial<Record<string, ReadonlySet<string>>> = {
+  'openai-responses': new Set(['store', 'include', 'prompt_cache_key']),
+};
+
 export function warnForeignExtensions(request: HubRequest, format: string, warnings: Warnings): void {
   for (const [source, fields] of Object.entries(request.extensions)) {
     if (source === format || !fields) continue;
+    const honoured = HONOURED_BY_THE_GATEWAY[source];
     for (const [key, value] of Object.entries(fields)) {
+      if (honoured?.has(key)) continue;
       if (key === 'server_tools' && Array.isArray(value)) warnServerTools(value, source, format, warnings);
       else warnings.dropped(key, `'${key}' from the ${source} request has no equivalent in ${format}; it was not sent.`);
     }
