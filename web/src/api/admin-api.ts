@@ -109,7 +109,6 @@ export const adminApi = {
   deleteGroup: (name: string) => api.delete(`/api/admin/groups/${encodeURIComponent(name)}`),
 
   audit: async () => rows<Record<string, unknown>>(await api.get('/api/admin/audit?limit=200')),
-  logs: async () => rows<Record<string, unknown>>(await api.get('/api/admin/logs?limit=100')),
 
   settings: () => api.get<{ registration: { mode: 'open' | 'closed' | 'domains'; domains: string[] }; mail: AdminMailSettings }>('/api/admin/settings'),
   putRegistration: (registration: { mode: string; domains: string[] }) => api.put('/api/admin/settings', { registration }),

@@ -1,5 +1,6 @@
-// Channels: status and the reason a channel was disabled, a test button, create, edit every field (the
-// upstream key is write-only: never shown, replaced when a new one is typed) and delete.
+// Channels: status and the reason a channel was disabled, a test button (and one for all channels), the
+// upstream's balance, create, edit every field (the upstream key is write-only: never shown, replaced when a
+// new one is typed; the model list can be fetched from the upstream) and delete.
 import { useState } from 'react';
 import { Badge, Button, Group, Menu, Modal, MultiSelect, NumberInput, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
 import { adminApi, type AdminChannel, type ChannelTestOutcome } from '../../api/admin-api.ts';
@@ -9,6 +10,9 @@ import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 import { CloudChannelFields, cloudSettingsBody, initialCloudSettings, keyDescription } from './CloudChannelFields.tsx';
 import { http2Body, httpVersionOf, UpstreamHttpVersionField } from './UpstreamHttpVersionField.tsx';
+import { ChannelBalanceCell } from './ChannelBalance.tsx';
+import { UpstreamModelPicker } from './UpstreamModelPicker.tsx';
+import { TestAllChannels } from './TestAllChannels.tsx';
 
 const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere', 'azure-openai', 'vertex', 'bedrock'];
 /** Endpoints a channel may declare its upstream lacks (the gateway then routes or translates around it). */
@@ -34,7 +38,15 @@ export default function AdminChannels() {
   return (
     <Stack>
       <AdminToolbar addLabel="Create channel" onAdd={() => setEditing('new')} error={channels.isError ? channels.error : null} />
-      <Table.ScrollContainer minWidth={860}>
+      <Group gap="sm">
+        <TestAllChannels
+          onResults={(results) => {
+            setTests((previous) => ({ ...previous, ...results }));
+            return refresh();
+          }}
+        />
+      </Group>
+      <Table.ScrollContainer minWidth={980}>
         <Table striped aria-label="Channels">
           <Table.Thead>
             <Table.Tr>
@@ -44,6 +56,7 @@ export default function AdminChannels() {
               <Table.Th>Models</Table.Th>
               <Table.Th>Groups</Table.Th>
               <Table.Th>Priority / weight</Table.Th>
+              <Table.Th>Balance</Table.Th>
               <Table.Th>
                 <span className="visually-hidden">Actions</span>
               </Table.Th>
@@ -73,6 +86,9 @@ export default function AdminChannels() {
                 <Table.Td>{channel.groups.join(', ')}</Table.Td>
                 <Table.Td>
                   {channel.priority} / {channel.weight}
+                </Table.Td>
+                <Table.Td>
+                  <ChannelBalanceCell channelId={channel.id} channelName={channel.name} />
                 </Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
@@ -216,6 +232,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
         clearable
       />
       <Textarea label="Models" description="One per line." autosize minRows={2} value={models} onChange={(event) => setModels(event.currentTarget.value)} />
+      {existing ? <UpstreamModelPicker channelId={existing.id} current={splitList(models)} onAdd={(added) => setModels([...splitList(models), ...added].join('\n'))} /> : null}
       <Textarea label="Model mapping (JSON)" autosize minRows={2} value={mapping} onChange={(event) => setMapping(event.currentTarget.value)} />
       <TextInput label="Groups" description="Comma-separated." value={groups} onChange={(event) => setGroups(event.currentTarget.value)} />
       <Group grow>
