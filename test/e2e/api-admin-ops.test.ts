@@ -322,3 +322,43 @@ describe('test all channels', () => {
     expect((await admin.post('/api/admin/channels/test-all', { nonsense: true })).status).toBe(400);
   });
 });
+
+describe('every setting of the config file, through the admin API, checked', () => {
+  it("keeps a model's fallbacks, hedging and limits, and refuses unknown, circular or unbounded ones naming the field", async () => {
+    const model = { id: 'gpt-4o-mini', input_per_mtok: 1, output_per_mtok: 2, fallbacks: ['gpt-4o'], hedge_after_ms: 1500, context_window: 128000, max_output_tokens: 16384, capabilities: { tools: false } };
+    const saved = await admin.put('/api/admin/models', model);
+    expect(saved.status).toBe(200);
+    const listed = (await admin.get<{ data: Record<string, unknown>[] }>('/api/admin/models')).body.data.find((row) => row.id === 'gpt-4o-mini');
+    expect(listed).toMatchObject({ fallbacks: ['gpt-4o'], hedge_after_ms: 1500, context_window: 128000, max_output_tokens: 16384, capabilities: { tools: false } });
+    for (const [change, param] of [
+      [{ fallbacks: ['no-such-model'] }, 'fallbacks'],
+      [{ fallbacks: ['gpt-4o-mini'] }, 'fallbacks'],
+      [{ fallbacks: ['gpt-4o', 'gpt-4o'] }, 'fallbacks'],
+      [{ hedge_after_ms: 600_001 }, 'hedge_after_ms'],
+      [{ hedge_after_ms: -1 }, 'hedge_after_ms'],
+      [{ context_window: 100_000_001 }, 'context_window'],
+      [{ max_images: 1_001 }, 'max_images'],
+    ] as const) {
+      const answer = await admin.put('/api/admin/models', { ...model, ...change });
+      expect({ change, status: answer.status, param: answer.body.error?.param }).toEqual({ change, status: 400, param });
+    }
+    // Nothing refused was stored.
+    expect((await admin.get<{ data: Record<string, unknown>[] }>('/api/admin/models')).body.data.find((row) => row.id === 'gpt-4o-mini')).toMatchObject({ fallbacks: ['gpt-4o'], hedge_after_ms: 1500 });
+  });
+
+  it("sets a channel's timeouts and prefill, and a user's rate limits, within bounds", async () => {
+    const id = channelIds.plain;
+    const edited = await admin.patch(`/api/admin/channels/${id}`, { timeouts: { connect_ms: 2000, idle_ms: 60000 }, supports_prefill: true });
+    expect(edited.body).toMatchObject({ timeouts: { connect_ms: 2000, idle_ms: 60000 }, supports_prefill: true });
+    const tooLong = await admin.patch(`/api/admin/channels/${id}`, { timeouts: { connect_ms: 3_600_001 } });
+    expect({ status: tooLong.status, param: tooLong.body.error.param }).toEqual({ status: 400, param: 'timeouts.connect_ms' });
+    expect((await admin.get<{ data: { id: number; timeouts?: unknown }[] }>('/api/admin/channels')).body.data.find((row) => row.id === id)!.timeouts).toEqual({ connect_ms: 2000, idle_ms: 60000 });
+    expect((await admin.patch(`/api/admin/channels/${id}`, { timeouts: {} })).body.timeouts ?? {}).toEqual({});
+
+    const bobId = (await bob.get<{ user: { id: number } }>('/api/me')).body.user.id;
+    expect((await admin.patch(`/api/admin/users/${bobId}`, { rpm_limit: 60, tpm_limit: 100000 })).body).toMatchObject({ rpm_limit: 60, tpm_limit: 100000 });
+    const huge = await admin.patch(`/api/admin/users/${bobId}`, { rpm_limit: 2 ** 31 });
+    expect({ status: huge.status, param: huge.body.error.param }).toEqual({ status: 400, param: 'rpm_limit' });
+    expect((await admin.get(`/api/admin/users/${bobId}`)).body).toMatchObject({ rpm_limit: 60 });
+  });
+});

@@ -112,7 +112,7 @@ describe('the operator view', { timeout: 60_000 }, () => {
       // Nothing wider than the screen but the tables' own scroll areas.
       // (Polled: the chart follows the new width a frame or two later.)
       await poll(async () => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1
-        ? [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 5).map((element) => `${element.tagName}.${element.className} ${Math.round(element.getBoundingClientRect().right)}`)
+        ? Array.from(document.querySelectorAll('body *')).filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 5).map((element) => `${element.tagName}.${element.className} ${Math.round(element.getBoundingClientRect().right)}`)
         : [])).toEqual([]);
     }
     await page.setViewportSize(VIEWPORTS.desktop);

@@ -13,6 +13,7 @@ import { http2Body, httpVersionOf, UpstreamHttpVersionField } from './UpstreamHt
 import { ChannelBalanceCell } from './ChannelBalance.tsx';
 import { UpstreamModelPicker } from './UpstreamModelPicker.tsx';
 import { TestAllChannels } from './TestAllChannels.tsx';
+import { advancedChannelBody, advancedChannelProblems, advancedChannelState, ChannelAdvancedFields } from './ChannelAdvancedFields.tsx';
 
 const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere', 'azure-openai', 'vertex', 'bedrock'];
 /** Endpoints a channel may declare its upstream lacks (the gateway then routes or translates around it). */
@@ -162,12 +163,16 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
   const [chatFormat, setChatFormat] = useState(existing?.chat_format ?? 'openai-chat');
   const [unsupported, setUnsupported] = useState<string[]>(existing?.unsupported_endpoints ?? []);
   const [problem, setProblem] = useState<string | null>(null);
+  const [advanced, setAdvanced] = useState(() => advancedChannelState(existing));
+  const [advancedErrors, setAdvancedErrors] = useState<ReturnType<typeof advancedChannelProblems>>({});
 
   const [numberErrors, setNumberErrors] = useState<Partial<Record<'priority' | 'weight', string>>>({});
   const submit = async () => {
     const problems = numberProblems({ priority, weight }, { priority: { integer: true, min: -1_000_000, max: 1_000_000 }, weight: { integer: true, min: 0, max: 1_000_000 } });
     setNumberErrors(problems);
-    if (Object.keys(problems).length > 0) return;
+    const timeoutProblems = advancedChannelProblems(advanced);
+    setAdvancedErrors(timeoutProblems);
+    if (Object.keys(problems).length > 0 || Object.keys(timeoutProblems).length > 0) return;
     let modelMapping: Record<string, string> = {};
     try {
       modelMapping = mapping.trim() ? (JSON.parse(mapping) as Record<string, string>) : {};
@@ -190,6 +195,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       ...(type === 'openai' ? { chat_format: chatFormat } : {}),
       unsupported_endpoints: unsupported,
       http2: http2Body(httpVersion),
+      ...advancedChannelBody(advanced),
       ...(apiKey ? { api_key: apiKey } : {}),
     };
     const ok = await runAdminAction(() => (existing ? adminApi.updateChannel(existing.id, body) : adminApi.createChannel(body)), existing ? 'Channel saved.' : 'Channel created.', onDone);
@@ -240,6 +246,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
         <NumberInput label="Weight" description="Share within a priority." {...exactNumberProps} value={weight} onChange={setWeight} error={numberErrors.weight} />
       </Group>
       <UpstreamHttpVersionField value={httpVersion} onChange={setHttpVersion} />
+      <ChannelAdvancedFields state={advanced} onChange={setAdvanced} errors={advancedErrors} prefillWasSet={existing?.supports_prefill !== undefined} />
       <Switch label="Enabled" checked={enabled} onChange={(event) => setEnabled(event.currentTarget.checked)} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
