@@ -1,6 +1,6 @@
 // Every setting the config file holds can be set in the admin pages (issue 31, item 2), in Debian's
 // Chromium at desktop and phone width: a model's fallbacks, hedging and limits, a channel's timeouts, a
-// user's rate limits and the groups users may choose. A number out of bounds is refused in the form, and the
+// user's rate limits, the groups users may choose, and any user's keys. A number out of bounds is refused in the form, and the
 // API read back shows nothing changed. Screenshots in test-results/screenshots/admin-config-*.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,5 +120,50 @@ describe('config settings in the admin pages', { timeout: 60_000 }, () => {
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'admin-config-settings-phone-light.png'), fullPage: true });
     await page.setViewportSize(VIEWPORTS.desktop);
+  });
+
+  it("creates a key for a user with limits, shows its secret once, edits it, refuses a bad limit and deletes it after confirming", async () => {
+    await page.goto(`${gateway.url}/admin/keys`);
+    await page.getByRole('button', { name: 'Create key for a user' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create key for a user' });
+    await dialog.getByLabel('User', { exact: true }).click();
+    await page.getByRole('option', { name: 'lim (lim@example.com)' }).click();
+    await dialog.getByLabel('Key name').fill('lim-batch');
+    await dialog.getByLabel('Quota (USD)').fill('2.5');
+    await dialog.getByLabel('Requests per minute').fill('0');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await dialog.getByText('Must be at least 1.').waitFor();
+    expect((await admin.get('/api/admin/keys')).body.data).toEqual([]);
+    await dialog.getByLabel('Requests per minute').fill('30');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    const secret = await page.getByTestId('new-key-secret').textContent();
+    expect(secret).toMatch(/^sk-/);
+    // The secret works for the user, and is never listed.
+    const models = await fetch(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(models.status).toBe(200);
+    await page.getByRole('button', { name: 'Done' }).click();
+    const listed = async () => (await admin.get<{ data: { name: string; status: string; quota_micros: number | null; rpm_limit: number | null; tpm_limit: number | null }[] }>('/api/admin/keys')).body;
+    expect(JSON.stringify(await listed())).not.toContain(secret!);
+    expect((await listed()).data[0]).toMatchObject({ name: 'lim-batch', quota_micros: 2_500_000, rpm_limit: 30, status: 'active' });
+
+    const row = page.getByRole('row').filter({ hasText: 'lim-batch' });
+    await row.getByRole('button', { name: 'Actions for key lim-batch of lim' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Key lim-batch of lim' });
+    await edit.getByLabel('Tokens per minute').fill('5000');
+    await edit.getByRole('button', { name: 'Save key' }).click();
+    await poll(async () => (await listed()).data[0]).toMatchObject({ rpm_limit: 30, tpm_limit: 5000 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'admin-config-keys-desktop-light.png'), fullPage: true });
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'admin-config-keys-phone-light.png'), fullPage: true });
+    await page.setViewportSize(VIEWPORTS.desktop);
+
+    await row.getByRole('button', { name: 'Actions for key lim-batch of lim' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: /^Delete the key lim-batch/ }).getByRole('button', { name: 'Delete key' }).click();
+    await poll(async () => (await listed()).data[0]?.status).toBe('deleted');
+    expect((await fetch(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
   });
 });

@@ -105,3 +105,41 @@ export const adminOpsApi = {
   upstreamModels: (id: number) => api.get<UpstreamModels>(`/api/admin/channels/${id}/upstream-models`),
   testAll: (reenable: boolean) => api.post<{ data: ChannelTestAllResult[]; passed: number; failed: number; skipped: { channel_id: number; reason: string }[] }>('/api/admin/channels/test-all', { reenable }),
 };
+
+/** A key as GET /api/admin/keys lists it (never the secret): the owner, the restrictions and the limits. */
+export interface AdminKeyRow {
+  id: number;
+  name: string;
+  key_prefix: string;
+  group_name: string;
+  status: 'active' | 'disabled' | 'deleted';
+  quota_micros: number | null;
+  used_micros: number;
+  expires_at: number | null;
+  created_at: number;
+  last_used_at: number | null;
+  user: string;
+  user_email: string | null;
+  models_json: string | null;
+  ip_allowlist_json: string | null;
+  rpm_limit: number | null;
+  tpm_limit: number | null;
+}
+
+export interface AdminKeyFields {
+  group?: string;
+  models?: string[] | null;
+  quota_usd?: number | null;
+  expires_at?: string | null;
+  ip_allowlist?: string[] | null;
+  rpm_limit?: number | null;
+  tpm_limit?: number | null;
+  enabled?: boolean;
+}
+
+export const adminKeysApi = {
+  list: async () => (await api.get<{ data: AdminKeyRow[] }>('/api/admin/keys')).data,
+  create: (body: AdminKeyFields & { user: string; name: string }) => api.post<{ id: number; key: string }>('/api/admin/keys', body),
+  update: (id: number, body: AdminKeyFields) => api.patch(`/api/admin/keys/${id}`, body),
+  remove: (id: number) => api.delete(`/api/admin/keys/${id}`),
+};
