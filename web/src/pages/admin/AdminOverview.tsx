@@ -175,7 +175,7 @@ function ChannelHealthRow({ channel }: { channel: OverviewChannel }) {
     <Table.Tr>
       <Table.Td fw={500}>{channel.name}</Table.Td>
       <Table.Td>
-        <Badge variant="filled" color={channel.status === 'enabled' ? 'green' : 'red.9'}>
+        <Badge variant="filled" color={channel.status === 'enabled' ? 'green' : 'red.9'} miw="max-content">
           {STATUS_LABEL[channel.status]}
         </Badge>
         {channel.status_reason ? (
@@ -185,7 +185,7 @@ function ChannelHealthRow({ channel }: { channel: OverviewChannel }) {
         ) : null}
       </Table.Td>
       <Table.Td>
-        <Badge variant="light" color={breaker.color}>
+        <Badge variant="light" color={breaker.color} miw="max-content">
           {breaker.label}
         </Badge>
       </Table.Td>
