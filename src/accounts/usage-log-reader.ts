@@ -16,6 +16,10 @@ export interface LogQuery {
   model?: string | undefined;
   outcome?: 'success' | 'error' | undefined;
   user_id?: number | undefined;
+  /** Administrators only: the channel, the exact status, the gateway error code. */
+  channel_id?: number | undefined;
+  status?: number | undefined;
+  error_code?: string | undefined;
 }
 
 export function encodeCursor(cursor: UsageLogCursor): string {
@@ -28,11 +32,17 @@ export function decodeCursor(text: string): UsageLogCursor {
   return { createdAt: Number(match[1]), id: Number(match[2]) };
 }
 
-/** `ownerId` null: the admin's view over everyone (optionally one user). */
-export function toFilter(query: LogQuery, ownerId: number | null): UsageLogFilter {
+/** `ownerId` null: the admin's view over everyone (optionally one user); `channels` names them for channel_id. */
+export function toFilter(query: LogQuery, ownerId: number | null, channels?: ReadonlyMap<number, string>): UsageLogFilter {
   const filter: UsageLogFilter = {};
   if (ownerId !== null) filter.userId = ownerId;
-  else if (query.user_id !== undefined) filter.userId = query.user_id;
+  else {
+    if (query.user_id !== undefined) filter.userId = query.user_id;
+    // Which channel served a call is an administrator's knowledge: a user's filter never names one.
+    if (query.channel_id !== undefined) filter.channel = { id: query.channel_id, name: channels?.get(query.channel_id) ?? '' };
+  }
+  if (query.status !== undefined) filter.status = query.status;
+  if (query.error_code !== undefined) filter.errorCode = query.error_code;
   if (query.key_id !== undefined) filter.keyId = query.key_id;
   if (query.model !== undefined) filter.model = query.model;
   if (query.from !== undefined) filter.since = query.from;
@@ -41,7 +51,9 @@ export function toFilter(query: LogQuery, ownerId: number | null): UsageLogFilte
   return filter;
 }
 
-export function logView(row: UsageLogRow, admin: boolean, channelNames?: ReadonlyMap<number, string>) {
+export interface UserLabel { name: string; email: string | null }
+
+export function logView(row: UsageLogRow, admin: boolean, channelNames?: ReadonlyMap<number, string>, users?: ReadonlyMap<number, UserLabel>) {
   return {
     id: row.id,
     created_at: new Date(row.created_at).toISOString(),
@@ -63,8 +75,22 @@ export function logView(row: UsageLogRow, admin: boolean, channelNames?: Readonl
     reasoning_tokens: row.reasoning_tokens,
     cost_usd: row.cost_micros / 1_000_000,
     error: row.error,
-    ...(admin ? { user_id: row.user_id, channel_id: row.channel_id, channel: row.channel_id === null ? null : channelNames?.get(row.channel_id) ?? null, upstream_model: row.upstream_model } : {}),
+    error_code: row.error_code,
+    ...(admin ? { user_id: row.user_id, user_name: row.user_id === null ? null : users?.get(row.user_id)?.name ?? null, user_email: row.user_id === null ? null : users?.get(row.user_id)?.email ?? null, channel_id: row.channel_id, channel: channelOf(row, channelNames), upstream_model: row.upstream_model } : {}),
   };
+}
+
+/** The channel that served the call, or for a call that failed everywhere, the last one it tried. */
+function channelOf(row: UsageLogRow, channelNames: ReadonlyMap<number, string> | undefined): string | null {
+  if (row.channel_id !== null) return channelNames?.get(row.channel_id) ?? null;
+  if (!row.attempts_json) return null;
+  try {
+    const attempts = JSON.parse(row.attempts_json) as { channel?: unknown }[];
+    const last = attempts.at(-1)?.channel;
+    return typeof last === 'string' ? last : null;
+  } catch {
+    return null;
+  }
 }
 
 export async function channelNames(db: Db): Promise<Map<number, string>> {
@@ -72,10 +98,20 @@ export async function channelNames(db: Db): Promise<Map<number, string>> {
   return new Map(rows.map((row) => [row.id, row.name]));
 }
 
+/** Names and e-mails of the users these rows belong to (one indexed read for a page, not a join per row). */
+export async function userLabels(db: Db, rows: readonly UsageLogRow[]): Promise<Map<number, UserLabel>> {
+  const ids = [...new Set(rows.map((row) => row.user_id).filter((id): id is number => id !== null))];
+  if (ids.length === 0) return new Map();
+  const users = await db.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', ids).execute();
+  return new Map(users.map((user) => [user.id, { name: user.name, email: user.email }]));
+}
+
 export async function readLogPage(db: Db, query: LogQuery, ownerId: number | null, limit: number, cursor: string | undefined) {
-  const page = await listUsageLogs(db, toFilter(query, ownerId), { limit, after: cursor ? decodeCursor(cursor) : null });
-  const names = ownerId === null ? await channelNames(db) : undefined;
-  return { data: page.rows.map((row) => logView(row, ownerId === null, names)), next_cursor: page.next ? encodeCursor(page.next) : null };
+  const admin = ownerId === null;
+  const names = admin ? await channelNames(db) : undefined;
+  const page = await listUsageLogs(db, toFilter(query, ownerId, names), { limit, after: cursor ? decodeCursor(cursor) : null });
+  const users = admin ? await userLabels(db, page.rows) : undefined;
+  return { data: page.rows.map((row) => logView(row, admin, names, users)), next_cursor: page.next ? encodeCursor(page.next) : null };
 }
 
 /** One call with its attempts; for a user, attempts carry no channel names. */
@@ -91,7 +127,7 @@ export async function readLogDetail(db: Db, id: number, ownerId: number | null) 
     : [{ model: row.upstream_model ?? row.model, channel: row.channel_id === null ? null : (await channelNames(db)).get(row.channel_id) ?? null, status: row.status, outcome: row.status < 400 ? 'success' : 'error', error: row.error, ms: row.latency_ms }];
   const model = await findModelById(db, row.model);
   return {
-    ...logView(row, admin, admin ? await channelNames(db) : undefined),
+    ...logView(row, admin, admin ? await channelNames(db) : undefined, admin ? await userLabels(db, [row]) : undefined),
     // How the charge was computed, from the row and the model's price in force (src/metering/charge-explanation.ts).
     calculation: explainCharge(row, model ? JSON.parse(model.pricing_json) as ModelPricing : undefined, model?.free === 1),
     attempts: attempts.map((attempt, index) => ({ attempt: index + 1, model: attempt.model, status: attempt.status, outcome: attempt.outcome, error: attempt.error, latency_ms: attempt.ms, ...(admin ? { channel: attempt.channel } : {}) })),
@@ -99,6 +135,8 @@ export async function readLogDetail(db: Db, id: number, ownerId: number | null) 
 }
 
 const CSV_COLUMNS = ['id', 'created_at', 'request_id', 'key_name', 'model', 'endpoint', 'stream', 'status', 'outcome', 'latency_ms', 'ttft_ms', 'input_tokens', 'cached_tokens', 'output_tokens', 'reasoning_tokens', 'cost_usd', 'error'] as const;
+/** The administrators' export: whose call, which key and channel, and the error code besides. */
+const ADMIN_CSV_COLUMNS = ['id', 'created_at', 'request_id', 'user_id', 'user_name', 'user_email', 'key_id', 'key_name', 'model', 'upstream_model', 'channel', 'endpoint', 'stream', 'status', 'outcome', 'error_code', 'latency_ms', 'ttft_ms', 'input_tokens', 'cached_tokens', 'output_tokens', 'reasoning_tokens', 'cost_usd', 'error'] as const;
 
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -108,17 +146,26 @@ function csvCell(value: unknown): string {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The CSV, header first, then rows a page at a time (1000 rows in memory at most). */
-export async function* logsCsv(db: Db, query: LogQuery, ownerId: number | null): AsyncGenerator<string> {
-  yield `${CSV_COLUMNS.join(',')}\n`;
-  const filter = toFilter(query, ownerId);
+/**
+ * The CSV, header first, then rows a page at a time (1000 rows in memory at most); `ownerId` null is the
+ * administrators' export of everyone's calls, with user names, e-mails and channels. `query` null: no
+ * call can match (the e-mail of nobody), the header alone.
+ */
+export async function* logsCsv(db: Db, query: LogQuery | null, ownerId: number | null): AsyncGenerator<string> {
+  const admin = ownerId === null;
+  const columns: readonly string[] = admin ? ADMIN_CSV_COLUMNS : CSV_COLUMNS;
+  yield `${columns.join(',')}\n`;
+  if (query === null) return;
+  const names = admin ? await channelNames(db) : undefined;
+  const filter = toFilter(query, ownerId, names);
   let after: UsageLogCursor | null = null;
   do {
     const page = await listUsageLogs(db, filter, { limit: 1000, after });
+    const users = admin ? await userLabels(db, page.rows) : undefined;
     let chunk = '';
     for (const row of page.rows) {
-      const view = logView(row, false) as Record<string, unknown>;
-      chunk += `${CSV_COLUMNS.map((column) => csvCell(view[column])).join(',')}\n`;
+      const view = logView(row, admin, names, users) as Record<string, unknown>;
+      chunk += `${columns.map((column) => csvCell(view[column])).join(',')}\n`;
     }
     if (chunk) yield chunk;
     after = page.next;

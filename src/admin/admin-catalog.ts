@@ -134,7 +134,7 @@ export async function deleteChannel(db: Db, id: number): Promise<ChannelRow> {
 export function modelView(row: ModelRow) {
   const pricing = JSON.parse(row.pricing_json) as ModelPricing;
   const usd = (micros: number | undefined) => (micros === undefined ? undefined : micros / MICROS_PER_USD);
-  const limits = JSON.parse(row.limits_json) as { imageSizes?: string[]; maxImages?: number; maxPromptChars?: number; capabilities?: Record<string, unknown> };
+  const limits = JSON.parse(row.limits_json) as { imageSizes?: string[]; maxImages?: number; maxPromptChars?: number; hedgeAfterMs?: number; capabilities?: Record<string, unknown> };
   const view = {
     id: row.id,
     owned_by: row.owned_by,
@@ -150,6 +150,7 @@ export function modelView(row: ModelRow) {
     max_prompt_chars: limits.maxPromptChars,
     free: row.free === 1,
     fallbacks: JSON.parse(row.fallbacks_json) as string[],
+    hedge_after_ms: limits.hedgeAfterMs,
     context_window: row.context_window ?? undefined,
     max_output_tokens: row.max_output_tokens ?? undefined,
     capabilities: limits.capabilities,

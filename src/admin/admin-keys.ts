@@ -98,7 +98,9 @@ async function missingOrDeleted(db: Kysely<DatabaseSchema>, id: number): Promise
 
 export async function listKeys(db: Kysely<DatabaseSchema>) {
   const rows = await db.selectFrom('api_keys').innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select(['api_keys.id', 'api_keys.name', 'api_keys.key_prefix', 'api_keys.group_name', 'api_keys.status', 'api_keys.quota_micros', 'api_keys.used_micros', 'api_keys.expires_at', 'api_keys.created_at', 'api_keys.last_used_at', 'users.name as user'])
+    .select(['api_keys.id', 'api_keys.name', 'api_keys.key_prefix', 'api_keys.group_name', 'api_keys.status', 'api_keys.quota_micros', 'api_keys.used_micros', 'api_keys.expires_at', 'api_keys.created_at', 'api_keys.last_used_at', 'users.name as user',
+      // What the admin key page edits besides (issue 31): the owner's e-mail, the model list, the allowlist and the limits.
+      'users.email as user_email', 'api_keys.models_json', 'api_keys.ip_allowlist_json', 'api_keys.rpm_limit', 'api_keys.tpm_limit'])
     .orderBy('api_keys.id').execute();
   return rows;
 }

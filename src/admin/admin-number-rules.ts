@@ -14,6 +14,12 @@ import { groupConfigSchema, modelConfigSchema } from './admin-catalog.ts';
 
 export const MAX_PRICE_USD = 10_000;
 export const MAX_GROUP_RATIO = 100;
+/** Hedging waits at most ten minutes for a first byte; a channel timeout is at most an hour. */
+export const MAX_HEDGE_AFTER_MS = 600_000;
+export const MAX_TIMEOUT_MS = 3_600_000;
+export const MAX_FALLBACKS = 16;
+/** Token, image and character limits of a model: far above any real model, below what would overflow. */
+const MODEL_LIMIT_BOUNDS = { context_window: 100_000_000, max_output_tokens: 100_000_000, max_images: 1_000, max_prompt_chars: 100_000_000 } as const;
 
 /** Whether `value` has at most `decimals` decimal places (as typed: 0.15 has two, despite its binary form). */
 export function hasAtMostDecimals(value: number, decimals: number): boolean {
@@ -36,8 +42,36 @@ function checkPrices(value: unknown, path: (string | number)[], inPrice: boolean
   }
 }
 
-/** PUT /api/admin/models: the config file's model, with every price bounded and exact. */
-export const adminModelSchema = modelConfigSchema.superRefine((model, context) => checkPrices(model, [], false, context));
+/**
+ * PUT /api/admin/models: the config file's model, with every price bounded and exact, the limits and the
+ * hedging delay bounded, and fallbacks that are other models, each once (whether they exist: requireKnownModels).
+ */
+export const adminModelSchema = modelConfigSchema.superRefine((model, context) => {
+  checkPrices(model, [], false, context);
+  for (const [field, max] of Object.entries(MODEL_LIMIT_BOUNDS)) {
+    const value = (model as Record<string, unknown>)[field];
+    if (typeof value === 'number' && value > max) context.addIssue({ code: 'custom', path: [field], message: `must be at most ${max.toLocaleString('en-US')}` });
+  }
+  if (model.hedge_after_ms !== undefined && model.hedge_after_ms > MAX_HEDGE_AFTER_MS) context.addIssue({ code: 'custom', path: ['hedge_after_ms'], message: `must be at most ${MAX_HEDGE_AFTER_MS.toLocaleString('en-US')} ms (0 turns hedging off)` });
+  if (model.fallbacks.length > MAX_FALLBACKS) context.addIssue({ code: 'custom', path: ['fallbacks'], message: `must list at most ${MAX_FALLBACKS} models` });
+  if (model.fallbacks.includes(model.id)) context.addIssue({ code: 'custom', path: ['fallbacks'], message: 'must not list the model itself' });
+  if (new Set(model.fallbacks).size !== model.fallbacks.length) context.addIssue({ code: 'custom', path: ['fallbacks'], message: 'must list each model once' });
+});
+
+/** A 400 naming the field when a fallback is not a model (a call would fail over to nothing). */
+export async function requireKnownModels(db: Db, ids: readonly string[], field: string): Promise<void> {
+  if (ids.length === 0) return;
+  const known = new Set((await db.selectFrom('models').select('id').where('id', 'in', [...new Set(ids)]).execute()).map((row) => row.id));
+  const unknown = ids.find((id) => !known.has(id));
+  if (unknown !== undefined) throw invalidRequest(`Invalid value for '${field}': there is no model '${unknown}'. Add it under Models and prices first.`, field, 'unknown_model');
+}
+
+/** A channel's timeouts: each at most an hour (a longer one is a typo that would hold connections for days). */
+export function checkChannelTimeouts(timeouts: Record<string, number | undefined> | undefined): void {
+  for (const [field, value] of Object.entries(timeouts ?? {})) {
+    if (value !== undefined && value > MAX_TIMEOUT_MS) throw invalidRequest(`Invalid value for 'timeouts.${field}': must be at most ${MAX_TIMEOUT_MS.toLocaleString('en-US')} ms.`, `timeouts.${field}`, 'invalid_value');
+  }
+}
 
 /** PUT /api/admin/groups: the config file's group, with a ratio that is more than 0, bounded and exact. */
 export const adminGroupSchema = groupConfigSchema.superRefine((group, context) => {

@@ -24,4 +24,5 @@ export const openaiProvider: ProviderDefinition = {
   defaultBaseUrl: 'https://api.openai.com',
   path: (operation) => paths[operation] ?? null,
   authenticate: bearerAuthentication,
+  billing: { subscription: '/v1/dashboard/billing/subscription', usage: '/v1/dashboard/billing/usage', creditGrants: '/dashboard/billing/credit_grants' },
 };

@@ -71,6 +71,12 @@ export interface ProviderDefinition {
    * (a cached access token revoked early), so the next call, or the channel's re-test, starts afresh.
    */
   forgetCredential?(apiKey: string): void;
+  /**
+   * Where the upstream tells its account's balance, as OpenAI's old billing API did and OpenAI-compatible
+   * resellers (new-api, one-api) still do: a subscription's hard limit minus the usage since a date, or a
+   * credit summary. Absent: the type has no such API (the admin page says "not available").
+   */
+  billing?: { subscription: string; usage: string; creditGrants: string };
 }
 
 /** What an upstream request looks like when it is authenticated: everything but the credentials. */

@@ -91,6 +91,22 @@ describe.each(withTestDatabases())('metering repositories on %s', (target) => {
       expect([...ids].sort((a, b) => b - a)).toEqual(ids);
     });
 
+    it("filters by channel (served, or among the attempts, its name taken literally), status and error code", async () => {
+      const attempts = (channel: string) => JSON.stringify([{ model: 'm', channel, status: null, outcome: 'connect', error: 'refused', ms: 1 }]);
+      await insertUsageLogBatch(db(), [
+        log(0, { created_at: 77, request_id: 'ch-served', user_id: 98, channel_id: 31 }),
+        log(0, { created_at: 78, request_id: 'ch-tried', user_id: 98, channel_id: null, status: 502, error_code: 'GW_ERR_UPSTREAM_UNREACHABLE', attempts_json: attempts('east_1%') }),
+        log(0, { created_at: 79, request_id: 'ch-lookalike', user_id: 98, channel_id: null, status: 502, attempts_json: attempts('eastx1%z') }),
+        log(0, { created_at: 80, request_id: 'ch-quoted', user_id: 98, channel_id: null, status: 429, attempts_json: attempts('say "hi" \\ there') }),
+      ]);
+      const ids = async (filter: Parameters<typeof listUsageLogs>[1]) => (await listUsageLogs(db(), { userId: 98, ...filter }, { limit: 10 })).rows.map((row) => row.request_id);
+      expect(await ids({ channel: { id: 31, name: 'east_1%' } })).toEqual(['ch-tried', 'ch-served']);
+      expect(await ids({ channel: { id: 999, name: 'say "hi" \\ there' } })).toEqual(['ch-quoted']);
+      expect(await ids({ status: 502 })).toEqual(['ch-lookalike', 'ch-tried']);
+      expect(await ids({ errorCode: 'GW_ERR_UPSTREAM_UNREACHABLE' })).toEqual(['ch-tried']);
+      await db().deleteFrom('usage_logs').where('user_id', '=', 98).execute();
+    });
+
     it('deletes rows older than a cutoff, in chunks', async () => {
       const total = await db().selectFrom('usage_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       const deleted = await deleteUsageLogsOlderThan(db(), 1_000_100, 30);

@@ -6,6 +6,8 @@
 //   POST /v1/responses          (openai-simulator-responses.ts) every Response field, function calls, stream events
 //   GET/DELETE /v1/responses/{id}, GET /v1/responses/{id}/input_items, POST /v1/responses/{id}/cancel
 //   GET  /v1/models, GET /v1/models/{id}
+//   GET  /v1/dashboard/billing/subscription, /v1/dashboard/billing/usage, /dashboard/billing/credit_grants
+//        (the billing API of OpenAI-compatible resellers such as new-api and one-api; only with `billing`)
 // `responsesOnlyModels` answer chat completions with OpenAI's 404 "only supported in v1/responses".
 // Auth: `Authorization: Bearer <apiKey>`; anything else gets OpenAI's 401 invalid_api_key.
 // Replies (simulator-answers.ts): `Hello from the OpenAI simulator: you said "<last user text>"`; tool calls
@@ -43,6 +45,12 @@ export interface OpenAISimulatorOptions {
   http2?: boolean;
   /** Serve https with a self-signed certificate; with `http2`, h2 and http/1.1 offered by ALPN. */
   tls?: boolean;
+  /**
+   * Answer the billing API as new-api and one-api do: `subscription` serves hard_limit_usd and the usage
+   * (total_usage, in cents, whatever the dates asked); `credit_grants` serves only the credit summary. Absent:
+   * 404, as OpenAI itself answers API keys today.
+   */
+  billing?: { kind: 'subscription'; hardLimitUsd: number; usedUsd: number } | { kind: 'credit_grants'; grantedUsd: number; usedUsd: number };
 }
 
 export const DEFAULT_OPENAI_MODELS = ['gpt-4o-mini', 'gpt-4o', 'gpt-3.5-turbo-instruct', 'text-embedding-3-small', 'text-embedding-3-large'];
@@ -83,6 +91,19 @@ export function startOpenAISimulator(options: OpenAISimulatorOptions = {}): Prom
       if (method === 'POST' && path === '/v1/images/edits') return imagesEdits(exchange);
       if (method === 'POST' && path === '/v1/audio/transcriptions') return transcriptions(exchange);
       if (method === 'GET' && path === '/v1/models') return sendJson(response, 200, modelList);
+      const billing = options.billing;
+      if (method === 'GET' && billing?.kind === 'subscription' && path === '/v1/dashboard/billing/subscription') {
+        return sendJson(response, 200, { object: 'billing_subscription', has_payment_method: true, soft_limit_usd: billing.hardLimitUsd, hard_limit_usd: billing.hardLimitUsd, system_hard_limit_usd: billing.hardLimitUsd, access_until: 0 });
+      }
+      if (method === 'GET' && billing?.kind === 'subscription' && path === '/v1/dashboard/billing/usage') {
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(recorded.query.get('start_date') ?? '') || !/^\d{4}-\d{2}-\d{2}$/.test(recorded.query.get('end_date') ?? '')) {
+          return sendJson(response, 400, openAIError('start_date and end_date (YYYY-MM-DD) are required', 'invalid_request_error', null, null));
+        }
+        return sendJson(response, 200, { object: 'list', total_usage: Math.round(billing.usedUsd * 100 * 1000) / 1000 });
+      }
+      if (method === 'GET' && billing?.kind === 'credit_grants' && path === '/dashboard/billing/credit_grants') {
+        return sendJson(response, 200, { object: 'credit_summary', total_granted: billing.grantedUsd, total_used: billing.usedUsd, total_available: billing.grantedUsd - billing.usedUsd });
+      }
       if (method === 'GET' && path.startsWith('/v1/models/')) {
         const id = decodeURIComponent(path.slice('/v1/models/'.length));
         const model = models.find((candidate) => candidate.id === id);

@@ -1,5 +1,5 @@
 // Usage logs: written in batches behind the hot path, read by the dashboard, trimmed by retention.
-import { CompiledQuery } from '../kysely-parts.ts';
+import { CompiledQuery, sql } from '../kysely-parts.ts';
 import { engineOf, type DatabaseEngine } from '../engine.ts';
 import type { NewUsageLog, UsageLogRow } from '../schema.ts';
 import { inTransaction, type Db } from './repository-helpers.ts';
@@ -55,6 +55,15 @@ export interface UsageLogFilter {
   until?: number;
   /** Only failed calls (status >= 400), or only successful ones. */
   failed?: boolean;
+  /**
+   * Calls the channel served or tried: its id on the row, or its name among the attempts a failed or
+   * failed-over call records (a call that failed everywhere has no channel id of its own).
+   */
+  channel?: { id: number; name: string };
+  /** The HTTP status the caller got. */
+  status?: number;
+  /** The gateway error code (GW_ERR_…) of a failed call. */
+  errorCode?: string;
 }
 
 /** Where the next page starts: the last row of the previous page. */
@@ -84,6 +93,14 @@ export async function listUsageLogs(db: Db, filter: UsageLogFilter = {}, page: {
   if (filter.since !== undefined) query = query.where('created_at', '>=', filter.since);
   if (filter.until !== undefined) query = query.where('created_at', '<', filter.until);
   if (filter.failed !== undefined) query = query.where('status', filter.failed ? '>=' : '<', 400);
+  const channel = filter.channel;
+  if (channel !== undefined) {
+    // The attempt as JSON.stringify wrote it, with LIKE's own characters escaped.
+    const pattern = `%${JSON.stringify({ channel: channel.name }).slice(1, -1).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) => eb.or([eb('channel_id', '=', channel.id), sql<boolean>`${sql.ref('attempts_json')} like ${pattern} escape '\\'`]));
+  }
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.errorCode !== undefined) query = query.where('error_code', '=', filter.errorCode);
   const after = page.after;
   if (after) {
     query = query.where((eb) => eb.or([

@@ -11,7 +11,7 @@ import type { ApiCaller } from '../api-caller.ts';
 import { recordAudit } from '../../admin/audit-log.ts';
 import { channelConfigSchema, channelPatchSchema, channelView, createChannel, deleteChannel, deleteGroup, deleteModel, editChannel, groupView, modelView, putGroup, putModel } from '../../admin/admin-catalog.ts';
 import { setChannelEnabled } from '../../admin/admin-channels.ts';
-import { adminGroupSchema, adminModelSchema, requireKnownGroups } from '../../admin/admin-number-rules.ts';
+import { adminGroupSchema, adminModelSchema, checkChannelTimeouts, requireKnownGroups, requireKnownModels } from '../../admin/admin-number-rules.ts';
 import { testChannel } from '../../routing/channel-tester.ts';
 import { apiNotFound, invalidRequest } from '../../gateway-errors.ts';
 import { REGISTRATION_SETTING, registrationSetting } from '../../accounts/registration.ts';
@@ -49,6 +49,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     ...admin, method: 'POST', url: '/api/admin/channels', status: 201, body: channelConfigSchema, summary: "Create a channel (the config file's channel shape; api_key is write-only).",
     handler: async ({ caller, body }) => {
       await requireKnownGroups(db, body.groups, 'groups');
+      checkChannelTimeouts(body.timeouts);
       const row = await createChannel(db, accounts.secrets, body);
       await changed(caller, 'channel.create', `channel:${row.id}`, null, channelView(row));
       return channelView(row);
@@ -58,6 +59,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     ...admin, method: 'PATCH', url: '/api/admin/channels/:id', params: idParams, body: channelPatchSchema, summary: 'Edit any field; api_key replaces the upstream keys (never shown back).',
     handler: async ({ caller, params, body }) => {
       if (body.groups) await requireKnownGroups(db, body.groups, 'groups');
+      checkChannelTimeouts(body.timeouts ?? undefined);
       const { before, after } = await editChannel(db, accounts.secrets, params.id, body);
       await changed(caller, 'channel.update', `channel:${params.id}`, channelView(before), { ...channelView(after), ...(body.api_key !== undefined ? { api_key: 'changed' } : {}) });
       return channelView(after);
@@ -95,6 +97,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
   api.route({
     ...admin, method: 'PUT', url: '/api/admin/models', body: adminModelSchema, summary: "Create or replace a model and its prices (the config file's model shape).",
     handler: async ({ caller, body }) => {
+      await requireKnownModels(db, body.fallbacks, 'fallbacks');
       const { before, after } = await putModel(db, body);
       await changed(caller, before ? 'model.update' : 'model.create', `model:${after.id}`, before ? modelView(before) : null, modelView(after));
       return modelView(after);

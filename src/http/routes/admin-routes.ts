@@ -102,7 +102,7 @@ export function adminRoutes(api: ApiRouter, deps: AdminRouteDeps, accounts: Acco
   });
   api.route({
     ...admin, method: 'PATCH', url: '/api/admin/users/:id', params: idParams, summary: 'Disable or enable, change role or limits. A role or status change ends their sessions.',
-    body: z.object({ status: z.enum(['active', 'disabled']).optional(), role: z.enum(['user', 'admin']).optional(), rpm_limit: z.number().int().positive().nullable().optional(), tpm_limit: z.number().int().positive().nullable().optional() }).strict(),
+    body: z.object({ status: z.enum(['active', 'disabled']).optional(), role: z.enum(['user', 'admin']).optional(), rpm_limit: z.number().int().positive().max(MAX_RATE_LIMIT).nullable().optional(), tpm_limit: z.number().int().positive().max(MAX_RATE_LIMIT).nullable().optional() }).strict(),
     handler: async ({ caller, params, body }) => {
       const { before, after } = await adminUpdateUser(accounts, params.id, body);
       await audit(caller, 'user.update', `user:${params.id}`, adminUserView(before), adminUserView(after));

@@ -21,6 +21,8 @@ import type { Accounting } from '../../metering/accounting.ts';
 import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
 import { adminRoutes } from './admin-routes.ts';
 import { adminCatalogRoutes } from './admin-catalog-routes.ts';
+import { adminOpsRoutes } from './admin-ops-routes.ts';
+import type { CircuitBreakers } from '../../routing/circuit-breaker.ts';
 import { scheduleNotifications } from '../../accounts/notifications.ts';
 
 export interface AccountsOptions {
@@ -43,6 +45,8 @@ export interface AccountsApiDeps {
   announce: AnnounceChange;
   accounting: Accounting;
   agents: UpstreamAgents;
+  /** Read by the platform overview (each channel's breaker on this instance). */
+  breakers: CircuitBreakers;
 }
 
 export interface AccountsApi {
@@ -68,6 +72,7 @@ export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, 
   apiUsageRoutes(router, accounts, deps.accounting);
   adminRoutes(router, deps, accounts);
   adminCatalogRoutes(router, deps, accounts);
+  adminOpsRoutes(router, deps, accounts);
   apiDocsRoutes(app, router, publicUrl);
   return { router, accounts };
 }

@@ -26,7 +26,16 @@ const logFilters = {
   outcome: z.enum(['success', 'error']).optional(),
 };
 const logQuery = z.object({ ...logFilters, limit: z.coerce.number().int().min(1).max(500).default(50), cursor: z.string().max(100).optional() }).strict();
-const adminLogQuery = logQuery.extend({ user_id: positiveId.optional() }).strict();
+// The administrators' filters: a user by id or e-mail, a channel, the exact status, the gateway error code.
+const adminLogFilters = {
+  ...logFilters,
+  user_id: positiveId.optional(),
+  user: z.string().trim().min(1).max(254).optional(),
+  channel_id: positiveId.optional(),
+  status: z.coerce.number().int().min(100).max(599).optional(),
+  error_code: z.string().min(1).max(100).optional(),
+};
+const adminLogQuery = z.object({ ...adminLogFilters, limit: z.coerce.number().int().min(1).max(500).default(50), cursor: z.string().max(100).optional() }).strict();
 
 export function apiUsageRoutes(api: ApiRouter, deps: AccountsDeps, accounting: Accounting): void {
   const tag = 'Usage';
@@ -43,9 +52,29 @@ export function apiUsageRoutes(api: ApiRouter, deps: AccountsDeps, accounting: A
     handler: async ({ caller, query, reply }) => reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="usage-logs.csv"')
       .send(Readable.from(logsCsv(deps.db, query, caller.user.id))),
   });
+  // `user` is an e-mail: one that belongs to nobody matches no call (an empty page, not an error).
+  const withUser = async <Q extends { user?: string | undefined; user_id?: number | undefined }>(query: Q): Promise<Q | null> => {
+    if (query.user === undefined) return query;
+    const found = await deps.db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', query.user!.toLowerCase())).executeTakeFirst();
+    if (!found || (query.user_id !== undefined && query.user_id !== found.id)) return null;
+    return { ...query, user_id: found.id };
+  };
   api.route({
-    method: 'GET', url: '/api/admin/logs', tag: 'Administration', access: 'admin', allowKeys: true, query: adminLogQuery, summary: "Everyone's calls (user_id to narrow), with channels.",
-    handler: async ({ query }) => readLogPage(deps.db, query, null, query.limit, query.cursor),
+    method: 'GET', url: '/api/admin/logs', tag: 'Administration', access: 'admin', allowKeys: true, query: adminLogQuery,
+    summary: "Everyone's calls, newest first, with the user's name and e-mail and the channel; filters: user (user_id or the e-mail in user), key_id, model, channel_id, outcome, status, error_code, from/to.",
+    handler: async ({ query }) => {
+      const resolved = await withUser(query);
+      return resolved ? readLogPage(deps.db, resolved, null, query.limit, query.cursor) : { data: [], next_cursor: null };
+    },
+  });
+  api.route({
+    method: 'GET', url: '/api/admin/logs.csv', tag: 'Administration', access: 'admin', allowKeys: true, query: z.object(adminLogFilters).strict(), produces: 'text/csv',
+    summary: "Everyone's calls matching the same filters as CSV (user name and e-mail, key, channel, error code), streamed a page at a time.",
+    handler: async ({ query, reply }) => {
+      const resolved = await withUser(query);
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="all-usage-logs.csv"')
+        .send(Readable.from(logsCsv(deps.db, resolved, null)));
+    },
   });
   api.route({
     method: 'GET', url: '/api/admin/logs/:id', tag: 'Administration', access: 'admin', allowKeys: true, params: idParams, summary: 'One call with channel names.',

@@ -38,6 +38,9 @@ export interface AdminChannel {
   enabled: boolean;
   status: string;
   status_reason: string | null;
+  /** Whether the upstream continues an assistant prefill; absent: the type's default. */
+  supports_prefill?: boolean;
+  timeouts?: { connect_ms?: number; headers_ms?: number; first_token_ms?: number; idle_ms?: number };
   /** Cloud channel settings (issue 17), present for their types. */
   azure?: { api_version?: string; path_style?: string; entra_authority?: string };
   vertex?: { project?: string; location?: string; token_url?: string };
@@ -109,9 +112,9 @@ export const adminApi = {
   deleteGroup: (name: string) => api.delete(`/api/admin/groups/${encodeURIComponent(name)}`),
 
   audit: async () => rows<Record<string, unknown>>(await api.get('/api/admin/audit?limit=200')),
-  logs: async () => rows<Record<string, unknown>>(await api.get('/api/admin/logs?limit=100')),
 
-  settings: () => api.get<{ registration: { mode: 'open' | 'closed' | 'domains'; domains: string[] }; mail: AdminMailSettings }>('/api/admin/settings'),
+  settings: () => api.get<{ registration: { mode: 'open' | 'closed' | 'domains'; domains: string[] }; self_service_groups: string[]; mail: AdminMailSettings }>('/api/admin/settings'),
+  putSelfServiceGroups: (self_service_groups: string[]) => api.put('/api/admin/settings', { self_service_groups }),
   putRegistration: (registration: { mode: string; domains: string[] }) => api.put('/api/admin/settings', { registration }),
   /** A value overrides SMTP_URL / MAIL_FROM; null goes back to them; a field left out stays as it is. */
   putMail: (mail: { smtp_url?: string | null; from?: string | null }) => api.put('/api/admin/settings', { mail }),

@@ -1,5 +1,6 @@
-// Channels: status and the reason a channel was disabled, a test button, create, edit every field (the
-// upstream key is write-only: never shown, replaced when a new one is typed) and delete.
+// Channels: status and the reason a channel was disabled, a test button (and one for all channels), the
+// upstream's balance, create, edit every field (the upstream key is write-only: never shown, replaced when a
+// new one is typed; the model list can be fetched from the upstream) and delete.
 import { useState } from 'react';
 import { Badge, Button, Group, Menu, Modal, MultiSelect, NumberInput, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
 import { adminApi, type AdminChannel, type ChannelTestOutcome } from '../../api/admin-api.ts';
@@ -9,6 +10,10 @@ import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 import { CloudChannelFields, cloudSettingsBody, initialCloudSettings, keyDescription } from './CloudChannelFields.tsx';
 import { http2Body, httpVersionOf, UpstreamHttpVersionField } from './UpstreamHttpVersionField.tsx';
+import { ChannelBalanceCell } from './ChannelBalance.tsx';
+import { UpstreamModelPicker } from './UpstreamModelPicker.tsx';
+import { TestAllChannels } from './TestAllChannels.tsx';
+import { advancedChannelBody, advancedChannelProblems, advancedChannelState, ChannelAdvancedFields } from './ChannelAdvancedFields.tsx';
 
 const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere', 'azure-openai', 'vertex', 'bedrock'];
 /** Endpoints a channel may declare its upstream lacks (the gateway then routes or translates around it). */
@@ -34,7 +39,15 @@ export default function AdminChannels() {
   return (
     <Stack>
       <AdminToolbar addLabel="Create channel" onAdd={() => setEditing('new')} error={channels.isError ? channels.error : null} />
-      <Table.ScrollContainer minWidth={860}>
+      <Group gap="sm">
+        <TestAllChannels
+          onResults={(results) => {
+            setTests((previous) => ({ ...previous, ...results }));
+            return refresh();
+          }}
+        />
+      </Group>
+      <Table.ScrollContainer minWidth={980}>
         <Table striped aria-label="Channels">
           <Table.Thead>
             <Table.Tr>
@@ -44,6 +57,7 @@ export default function AdminChannels() {
               <Table.Th>Models</Table.Th>
               <Table.Th>Groups</Table.Th>
               <Table.Th>Priority / weight</Table.Th>
+              <Table.Th>Balance</Table.Th>
               <Table.Th>
                 <span className="visually-hidden">Actions</span>
               </Table.Th>
@@ -73,6 +87,9 @@ export default function AdminChannels() {
                 <Table.Td>{channel.groups.join(', ')}</Table.Td>
                 <Table.Td>
                   {channel.priority} / {channel.weight}
+                </Table.Td>
+                <Table.Td>
+                  <ChannelBalanceCell channelId={channel.id} channelName={channel.name} />
                 </Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
@@ -146,12 +163,16 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
   const [chatFormat, setChatFormat] = useState(existing?.chat_format ?? 'openai-chat');
   const [unsupported, setUnsupported] = useState<string[]>(existing?.unsupported_endpoints ?? []);
   const [problem, setProblem] = useState<string | null>(null);
+  const [advanced, setAdvanced] = useState(() => advancedChannelState(existing));
+  const [advancedErrors, setAdvancedErrors] = useState<ReturnType<typeof advancedChannelProblems>>({});
 
   const [numberErrors, setNumberErrors] = useState<Partial<Record<'priority' | 'weight', string>>>({});
   const submit = async () => {
     const problems = numberProblems({ priority, weight }, { priority: { integer: true, min: -1_000_000, max: 1_000_000 }, weight: { integer: true, min: 0, max: 1_000_000 } });
     setNumberErrors(problems);
-    if (Object.keys(problems).length > 0) return;
+    const timeoutProblems = advancedChannelProblems(advanced);
+    setAdvancedErrors(timeoutProblems);
+    if (Object.keys(problems).length > 0 || Object.keys(timeoutProblems).length > 0) return;
     let modelMapping: Record<string, string> = {};
     try {
       modelMapping = mapping.trim() ? (JSON.parse(mapping) as Record<string, string>) : {};
@@ -174,6 +195,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       ...(type === 'openai' ? { chat_format: chatFormat } : {}),
       unsupported_endpoints: unsupported,
       http2: http2Body(httpVersion),
+      ...advancedChannelBody(advanced),
       ...(apiKey ? { api_key: apiKey } : {}),
     };
     const ok = await runAdminAction(() => (existing ? adminApi.updateChannel(existing.id, body) : adminApi.createChannel(body)), existing ? 'Channel saved.' : 'Channel created.', onDone);
@@ -216,6 +238,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
         clearable
       />
       <Textarea label="Models" description="One per line." autosize minRows={2} value={models} onChange={(event) => setModels(event.currentTarget.value)} />
+      {existing ? <UpstreamModelPicker channelId={existing.id} current={splitList(models)} onAdd={(added) => setModels([...splitList(models), ...added].join('\n'))} /> : null}
       <Textarea label="Model mapping (JSON)" autosize minRows={2} value={mapping} onChange={(event) => setMapping(event.currentTarget.value)} />
       <TextInput label="Groups" description="Comma-separated." value={groups} onChange={(event) => setGroups(event.currentTarget.value)} />
       <Group grow>
@@ -223,6 +246,7 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
         <NumberInput label="Weight" description="Share within a priority." {...exactNumberProps} value={weight} onChange={setWeight} error={numberErrors.weight} />
       </Group>
       <UpstreamHttpVersionField value={httpVersion} onChange={setHttpVersion} />
+      <ChannelAdvancedFields state={advanced} onChange={setAdvanced} errors={advancedErrors} prefillWasSet={existing?.supports_prefill !== undefined} />
       <Switch label="Enabled" checked={enabled} onChange={(event) => setEnabled(event.currentTarget.checked)} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>

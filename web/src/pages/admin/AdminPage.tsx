@@ -1,11 +1,13 @@
-// Administration, for admins only (the server checks too): users, channels, groups, models and prices,
+// Administration, for admins only (the server checks too): the platform overview, users, every key, channels, groups, models and prices,
 // every call's log, payments and codes, the audit log and the settings. Each section is its own chunk.
 import { lazy, Suspense } from 'react';
 import { Alert, Loader, ScrollArea, Stack, Tabs, Title } from '@mantine/core';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { useMe } from '../../api/session.ts';
 
+const AdminOverview = lazy(() => import('./AdminOverview.tsx'));
 const AdminUsers = lazy(() => import('./AdminUsers.tsx'));
+const AdminKeys = lazy(() => import('./AdminKeys.tsx'));
 const AdminChannels = lazy(() => import('./AdminChannels.tsx'));
 const AdminGroups = lazy(() => import('./AdminGroups.tsx'));
 const AdminModels = lazy(() => import('./AdminModels.tsx'));
@@ -15,7 +17,9 @@ const AdminAudit = lazy(() => import('./AdminAudit.tsx'));
 const AdminSettings = lazy(() => import('./AdminSettings.tsx'));
 
 const SECTIONS = [
+  { path: 'overview', label: 'Overview' },
   { path: 'users', label: 'Users' },
+  { path: 'keys', label: 'Keys' },
   { path: 'channels', label: 'Channels' },
   { path: 'groups', label: 'Groups' },
   { path: 'models', label: 'Models and prices' },
@@ -36,7 +40,7 @@ export default function AdminPage() {
       </Alert>
     );
   }
-  const current = location.pathname.split('/')[2] ?? 'users';
+  const current = location.pathname.split('/')[2] || 'overview';
   return (
     <Stack>
       <Title order={1}>Administration</Title>
@@ -53,8 +57,10 @@ export default function AdminPage() {
       </ScrollArea>
       <Suspense fallback={<Loader aria-label="Loading" />}>
         <Routes>
-          <Route index element={<Navigate to="users" replace />} />
+          <Route index element={<Navigate to="overview" replace />} />
+          <Route path="overview" element={<AdminOverview />} />
           <Route path="users" element={<AdminUsers />} />
+          <Route path="keys" element={<AdminKeys />} />
           <Route path="channels" element={<AdminChannels />} />
           <Route path="groups" element={<AdminGroups />} />
           <Route path="models" element={<AdminModels />} />

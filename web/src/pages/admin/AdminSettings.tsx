@@ -1,5 +1,5 @@
-// Registration (open, closed, or open to listed e-mail domains), mail (AdminMailSettings.tsx) and the
-// largest card top-up.
+// Registration (open, closed, or open to listed e-mail domains), the groups users may choose for their keys
+// (SelfServiceGroups.tsx), mail (AdminMailSettings.tsx) and the largest card top-up.
 import { useEffect, useState } from 'react';
 import { Button, Group, NumberInput, Paper, SegmentedControl, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { fetchTopUpOptions } from '../../api/wallet-api.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 import { AdminMailSettings } from './AdminMailSettings.tsx';
+import { SelfServiceGroups } from './SelfServiceGroups.tsx';
 import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
 
 const MAX_TOPUP_RULE = { integer: true, min: 1, max: 1_000_000, format: usdBound };
@@ -63,6 +64,9 @@ export default function AdminSettings() {
             Save registration
           </Button>
         </Stack>
+      </Paper>
+      <Paper withBorder p="md">
+        <SelfServiceGroups current={settings.data?.self_service_groups} />
       </Paper>
       <Paper withBorder p="md">
         <AdminMailSettings mail={settings.data?.mail} />

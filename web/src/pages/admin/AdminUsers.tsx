@@ -7,6 +7,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
 import { runAdminAction } from './admin-actions.ts';
 import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
+import { UserLimitsDialog } from './UserLimitsDialog.tsx';
 
 export default function AdminUsers() {
   const [q, setQ] = useState('');
@@ -14,6 +15,7 @@ export default function AdminUsers() {
   const users = useQuery({ queryKey: ['admin', 'users', q], queryFn: () => adminApi.users(q) });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] });
   const [granting, setGranting] = useState<AdminUser | null>(null);
+  const [limiting, setLimiting] = useState<AdminUser | null>(null);
   const [creating, setCreating] = useState(false);
   const [confirming, setConfirming] = useState<PendingConfirmation | null>(null);
   const who = (user: AdminUser) => user.email ?? user.name;
@@ -88,6 +90,7 @@ export default function AdminUsers() {
                     </Menu.Target>
                     <Menu.Dropdown>
                       <Menu.Item onClick={() => setGranting(user)}>Grant or debit</Menu.Item>
+                      <Menu.Item onClick={() => setLimiting(user)}>Rate limits</Menu.Item>
                       <Menu.Item onClick={() => askStatus(user)}>{user.status === 'active' ? 'Disable' : 'Enable'}</Menu.Item>
                       <Menu.Item onClick={() => askRole(user)}>{user.role === 'admin' ? 'Make a user' : 'Make an admin'}</Menu.Item>
                       {user.two_factor_enabled ? <Menu.Item onClick={() => askResetTwoFactor(user)}>Reset two-factor</Menu.Item> : null}
@@ -100,6 +103,7 @@ export default function AdminUsers() {
         </Table>
       </Table.ScrollContainer>
       <GrantDialog user={granting} onClose={() => setGranting(null)} onDone={refresh} />
+      <UserLimitsDialog user={limiting} onClose={() => setLimiting(null)} onDone={refresh} />
       <CreateUserDialog opened={creating} onClose={() => setCreating(false)} onDone={refresh} />
       <ConfirmDialog pending={confirming} onClose={() => setConfirming(null)} />
     </Stack>

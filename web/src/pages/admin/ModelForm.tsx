@@ -1,10 +1,13 @@
 // The admin's model form: every price the gateway bills by (token prices with both cache-write lifetimes,
-// the per-unit prices, the per-image table) and the long-context tiers, in USD as the config file says them.
+// the per-unit prices, the per-image table) and the long-context tiers, in USD as the config file says them;
+// then fallbacks, hedging, limits and capabilities (ModelRoutingFields.tsx).
 import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
 import { useState } from 'react';
 import { Button, CloseButton, Fieldset, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { adminApi, type AdminModel } from '../../api/admin-api.ts';
 import { runAdminAction } from './admin-actions.ts';
+import { useQuery } from '@tanstack/react-query';
+import { ModelRoutingFields, ROUTING_FORM_FIELDS, routingFormBody, routingFormState, routingProblems, type RoutingFormState } from './ModelRoutingFields.tsx';
 import { emptyTier, PRICE_FORM_FIELDS, priceFormBody, priceFormState, TOKEN_PRICES, UNIT_PRICES, type PriceFormState, type PriceText } from './model-prices.ts';
 
 /** As the server checks prices (src/admin/admin-number-rules.ts): never negative, bounded, exact to a micro-dollar. */
@@ -40,6 +43,8 @@ export function ModelForm({ existing, onClose, onDone }: { existing: AdminModel 
   const [ownedBy, setOwnedBy] = useState(existing?.owned_by ?? 'system');
   const [free, setFree] = useState(existing?.free ?? false);
   const [state, setState] = useState<PriceFormState>(() => priceFormState(existing));
+  const [routing, setRouting] = useState<RoutingFormState>(() => routingFormState(existing));
+  const models = useQuery({ queryKey: ['admin', 'models'], queryFn: adminApi.models });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const setPrice = (field: string, value: PriceText) => setState({ ...state, prices: { ...state.prices, [field]: value } });
   const setTier = (index: number, change: Partial<PriceFormState['tiers'][number]>) => setState({ ...state, tiers: state.tiers.map((tier, i) => (i === index ? { ...tier, ...change } : tier)) });
@@ -47,12 +52,13 @@ export function ModelForm({ existing, onClose, onDone }: { existing: AdminModel 
 
   const submit = async () => {
     // Judged, never rewritten: what was typed stays in the field, with what is wrong beside it.
-    const problems = priceProblems(state);
+    const problems = { ...priceProblems(state), ...routingProblems(routing, id) };
     setErrors(problems);
     if (Object.keys(problems).length > 0) return;
-    // Keep the fields this form does not show (limits, fallbacks, hedging) as they were.
-    const kept = existing ? Object.fromEntries(Object.entries(existing).filter(([field, value]) => value !== undefined && value !== null && !PRICE_FORM_FIELDS.includes(field))) : {};
-    const body: Record<string, unknown> = { ...kept, id: id.trim(), owned_by: ownedBy.trim() || 'system', free, ...priceFormBody(state) };
+    // Keep any field this form does not show as it was.
+    const shown = [...PRICE_FORM_FIELDS, ...ROUTING_FORM_FIELDS];
+    const kept = existing ? Object.fromEntries(Object.entries(existing).filter(([field, value]) => value !== undefined && value !== null && !shown.includes(field))) : {};
+    const body: Record<string, unknown> = { ...kept, id: id.trim(), owned_by: ownedBy.trim() || 'system', free, ...priceFormBody(state), ...routingFormBody(routing) };
     if (await runAdminAction(() => adminApi.putModel(body), 'Model saved; it serves the next call.', onDone)) onClose();
   };
 
@@ -102,6 +108,7 @@ export function ModelForm({ existing, onClose, onDone }: { existing: AdminModel 
           </Button>
         </Stack>
       </Fieldset>
+      <ModelRoutingFields state={routing} onChange={setRouting} errors={errors} models={(models.data ?? []).map((model) => model.id).filter((other) => other !== id.trim())} />
       <Switch label="Free (no price needed)" checked={free} onChange={(event) => setFree(event.currentTarget.checked)} />
       <Text size="xs" c="dimmed">
         A model without a price and not free is refused with 403 model_price_missing.
