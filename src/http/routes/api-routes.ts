@@ -21,6 +21,9 @@ import type { Accounting } from '../../metering/accounting.ts';
 import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
 import { adminRoutes } from './admin-routes.ts';
 import { adminCatalogRoutes } from './admin-catalog-routes.ts';
+import { apiSsoRoutes } from './api-sso-routes.ts';
+import { apiPasskeyRoutes } from './api-passkey-routes.ts';
+import { adminIdentityRoutes } from './admin-identity-routes.ts';
 import { scheduleNotifications } from '../../accounts/notifications.ts';
 
 export interface AccountsOptions {
@@ -63,11 +66,14 @@ export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, 
   });
   const router = createApiRouter(app, { db: deps.db, state: deps.state });
   apiAuthRoutes(router, accounts);
+  apiSsoRoutes(router, accounts);
+  apiPasskeyRoutes(router, accounts);
   apiMeRoutes(router, accounts);
   apiKeysRoutes(router, accounts, deps.state);
   apiUsageRoutes(router, accounts, deps.accounting);
   adminRoutes(router, deps, accounts);
   adminCatalogRoutes(router, deps, accounts);
+  adminIdentityRoutes(router, accounts);
   apiDocsRoutes(app, router, publicUrl);
   return { router, accounts };
 }
