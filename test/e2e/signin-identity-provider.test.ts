@@ -211,3 +211,90 @@ describe('OpenID Connect sign-in', () => {
     }
   });
 });
+
+describe('GitHub sign-in', () => {
+  it('signs in with the primary address only when GitHub has verified it', async () => {
+    github.nextPerson = { id: 4242, login: 'octo', name: 'Octo Cat', emails: [{ email: 'octo@example.com', primary: true, verified: true }, { email: 'other@example.com', primary: false, verified: true }] };
+    const browser = new RedirectBrowser();
+    const start = await browser.get(`${base}/api/auth/sso/github/start`);
+    const authorize = new URL(start.location!);
+    expect(authorize.pathname).toBe('/login/oauth/authorize');
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    const { stoppedAt } = await browser.follow(start.location!, (url) => url.startsWith(callbackOf('github')));
+    expect(await land(browser, stoppedAt!)).toBe(`${base}/`);
+    expect((await meOf(browser)).body.user).toMatchObject({ email: 'octo@example.com', email_verified: true, name: 'Octo Cat' });
+
+    github.nextPerson = { id: 4343, login: 'sneaky', name: null, emails: [{ email: 'boss@example.com', primary: true, verified: false }] };
+    const sneaky = new RedirectBrowser();
+    expect(await land(sneaky, await toCallback(sneaky, 'github'))).toBe(`${base}/login?signin_error=email_not_verified`);
+    expect((await meOf(sneaky)).status).toBe(401);
+  });
+
+  it('refuses a replayed GitHub code', async () => {
+    github.nextPerson = { id: 4242, login: 'octo', name: 'Octo Cat', emails: [{ email: 'octo@example.com', primary: true, verified: true }] };
+    const browser = new RedirectBrowser();
+    const callback = await toCallback(browser, 'github');
+    const cookie = browser.cookies.get('gw_signin')!;
+    await land(browser, callback);
+    const refusedBefore = github.refusedExchanges;
+    browser.cookies.delete('gw_session');
+    browser.cookies.set('gw_signin', cookie);
+    expect(await land(browser, callback)).toBe(`${base}/login?signin_error=signin_expired`);
+    // The flow was gone before the code could be tried again.
+    expect(github.refusedExchanges).toBe(refusedBefore);
+  });
+});
+
+describe('requiring an identity provider for a domain', () => {
+  it('refuses password sign-in for the domain, the same for known and unknown addresses', async () => {
+    const user = new ApiClient(base);
+    expect((await user.post('/api/auth/login', { email: 'olga@example.com', password: 'olga password 123' })).status).toBe(200);
+    const nobody = new ApiClient(base);
+    expect((await nobody.put('/api/admin/signin-domains', { domains: ['example.com'] })).status).toBe(401);
+    expect((await user.put('/api/admin/signin-domains', { domains: ['example.com'] })).status).toBe(403);
+    expect((await adminClient.put('/api/admin/signin-domains', { domains: ['not a domain'] })).status).toBe(400);
+    const set = await adminClient.put('/api/admin/signin-domains', { domains: ['Example.COM'] });
+    expect(set.body).toEqual({ domains: ['example.com'] });
+    try {
+      const known = await new ApiClient(base).post('/api/auth/login', { email: 'olga@example.com', password: 'olga password 123' });
+      const unknown = await new ApiClient(base).post('/api/auth/login', { email: 'nobody-here@example.com', password: 'whatever password' });
+      expect(known.status).toBe(403);
+      expect(known.body.error.code).toBe('identity_provider_required');
+      // Decided by the domain alone: an unknown address gets the very same answer.
+      expect(unknown.status).toBe(403);
+      expect(unknown.body).toEqual(known.body);
+      // The provider still signs the same person in.
+      idp.nextPerson = { sub: 'olga-at-corp', email: 'olga@example.com', email_verified: true };
+      const browser = new RedirectBrowser();
+      expect(await land(browser, await toCallback(browser))).toBe(`${base}/`);
+      expect((await meOf(browser)).body.user.email).toBe('olga@example.com');
+    } finally {
+      await adminClient.put('/api/admin/signin-domains', { domains: [] });
+    }
+    expect((await new ApiClient(base).post('/api/auth/login', { email: 'olga@example.com', password: 'olga password 123' })).status).toBe(200);
+  });
+});
+
+describe('the admin API for identity providers', () => {
+  it('validates, refuses duplicates, keeps the secret when it is left out, audits, and unlinks on delete', async () => {
+    const bad = await adminClient.post('/api/admin/identity-providers', { slug: 'x', kind: 'oidc', name: 'X', client_id: 'a', client_secret: 'b' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.param).toBe('issuer');
+    expect((await adminClient.post('/api/admin/identity-providers', { slug: 'Bad Slug', kind: 'github', name: 'X', client_id: 'a', client_secret: 'b' })).status).toBe(400);
+    const dup = await adminClient.post('/api/admin/identity-providers', { slug: 'corp', kind: 'github', name: 'X', client_id: 'a', client_secret: 'b' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.error.code).toBe('slug_taken');
+    const created = await adminClient.post('/api/admin/identity-providers', { slug: 'temp', kind: 'oidc', name: 'Temp', issuer: idp.issuer, client_id: 'nobody', client_secret: 'temp-secret-value' });
+    const changed = await adminClient.patch(`/api/admin/identity-providers/${created.body.id}`, { name: 'Temporary', enabled: false });
+    expect(changed.body).toMatchObject({ name: 'Temporary', enabled: false, client_secret_set: true });
+    expect((await new ApiClient(base).get('/api/auth/providers')).body.data.map((p: any) => p.slug)).not.toContain('temp');
+    const browser = new RedirectBrowser();
+    expect((await browser.get(`${base}/api/auth/sso/temp/start`)).location).toBe(`${base}/login?signin_error=unknown_provider`);
+    const audit = await adminClient.get('/api/admin/audit');
+    expect(JSON.stringify(audit.body)).toContain('identity_provider.update');
+    expect(JSON.stringify(audit.body)).not.toContain('temp-secret-value');
+    expect((await adminClient.delete(`/api/admin/identity-providers/${created.body.id}`)).status).toBe(200);
+    expect((await adminClient.delete(`/api/admin/identity-providers/${created.body.id}`)).status).toBe(404);
+    expect((await adminClient.patch('/api/admin/identity-providers/999999', { name: 'x' })).status).toBe(404);
+  });
+});
