@@ -104,3 +104,24 @@ export async function deleteIdentityProvider(deps: Pick<AccountsDeps, 'db'>, id:
     await trx.deleteFrom('identity_providers').where('id', '=', id).execute();
   });
 }
+
+/** The config file's entry: created, or brought in line (the secret re-encrypted only when it changed). */
+export async function upsertIdentityProviderFromConfig(deps: Pick<AccountsDeps, 'db' | 'secrets'>, input: IdentityProviderInput, now = Date.now()): Promise<void> {
+  const existing = await findIdentityProviderBySlug(deps, input.slug);
+  if (!existing) {
+    await createIdentityProvider(deps, input, 'config', now);
+    return;
+  }
+  let secretChanged = true;
+  try {
+    secretChanged = deps.secrets.decrypt(existing.client_secret_encrypted) !== input.client_secret;
+  } catch { /* stored under another GATEWAY_SECRET: replace it */ }
+  const issuer = input.kind === 'github' ? (input.issuer ?? GITHUB_DEFAULT_BASE) : (input.issuer ?? null);
+  const scopes = input.scopes ?? defaultScopes(input.kind);
+  const enabled = input.enabled === false ? 0 : 1;
+  if (!secretChanged && existing.kind === input.kind && existing.name === input.name && existing.issuer === issuer && existing.client_id === input.client_id && existing.scopes === scopes && existing.enabled === enabled && existing.source === 'config') return;
+  await deps.db.updateTable('identity_providers').set({
+    kind: input.kind, name: input.name, issuer, client_id: input.client_id, scopes, enabled, source: 'config', updated_at: now,
+    ...(secretChanged ? { client_secret_encrypted: deps.secrets.encrypt(input.client_secret) } : {}),
+  }).where('id', '=', existing.id).execute();
+}

@@ -19,7 +19,10 @@ const callbackOf = (slug: string) => `${base}/api/auth/sso/${slug}/callback`;
 let adminClient: ApiClient;
 
 beforeAll(async () => {
+  github = await startGithubSimulator();
   gateway = await startTestGateway({
+    // GitHub comes from the config file; the OpenID Connect provider is added over the admin API below.
+    identity_providers: [{ slug: 'github', kind: 'github', name: 'GitHub', issuer: github.baseUrl, client_id: github.clientId, client_secret: github.clientSecret }],
     users: [
       { name: 'boss', email: admin.email, password: admin.password, role: 'admin' },
       { name: 'olga', email: 'olga@example.com', password: 'olga password 123' },
@@ -28,13 +31,10 @@ beforeAll(async () => {
   // The public URL the gateway derives when PUBLIC_URL is unset: WebAuthn and cookies want a host name.
   base = gateway.url.replace('127.0.0.1', 'localhost');
   idp = await startOidcIdentityProvider({ redirectUris: [callbackOf('corp')] });
-  github = await startGithubSimulator();
   adminClient = new ApiClient(base);
   expect((await adminClient.post('/api/auth/login', admin)).status).toBe(200);
   const created = await adminClient.post('/api/admin/identity-providers', { slug: 'corp', kind: 'oidc', name: 'Corp SSO', issuer: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret });
   expect(created.status).toBe(201);
-  const gh = await adminClient.post('/api/admin/identity-providers', { slug: 'github', kind: 'github', name: 'GitHub', issuer: github.baseUrl, client_id: github.clientId, client_secret: github.clientSecret });
-  expect(gh.status).toBe(201);
 });
 
 afterAll(async () => {
@@ -70,7 +70,15 @@ describe('OpenID Connect sign-in', () => {
     expect(JSON.stringify(answer.body)).not.toContain(idp.clientSecret);
     const adminView = await adminClient.get('/api/admin/identity-providers');
     expect(JSON.stringify(adminView.body)).not.toContain(idp.clientSecret);
-    expect(adminView.body.data.find((p: any) => p.slug === 'corp')).toMatchObject({ client_secret_set: true, redirect_uri: callbackOf('corp') });
+    expect(JSON.stringify(adminView.body)).not.toContain(github.clientSecret);
+    expect(adminView.body.data.find((p: any) => p.slug === 'corp')).toMatchObject({ client_secret_set: true, source: 'admin', redirect_uri: callbackOf('corp') });
+    expect(adminView.body.data.find((p: any) => p.slug === 'github')).toMatchObject({ kind: 'github', source: 'config', issuer: github.baseUrl });
+    // The secret is stored encrypted, not as given.
+    const stored = await gateway.database.db.selectFrom('identity_providers').select('client_secret_encrypted').where('slug', '=', 'github').executeTakeFirstOrThrow();
+    expect(stored.client_secret_encrypted).not.toContain(github.clientSecret);
+    // Every route is in the OpenAPI document.
+    const doc = await (await fetch(`${base}/api/openapi.json`)).json() as any;
+    for (const path of ['/api/auth/providers', '/api/auth/sso/{slug}/start', '/api/auth/sso/{slug}/callback', '/api/auth/passkey', '/api/me/passkeys/{id}', '/api/admin/identity-providers/{id}', '/api/admin/signin-domains']) expect(doc.paths[path], path).toBeDefined();
   });
 
   it('creates a verified account for a new person and signs them in, back to the path they came from', async () => {
