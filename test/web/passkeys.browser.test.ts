@@ -108,6 +108,18 @@ describe('passkeys in the dashboard', { timeout: 90_000 }, () => {
     await gateway.database.db.updateTable('passkeys').set({ counter: 0 }).where('name', '=', 'Laptop').execute();
   });
 
+  it('refuses passkey sign-in for a domain that must use an identity provider', async () => {
+    await gateway.database.db.insertInto('settings').values({ key: 'identity_provider_domains', value_json: JSON.stringify({ domains: ['example.com'] }), updated_at: Date.now() }).execute();
+    try {
+      await signOutInPage();
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      await page.getByRole('alert').filter({ hasText: "sign in with their organisation's identity provider" }).waitFor();
+      expect((await context.cookies()).some((cookie) => cookie.name === 'gw_session')).toBe(false);
+    } finally {
+      await gateway.database.db.deleteFrom('settings').where('key', '=', 'identity_provider_domains').execute();
+    }
+  });
+
   it('renames and removes a passkey; a removed passkey no longer signs in', async () => {
     await signInThroughFormWithCode();
     await page.goto(`${base}/settings`);
