@@ -20,6 +20,7 @@ import { retrieveModel } from './models-route.ts';
 import { geminiCountTokens } from './count-tokens-routes.ts';
 import { recordRefusedCall } from '../../relay/record-refusal.ts';
 import { readBody } from '../read-body.ts';
+import { mayHoldForeignThoughts, withoutForeignThoughts } from '../../formats/gemini-generate/gemini-generate-passthrough-body.ts';
 
 const MAX_MODEL_PATH_CHARS = 256;
 type Action = 'generateContent' | 'streamGenerateContent' | 'countTokens' | 'embedContent' | 'batchEmbedContents';
@@ -137,8 +138,12 @@ async function relayGeminiCall(deps: RelayDeps, exchange: RelayExchange, payload
     if (stream && target.alt !== 'sse') {
       throw invalidRequest('streamGenerateContent is served as Server-Sent Events: add ?alt=sse (the @google/genai SDK does).', 'alt', 'unsupported_stream_format');
     }
-    const { request: hubRequest } = geminiGenerateFormat.requestToHub(body, { model, stream });
-    await sendRelayResult(exchange, await relayChat(deps, call, { hubRequest: () => hubRequest }));
+    const inHub = geminiGenerateFormat.requestToHub(body, { model, stream });
+    // A Gemini channel gets the body without thoughts another provider signed (Gemini would refuse them).
+    const own = mayHoldForeignThoughts(call.rawBody) ? withoutForeignThoughts(call.body) : null;
+    const forGemini = own ? { ...call, body: own, rawBody: Buffer.from(JSON.stringify(own)) } : call;
+    const passthroughChanges = own ? ['thought parts dropped: another provider signed them, and Gemini takes back only its own'] : [];
+    await sendRelayResult(exchange, await relayChat(deps, forGemini, { hubRequest: () => inHub, passthroughChanges }));
   } catch (error) {
     // Refused with the key known: logged like any refused call (README: every call is logged).
     recordRefusedCall(deps, { requestId: exchange.requestId, key, endpoint: `/v1beta/models/{model}:${action}`, inboundFormat: 'gemini-generate', model, stream, startedAt }, error);

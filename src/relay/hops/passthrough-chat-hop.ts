@@ -19,6 +19,7 @@ import type { AttemptUsage } from '../attempt-usage.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 import { rawBodyIsUnambiguous } from '../raw-body-keys.ts';
 import { streamUsageOptionOf, type StreamUsageOption } from './stream-usage-option.ts';
+import type { ClientWarnings } from '../client-warnings.ts';
 
 export interface PassthroughChatOptions {
   call: RelayCall;
@@ -27,6 +28,10 @@ export interface PassthroughChatOptions {
   logger: Logger;
   /** The operations sent to: the format's chat operations, or legacy completions' for both. */
   operations?: { whole: Operation; stream: Operation };
+  /** Where the changes made to the body for a same-format channel are told to the client, when one answers. */
+  warnings?: ClientWarnings;
+  /** Those changes (an Anthropic body without another provider's thinking), one line each. */
+  changes?: readonly string[];
 }
 
 export function passthroughChatHop(options: PassthroughChatOptions): RelayHop {
@@ -64,6 +69,7 @@ class PassthroughChatHop implements RelayHop {
   }
 
   whole(text: string, _channel: RoutedChannel, _sent: UpstreamCallShape, usage: AttemptUsage): WholeAnswer {
+    this.options.warnings?.answered(this.options.changes ?? []);
     const read = this.watcher(usage, false).whole(text);
     return { body: text, contentType: 'application/json', usage: usage.resolve(read.reported, read.outputTokens) };
   }
@@ -73,6 +79,7 @@ class PassthroughChatHop implements RelayHop {
   }
 
   stream(_channel: RoutedChannel, _sent: UpstreamCallShape, usage: AttemptUsage): StreamConverter {
+    this.options.warnings?.answered(this.options.changes ?? []);
     return new WatchedStream(this.options.format, usage, (resolved) => this.watcher(usage, true, resolved));
   }
 
