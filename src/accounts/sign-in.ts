@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from './passwords.ts';
 import { accountSubject, clearFailures, ipSubject, recordFailure, throttleDelaySeconds } from './login-throttle.ts';
 import { createSession, endSession, findSession, rotateSession, type NewSession } from './sessions.ts';
 import { acceptSecondFactor } from './two-factor.ts';
+import { refuseWhenProviderRequired } from './signin-domains.ts';
 import { findUserByEmail } from '../db/repositories/users.ts';
 import { forbidden, invalidCredentials, tooManyAttempts } from '../gateway-errors.ts';
 import type { UserRow } from '../db/schema.ts';
@@ -23,6 +24,8 @@ export async function signIn(deps: AccountsDeps, input: { email: string; passwor
   const subjects = [accountSubject(email), ...(client.ip ? [ipSubject(client.ip)] : [])];
   const wait = await throttleDelaySeconds(deps.db, subjects);
   if (wait > 0) throw tooManyAttempts(wait);
+  // Decided by the domain alone, before any account is looked at: it tells nothing about accounts.
+  await refuseWhenProviderRequired(deps, email);
   const user = await findUserByEmail(deps.db, email);
   dummyHash ??= hashPassword('not-a-real-password-0123456789');
   const ok = await verifyPassword(input.password, user?.password_hash ?? await dummyHash) && user !== undefined && user.password_hash !== null;

@@ -17,6 +17,7 @@ import { createUser, findUserByName, upsertUserByName } from '../db/repositories
 import { insertApiKey, updateApiKeyByUserAndName } from '../db/repositories/api-keys.ts';
 import { appendLedgerBatch } from '../db/repositories/wallet-ledger.ts';
 import { StartupError } from './startup-error.ts';
+import { upsertIdentityProviderFromConfig } from '../accounts/identity-provider-store.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -73,6 +74,9 @@ export async function applyConfig(db: Db, config: ConfigFile, secrets: SecretBox
       const secret = key.key ?? generateApiKey();
       await insertApiKey(trx, { ...fields, user_id: owner.id, name, key_hash: hashApiKey(secret), key_prefix: displayPrefix(secret) }, now);
       if (!key.key) announceGeneratedKey(key.user, name, secret);
+    }
+    for (const provider of config.identity_providers) {
+      await upsertIdentityProviderFromConfig({ db: trx, secrets }, provider, now);
     }
   });
   logger.info({ groups: config.groups.length, channels: config.channels.length, models: config.models.length, users: config.users.length, keys: config.keys.length }, 'config file applied');

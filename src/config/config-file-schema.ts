@@ -169,12 +169,25 @@ const keySchema = z.object({
   tpm_limit: z.number().int().positive().optional(),
 }).strict();
 
+/** Sign-in with an identity provider (docs/accounts-and-admin.md#identity-providers-and-passkeys); upserted by slug. */
+const identityProviderSchema = z.object({
+  slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be lower-case letters, digits and dashes'),
+  kind: z.enum(['oidc', 'github']),
+  name: z.string().min(1).max(100),
+  issuer: z.url({ protocol: /^https?$/ }).max(500).optional(),
+  client_id: z.string().min(1).max(500),
+  client_secret: z.string().min(1).max(2000),
+  scopes: z.string().min(1).max(500).optional(),
+  enabled: z.boolean().default(true),
+}).strict().refine((value) => value.kind !== 'oidc' || value.issuer !== undefined, { message: 'is required for OpenID Connect', path: ['issuer'] });
+
 export const configFileSchema = z.object({
   groups: z.array(groupSchema).default([]),
   channels: z.array(channelSchema).default([]),
   models: z.array(modelSchema).default([]),
   users: z.array(userSchema).default([]),
   keys: z.array(keySchema).default([]),
+  identity_providers: z.array(identityProviderSchema).default([]),
 }).strict();
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

@@ -25,11 +25,12 @@ export const MIGRATION_NAMES: readonly string[] = [
   '0012-cache-write-1h',
   '0013-redemption-code-revocation',
   '0014-otel-overhead',
+  '0015-signin-identity-providers',
   '0016-dash-ops-revenue-indexes',
 ];
 
 async function migrationsFor(engine: DatabaseEngine): Promise<Record<string, Migration>> {
-  const [m1, m2, m3, m4, m5, m6, m8, m9, m10, m11, m12, m13, m14, m16] = await Promise.all([
+  const [m1, m2, m3, m4, m5, m6, m8, m9, m10, m11, m12, m13, m14, m15, m16] = await Promise.all([
     import('./migrations/0001-initial-schema.ts'),
     import('./migrations/0002-model-limits.ts'),
     import('./migrations/0003-metering-dead-letters.ts'),
@@ -43,6 +44,7 @@ async function migrationsFor(engine: DatabaseEngine): Promise<Record<string, Mig
     import('./migrations/0012-cache-write-1h.ts'),
     import('./migrations/0013-redemption-code-revocation.ts'),
     import('./migrations/0014-otel-overhead.ts'),
+    import('./migrations/0015-signin-identity-providers.ts'),
     import('./migrations/0016-dash-ops-revenue-indexes.ts'),
   ]);
   const migrations: Record<string, Migration> = {
@@ -59,6 +61,7 @@ async function migrationsFor(engine: DatabaseEngine): Promise<Record<string, Mig
     '0012-cache-write-1h': m12.cacheWrite1h,
     '0013-redemption-code-revocation': m13.redemptionCodeRevocation,
     '0014-otel-overhead': m14.otelOverhead,
+    '0015-signin-identity-providers': m15.signinSchema(engine),
     '0016-dash-ops-revenue-indexes': m16.revenueIndexes,
   };
   const names = Object.keys(migrations);

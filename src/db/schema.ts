@@ -344,6 +344,62 @@ export interface AuditLogTable {
   after_json: string | null;
 }
 
+/** Identity providers for sign-in (migration 0015_signin; renumbered from 0014 on merging main). */
+export interface IdentityProvidersTable {
+  id: Generated<number>;
+  slug: string;
+  kind: 'oidc' | 'github';
+  name: string;
+  /** The OpenID Connect issuer (discovery at <issuer>/.well-known/openid-configuration); null for GitHub. */
+  issuer: string | null;
+  client_id: string;
+  client_secret_encrypted: string;
+  /** Space-separated. */
+  scopes: string;
+  enabled: number;
+  source: 'config' | 'admin';
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UserIdentitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  provider_id: number;
+  /** The provider's stable id of the person (OIDC `sub`, GitHub's numeric id). */
+  subject: string;
+  email: string | null;
+  created_at: number;
+  last_used_at: number;
+}
+
+export interface SigninFlowsTable {
+  id_hash: string;
+  provider_id: number;
+  data_encrypted: string;
+  expires_at: number;
+}
+
+export interface PasskeysTable {
+  id: Generated<number>;
+  user_id: number;
+  credential_id: string;
+  /** COSE public key, base64url. */
+  public_key: string;
+  /** The authenticator's signature counter; a lower or equal one later means a cloned authenticator. */
+  counter: number;
+  /** JSON array of transports, as the browser reported them. */
+  transports: string | null;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export interface UsedChallengesTable {
+  challenge_hash: string;
+  expires_at: number;
+}
+
 export interface DatabaseSchema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -367,6 +423,11 @@ export interface DatabaseSchema {
   login_failures: LoginFailuresTable;
   mail_outbox: MailOutboxTable;
   audit_log: AuditLogTable;
+  identity_providers: IdentityProvidersTable;
+  user_identities: UserIdentitiesTable;
+  signin_flows: SigninFlowsTable;
+  passkeys: PasskeysTable;
+  used_challenges: UsedChallengesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

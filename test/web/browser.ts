@@ -106,7 +106,7 @@ export async function signInThroughForm(page: Page, gatewayUrl: string, who: { e
   await page.goto(`${gatewayUrl}/login`);
   await page.getByLabel(/^Email/).fill(who.email);
   await page.getByLabel(/^Password/).fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
 }
 

@@ -71,7 +71,7 @@ async function signIn(target: Page, who: { email: string; password: string }, co
   await target.goto(`${gateway.url}/login`);
   await target.getByLabel(/^Email/).fill(who.email);
   await target.getByLabel(/^Password/).fill(who.password);
-  await target.getByRole('button', { name: 'Sign in' }).click();
+  await target.getByRole('button', { name: 'Sign in', exact: true }).click();
   if (code) {
     await target.getByLabel('Code').fill(await code());
     await target.getByRole('button', { name: 'Verify' }).click();
@@ -265,7 +265,7 @@ describe('the dashboard, end to end in Chromium', { timeout: 90_000 }, () => {
     await page.waitForURL(/\/login\?next=%2Fkeys/);
     await page.getByLabel(/^Email/).fill(USER.email);
     await page.getByLabel(/^Password/).fill(USER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByLabel('Code').fill(recoveryCodes[0]!.trim());
     await page.getByRole('button', { name: 'Verify' }).click();
     await heading(page, 'Keys').waitFor();

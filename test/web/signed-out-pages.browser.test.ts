@@ -31,7 +31,7 @@ describe('signed-out pages in Chromium', () => {
     await page.goto(`${gateway.url}${path}`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(heading);
     for (const label of labels) expect(await page.getByLabel(label, { exact: false }).first().isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: button }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: button, exact: true }).isVisible()).toBe(true);
     await context.close();
   });
 

@@ -23,6 +23,9 @@ import { adminRoutes } from './admin-routes.ts';
 import { adminCatalogRoutes } from './admin-catalog-routes.ts';
 import { adminOpsRoutes } from './admin-ops-routes.ts';
 import type { CircuitBreakers } from '../../routing/circuit-breaker.ts';
+import { apiSsoRoutes } from './api-sso-routes.ts';
+import { apiPasskeyRoutes } from './api-passkey-routes.ts';
+import { adminIdentityRoutes } from './admin-identity-routes.ts';
 import { scheduleNotifications } from '../../accounts/notifications.ts';
 
 export interface AccountsOptions {
@@ -67,12 +70,15 @@ export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, 
   });
   const router = createApiRouter(app, { db: deps.db, state: deps.state });
   apiAuthRoutes(router, accounts);
+  apiSsoRoutes(router, accounts);
+  apiPasskeyRoutes(router, accounts);
   apiMeRoutes(router, accounts);
   apiKeysRoutes(router, accounts, deps.state);
   apiUsageRoutes(router, accounts, deps.accounting);
   adminRoutes(router, deps, accounts);
   adminCatalogRoutes(router, deps, accounts);
   adminOpsRoutes(router, deps, accounts);
+  adminIdentityRoutes(router, accounts);
   apiDocsRoutes(app, router, publicUrl);
   return { router, accounts };
 }

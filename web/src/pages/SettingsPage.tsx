@@ -6,6 +6,7 @@ import { SidebarSettings } from './settings/SidebarSettings.tsx';
 import { PasswordSettings } from './settings/PasswordSettings.tsx';
 import { SessionSettings } from './settings/SessionSettings.tsx';
 import { TwoFactorSettings } from './settings/TwoFactorSettings.tsx';
+import { PasskeySettings } from './settings/PasskeySettings.tsx';
 
 export default function SettingsPage() {
   const me = useMe().data;
@@ -26,6 +27,7 @@ export default function SettingsPage() {
         <PasswordSettings />
         <SessionSettings />
         <TwoFactorSettings me={me} />
+        <PasskeySettings />
       </Stack>
     </Stack>
   );

@@ -15,6 +15,7 @@ const AdminLogs = lazy(() => import('./AdminLogs.tsx'));
 const AdminPayments = lazy(() => import('./AdminPayments.tsx'));
 const AdminAudit = lazy(() => import('./AdminAudit.tsx'));
 const AdminSettings = lazy(() => import('./AdminSettings.tsx'));
+const AdminSignIn = lazy(() => import('./AdminSignIn.tsx'));
 
 const SECTIONS = [
   { path: 'overview', label: 'Overview' },
@@ -27,6 +28,7 @@ const SECTIONS = [
   { path: 'payments', label: 'Payments' },
   { path: 'audit', label: 'Audit log' },
   { path: 'settings', label: 'Settings' },
+  { path: 'sign-in', label: 'Sign-in' },
 ];
 
 export default function AdminPage() {
@@ -68,6 +70,7 @@ export default function AdminPage() {
           <Route path="payments" element={<AdminPayments />} />
           <Route path="audit" element={<AdminAudit />} />
           <Route path="settings" element={<AdminSettings />} />
+          <Route path="sign-in" element={<AdminSignIn />} />
         </Routes>
       </Suspense>
     </Stack>

@@ -1,7 +1,9 @@
 // Sign-in in one or two steps: e-mail and password, then a two-factor code when the account has it on
-// (the server answers 401 with code `totp_required`). After sign-in the user returns to ?next=.
+// (the server answers 401 with code `totp_required`). Or with a passkey, or through an identity provider
+// (a full-page redirect that comes back here with ?step=totp or ?signin_error= when it did not finish).
+// After sign-in the user returns to ?next=.
 import { useState } from 'react';
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Divider, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -11,12 +13,14 @@ import { rememberSignIn } from '../../api/session.ts';
 import { safeNext } from '../../app/RequireAuth.tsx';
 import { AuthCard } from './AuthCard.tsx';
 import { emailProblem } from './password-rules.ts';
+import { ProviderButtons, signinErrorText } from './ProviderButtons.tsx';
+import { signInWithPasskey } from '../../api/passkeys.ts';
 
 export function LoginPage() {
-  const [step, setStep] = useState<'password' | 'code'>('password');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [params] = useSearchParams();
+  const [step, setStep] = useState<'password' | 'code'>(params.get('step') === 'totp' ? 'code' : 'password');
+  const [problem, setProblem] = useState<string | null>(signinErrorText(params.get('signin_error')));
+  const [busy, setBusy] = useState(false);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const next = safeNext(params.get('next'));
@@ -51,6 +55,18 @@ export function LoginPage() {
     }
   });
 
+  const passkey = async () => {
+    setProblem(null);
+    setBusy(true);
+    try {
+      finish(await signInWithPasskey());
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const submitCode = second.onSubmit(async (values) => {
     setProblem(null);
     setBusy(true);
@@ -78,6 +94,11 @@ export function LoginPage() {
             <Button type="submit" loading={busy} fullWidth>
               Sign in
             </Button>
+            <Divider label="or" labelPosition="center" />
+            <Button variant="default" fullWidth onClick={passkey} disabled={busy}>
+              Sign in with a passkey
+            </Button>
+            <ProviderButtons next={next} />
           </Stack>
         </form>
       ) : (

@@ -1,0 +1,79 @@
+// /api/admin/identity-providers and /api/admin/signin-domains: the identity providers people sign in
+// with, and the e-mail domains that must use one. Client secrets go in, never out; every change is audited.
+import { z } from 'zod';
+import type { ApiRouter } from '../api-route.ts';
+import { idParams } from '../api-route.ts';
+import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
+import { createIdentityProvider, deleteIdentityProvider, identityProviderView, listIdentityProviders, updateIdentityProvider } from '../../accounts/identity-provider-store.ts';
+import { redirectUriFor } from '../../accounts/identity-provider-sign-in.ts';
+import { setSigninDomains, signinDomainsSetting } from '../../accounts/signin-domains.ts';
+import { recordAudit } from '../../admin/audit-log.ts';
+import { actorOf } from './admin-routes.ts';
+
+const httpUrl = z.url({ protocol: /^https?$/ }).max(500);
+const providerFields = {
+  name: z.string().trim().min(1).max(100),
+  issuer: httpUrl.optional(),
+  client_id: z.string().trim().min(1).max(500),
+  client_secret: z.string().min(1).max(2000),
+  scopes: z.string().trim().min(1).max(500).regex(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, 'must be scopes separated by single spaces').optional(),
+  enabled: z.boolean().optional(),
+};
+export const identityProviderSchema = z.object({
+  slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be lower-case letters, digits and dashes'),
+  kind: z.enum(['oidc', 'github']),
+  ...providerFields,
+}).strict().refine((value) => value.kind !== 'oidc' || value.issuer !== undefined, { message: 'is required for OpenID Connect', path: ['issuer'] });
+const providerChanges = z.object(providerFields).partial().strict();
+const domainsSchema = z.object({ domains: z.array(z.string().trim().toLowerCase().regex(/^(?=.{1,253}$)([a-z0-9-]{1,63}\.)+[a-z]{2,63}$/, 'must be a domain such as example.com')).max(200) }).strict();
+
+export function adminIdentityRoutes(api: ApiRouter, accounts: AccountsDeps): void {
+  const admin = { tag: 'Administration', access: 'admin' as const, allowKeys: true };
+  const view = (row: Parameters<typeof identityProviderView>[0]) => ({ ...identityProviderView(row), redirect_uri: redirectUriFor(accounts, row) });
+
+  api.route({
+    ...admin, method: 'GET', url: '/api/admin/identity-providers', summary: 'Identity providers for sign-in, with the redirect URI to register at each.',
+    handler: async () => ({ data: (await listIdentityProviders(accounts)).map(view) }),
+  });
+  api.route({
+    ...admin, method: 'POST', url: '/api/admin/identity-providers', status: 201, body: identityProviderSchema,
+    summary: 'Add an identity provider: OpenID Connect (by discovery from its issuer) or GitHub. The client secret is stored encrypted and never shown again.',
+    handler: async ({ caller, body }) => {
+      const row = await createIdentityProvider(accounts, body);
+      await recordAudit(accounts.db, actorOf(caller), 'identity_provider.create', `identity_provider:${row.id}`, null, identityProviderView(row));
+      return view(row);
+    },
+  });
+  api.route({
+    ...admin, method: 'PATCH', url: '/api/admin/identity-providers/:id', params: idParams, body: providerChanges,
+    summary: 'Change an identity provider; a client secret left out stays as it is.',
+    handler: async ({ caller, params, body }) => {
+      const row = await updateIdentityProvider(accounts, params.id, body);
+      await recordAudit(accounts.db, actorOf(caller), 'identity_provider.update', `identity_provider:${row.id}`, null, identityProviderView(row));
+      return view(row);
+    },
+  });
+  api.route({
+    ...admin, method: 'DELETE', url: '/api/admin/identity-providers/:id', params: idParams,
+    summary: 'Remove an identity provider; the accounts linked to it stay, unlinked.',
+    handler: async ({ caller, params }) => {
+      await deleteIdentityProvider(accounts, params.id);
+      await recordAudit(accounts.db, actorOf(caller), 'identity_provider.delete', `identity_provider:${params.id}`, null, null);
+      return { status: 'deleted' };
+    },
+  });
+  api.route({
+    ...admin, method: 'GET', url: '/api/admin/signin-domains', summary: 'E-mail domains that must sign in with an identity provider.',
+    handler: async () => signinDomainsSetting(accounts),
+  });
+  api.route({
+    ...admin, method: 'PUT', url: '/api/admin/signin-domains', body: domainsSchema,
+    summary: 'Set the e-mail domains that must sign in with an identity provider (password and passkey sign-in are refused for them).',
+    handler: async ({ caller, body }) => {
+      const before = await signinDomainsSetting(accounts);
+      const after = await setSigninDomains(accounts, body.domains);
+      await recordAudit(accounts.db, actorOf(caller), 'signin_domains.update', 'setting:identity_provider_domains', before, after);
+      return after;
+    },
+  });
+}

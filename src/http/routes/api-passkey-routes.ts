@@ -1,0 +1,70 @@
+// Passkeys: sign in with one (/api/auth/passkey), and manage one's own (/api/me/passkeys). Registration
+// and removal need a verified, signed-in session and its CSRF token, as the other security settings do.
+import { z } from 'zod';
+import type { ApiRouter } from '../api-route.ts';
+import { idParams } from '../api-route.ts';
+import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
+import { listPasskeys, passkeyRegistrationOptions, passkeySignInOptions, passkeyView, registerPasskey, removePasskey, renamePasskey, signInWithPasskey } from '../../accounts/passkeys.ts';
+import { createSession } from '../../accounts/sessions.ts';
+import { refuseWhenProviderRequired } from '../../accounts/signin-domains.ts';
+import { forbidden } from '../../gateway-errors.ts';
+import { clientOf, startSession } from './api-auth-routes.ts';
+
+/** A WebAuthn answer as @simplewebauthn/browser produces it; the verifier checks the rest. */
+const credentialSchema = z.object({
+  id: z.string().min(1).max(1400),
+  rawId: z.string().min(1).max(1400),
+  type: z.literal('public-key'),
+  response: z.object({ clientDataJSON: z.string().min(1).max(20_000) }).passthrough(),
+}).passthrough();
+const passkeyName = z.string().trim().min(1).max(64);
+
+export function apiPasskeyRoutes(api: ApiRouter, deps: AccountsDeps): void {
+  const auth = 'Sign-up and sign-in';
+  const me = 'My account';
+
+  api.route({
+    method: 'POST', url: '/api/auth/passkey/options', tag: auth, access: 'public',
+    summary: 'Options for signing in with a passkey (navigator.credentials.get); the challenge is good for one answer within 5 minutes.',
+    handler: async () => passkeySignInOptions(deps),
+  });
+  api.route({
+    method: 'POST', url: '/api/auth/passkey', tag: auth, access: 'public', body: z.object({ response: credentialSchema }).strict(),
+    summary: 'Sign in with a passkey: the answer of navigator.credentials.get. No two-factor code follows (the passkey verified its user).',
+    handler: async ({ body, request, reply }) => {
+      const user = await signInWithPasskey(deps, body.response);
+      if (user.status !== 'active') throw forbidden('This account is disabled.', 'account_disabled');
+      await refuseWhenProviderRequired(deps, user.email);
+      return startSession(deps, reply, await createSession(deps.db, user.id, 'active', clientOf(request)), user);
+    },
+  });
+
+  api.route({
+    method: 'GET', url: '/api/me/passkeys', tag: me, access: 'signed_in', summary: 'My passkeys.',
+    handler: async ({ caller }) => ({ data: (await listPasskeys(deps, caller.user.id)).map(passkeyView) }),
+  });
+  api.route({
+    method: 'POST', url: '/api/me/passkeys/options', tag: me, access: 'verified',
+    summary: 'Options for registering a passkey (navigator.credentials.create); good for one answer within 5 minutes.',
+    handler: async ({ caller }) => passkeyRegistrationOptions(deps, caller.user),
+  });
+  api.route({
+    method: 'POST', url: '/api/me/passkeys', tag: me, access: 'verified', status: 201,
+    body: z.object({ name: passkeyName, response: credentialSchema }).strict(),
+    summary: 'Register a passkey: a name and the answer of navigator.credentials.create.',
+    handler: async ({ caller, body }) => passkeyView(await registerPasskey(deps, caller.user, body.name, body.response)),
+  });
+  api.route({
+    method: 'PATCH', url: '/api/me/passkeys/:id', tag: me, access: 'verified', params: idParams, body: z.object({ name: passkeyName }).strict(),
+    summary: 'Rename one of my passkeys.',
+    handler: async ({ caller, params, body }) => passkeyView(await renamePasskey(deps, caller.user.id, params.id, body.name)),
+  });
+  api.route({
+    method: 'DELETE', url: '/api/me/passkeys/:id', tag: me, access: 'verified', params: idParams,
+    summary: 'Remove one of my passkeys; it can no longer sign in.',
+    handler: async ({ caller, params }) => {
+      await removePasskey(deps, caller.user.id, params.id);
+      return { status: 'removed' };
+    },
+  });
+}
