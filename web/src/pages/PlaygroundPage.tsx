@@ -7,6 +7,7 @@ import { currentCsrfToken } from '../api/api-client.ts';
 import { listPlaygroundModels, loggedCostUsd, streamPlaygroundChat, type PlaygroundMessage } from '../api/playground-api.ts';
 import { formatCount, formatUsd } from '../components/format.ts';
 import type { ChatUsage } from './playground/chat-stream.ts';
+import { AnswerMarkdown } from './playground/AnswerMarkdown.tsx';
 
 interface Turn extends PlaygroundMessage {
   usage?: ChatUsage | null;
@@ -105,9 +106,13 @@ export default function PlaygroundPage() {
                       <Text size="xs" fw={700} c="dimmed">
                         {turn.role === 'user' ? 'You' : chosen}
                       </Text>
-                      <Text style={{ whiteSpace: 'pre-wrap' }} data-testid={turn.role === 'assistant' ? 'assistant-answer' : undefined}>
-                        {turn.content}
-                      </Text>
+                      {turn.role === 'assistant' ? (
+                        <div data-testid="assistant-answer">
+                          <AnswerMarkdown text={turn.content} />
+                        </div>
+                      ) : (
+                        <Text style={{ whiteSpace: 'pre-wrap' }}>{turn.content}</Text>
+                      )}
                       {turn.error ? (
                         <Text c="red" size="sm">
                           {turn.error}

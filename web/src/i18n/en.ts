@@ -1,0 +1,70 @@
+// English, the dashboard's own language and the fallback for any string another language lacks.
+// Keys are grouped by page; zh-CN.ts has the same keys (web/src/i18n/catalogue.test.ts checks it).
+export const en = {
+  common: {
+    loading: 'Loading…',
+    copy: 'Copy',
+    copied: 'Copied',
+  },
+  brand: {
+    home: 'Model gateway home',
+  },
+  language: {
+    choose: 'Language',
+  },
+  nav: {
+    overview: 'Overview',
+    keys: 'Keys',
+    playground: 'Playground',
+    logs: 'Logs',
+    usage: 'Usage',
+    wallet: 'Wallet',
+    settings: 'Settings',
+    admin: 'Admin',
+    sections: 'Sections',
+    openMenu: 'Open the menu',
+    closeMenu: 'Close the menu',
+    signOut: 'Sign out',
+    themeLight: 'Switch to the light theme',
+    themeDark: 'Switch to the dark theme',
+  },
+  notFound: {
+    title: 'Page not found',
+    body: 'There is no page at <code>{{path}}</code>. Check the address, or start again from the overview.',
+    home: 'Go to the overview',
+  },
+  pricing: {
+    title: 'Pricing',
+    intro: 'What each model costs through this gateway, per group, with the group’s price ratio already applied. Calls are charged from your wallet as they are made.',
+    signIn: 'Sign in',
+    group: 'Group',
+    groupTitle: 'Group “{{name}}”',
+    ratioOne: 'List prices (ratio ×1).',
+    ratio: 'List prices × {{ratio}} (this group’s ratio).',
+    noModels: 'No model is priced in this group yet.',
+    noGroups: 'No group is open to users yet.',
+    tableLabel: 'Model prices',
+    model: 'Model',
+    kind: 'Kind',
+    prices: 'Prices',
+    free: 'Free',
+    anySize: 'any size',
+    tier: 'Prompts above {{tokens}} tokens:',
+    kinds: { chat: 'Chat', embedding: 'Embedding', image: 'Image', audio: 'Audio', rerank: 'Rerank' },
+    unit: {
+      input: '{{price}} / 1M input tokens',
+      cachedInput: '{{price}} / 1M cached input tokens',
+      cacheWrite: '{{price}} / 1M cache-write tokens',
+      cacheWrite1h: '{{price}} / 1M one-hour cache-write tokens',
+      output: '{{price}} / 1M output tokens',
+      reasoning: '{{price}} / 1M reasoning tokens',
+      request: '{{price}} / request',
+      audioMinute: '{{price}} / audio minute',
+      mchars: '{{price}} / 1M characters',
+      search: '{{price}} / search',
+      image: '{{price}} / image ({{variant}})',
+    },
+  },
+};
+
+export type Catalogue = typeof en;
