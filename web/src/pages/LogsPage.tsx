@@ -1,11 +1,11 @@
 // Usage logs: filters (range, key, model, outcome), newest first, cursor pages, a detail drawer, CSV export.
 import { useState } from 'react';
-import { Badge, Button, Code, Drawer, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Drawer, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { csvExportUrl, fetchLog, fetchLogs, type LogFilters, type LogRow } from '../api/logs-api.ts';
 import { keysApi } from '../api/keys-api.ts';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
-import { ChargeCalculation, isChargeCalculation } from '../components/ChargeCalculation.tsx';
+import { LogReceipt } from '../components/LogReceipt.tsx';
 import { formatCount, formatDateTime, formatUsd } from '../components/format.ts';
 
 const RANGES: Record<string, number | null> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, all: null };
@@ -171,20 +171,5 @@ function LogDetail({ id }: { id: string }) {
   const detail = useQuery({ queryKey: ['log', id], queryFn: () => fetchLog(id) });
   if (detail.isError) return <ErrorNotice error={detail.error} />;
   if (!detail.data) return <Text>Loading…</Text>;
-  const { calculation, ...fields } = detail.data;
-  return (
-    <Stack>
-      {isChargeCalculation(calculation) ? <ChargeCalculation calculation={calculation} /> : null}
-      <Table aria-label="Call details">
-        <Table.Tbody>
-          {Object.entries(fields).map(([field, value]) => (
-            <Table.Tr key={field}>
-              <Table.Th>{field.replaceAll('_', ' ')}</Table.Th>
-              <Table.Td>{typeof value === 'object' && value !== null ? <Code block>{JSON.stringify(value, null, 2)}</Code> : String(value ?? '—')}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Stack>
-  );
+  return <LogReceipt detail={detail.data} />;
 }

@@ -2,12 +2,14 @@
 // pricing page (off by default: the app's Not Found page with a 404; an administrator turns it on; then
 // every model of each group users may pick, with the group's ratio applied, at desktop width as a table and
 // at phone width as cards, never a channel name or a group reserved by an administrator), and the
-// playground (only chat models offered; answers rendered as Markdown, with HTML in an answer never run).
+// playground (only chat models offered; answers rendered as Markdown, with HTML in an answer never run),
+// and a call's detail in the logs read like a receipt.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestGateway, type TestGateway } from '../helpers/test-gateway.ts';
 import { ApiClient } from '../helpers/api-client.ts';
+import OpenAI from 'openai';
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
 import { contrastProblems, launchBrowser, SCREENSHOT_DIR, signInThroughForm, VIEWPORTS } from './browser.ts';
 
@@ -36,7 +38,7 @@ beforeAll(async () => {
       { id: 'tts-1', owned_by: 'openai', per_mchars: 15 },
       { id: 'free-chat', owned_by: 'openai', free: true },
     ],
-    users: [{ name: 'root', email: ADMIN.email, password: ADMIN.password, role: 'admin' }],
+    users: [{ name: 'root', email: ADMIN.email, password: ADMIN.password, role: 'admin', balance: 10 }],
   });
   admin = new ApiClient(gateway.url);
   expect((await admin.post('/api/auth/login', ADMIN)).status).toBe(200);
@@ -199,6 +201,46 @@ describe('the playground', { timeout: 60_000 }, () => {
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(dialogs).toEqual([]);
       await page.screenshot({ path: join(SCREENSHOT_DIR, `playground-markdown-${label}-light.png`), fullPage: true });
+      await page.context().close();
+    }
+  });
+});
+
+/** Dollars as the gateway counts them: at least cents, more decimals only when the amount has them. */
+const exactUsd = (micros: number) => `$${Math.floor(micros / 1e6)}.${String(micros % 1e6).padStart(6, '0').replace(/0{1,4}$/, '')}`;
+
+describe('the log detail', { timeout: 60_000 }, () => {
+  it('reads like a receipt: the call, its tokens, how it was charged and the total, at desktop and phone width', async () => {
+    const created = await admin.post('/api/keys', { name: 'receipt-key' });
+    expect(created.status).toBe(201);
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: created.body.key as string, maxRetries: 0 });
+    await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'one two three four five' }] });
+    let row: { cost_micros: number; input_tokens: number; output_tokens: number } | undefined;
+    await expect.poll(async () => {
+      row = await gateway.database.db.selectFrom('usage_logs').select(['cost_micros', 'input_tokens', 'output_tokens']).where('key_name', '=', 'receipt-key').executeTakeFirst();
+      return row !== undefined;
+    }, { timeout: 10_000 }).toBe(true);
+    expect(row!.cost_micros).toBeGreaterThan(0);
+    for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+      const page = await (await browser.newContext({ viewport, storageState: await adminPage.context().storageState() })).newPage();
+      page.setDefaultTimeout(10_000);
+      await page.goto(`${gateway.url}/logs`);
+      await page.getByRole('heading', { level: 1, name: 'Logs' }).waitFor();
+      await page.getByRole('row').filter({ hasText: 'receipt-key' }).getByRole('button', { name: /^Details of the call/ }).click();
+      await page.getByRole('heading', { name: 'Receipt' }).waitFor();
+      const summary = page.getByRole('table', { name: 'Call details' });
+      expect(await summary.getByRole('row', { name: /^Model/ }).textContent()).toContain('gpt-4o-mini');
+      expect(await summary.getByRole('row', { name: /^Key/ }).textContent()).toContain('receipt-key');
+      expect(await summary.getByRole('row', { name: /^Outcome/ }).textContent()).toContain('Succeeded');
+      expect(await summary.getByRole('row', { name: /^Tokens in/ }).textContent()).toContain(String(row!.input_tokens));
+      expect(await summary.getByRole('row', { name: /^Tokens out/ }).textContent()).toContain(String(row!.output_tokens));
+      await page.getByRole('table', { name: 'Charge calculation' }).waitFor();
+      expect(await page.getByTestId('receipt-total').textContent()).toBe(`Charged${exactUsd(row!.cost_micros)}`);
+      // Every recorded field is still there, folded.
+      await page.getByRole('button', { name: 'Every recorded field' }).click();
+      await page.getByRole('table', { name: 'Every recorded field' }).getByText('request id').waitFor();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `log-receipt-${label}-light.png`) });
       await page.context().close();
     }
   });
