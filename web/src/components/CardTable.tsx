@@ -12,7 +12,8 @@ export const PHONE_QUERY = '(max-width: 47.99em)';
 
 function labelCells(root: HTMLElement): void {
   for (const table of root.querySelectorAll('table')) {
-    const headers = [...table.querySelectorAll('thead th')].map((th) => th.textContent?.trim() ?? '');
+    // A column whose name is only for screen readers (the actions) gets no visible label.
+    const headers = [...table.querySelectorAll('thead th')].map((th) => (th.querySelector('.visually-hidden') ? '' : th.textContent?.trim() ?? ''));
     for (const row of table.querySelectorAll('tbody tr, tfoot tr')) {
       let column = 0;
       for (const cell of row.children) {

@@ -89,6 +89,21 @@ export const en = {
     allFields: 'Every recorded field',
     fieldsLabel: 'Every recorded field',
   },
+  empty: {
+    noChannelsTitle: 'Add a channel to start',
+    noChannelsBody: 'This gateway has no upstream yet. A channel is an upstream provider (OpenAI, Anthropic, Gemini or any OpenAI-compatible server) with its key and the models it serves; then give those models a price.',
+    addChannel: 'Add a channel',
+    noKeysTitle: 'No keys yet',
+    noKeysBody: 'A key lets your programs call the gateway’s models with the official SDKs or curl. Its secret is shown once.',
+    createFirstKey: 'Create your first key',
+    noLogsTitle: 'No calls yet',
+    noLogsBody: 'Every call made with your keys (and the playground) shows here with its tokens and cost.',
+    snippetHint: 'Make a first call: put one of your keys in GATEWAY_KEY and run',
+    copySnippet: 'Copy the command',
+    createKey: 'Create a key',
+    tryPlayground: 'Try the playground',
+    noMatch: 'No calls match these filters.',
+  },
 };
 
 export type Catalogue = typeof en;

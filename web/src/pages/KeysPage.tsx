@@ -10,10 +10,15 @@ import { formatDateTime, formatUsd } from '../components/format.ts';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { KeyForm, keyChanges, keyFormValues } from './keys/KeyForm.tsx';
 import { SecretOnce } from './keys/SecretOnce.tsx';
+import { EmptyState } from '../components/EmptyState.tsx';
+import { IconKey } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { CardTable } from '../components/CardTable.tsx';
 
 type Dialog = { kind: 'create' } | { kind: 'edit'; key: ApiKey } | { kind: 'rotate'; key: ApiKey } | { kind: 'delete'; key: ApiKey } | null;
 
 export default function KeysPage() {
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: ['keys'], queryFn: keysApi.list });
   const groups = useQuery({ queryKey: ['groups'], queryFn: listGroups });
@@ -49,8 +54,13 @@ export default function KeysPage() {
         <Title order={1}>Keys</Title>
         <Button onClick={() => setDialog({ kind: 'create' })}>Create key</Button>
       </Group>
-      {keys.data && keys.data.length === 0 ? <Text>You have no keys yet. Create one to call the API.</Text> : null}
-      <Table.ScrollContainer minWidth={860}>
+      {keys.data && keys.data.length === 0 ? (
+        <EmptyState icon={IconKey} title={t('empty.noKeysTitle')} testId="no-keys" action={<Button onClick={() => setDialog({ kind: 'create' })}>{t('empty.createFirstKey')}</Button>}>
+          <Text maw={520}>{t('empty.noKeysBody')}</Text>
+        </EmptyState>
+      ) : null}
+      {keys.data?.length === 0 ? null : (
+      <CardTable minWidth={860}>
         <Table striped highlightOnHover aria-label="Your keys">
           <Table.Thead>
             <Table.Tr>
@@ -109,7 +119,8 @@ export default function KeysPage() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </CardTable>
+      )}
 
       <Modal opened={dialog?.kind === 'create' || dialog?.kind === 'edit'} onClose={() => setDialog(null)} title={dialog?.kind === 'edit' ? `Edit ${dialog.key.name}` : 'Create key'} size="lg">
         {dialog?.kind === 'create' || dialog?.kind === 'edit' ? (

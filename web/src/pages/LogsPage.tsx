@@ -3,10 +3,16 @@ import { useState } from 'react';
 import { Badge, Button, Drawer, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { csvExportUrl, fetchLog, fetchLogs, type LogFilters, type LogRow } from '../api/logs-api.ts';
-import { keysApi } from '../api/keys-api.ts';
+import { keysApi, listGroups } from '../api/keys-api.ts';
+import { IconListSearch } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { EmptyState } from '../components/EmptyState.tsx';
+import { FirstCallSnippet } from '../components/FirstCallSnippet.tsx';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { LogReceipt } from '../components/LogReceipt.tsx';
 import { formatCount, formatDateTime, formatUsd } from '../components/format.ts';
+import { CardTable } from '../components/CardTable.tsx';
 
 const RANGES: Record<string, number | null> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, all: null };
 
@@ -103,7 +109,7 @@ export default function LogsPage() {
         </Button>
       </Group>
       {logs.isError ? <ErrorNotice error={logs.error} /> : null}
-      <Table.ScrollContainer minWidth={820}>
+      <CardTable minWidth={820}>
         <Table striped highlightOnHover aria-label="Calls">
           <Table.Thead>
             <Table.Tr>
@@ -125,8 +131,8 @@ export default function LogsPage() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
-      {logs.data && logs.data.rows.length === 0 ? <Text c="dimmed">No calls match these filters.</Text> : null}
+      </CardTable>
+      {logs.data && logs.data.rows.length === 0 ? <NoCalls /> : null}
       <Group justify="flex-end">
         <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
           Newer
@@ -172,4 +178,36 @@ function LogDetail({ id }: { id: string }) {
   if (detail.isError) return <ErrorNotice error={detail.error} />;
   if (!detail.data) return <Text>Loading…</Text>;
   return <LogReceipt detail={detail.data} />;
+}
+
+const EVERYTHING: LogFilters = { from: null, to: null, key: null, model: null, outcome: null };
+
+/** No call under these filters: either none at all (how to make the first one) or none that matches. */
+function NoCalls() {
+  const { t } = useTranslation();
+  const any = useQuery({ queryKey: ['logs', 'any'], queryFn: () => fetchLogs(EVERYTHING, null) });
+  const groups = useQuery({ queryKey: ['groups'], queryFn: listGroups });
+  if (!any.data) return null;
+  if (any.data.rows.length > 0) return <Text c="dimmed">{t('empty.noMatch')}</Text>;
+  const model = groups.data?.flatMap((group) => group.models)[0] ?? 'MODEL';
+  return (
+    <EmptyState
+      icon={IconListSearch}
+      title={t('empty.noLogsTitle')}
+      testId="no-logs"
+      action={
+        <Group justify="center">
+          <Button component={Link} to="/keys" variant="light">
+            {t('empty.createKey')}
+          </Button>
+          <Button component={Link} to="/playground" variant="default">
+            {t('empty.tryPlayground')}
+          </Button>
+        </Group>
+      }
+    >
+      <Text maw={560}>{t('empty.noLogsBody')}</Text>
+      <FirstCallSnippet model={model} />
+    </EmptyState>
+  );
 }

@@ -1,6 +1,8 @@
 // The first page after sign-in: balance, total usage, requests today, RPM and TPM now, and a chart of
 // requests and cost over the last day.
-import { Anchor, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconPlugConnected } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { fetchStats } from '../api/stats-api.ts';
@@ -9,6 +11,9 @@ import { StatCard } from '../components/StatCard.tsx';
 import { SeriesChart } from '../components/UsageChart.tsx';
 import { formatCount, formatUsd } from '../components/format.ts';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
+import { EmptyState } from '../components/EmptyState.tsx';
+import { useMe } from '../api/session.ts';
+import { adminApi } from '../api/admin-api.ts';
 
 export default function OverviewPage() {
   const wallet = useQuery({ queryKey: ['wallet', 'summary'], queryFn: () => fetchWallet(null) });
@@ -34,6 +39,7 @@ export default function OverviewPage() {
   return (
     <Stack>
       <Title order={1}>Overview</Title>
+      <EmptyGatewayNotice />
       <SimpleGrid cols={{ base: 2, md: 5 }}>
         <StatCard label="Balance" value={formatUsd(wallet.data?.balanceUsd)} />
         <StatCard label="Total usage" value={formatUsd(wallet.data?.totalUsageUsd)} />
@@ -59,5 +65,18 @@ export default function OverviewPage() {
         )}
       </Paper>
     </Stack>
+  );
+}
+
+/** An administrator of a gateway without any channel is told the first thing to do. */
+function EmptyGatewayNotice() {
+  const { t } = useTranslation();
+  const isAdmin = useMe().data?.role === 'admin';
+  const channels = useQuery({ queryKey: ['admin', 'channels'], queryFn: adminApi.channels, enabled: isAdmin });
+  if (!isAdmin || !channels.data || channels.data.length > 0) return null;
+  return (
+    <EmptyState icon={IconPlugConnected} title={t('empty.noChannelsTitle')} testId="empty-gateway" action={<Button component={Link} to="/admin/channels">{t('empty.addChannel')}</Button>}>
+      <Text maw={560}>{t('empty.noChannelsBody')}</Text>
+    </EmptyState>
   );
 }

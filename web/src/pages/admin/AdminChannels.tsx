@@ -9,6 +9,7 @@ import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 import { CloudChannelFields, cloudSettingsBody, initialCloudSettings, keyDescription } from './CloudChannelFields.tsx';
 import { http2Body, httpVersionOf, UpstreamHttpVersionField } from './UpstreamHttpVersionField.tsx';
+import { CardTable } from '../../components/CardTable.tsx';
 
 const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere', 'azure-openai', 'vertex', 'bedrock'];
 /** Endpoints a channel may declare its upstream lacks (the gateway then routes or translates around it). */
@@ -34,7 +35,7 @@ export default function AdminChannels() {
   return (
     <Stack>
       <AdminToolbar addLabel="Create channel" onAdd={() => setEditing('new')} error={channels.isError ? channels.error : null} />
-      <Table.ScrollContainer minWidth={860}>
+      <CardTable minWidth={860}>
         <Table striped aria-label="Channels">
           <Table.Thead>
             <Table.Tr>
@@ -101,7 +102,7 @@ export default function AdminChannels() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </CardTable>
       <ChannelDialog channel={editing} onClose={() => setEditing(null)} onDone={refresh} />
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this channel?">
         <Stack>

@@ -7,6 +7,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
 import { runAdminAction } from './admin-actions.ts';
 import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
+import { CardTable } from '../../components/CardTable.tsx';
 
 export default function AdminUsers() {
   const [q, setQ] = useState('');
@@ -51,7 +52,7 @@ export default function AdminUsers() {
         <Button onClick={() => setCreating(true)}>Create user</Button>
       </Group>
       {users.isError ? <ErrorNotice error={users.error} /> : null}
-      <Table.ScrollContainer minWidth={820}>
+      <CardTable minWidth={820}>
         <Table striped aria-label="Users">
           <Table.Thead>
             <Table.Tr>
@@ -98,7 +99,7 @@ export default function AdminUsers() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </CardTable>
       <GrantDialog user={granting} onClose={() => setGranting(null)} onDone={refresh} />
       <CreateUserDialog opened={creating} onClose={() => setCreating(false)} onDone={refresh} />
       <ConfirmDialog pending={confirming} onClose={() => setConfirming(null)} />
