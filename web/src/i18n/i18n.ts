@@ -41,6 +41,8 @@ void i18next.use(initReactI18next).init({
   fallbackLng: 'en',
   interpolation: { escapeValue: false },
   returnNull: false,
+  // A key missing from English too shows as ⟦key⟧, which the browser tests look for on every page.
+  parseMissingKeyHandler: (key: string, defaultValue?: string) => defaultValue ?? `⟦${key}⟧`,
 });
 
 export const i18n = i18next;

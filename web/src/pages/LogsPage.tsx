@@ -17,6 +17,7 @@ import { CardTable } from '../components/CardTable.tsx';
 const RANGES: Record<string, number | null> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, all: null };
 
 export default function LogsPage() {
+  const { t } = useTranslation();
   const [range, setRange] = useState('24h');
   const [key, setKey] = useState<string | null>(null);
   const [model, setModel] = useState('');
@@ -44,14 +45,14 @@ export default function LogsPage() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={1}>Logs</Title>
+        <Title order={1}>{t('logs.title')}</Title>
         <Button component="a" href={csvExportUrl(filters)} variant="default" download>
-          Export CSV
+          {t('logs.exportCsv')}
         </Button>
       </Group>
       <Group wrap="wrap" align="flex-end">
         <Select
-          label="Range"
+          label={t('logs.range')}
           value={range}
           allowDeselect={false}
           onChange={(value) => {
@@ -59,17 +60,17 @@ export default function LogsPage() {
             restart();
           }}
           data={[
-            { value: '1h', label: 'Last hour' },
-            { value: '24h', label: 'Last 24 hours' },
-            { value: '7d', label: 'Last 7 days' },
-            { value: '30d', label: 'Last 30 days' },
-            { value: 'all', label: 'Everything' },
+            { value: '1h', label: t('logs.lastHour') },
+            { value: '24h', label: t('logs.last24h') },
+            { value: '7d', label: t('logs.last7d') },
+            { value: '30d', label: t('logs.last30d') },
+            { value: 'all', label: t('logs.everything') },
           ]}
           w={170}
         />
         <Select
-          label="Key"
-          placeholder="All keys"
+          label={t('logs.key')}
+          placeholder={t('logs.allKeys')}
           clearable
           value={key}
           onChange={(value) => {
@@ -80,8 +81,8 @@ export default function LogsPage() {
           w={200}
         />
         <TextInput
-          label="Model"
-          placeholder="Any model"
+          label={t('logs.model')}
+          placeholder={t('logs.anyModel')}
           value={model}
           onChange={(event) => {
             setModel(event.currentTarget.value);
@@ -90,8 +91,8 @@ export default function LogsPage() {
           w={200}
         />
         <Select
-          label="Outcome"
-          placeholder="Any outcome"
+          label={t('logs.outcome')}
+          placeholder={t('logs.anyOutcome')}
           clearable
           value={outcome}
           onChange={(value) => {
@@ -99,29 +100,29 @@ export default function LogsPage() {
             restart();
           }}
           data={[
-            { value: 'success', label: 'Succeeded' },
-            { value: 'error', label: 'Failed' },
+            { value: 'success', label: t('logs.succeeded') },
+            { value: 'error', label: t('logs.failed') },
           ]}
           w={170}
         />
         <Button variant="default" onClick={restart}>
-          Refresh
+          {t('logs.refresh')}
         </Button>
       </Group>
       {logs.isError ? <ErrorNotice error={logs.error} /> : null}
       <CardTable minWidth={820}>
-        <Table striped highlightOnHover aria-label="Calls">
+        <Table striped highlightOnHover aria-label={t('logs.tableLabel')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Time</Table.Th>
-              <Table.Th>Key</Table.Th>
-              <Table.Th>Model</Table.Th>
-              <Table.Th>Outcome</Table.Th>
-              <Table.Th>Tokens in / out</Table.Th>
-              <Table.Th>Cost</Table.Th>
-              <Table.Th>Duration</Table.Th>
+              <Table.Th>{t('logs.time')}</Table.Th>
+              <Table.Th>{t('logs.key')}</Table.Th>
+              <Table.Th>{t('logs.model')}</Table.Th>
+              <Table.Th>{t('logs.outcome')}</Table.Th>
+              <Table.Th>{t('logs.tokens')}</Table.Th>
+              <Table.Th>{t('logs.cost')}</Table.Th>
+              <Table.Th>{t('logs.duration')}</Table.Th>
               <Table.Th>
-                <span className="visually-hidden">Details</span>
+                <span className="visually-hidden">{t('logs.details')}</span>
               </Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -135,13 +136,13 @@ export default function LogsPage() {
       {logs.data && logs.data.rows.length === 0 ? <NoCalls /> : null}
       <Group justify="flex-end">
         <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Newer
+          {t('logs.newer')}
         </Button>
         <Button variant="default" disabled={!logs.data?.nextCursor} onClick={() => logs.data?.nextCursor && setCursors([...cursors, logs.data.nextCursor])}>
-          Older
+          {t('logs.older')}
         </Button>
       </Group>
-      <Drawer opened={openId !== null} onClose={() => setOpenId(null)} position="right" title="Call details" size="lg">
+      <Drawer opened={openId !== null} onClose={() => setOpenId(null)} position="right" title={t('logs.callDetails')} size="lg">
         {openId ? <LogDetail id={openId} /> : null}
       </Drawer>
     </Stack>
@@ -149,6 +150,7 @@ export default function LogsPage() {
 }
 
 function LogLine({ row, onOpen }: { row: LogRow; onOpen: () => void }) {
+  const { t } = useTranslation();
   return (
     <Table.Tr>
       <Table.Td>{formatDateTime(row.createdAt)}</Table.Td>
@@ -156,17 +158,17 @@ function LogLine({ row, onOpen }: { row: LogRow; onOpen: () => void }) {
       <Table.Td>{row.model}</Table.Td>
       <Table.Td>
         <Badge color={row.outcome === 'success' ? 'green' : 'red.9'} variant="filled">
-          {row.outcome === 'success' ? 'OK' : `Failed${row.status ? ` ${row.status}` : ''}`}
+          {row.outcome === 'success' ? t('logs.ok') : t('logs.failedStatus', { status: row.status ?? '' }).trim()}
         </Badge>
       </Table.Td>
       <Table.Td>
         {formatCount(row.inputTokens)} / {formatCount(row.outputTokens)}
       </Table.Td>
       <Table.Td>{formatUsd(row.costUsd)}</Table.Td>
-      <Table.Td>{row.durationMs === null ? '—' : `${formatCount(Math.round(row.durationMs))} ms`}</Table.Td>
+      <Table.Td>{row.durationMs === null ? '—' : t('receipt.ms', { ms: formatCount(Math.round(row.durationMs)) })}</Table.Td>
       <Table.Td>
-        <Button size="xs" variant="subtle" onClick={onOpen} aria-label={`Details of the call at ${formatDateTime(row.createdAt)}`}>
-          Details
+        <Button size="xs" variant="subtle" onClick={onOpen} aria-label={t('logs.detailsOf', { time: formatDateTime(row.createdAt) })}>
+          {t('logs.details')}
         </Button>
       </Table.Td>
     </Table.Tr>
@@ -174,9 +176,10 @@ function LogLine({ row, onOpen }: { row: LogRow; onOpen: () => void }) {
 }
 
 function LogDetail({ id }: { id: string }) {
+  const { t } = useTranslation();
   const detail = useQuery({ queryKey: ['log', id], queryFn: () => fetchLog(id) });
   if (detail.isError) return <ErrorNotice error={detail.error} />;
-  if (!detail.data) return <Text>Loading…</Text>;
+  if (!detail.data) return <Text>{t('common.loading')}</Text>;
   return <LogReceipt detail={detail.data} />;
 }
 
