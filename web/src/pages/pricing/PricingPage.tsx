@@ -59,7 +59,11 @@ export default function PricingPage() {
               <Title order={2} size="h3">
                 {t('pricing.groupTitle', { name: group.name })}
               </Title>
-              {group.description ? <Text size="sm">{group.description}</Text> : null}
+              {group.description ? (
+                <Text size="sm" data-user-content>
+                  {group.description}
+                </Text>
+              ) : null}
               <Text size="sm" c="dimmed">
                 {group.ratio === 1 ? t('pricing.ratioOne') : t('pricing.ratio', { ratio: group.ratio })}
               </Text>
