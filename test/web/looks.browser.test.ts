@@ -43,7 +43,7 @@ async function open(path: string, viewport: { width: number; height: number } = 
 }
 
 /** Buttons and links whose only visible content is a symbol character (a text glyph used as an icon). */
-const glyphIcons = (page: Page) => page.evaluate(() => [...document.querySelectorAll('button, a, [role="button"]')]
+const glyphIcons = (page: Page) => page.evaluate(() => Array.from(document.querySelectorAll('button, a, [role="button"]'))
   .filter((element) => (element as HTMLElement).offsetParent !== null)
   .map((element) => element.textContent?.trim() ?? '')
   .filter((text) => text.length > 0 && text.length <= 2 && /^[^\p{L}\p{N}]+$/u.test(text)));
