@@ -4,7 +4,6 @@
 // when `store` is not false, so previous_response_id and item_reference work on every channel type.
 import { z } from 'zod';
 import { estimateChatUsage } from '../metering/admission.ts';
-import { readUsageObjectFromTail } from '../metering/read-usage-from-tail.ts';
 import { parseBody } from '../validate-request.ts';
 import { relayEndpoint } from '../relay/relay-endpoint.ts';
 import { openAIJsonPassthroughHop } from '../relay/hops/openai-json-passthrough-hop.ts';
@@ -18,7 +17,7 @@ import type { PreparedCall } from '../relay/prepared-call.ts';
 import { translatedChatHop } from '../relay/hops/translated-chat-hop.ts';
 import { byChannelFormat } from '../relay/hops/by-channel-format.ts';
 import { openaiResponsesFormat } from '../formats/openai-responses/index.ts';
-import { outputItemIdsOf, responseIdOf, responsesPassthroughStream, wholeOutputTokens } from '../responses/passthrough-answers.ts';
+import { outputItemIdsOf, responseIdOf, responsesPassthroughStream, wholeResponsesUsage, type PassthroughCall } from '../responses/passthrough-answers.ts';
 import { rebuiltForUpstream, resolveResponsesState, type ResolvedResponsesState } from '../responses/resolve-responses-state.ts';
 import { keepingClient, mintResponseId } from '../responses/keeping-client.ts';
 import { noticingAnswers } from '../responses/answering-channel.ts';
@@ -113,10 +112,11 @@ function passthroughHop(deps: RelayDeps, call: RelayCall, state: ResolvedRespons
   };
   // The client's bytes unless the gateway changed the body: a rebuilt conversation, or one fitted to the model.
   const rebuilt = state.rebuilt ? withoutGatewayReasoning(rebuiltForUpstream(state.rebuilt, state.fromStore)) : fitted;
+  const watched: PassthroughCall = { body: call.body, requestId: call.requestId, logger: deps.logger };
   return openAIJsonPassthroughHop(call, {
     operation: 'responses',
     // max_output_tokens of the client's body: a rebuilt body (previous_response_id) keeps it too.
-    usage: (text, attempt) => attempt.resolve(openaiResponsesFormat.usageToHub(readUsageObjectFromTail(text)), () => wholeOutputTokens(text)),
+    usage: (text, attempt) => wholeResponsesUsage(text, watched, attempt),
     transform: (text, channel) => {
       remember(responseIdOf(text), channel, () => outputItemIdsOf(text));
       return text;
@@ -124,7 +124,7 @@ function passthroughHop(deps: RelayDeps, call: RelayCall, state: ResolvedRespons
     ...(rebuilt ? { body: (upstreamModel: string) => JSON.stringify({ ...withoutFallbacks(rebuilt), model: upstreamModel }) } : {}),
     stream: (channel, attempt) => {
       let id: unknown;
-      return responsesPassthroughStream(attempt, { onResponseId: (seen) => (id = seen), onItemIds: (ids) => remember(id, channel, () => ids) });
+      return responsesPassthroughStream(watched, attempt, { onResponseId: (seen) => (id = seen), onItemIds: (ids) => remember(id, channel, () => ids) });
     },
   });
 }

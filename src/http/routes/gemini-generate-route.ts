@@ -5,7 +5,7 @@
 // and splits the method off at the last colon, so ids with colons (`llama3:8b`) still look up as models.
 // The documented requests are POSTs with a JSON body; a GET carrying a body is accepted the same way.
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RelayDeps } from '../../relay/relay-deps.ts';
+import { clientTraceHeaders, type RelayDeps } from '../../relay/relay-deps.ts';
 import { relayChat } from '../../relay/relay-chat.ts';
 import { newCallMeter, type RelayCall } from '../../relay/relay-types.ts';
 import { invalidJson, invalidRequest, routeNotFound, urlPartTooLong } from '../../gateway-errors.ts';
@@ -127,6 +127,7 @@ async function relayGeminiCall(deps: RelayDeps, exchange: RelayExchange, payload
       startedAt,
       forwardHeaders: {},
       meter: newCallMeter(),
+      traceHeaders: clientTraceHeaders(deps, exchange.headers),
     };
     if (action === 'embedContent' || action === 'batchEmbedContents') {
       const prepared = prepareGeminiEmbed(body, model, action === 'batchEmbedContents');

@@ -12,11 +12,10 @@ import type { Operation } from '../../providers/provider-definition.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
 import type { RoutedChannel } from '../../routing/routing-table.ts';
 import type { UpstreamErrorHeaders } from '../../hub/hub-format.ts';
-import type { SseEvent } from '../../hub/hub-stream.ts';
 import type { RelayCall } from '../relay-types.ts';
 import type { RelayHop, StreamConverter, UpstreamCallShape, WholeAnswer } from '../relay-hop.ts';
+import { WatchedStream } from './watched-stream.ts';
 import type { AttemptUsage } from '../attempt-usage.ts';
-import { formatSseEvent } from '../sse-pump.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 import { rawBodyIsUnambiguous } from '../raw-body-keys.ts';
 import { streamUsageOptionOf, type StreamUsageOption } from './stream-usage-option.ts';
@@ -102,52 +101,6 @@ class PassthroughChatHop implements RelayHop {
     const { models: _fallbackList, ...rest } = call.body;
     const body = format.prefillBody!({ ...rest, model: upstreamModel }, prefill);
     return JSON.stringify(this.usageOption === null ? body : this.usageOption.mergeInto(body));
-  }
-}
-
-/**
- * One streamed attempt: the watcher's text for the client, its reading for the bill. The usage is resolved
- * again only after new events (a usage event written at the end and the record read the same figures).
- */
-class WatchedStream implements StreamConverter {
-  private readonly format: FormatConverters;
-  private readonly attemptUsage: AttemptUsage;
-  private readonly watcher: AnswerWatcher;
-  private events = 0;
-  private resolvedAt = -1;
-  private resolved: Usage | null = null;
-
-  constructor(format: FormatConverters, attemptUsage: AttemptUsage, watcherFor: (resolved: () => Usage) => AnswerWatcher) {
-    this.format = format;
-    this.attemptUsage = attemptUsage;
-    this.watcher = watcherFor(() => this.usage());
-  }
-
-  event(event: SseEvent): string {
-    this.events++;
-    return this.watcher.event(event);
-  }
-
-  end(): string {
-    return this.watcher.end();
-  }
-
-  failure(error: GatewayError): string {
-    const event = this.format.hubErrorToStreamEvent(error);
-    return formatSseEvent(event.data, event.event);
-  }
-
-  usage(): Usage {
-    if (this.resolved === null || this.resolvedAt !== this.events) {
-      const watcher = this.watcher;
-      this.resolved = this.attemptUsage.resolve(watcher.reported(), () => watcher.outputTokens());
-      this.resolvedAt = this.events;
-    }
-    return this.resolved;
-  }
-
-  delivered(): { text: string; toolCalls: boolean } {
-    return this.watcher.delivered();
   }
 }
 
