@@ -73,7 +73,7 @@ const englishSentences = (page: Page) => page.evaluate(() => {
 async function signedIn(viewport: { width: number; height: number }): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport, locale: 'en-US' });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(30_000);
   await signInThroughForm(page, gateway.url, ADMIN);
   await page.close();
   return context;
@@ -96,7 +96,7 @@ describe('languages', { timeout: 300_000 }, () => {
     for (const [label, viewport] of Object.entries(VIEWPORTS)) {
       const context = await signedIn(viewport);
       const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
+      page.setDefaultTimeout(30_000);
       await page.goto(`${gateway.url}/`);
       await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       await page.getByRole('button', { name: 'Language' }).click();
@@ -140,7 +140,7 @@ describe('languages', { timeout: 300_000 }, () => {
   it('the signed-out pages and the pricing page follow the browser’s language, and switch too', async () => {
     const context = await browser.newContext({ viewport: VIEWPORTS.phone, locale: 'zh-CN' });
     const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(30_000);
     await page.goto(`${gateway.url}/login`);
     await page.getByRole('heading', { level: 1, name: '登录' }).waitFor();
     expect({ missing: await missingKeys(page), english: await englishSentences(page) }).toEqual({ missing: [], english: [] });

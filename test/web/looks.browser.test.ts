@@ -36,7 +36,7 @@ async function open(path: string, viewport: { width: number; height: number } = 
   const context = await browser.newContext({ viewport, colorScheme, storageState: signedIn });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gateway.url });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(30_000);
   await page.goto(`${gateway.url}${path}`);
   await page.getByRole('heading', { level: 1 }).first().waitFor();
   return page;
@@ -49,7 +49,7 @@ const glyphIcons = (page: Page) => page.evaluate(() => Array.from(document.query
   .filter((text) => text.length > 0 && text.length <= 2 && /^[^\p{L}\p{N}]+$/u.test(text)));
 
 // First, while the gateway is empty (opening the playground makes the user's playground key).
-describe('empty states', { timeout: 60_000 }, () => {
+describe('empty states', { timeout: 180_000 }, () => {
   it('an empty gateway tells the administrator to add a channel, and the button leads there', async () => {
     for (const [label, viewport] of Object.entries(VIEWPORTS)) {
       const page = await open('/', viewport);
@@ -85,7 +85,7 @@ describe('empty states', { timeout: 60_000 }, () => {
       expect(snippet).toContain('Authorization: Bearer $GATEWAY_KEY');
       await empty.getByRole('button', { name: 'Copy the command' }).click();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
-      await expect.poll(() => empty.getByRole('link', { name: 'Create a key' }).isVisible()).toBe(true);
+      await expect.poll(() => empty.getByRole('link', { name: 'Create a key' }).isVisible(), { timeout: 15_000 }).toBe(true);
       expect(await contrastProblems(page)).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
       await page.screenshot({ path: join(SCREENSHOT_DIR, `empty-logs-${label}-light.png`), fullPage: true });
@@ -94,7 +94,7 @@ describe('empty states', { timeout: 60_000 }, () => {
   });
 });
 
-describe('brand and icons', { timeout: 60_000 }, () => {
+describe('brand and icons', { timeout: 180_000 }, () => {
   it('the page names an SVG favicon the dashboard serves', async () => {
     const html = await (await fetch(`${gateway.url}/login`, { headers: { accept: 'text/html' } })).text();
     const href = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)"/.exec(html)?.[1];
@@ -129,7 +129,7 @@ describe('brand and icons', { timeout: 60_000 }, () => {
   });
 });
 
-describe('tables on a phone', { timeout: 60_000 }, () => {
+describe('tables on a phone', { timeout: 180_000 }, () => {
   it('become cards: every column labelled and shown, badges whole, no sideways scroll; a table at desktop width', async () => {
     const desktop = await open('/admin/users');
     await desktop.getByRole('table', { name: 'Users' }).waitFor();

@@ -44,7 +44,7 @@ beforeAll(async () => {
   expect((await admin.post('/api/auth/login', ADMIN)).status).toBe(200);
   browser = await launchBrowser();
   adminPage = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
-  adminPage.setDefaultTimeout(10_000);
+  adminPage.setDefaultTimeout(30_000);
   await signInThroughForm(adminPage, gateway.url, ADMIN);
 }, 60_000);
 
@@ -56,13 +56,13 @@ afterAll(async () => {
 
 async function anonymousPage(viewport: { width: number; height: number }, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
   const page = await (await browser.newContext({ viewport, colorScheme })).newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(30_000);
   return page;
 }
 
 const pricingToggle = () => adminPage.getByRole('switch', { name: 'Show the pricing page to everyone' });
 
-describe('the public pricing page', { timeout: 60_000 }, () => {
+describe('the public pricing page', { timeout: 180_000 }, () => {
   it('is off by default: the app’s Not Found page with a 404, and the API’s 404', async () => {
     const page = await anonymousPage(VIEWPORTS.desktop);
     expect((await page.goto(`${gateway.url}/pricing`))!.status()).toBe(404);
@@ -76,7 +76,7 @@ describe('the public pricing page', { timeout: 60_000 }, () => {
   it('an administrator turns it on in the settings (read back through the API)', async () => {
     expect((await admin.put('/api/admin/settings', { self_service_groups: ['default', 'team'] })).status).toBe(200);
     await adminPage.goto(`${gateway.url}/admin/settings`);
-    await expect.poll(() => pricingToggle().isEnabled()).toBe(true);
+    await expect.poll(() => pricingToggle().isEnabled(), { timeout: 15_000 }).toBe(true);
     expect(await pricingToggle().isChecked()).toBe(false);
     await pricingToggle().click({ force: true });
     await adminPage.getByText('The pricing page is public.').waitFor();
@@ -139,7 +139,7 @@ describe('the public pricing page', { timeout: 60_000 }, () => {
 
   it('turned off again, it is Not Found again', async () => {
     await adminPage.goto(`${gateway.url}/admin/settings`);
-    await expect.poll(() => pricingToggle().isChecked()).toBe(true);
+    await expect.poll(() => pricingToggle().isChecked(), { timeout: 15_000 }).toBe(true);
     await pricingToggle().click({ force: true });
     await adminPage.getByText('The pricing page is off.').waitFor();
     expect((await admin.get('/api/admin/settings')).body.pricing_page).toEqual({ enabled: false });
@@ -160,13 +160,13 @@ describe('the public pricing page', { timeout: 60_000 }, () => {
   });
 });
 
-describe('the playground', { timeout: 60_000 }, () => {
+describe('the playground', { timeout: 180_000 }, () => {
   it('offers only chat models (no embedding, image or audio model)', async () => {
     const models = (await admin.get('/api/playground/models')).body.data as Array<{ id: string }>;
     expect(models.map((model) => model.id).sort()).toEqual(['free-chat', 'gpt-4o', 'gpt-4o-mini']);
     await adminPage.goto(`${gateway.url}/playground`);
     await adminPage.getByRole('heading', { level: 1, name: 'Playground' }).waitFor();
-    await expect.poll(() => adminPage.getByLabel('Model', { exact: true }).first().inputValue()).not.toBe('');
+    await expect.poll(() => adminPage.getByLabel('Model', { exact: true }).first().inputValue(), { timeout: 15_000 }).not.toBe('');
     await adminPage.getByLabel('Model', { exact: true }).first().click();
     const options = await adminPage.getByRole('option').allTextContents();
     expect(options.sort()).toEqual(['free-chat', 'gpt-4o', 'gpt-4o-mini']);
@@ -176,7 +176,7 @@ describe('the playground', { timeout: 60_000 }, () => {
   it('renders an answer’s Markdown, and HTML in the answer is never run', async () => {
     for (const [label, viewport] of Object.entries(VIEWPORTS)) {
       const page = await (await browser.newContext({ viewport, storageState: await adminPage.context().storageState() })).newPage();
-      page.setDefaultTimeout(10_000);
+      page.setDefaultTimeout(30_000);
       const dialogs: string[] = [];
       page.on('dialog', (dialog) => {
         dialogs.push(dialog.message());
@@ -184,7 +184,7 @@ describe('the playground', { timeout: 60_000 }, () => {
       });
       await page.goto(`${gateway.url}/playground`);
       await page.getByRole('heading', { level: 1, name: 'Playground' }).waitFor();
-      await expect.poll(() => page.getByLabel('Model', { exact: true }).first().inputValue()).not.toBe('');
+      await expect.poll(() => page.getByLabel('Model', { exact: true }).first().inputValue(), { timeout: 15_000 }).not.toBe('');
       // The simulator answers with the user's text, so the answer carries this Markdown and HTML.
       await page.getByLabel('Message').fill('**bold words** and `some code` <img src="x" onerror="window.__pwned=1;alert(1)"> <script>window.__pwned=2</script> [a link](javascript:window.__pwned=3)');
       await page.getByRole('button', { name: 'Send' }).click();
@@ -209,7 +209,7 @@ describe('the playground', { timeout: 60_000 }, () => {
 /** Dollars as the gateway counts them: at least cents, more decimals only when the amount has them. */
 const exactUsd = (micros: number) => `$${Math.floor(micros / 1e6)}.${String(micros % 1e6).padStart(6, '0').replace(/0{1,4}$/, '')}`;
 
-describe('the log detail', { timeout: 60_000 }, () => {
+describe('the log detail', { timeout: 180_000 }, () => {
   it('reads like a receipt: the call, its tokens, how it was charged and the total, at desktop and phone width', async () => {
     const created = await admin.post('/api/keys', { name: 'receipt-key' });
     expect(created.status).toBe(201);
@@ -223,7 +223,7 @@ describe('the log detail', { timeout: 60_000 }, () => {
     expect(row!.cost_micros).toBeGreaterThan(0);
     for (const [label, viewport] of Object.entries(VIEWPORTS)) {
       const page = await (await browser.newContext({ viewport, storageState: await adminPage.context().storageState() })).newPage();
-      page.setDefaultTimeout(10_000);
+      page.setDefaultTimeout(30_000);
       await page.goto(`${gateway.url}/logs`);
       await page.getByRole('heading', { level: 1, name: 'Logs' }).waitFor();
       await page.getByRole('row').filter({ hasText: 'receipt-key' }).getByRole('button', { name: /^Details of the call/ }).click();
