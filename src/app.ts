@@ -24,6 +24,7 @@ import { geminiGenerateRoutes } from './http/routes/gemini-generate-route.ts';
 import multipart from '@fastify/multipart';
 import { realtimeRoute } from './http/routes/realtime-route.ts';
 import { responsesWebSocketRoute, type ResponsesWebSocketLimits } from './http/routes/responses-websocket-route.ts';
+import { pricingPageSetting } from './accounts/public-pricing.ts';
 import { answerUnknownPageForBrowser, DEFAULT_WEB_DIST, loadDashboardPage, webAppRoutes } from './http/web-app.ts';
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { Kysely } from 'kysely';
@@ -167,6 +168,7 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
   const api = installAccountsApi(app, deps, deps.accounts);
   apiPlaygroundRoutes(api.router, deps, api.accounts);
   if (deps.payments) installPaymentsApi(api, deps, deps.payments);
-  void app.register(async (scope) => webAppRoutes(scope, { distDir: options.webDistDir ?? DEFAULT_WEB_DIST, warn: (message) => deps.logger.warn(message) }, dashboard));
+  const optionalPages = { '/pricing': async () => (await pricingPageSetting(api.accounts)).enabled };
+  void app.register(async (scope) => webAppRoutes(scope, { distDir: options.webDistDir ?? DEFAULT_WEB_DIST, warn: (message) => deps.logger.warn(message), optionalPages }, dashboard));
   return app;
 }

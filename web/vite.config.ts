@@ -16,6 +16,8 @@ export default defineConfig({
     manifest: true,
     sourcemap: false,
     chunkSizeWarningLimit: 800,
+    // The favicon stays a file under /assets/ (served with the other assets) rather than a data: URI.
+    assetsInlineLimit: (file) => (file.endsWith('.svg') ? false : undefined),
     rolldownOptions: {
       // Mantine marks its modules "use client" for React Server Components; a client bundle has no use for it.
       onLog(level, log, handler) {

@@ -6,7 +6,13 @@ import { z } from 'zod';
 import type { ModelRow } from '../db/schema.ts';
 import type { ModelSupport as HubModelSupport } from '../hub/hub-model-support.ts';
 
+/** What a model is for; the playground offers chat models only, the pricing page names the kind. */
+export const MODEL_KINDS = ['chat', 'embedding', 'image', 'audio', 'rerank'] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
+
 export const modelCapabilitiesSchema = z.object({
+  /** What the model is for; undeclared: read from its prices (modelKind). */
+  kind: z.enum(MODEL_KINDS).optional(),
   /** Whether the model reasons (takes reasoning effort / thinking settings). */
   reasoning: z.boolean().optional(),
   /** Whether it returns reasoning summaries (`reasoning.summary`). */

@@ -47,6 +47,8 @@ const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><meta charset="utf-8"><ti
 export interface WebAppOptions {
   distDir: string;
   warn: (message: string) => void;
+  /** Pages an administrator turns on or off (/pricing): off, the app is sent with 404 and shows Not Found. */
+  optionalPages?: Record<string, () => Promise<boolean>>;
 }
 
 /** The app's page, read once: it is small and changes only with a new build (a restart). */
@@ -90,6 +92,9 @@ export async function webAppRoutes(app: FastifyInstance, options: WebAppOptions,
   const { built, page } = dashboard;
   const sendPage = (reply: FastifyReply) => reply.code(built ? 200 : 503).headers(PAGE_HEADERS).send(page);
   for (const path of DASHBOARD_PAGES) app.get(path, (_request, reply) => sendPage(reply));
+  for (const [path, isOn] of Object.entries(options.optionalPages ?? {})) {
+    app.get(path, async (_request, reply) => (built && !(await isOn()) ? reply.code(404).headers(PAGE_HEADERS).send(page) : sendPage(reply)));
+  }
 
   const assets = join(options.distDir, 'assets');
   if (built && existsSync(assets)) {

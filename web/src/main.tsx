@@ -9,10 +9,14 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { router } from './app/router.tsx';
 import { cssVariablesResolver, theme } from './app/theme.ts';
+import { startLanguage } from './i18n/i18n.ts';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
 });
+
+// The remembered language's strings load before the first paint, so no page flashes in English first.
+await startLanguage();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -19,6 +19,7 @@ import { setSetting } from '../../db/repositories/settings.ts';
 import { testMail } from '../../accounts/mail/mail-templates.ts';
 import { changeMailSettings, mailSettingsChange, mailSettingsView } from '../../accounts/mail/mail-settings.ts';
 import { SELF_SERVICE_GROUPS_SETTING, selfServiceGroups } from '../../accounts/user-keys.ts';
+import { pricingPageSetting, setPricingPageSetting } from '../../accounts/public-pricing.ts';
 import { actorOf } from './admin-routes.ts';
 import { emailField } from './api-auth-routes.ts';
 
@@ -139,12 +140,13 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     handler: async () => ({
       registration: await registrationSetting(accounts),
       self_service_groups: await selfServiceGroups(accounts),
+      pricing_page: await pricingPageSetting(accounts),
       mail: await mailView(),
     }),
   });
   api.route({
-    ...admin, method: 'PUT', url: '/api/admin/settings', summary: 'Change registration (open, closed, or open to listed e-mail domains), the groups users may pick for their own keys, and mail (SMTP URL, write-only, and From; null goes back to SMTP_URL / MAIL_FROM).',
-    body: z.object({ registration: registrationSchema.optional(), self_service_groups: z.array(z.string().min(1).max(128)).max(200).optional(), mail: mailSettingsChange.optional() }).strict(),
+    ...admin, method: 'PUT', url: '/api/admin/settings', summary: 'Change registration (open, closed, or open to listed e-mail domains), the groups users may pick for their own keys, the public pricing page (on or off), and mail (SMTP URL, write-only, and From; null goes back to SMTP_URL / MAIL_FROM).',
+    body: z.object({ registration: registrationSchema.optional(), self_service_groups: z.array(z.string().min(1).max(128)).max(200).optional(), pricing_page: z.object({ enabled: z.boolean() }).strict().optional(), mail: mailSettingsChange.optional() }).strict(),
     handler: async ({ caller, body }) => {
       if (body.registration) {
         const before = await registrationSetting(accounts);
@@ -157,13 +159,18 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
         await setSetting(db, SELF_SERVICE_GROUPS_SETTING, body.self_service_groups);
         await recordAudit(db, actorOf(caller), 'settings.self_service_groups', 'settings:self_service_groups', before, body.self_service_groups);
       }
+      if (body.pricing_page) {
+        const before = await pricingPageSetting(accounts);
+        await setPricingPageSetting(accounts, body.pricing_page);
+        await recordAudit(db, actorOf(caller), 'settings.pricing_page', 'settings:pricing_page', before, body.pricing_page);
+      }
       if (body.mail) {
         const before = mailSettingsView(await accounts.mail.settings());
         await changeMailSettings(db, accounts.secrets, body.mail);
         // Audited as shown (set or not, host, source), never the URL: it holds the SMTP password.
         await recordAudit(db, actorOf(caller), 'settings.mail', 'settings:mail', before, mailSettingsView(await accounts.mail.settings()));
       }
-      return { registration: await registrationSetting(accounts), self_service_groups: await selfServiceGroups(accounts), mail: await mailView() };
+      return { registration: await registrationSetting(accounts), self_service_groups: await selfServiceGroups(accounts), pricing_page: await pricingPageSetting(accounts), mail: await mailView() };
     },
   });
   api.route({

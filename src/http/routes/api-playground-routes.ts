@@ -6,14 +6,17 @@ import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { playgroundKeyFor } from '../../accounts/playground-key.ts';
 import { fastifyExchange, relayForKey } from './relay-route.ts';
 import { CHAT_COMPLETIONS } from './chat-completions-route.ts';
+import { kindOfModel } from '../../config/model-kind.ts';
 
 export function apiPlaygroundRoutes(api: ApiRouter, deps: RelayDeps, accounts: AccountsDeps): void {
   const tag = 'Playground';
   api.route({
-    method: 'GET', url: '/api/playground/models', tag, access: 'verified', summary: 'The models the playground can call (those of my playground key\'s group).',
+    method: 'GET', url: '/api/playground/models', tag, access: 'verified', summary: 'The chat models the playground can call (those of my playground key\'s group; not embedding, image, audio or rerank models).',
     handler: async ({ caller }) => {
       const key = await playgroundKeyFor(accounts, deps.state, caller.user.id);
-      const models = deps.state.current.routing.modelsForGroup(key.groupName).filter((model) => !key.models || key.models.has(model.id));
+      const snapshot = deps.state.current;
+      const models = snapshot.routing.modelsForGroup(key.groupName)
+        .filter((model) => (!key.models || key.models.has(model.id)) && kindOfModel(snapshot.models.get(model.id), snapshot.pricing.get(model.id)) === 'chat');
       return { data: models.map((model) => ({ id: model.id, owned_by: model.ownedBy })), key_id: key.id };
     },
   });

@@ -17,6 +17,7 @@ import { apiAuthRoutes } from './api-auth-routes.ts';
 import { apiMeRoutes } from './api-me-routes.ts';
 import { apiKeysRoutes } from './api-keys-routes.ts';
 import { apiUsageRoutes } from './api-usage-routes.ts';
+import { apiPricingRoutes } from './api-pricing-routes.ts';
 import type { Accounting } from '../../metering/accounting.ts';
 import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
 import { adminRoutes } from './admin-routes.ts';
@@ -75,6 +76,7 @@ export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, 
   apiMeRoutes(router, accounts);
   apiKeysRoutes(router, accounts, deps.state);
   apiUsageRoutes(router, accounts, deps.accounting);
+  apiPricingRoutes(router, accounts, deps.state);
   adminRoutes(router, deps, accounts);
   adminCatalogRoutes(router, deps, accounts);
   adminOpsRoutes(router, deps, accounts);

@@ -113,8 +113,9 @@ export const adminApi = {
 
   audit: async () => rows<Record<string, unknown>>(await api.get('/api/admin/audit?limit=200')),
 
-  settings: () => api.get<{ registration: { mode: 'open' | 'closed' | 'domains'; domains: string[] }; self_service_groups: string[]; mail: AdminMailSettings }>('/api/admin/settings'),
+  settings: () => api.get<{ registration: { mode: 'open' | 'closed' | 'domains'; domains: string[] }; self_service_groups: string[]; pricing_page: { enabled: boolean }; mail: AdminMailSettings }>('/api/admin/settings'),
   putSelfServiceGroups: (self_service_groups: string[]) => api.put('/api/admin/settings', { self_service_groups }),
+  putPricingPage: (enabled: boolean) => api.put('/api/admin/settings', { pricing_page: { enabled } }),
   putRegistration: (registration: { mode: string; domains: string[] }) => api.put('/api/admin/settings', { registration }),
   /** A value overrides SMTP_URL / MAIL_FROM; null goes back to them; a field left out stays as it is. */
   putMail: (mail: { smtp_url?: string | null; from?: string | null }) => api.put('/api/admin/settings', { mail }),

@@ -19,6 +19,8 @@ export const routes: RouteObject[] = [
   { path: '/verify-email', Component: VerifyEmailPage },
   { path: '/forgot-password', Component: ForgotPasswordPage },
   { path: '/reset-password', Component: ResetPasswordPage },
+  // Public, no sign-in; a 404 page while an administrator has it off.
+  { path: '/pricing', ...page(() => import('../pages/pricing/PricingPage.tsx')) },
   {
     Component: RequireAuth,
     children: [

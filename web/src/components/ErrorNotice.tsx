@@ -1,12 +1,13 @@
+import { i18n } from '../i18n/i18n.ts';
 import { Alert, Center } from '@mantine/core';
 import { ApiError } from '../api/api-client.ts';
 
 /** An error in plain words, for a page that could not load. */
 export function ErrorNotice({ error }: { error: unknown }) {
-  const message = error instanceof ApiError ? error.message : 'The gateway could not be reached. Check your connection and try again.';
+  const message = error instanceof ApiError ? error.message : i18n.t('common.unreachableCheck');
   return (
     <Center p="xl">
-      <Alert color="red" title="Something went wrong" role="alert" maw={520}>
+      <Alert color="red" title={i18n.t('common.somethingWrong')} role="alert" maw={520}>
         {message}
       </Alert>
     </Center>

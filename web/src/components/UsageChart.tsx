@@ -8,18 +8,20 @@ import { Paper, Text } from '@mantine/core';
 import type { Breakdown, Bucket, StatPoint } from '../api/stats-api.ts';
 import { BUCKET_MS, zeroFilledSeries } from '../api/stats-series.ts';
 import { formatCount, formatUsd } from './format.ts';
+import { currentLanguage, i18n } from '../i18n/i18n.ts';
 
 export type Metric = 'requests' | 'costUsd' | 'tokens' | 'errors';
 
-const LABELS: Record<Metric, string> = { requests: 'Requests', costUsd: 'Cost (USD)', tokens: 'Tokens', errors: 'Errors' };
+// Read at render time, so the labels follow the language in force.
+const LABELS = new Proxy({} as Record<Metric, string>, { get: (_target, metric: string) => i18n.t(`chart.${metric}`) });
 const isMoney = (metric: Metric) => metric === 'costUsd';
 
 /** A tick's label: the time of day within a day, the day and hour when the range spans a day (else 8 PM would appear twice), the day for days. */
 export function timeTick(start: number, bucket: Bucket, spanMs: number): string {
   const date = new Date(start);
-  if (bucket === 'day') return date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
-  if (bucket === 'hour' && spanMs >= 86_400_000) return date.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit' });
-  return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (bucket === 'day') return date.toLocaleDateString(currentLanguage(), { month: 'short', day: 'numeric' });
+  if (bucket === 'hour' && spanMs >= 86_400_000) return date.toLocaleString(currentLanguage(), { month: 'short', day: 'numeric', hour: '2-digit' });
+  return date.toLocaleTimeString(currentLanguage(), { hour: '2-digit', minute: '2-digit' });
 }
 
 export function SeriesChart({ series, bucket, from, to, metrics, height = 260 }: { series: StatPoint[]; bucket: Bucket; from: number; to: number; metrics: Metric[]; height?: number }) {
@@ -53,7 +55,7 @@ export function SeriesChart({ series, bucket, from, to, metrics, height = 260 }:
       rightYAxisLabel={split ? LABELS.costUsd : undefined}
       tooltipProps={{ content: ({ label, payload }) => <SeriesTooltip label={label} payload={payload as unknown as TooltipEntry[] | undefined} /> }}
       series={metrics.map((metric, index) => ({ name: metric, label: LABELS[metric], color: colors[index % colors.length]!, ...(split && isMoney(metric) ? { yAxisId: 'right' } : {}) }))}
-      aria-label={`Chart of ${metrics.map((metric) => LABELS[metric]).join(' and ')} over time`}
+      aria-label={i18n.t('chart.overTime', { metrics: metrics.map((metric) => LABELS[metric]).join(i18n.t('chart.and')) })}
       data-points={data.length}
     />
   );
@@ -71,7 +73,7 @@ function SeriesTooltip({ label, payload }: { label: unknown; payload: TooltipEnt
   return (
     <Paper withBorder shadow="sm" p="xs" data-testid="series-tooltip">
       <Text size="sm" fw={600}>
-        {new Date(Number(label)).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+        {new Date(Number(label)).toLocaleString(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' })}
       </Text>
       {payload.map((entry) => {
         const metric = entry.name as Metric;
@@ -94,7 +96,7 @@ export function BreakdownChart({ rows, metric, height = 240 }: { rows: Breakdown
       dataKey="label"
       valueFormatter={(value) => (isMoney(metric) ? formatUsd(value) : formatCount(value))}
       series={[{ name: 'value', label: LABELS[metric], color: 'indigo.6' }]}
-      aria-label={`${LABELS[metric]} by ${rows.length} items`}
+      aria-label={i18n.t('chart.byItems', { metric: LABELS[metric], count: rows.length })}
     />
   );
 }

@@ -1,9 +1,10 @@
-// How numbers, money and dates read in the dashboard.
+// How numbers, money and dates read in the dashboard, in the language in force (i18n/i18n.ts).
+import { currentLanguage } from '../i18n/i18n.ts';
 
 export function formatDateTime(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '—';
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleString(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /**
@@ -14,9 +15,12 @@ export function formatDateTime(value: string | number | null | undefined): strin
 export function formatUsd(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
   const micros = Math.round(Math.abs(value) * 1_000_000);
-  const dollars = Math.floor(micros / 1_000_000).toLocaleString('en-US');
   const fraction = String(micros % 1_000_000).padStart(6, '0').replace(/0{1,4}$/, '');
-  return `${value < 0 && micros !== 0 ? '-' : ''}$${dollars}.${fraction}`;
+  const exact = `${value < 0 && micros !== 0 ? '-' : ''}${Math.floor(micros / 1_000_000)}.${fraction}`;
+  // Intl reads a decimal string exactly (no binary float in between) and writes it the language's way.
+  const digits = fraction.length;
+  const format = new Intl.NumberFormat(currentLanguage(), { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return format.format(exact as unknown as number);
 }
 
 export function formatMicroUsd(micros: number | null | undefined): string {
@@ -24,5 +28,5 @@ export function formatMicroUsd(micros: number | null | undefined): string {
 }
 
 export function formatCount(value: number | null | undefined): string {
-  return value === null || value === undefined || !Number.isFinite(value) ? '—' : value.toLocaleString('en-US');
+  return value === null || value === undefined || !Number.isFinite(value) ? '—' : value.toLocaleString(currentLanguage());
 }

@@ -1,13 +1,20 @@
-// The signed-in frame: a header, and a sidebar whose sections follow the user's own layout (order and
-// visibility from their settings). On a phone the sidebar folds behind a menu button.
-import { ActionIcon, AppShell, Burger, Group, NavLink, Text, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+// The signed-in frame: a header with the brand, and a sidebar whose sections follow the user's own layout
+// (order and visibility from their settings), each with its icon. On a phone the sidebar folds behind a
+// menu button.
+import { ActionIcon, AppShell, Burger, Group, NavLink, Text, Tooltip, UnstyledButton, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
+import { IconLogout, IconMoon, IconSun } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { signOut, useMe } from '../api/session.ts';
+import { Brand } from '../brand/BrandMark.tsx';
 import { visibleSections } from './sidebar-sections.ts';
+import { SECTION_ICONS } from './section-icons.ts';
+import { LanguageSwitch } from './LanguageSwitch.tsx';
 
 export default function AppLayout() {
+  const { t } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure();
   const me = useMe();
   const location = useLocation();
@@ -24,35 +31,43 @@ export default function AppLayout() {
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close the menu' : 'Open the menu'} />
-            <Text fw={700} component={Link} to="/" style={{ textDecoration: 'none', color: 'inherit' }}>
-              Model gateway
-            </Text>
+        {/* Tighter on a phone, so the brand and the four buttons fit 375 px. */}
+        <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap={6}>
+          <Group gap={8} wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? t('nav.closeMenu') : t('nav.openMenu')} />
+            <UnstyledButton component={Link} to="/" aria-label={t('brand.home')}>
+              <Brand size={26} />
+            </UnstyledButton>
           </Group>
-          <Group gap="xs" wrap="nowrap">
-            <Text size="sm" c="dimmed" visibleFrom="xs" truncate maw={220}>
+          <Group gap={6} wrap="nowrap">
+            <Text size="sm" c="dimmed" visibleFrom="sm" truncate maw={220}>
               {user?.email}
             </Text>
+            <LanguageSwitch />
             <ColorSchemeToggle />
-            <ActionIcon variant="default" size="lg" aria-label="Sign out" onClick={onSignOut} title="Sign out">
-              <span aria-hidden>⎋</span>
-            </ActionIcon>
+            <Tooltip label={t('nav.signOut')}>
+              <ActionIcon variant="default" size="lg" aria-label={t('nav.signOut')} onClick={onSignOut}>
+                <IconLogout size={18} stroke={1.6} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label="Sections">
-        {sections.map((section) => (
-          <NavLink
-            key={section.id}
-            component={Link}
-            to={section.path}
-            label={section.label}
-            active={section.path === '/' ? location.pathname === '/' : location.pathname.startsWith(section.path.replace(/\/users$/, ''))}
-            onClick={close}
-          />
-        ))}
+      <AppShell.Navbar p="xs" aria-label={t('nav.sections')}>
+        {sections.map((section) => {
+          const Icon = SECTION_ICONS[section.id];
+          return (
+            <NavLink
+              key={section.id}
+              component={Link}
+              to={section.path}
+              label={t(`nav.${section.id}`, { defaultValue: section.label })}
+              leftSection={Icon ? <Icon size={18} stroke={1.6} aria-hidden /> : null}
+              active={section.path === '/' ? location.pathname === '/' : location.pathname.startsWith(section.path.replace(/\/users$/, ''))}
+              onClick={close}
+            />
+          );
+        })}
       </AppShell.Navbar>
       <AppShell.Main>
         <Outlet />
@@ -62,13 +77,15 @@ export default function AppLayout() {
 }
 
 function ColorSchemeToggle() {
+  const { t } = useTranslation();
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light');
   const next = computed === 'dark' ? 'light' : 'dark';
+  const label = next === 'dark' ? t('nav.themeDark') : t('nav.themeLight');
   return (
-    <Tooltip label={`Switch to the ${next} theme`}>
-      <ActionIcon variant="default" size="lg" aria-label={`Switch to the ${next} theme`} onClick={() => setColorScheme(next)}>
-        <span aria-hidden>{computed === 'dark' ? '☀' : '☾'}</span>
+    <Tooltip label={label}>
+      <ActionIcon variant="default" size="lg" aria-label={label} onClick={() => setColorScheme(next)}>
+        {computed === 'dark' ? <IconSun size={18} stroke={1.6} aria-hidden /> : <IconMoon size={18} stroke={1.6} aria-hidden />}
       </ActionIcon>
     </Tooltip>
   );

@@ -10,10 +10,16 @@ import { formatDateTime, formatUsd } from '../components/format.ts';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { KeyForm, keyChanges, keyFormValues } from './keys/KeyForm.tsx';
 import { SecretOnce } from './keys/SecretOnce.tsx';
+import { EmptyState } from '../components/EmptyState.tsx';
+import { IconKey } from '@tabler/icons-react';
+import { Trans, useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { CardTable } from '../components/CardTable.tsx';
 
 type Dialog = { kind: 'create' } | { kind: 'edit'; key: ApiKey } | { kind: 'rotate'; key: ApiKey } | { kind: 'delete'; key: ApiKey } | null;
 
 export default function KeysPage() {
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: ['keys'], queryFn: keysApi.list });
   const groups = useQuery({ queryKey: ['groups'], queryFn: listGroups });
@@ -25,7 +31,7 @@ export default function KeysPage() {
   const toggle = useMutation({
     mutationFn: (key: ApiKey) => keysApi.update(key.id, { enabled: key.status !== 'active' }),
     onSuccess: (key) => {
-      notifications.show({ color: 'green', message: `${key.name} is ${key.status === 'active' ? 'enabled' : 'disabled'}.` });
+      notifications.show({ color: 'green', message: key.status === 'active' ? t('keys.enabledNote', { name: key.name }) : t('keys.disabledNote', { name: key.name }) });
       return refresh();
     },
     onError: (error) => notifications.show({ color: 'red', message: error.message }),
@@ -36,7 +42,7 @@ export default function KeysPage() {
     try {
       await action();
     } catch (error) {
-      notifications.show({ color: 'red', message: error instanceof Error ? error.message : 'That did not work.' });
+      notifications.show({ color: 'red', message: error instanceof Error ? error.message : t('keys.didNotWork') });
     } finally {
       setBusy(false);
     }
@@ -46,24 +52,29 @@ export default function KeysPage() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={1}>Keys</Title>
-        <Button onClick={() => setDialog({ kind: 'create' })}>Create key</Button>
+        <Title order={1}>{t('keys.title')}</Title>
+        <Button onClick={() => setDialog({ kind: 'create' })}>{t('keys.create')}</Button>
       </Group>
-      {keys.data && keys.data.length === 0 ? <Text>You have no keys yet. Create one to call the API.</Text> : null}
-      <Table.ScrollContainer minWidth={860}>
-        <Table striped highlightOnHover aria-label="Your keys">
+      {keys.data && keys.data.length === 0 ? (
+        <EmptyState icon={IconKey} title={t('empty.noKeysTitle')} testId="no-keys" action={<Button onClick={() => setDialog({ kind: 'create' })}>{t('empty.createFirstKey')}</Button>}>
+          <Text maw={520}>{t('empty.noKeysBody')}</Text>
+        </EmptyState>
+      ) : null}
+      {keys.data?.length === 0 ? null : (
+      <CardTable minWidth={860}>
+        <Table striped highlightOnHover aria-label={t('keys.tableLabel')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Key</Table.Th>
-              <Table.Th>Group</Table.Th>
-              <Table.Th>Restrictions</Table.Th>
-              <Table.Th>Spent</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th>Last used</Table.Th>
-              <Table.Th>Status</Table.Th>
+              <Table.Th>{t('keys.name')}</Table.Th>
+              <Table.Th>{t('keys.key')}</Table.Th>
+              <Table.Th>{t('keys.group')}</Table.Th>
+              <Table.Th>{t('keys.restrictions')}</Table.Th>
+              <Table.Th>{t('keys.spent')}</Table.Th>
+              <Table.Th>{t('keys.created')}</Table.Th>
+              <Table.Th>{t('keys.lastUsed')}</Table.Th>
+              <Table.Th>{t('keys.status')}</Table.Th>
               <Table.Th>
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('keys.actions')}</span>
               </Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -78,29 +89,29 @@ export default function KeysPage() {
                 </Table.Td>
                 <Table.Td>{key.group}</Table.Td>
                 <Table.Td>
-                  <Text size="sm">{restrictionsOf(key)}</Text>
+                  <Text size="sm">{restrictionsOf(key, t)}</Text>
                 </Table.Td>
                 <Table.Td>{formatUsd(key.spent_usd)}</Table.Td>
                 <Table.Td>{formatDateTime(key.created_at)}</Table.Td>
-                <Table.Td>{key.last_used_at ? formatDateTime(key.last_used_at) : 'Never'}</Table.Td>
+                <Table.Td>{key.last_used_at ? formatDateTime(key.last_used_at) : t('keys.never')}</Table.Td>
                 <Table.Td>
                   <Badge color={key.status === 'active' ? 'green' : 'gray'} variant="filled">
-                    {key.status === 'active' ? 'Active' : 'Disabled'}
+                    {key.status === 'active' ? t('keys.active') : t('keys.disabled')}
                   </Badge>
                 </Table.Td>
                 <Table.Td>
                   <Menu position="bottom-end" withinPortal>
                     <Menu.Target>
-                      <Button size="xs" variant="default" aria-label={`Actions for ${key.name}`}>
-                        Actions
+                      <Button size="xs" variant="default" aria-label={t('keys.actionsFor', { name: key.name })}>
+                        {t('keys.actions')}
                       </Button>
                     </Menu.Target>
                     <Menu.Dropdown>
-                      <Menu.Item onClick={() => setDialog({ kind: 'edit', key })}>Edit</Menu.Item>
-                      <Menu.Item onClick={() => toggle.mutate(key)}>{key.status === 'active' ? 'Disable' : 'Enable'}</Menu.Item>
-                      <Menu.Item onClick={() => setDialog({ kind: 'rotate', key })}>Rotate</Menu.Item>
+                      <Menu.Item onClick={() => setDialog({ kind: 'edit', key })}>{t('keys.edit')}</Menu.Item>
+                      <Menu.Item onClick={() => toggle.mutate(key)}>{key.status === 'active' ? t('keys.disable') : t('keys.enable')}</Menu.Item>
+                      <Menu.Item onClick={() => setDialog({ kind: 'rotate', key })}>{t('keys.rotate')}</Menu.Item>
                       <Menu.Item color="red" onClick={() => setDialog({ kind: 'delete', key })}>
-                        Delete
+                        {t('keys.delete')}
                       </Menu.Item>
                     </Menu.Dropdown>
                   </Menu>
@@ -109,14 +120,15 @@ export default function KeysPage() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </CardTable>
+      )}
 
-      <Modal opened={dialog?.kind === 'create' || dialog?.kind === 'edit'} onClose={() => setDialog(null)} title={dialog?.kind === 'edit' ? `Edit ${dialog.key.name}` : 'Create key'} size="lg">
+      <Modal opened={dialog?.kind === 'create' || dialog?.kind === 'edit'} onClose={() => setDialog(null)} title={dialog?.kind === 'edit' ? t('keys.editTitle', { name: dialog.key.name }) : t('keys.create')} size="lg">
         {dialog?.kind === 'create' || dialog?.kind === 'edit' ? (
           <KeyForm
             initial={keyFormValues(dialog.kind === 'edit' ? dialog.key : undefined)}
             groups={groups.data ?? []}
-            submitLabel={dialog.kind === 'edit' ? 'Save' : 'Create key'}
+            submitLabel={dialog.kind === 'edit' ? t('keys.save') : t('keys.create')}
             busy={busy}
             onCancel={() => setDialog(null)}
             onSubmit={(values, form) =>
@@ -125,7 +137,7 @@ export default function KeysPage() {
                 try {
                   if (dialog.kind === 'edit') {
                     await keysApi.update(dialog.key.id, keyChanges(values));
-                    notifications.show({ color: 'green', message: 'The key is saved.' });
+                    notifications.show({ color: 'green', message: t('keys.saved') });
                   } else {
                     const created = await keysApi.create(keyChanges(values));
                     setSecret(created.secret);
@@ -144,12 +156,12 @@ export default function KeysPage() {
         ) : null}
       </Modal>
 
-      <Modal opened={dialog?.kind === 'rotate'} onClose={() => setDialog(null)} title="Rotate this key?">
+      <Modal opened={dialog?.kind === 'rotate'} onClose={() => setDialog(null)} title={t('keys.rotateTitle')}>
         <Stack>
-          <Text>A new secret replaces the old one, with the same settings. The old secret stops working at once.</Text>
+          <Text>{t('keys.rotateBody')}</Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setDialog(null)}>
-              Cancel
+              {t('keys.cancel')}
             </Button>
             <Button
               loading={busy}
@@ -162,21 +174,20 @@ export default function KeysPage() {
                 })
               }
             >
-              Rotate key
+              {t('keys.rotateKey')}
             </Button>
           </Group>
         </Stack>
       </Modal>
 
-      <Modal opened={dialog?.kind === 'delete'} onClose={() => setDialog(null)} title="Delete this key?">
+      <Modal opened={dialog?.kind === 'delete'} onClose={() => setDialog(null)} title={t('keys.deleteTitle')}>
         <Stack>
           <Text>
-            {dialog?.kind === 'delete' ? <strong>{dialog.key.name}</strong> : null} stops working at once and can never be enabled again. Its usage stays in
-            your logs.
+            {dialog?.kind === 'delete' ? <Trans i18nKey="keys.deleteBody" values={{ name: dialog.key.name }} components={{ strong: <strong /> }} /> : null}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setDialog(null)}>
-              Cancel
+              {t('keys.cancel')}
             </Button>
             <Button
               color="red"
@@ -185,13 +196,13 @@ export default function KeysPage() {
                 dialog?.kind === 'delete' &&
                 act(async () => {
                   await keysApi.remove(dialog.key.id);
-                  notifications.show({ color: 'green', message: 'The key is deleted.' });
+                  notifications.show({ color: 'green', message: t('keys.deleted') });
                   setDialog(null);
                   await refresh();
                 })
               }
             >
-              Delete key
+              {t('keys.deleteKey')}
             </Button>
           </Group>
         </Stack>
@@ -202,11 +213,11 @@ export default function KeysPage() {
   );
 }
 
-function restrictionsOf(key: ApiKey): string {
+function restrictionsOf(key: ApiKey, t: TFunction): string {
   const parts: string[] = [];
-  if (key.models) parts.push(`${key.models.length} model${key.models.length === 1 ? '' : 's'}`);
-  if (key.quota_usd !== null) parts.push(`quota ${formatUsd(key.quota_usd)}`);
-  if (key.expires_at) parts.push(`expires ${formatDateTime(key.expires_at)}`);
-  if (key.ip_allowlist) parts.push(`${key.ip_allowlist.length} IP range${key.ip_allowlist.length === 1 ? '' : 's'}`);
-  return parts.length > 0 ? parts.join(' · ') : 'None';
+  if (key.models) parts.push(t('keys.models', { count: key.models.length }));
+  if (key.quota_usd !== null) parts.push(t('keys.quota', { amount: formatUsd(key.quota_usd) }));
+  if (key.expires_at) parts.push(t('keys.expires', { date: formatDateTime(key.expires_at) }));
+  if (key.ip_allowlist) parts.push(t('keys.ipRanges', { count: key.ip_allowlist.length }));
+  return parts.length > 0 ? parts.join(' · ') : t('keys.none');
 }

@@ -1,16 +1,23 @@
 // Usage logs: filters (range, key, model, outcome), newest first, cursor pages, a detail drawer, CSV export.
 import { useState } from 'react';
-import { Badge, Button, Code, Drawer, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Drawer, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { csvExportUrl, fetchLog, fetchLogs, type LogFilters, type LogRow } from '../api/logs-api.ts';
-import { keysApi } from '../api/keys-api.ts';
+import { keysApi, listGroups } from '../api/keys-api.ts';
+import { IconListSearch } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { EmptyState } from '../components/EmptyState.tsx';
+import { FirstCallSnippet } from '../components/FirstCallSnippet.tsx';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
-import { ChargeCalculation, isChargeCalculation } from '../components/ChargeCalculation.tsx';
+import { LogReceipt } from '../components/LogReceipt.tsx';
 import { formatCount, formatDateTime, formatUsd } from '../components/format.ts';
+import { CardTable } from '../components/CardTable.tsx';
 
 const RANGES: Record<string, number | null> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, all: null };
 
 export default function LogsPage() {
+  const { t } = useTranslation();
   const [range, setRange] = useState('24h');
   const [key, setKey] = useState<string | null>(null);
   const [model, setModel] = useState('');
@@ -38,14 +45,14 @@ export default function LogsPage() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={1}>Logs</Title>
+        <Title order={1}>{t('logs.title')}</Title>
         <Button component="a" href={csvExportUrl(filters)} variant="default" download>
-          Export CSV
+          {t('logs.exportCsv')}
         </Button>
       </Group>
       <Group wrap="wrap" align="flex-end">
         <Select
-          label="Range"
+          label={t('logs.range')}
           value={range}
           allowDeselect={false}
           onChange={(value) => {
@@ -53,17 +60,17 @@ export default function LogsPage() {
             restart();
           }}
           data={[
-            { value: '1h', label: 'Last hour' },
-            { value: '24h', label: 'Last 24 hours' },
-            { value: '7d', label: 'Last 7 days' },
-            { value: '30d', label: 'Last 30 days' },
-            { value: 'all', label: 'Everything' },
+            { value: '1h', label: t('logs.lastHour') },
+            { value: '24h', label: t('logs.last24h') },
+            { value: '7d', label: t('logs.last7d') },
+            { value: '30d', label: t('logs.last30d') },
+            { value: 'all', label: t('logs.everything') },
           ]}
           w={170}
         />
         <Select
-          label="Key"
-          placeholder="All keys"
+          label={t('logs.key')}
+          placeholder={t('logs.allKeys')}
           clearable
           value={key}
           onChange={(value) => {
@@ -74,8 +81,8 @@ export default function LogsPage() {
           w={200}
         />
         <TextInput
-          label="Model"
-          placeholder="Any model"
+          label={t('logs.model')}
+          placeholder={t('logs.anyModel')}
           value={model}
           onChange={(event) => {
             setModel(event.currentTarget.value);
@@ -84,8 +91,8 @@ export default function LogsPage() {
           w={200}
         />
         <Select
-          label="Outcome"
-          placeholder="Any outcome"
+          label={t('logs.outcome')}
+          placeholder={t('logs.anyOutcome')}
           clearable
           value={outcome}
           onChange={(value) => {
@@ -93,29 +100,29 @@ export default function LogsPage() {
             restart();
           }}
           data={[
-            { value: 'success', label: 'Succeeded' },
-            { value: 'error', label: 'Failed' },
+            { value: 'success', label: t('logs.succeeded') },
+            { value: 'error', label: t('logs.failed') },
           ]}
           w={170}
         />
         <Button variant="default" onClick={restart}>
-          Refresh
+          {t('logs.refresh')}
         </Button>
       </Group>
       {logs.isError ? <ErrorNotice error={logs.error} /> : null}
-      <Table.ScrollContainer minWidth={820}>
-        <Table striped highlightOnHover aria-label="Calls">
+      <CardTable minWidth={820}>
+        <Table striped highlightOnHover aria-label={t('logs.tableLabel')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Time</Table.Th>
-              <Table.Th>Key</Table.Th>
-              <Table.Th>Model</Table.Th>
-              <Table.Th>Outcome</Table.Th>
-              <Table.Th>Tokens in / out</Table.Th>
-              <Table.Th>Cost</Table.Th>
-              <Table.Th>Duration</Table.Th>
+              <Table.Th>{t('logs.time')}</Table.Th>
+              <Table.Th>{t('logs.key')}</Table.Th>
+              <Table.Th>{t('logs.model')}</Table.Th>
+              <Table.Th>{t('logs.outcome')}</Table.Th>
+              <Table.Th>{t('logs.tokens')}</Table.Th>
+              <Table.Th>{t('logs.cost')}</Table.Th>
+              <Table.Th>{t('logs.duration')}</Table.Th>
               <Table.Th>
-                <span className="visually-hidden">Details</span>
+                <span className="visually-hidden">{t('logs.details')}</span>
               </Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -125,17 +132,17 @@ export default function LogsPage() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
-      {logs.data && logs.data.rows.length === 0 ? <Text c="dimmed">No calls match these filters.</Text> : null}
+      </CardTable>
+      {logs.data && logs.data.rows.length === 0 ? <NoCalls /> : null}
       <Group justify="flex-end">
         <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Newer
+          {t('logs.newer')}
         </Button>
         <Button variant="default" disabled={!logs.data?.nextCursor} onClick={() => logs.data?.nextCursor && setCursors([...cursors, logs.data.nextCursor])}>
-          Older
+          {t('logs.older')}
         </Button>
       </Group>
-      <Drawer opened={openId !== null} onClose={() => setOpenId(null)} position="right" title="Call details" size="lg">
+      <Drawer opened={openId !== null} onClose={() => setOpenId(null)} position="right" title={t('logs.callDetails')} size="lg">
         {openId ? <LogDetail id={openId} /> : null}
       </Drawer>
     </Stack>
@@ -143,6 +150,7 @@ export default function LogsPage() {
 }
 
 function LogLine({ row, onOpen }: { row: LogRow; onOpen: () => void }) {
+  const { t } = useTranslation();
   return (
     <Table.Tr>
       <Table.Td>{formatDateTime(row.createdAt)}</Table.Td>
@@ -150,17 +158,17 @@ function LogLine({ row, onOpen }: { row: LogRow; onOpen: () => void }) {
       <Table.Td>{row.model}</Table.Td>
       <Table.Td>
         <Badge color={row.outcome === 'success' ? 'green' : 'red.9'} variant="filled">
-          {row.outcome === 'success' ? 'OK' : `Failed${row.status ? ` ${row.status}` : ''}`}
+          {row.outcome === 'success' ? t('logs.ok') : t('logs.failedStatus', { status: row.status ?? '' }).trim()}
         </Badge>
       </Table.Td>
       <Table.Td>
         {formatCount(row.inputTokens)} / {formatCount(row.outputTokens)}
       </Table.Td>
       <Table.Td>{formatUsd(row.costUsd)}</Table.Td>
-      <Table.Td>{row.durationMs === null ? '—' : `${formatCount(Math.round(row.durationMs))} ms`}</Table.Td>
+      <Table.Td>{row.durationMs === null ? '—' : t('receipt.ms', { ms: formatCount(Math.round(row.durationMs)) })}</Table.Td>
       <Table.Td>
-        <Button size="xs" variant="subtle" onClick={onOpen} aria-label={`Details of the call at ${formatDateTime(row.createdAt)}`}>
-          Details
+        <Button size="xs" variant="subtle" onClick={onOpen} aria-label={t('logs.detailsOf', { time: formatDateTime(row.createdAt) })}>
+          {t('logs.details')}
         </Button>
       </Table.Td>
     </Table.Tr>
@@ -168,23 +176,41 @@ function LogLine({ row, onOpen }: { row: LogRow; onOpen: () => void }) {
 }
 
 function LogDetail({ id }: { id: string }) {
+  const { t } = useTranslation();
   const detail = useQuery({ queryKey: ['log', id], queryFn: () => fetchLog(id) });
   if (detail.isError) return <ErrorNotice error={detail.error} />;
-  if (!detail.data) return <Text>Loading…</Text>;
-  const { calculation, ...fields } = detail.data;
+  if (!detail.data) return <Text>{t('common.loading')}</Text>;
+  return <LogReceipt detail={detail.data} />;
+}
+
+const EVERYTHING: LogFilters = { from: null, to: null, key: null, model: null, outcome: null };
+
+/** No call under these filters: either none at all (how to make the first one) or none that matches. */
+function NoCalls() {
+  const { t } = useTranslation();
+  const any = useQuery({ queryKey: ['logs', 'any'], queryFn: () => fetchLogs(EVERYTHING, null) });
+  const groups = useQuery({ queryKey: ['groups'], queryFn: listGroups });
+  if (!any.data) return null;
+  if (any.data.rows.length > 0) return <Text c="dimmed">{t('empty.noMatch')}</Text>;
+  const model = groups.data?.flatMap((group) => group.models)[0] ?? 'MODEL';
   return (
-    <Stack>
-      {isChargeCalculation(calculation) ? <ChargeCalculation calculation={calculation} /> : null}
-      <Table aria-label="Call details">
-        <Table.Tbody>
-          {Object.entries(fields).map(([field, value]) => (
-            <Table.Tr key={field}>
-              <Table.Th>{field.replaceAll('_', ' ')}</Table.Th>
-              <Table.Td>{typeof value === 'object' && value !== null ? <Code block>{JSON.stringify(value, null, 2)}</Code> : String(value ?? '—')}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Stack>
+    <EmptyState
+      icon={IconListSearch}
+      title={t('empty.noLogsTitle')}
+      testId="no-logs"
+      action={
+        <Group justify="center">
+          <Button component={Link} to="/keys" variant="light">
+            {t('empty.createKey')}
+          </Button>
+          <Button component={Link} to="/playground" variant="default">
+            {t('empty.tryPlayground')}
+          </Button>
+        </Group>
+      }
+    >
+      <Text maw={560}>{t('empty.noLogsBody')}</Text>
+      <FirstCallSnippet model={model} />
+    </EmptyState>
   );
 }

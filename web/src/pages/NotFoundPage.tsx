@@ -1,19 +1,23 @@
 // The app's own page for an address it does not have (the server answers such page loads with this app
 // and a 404 status, src/http/web-app.ts), instead of the API's JSON.
 import { Anchor, Center, Code, Stack, Text, Title } from '@mantine/core';
+import { IconMapOff } from '@tabler/icons-react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 
 export function NotFoundPage() {
+  const { t } = useTranslation();
   const location = useLocation();
   return (
     <Center mih="100vh" p="md">
       <Stack align="center" maw={520}>
-        <Title order={1}>Page not found</Title>
+        <IconMapOff size={48} stroke={1.4} aria-hidden color="var(--mantine-color-dimmed)" />
+        <Title order={1}>{t('notFound.title')}</Title>
         <Text ta="center">
-          There is no page at <Code>{location.pathname}</Code>. Check the address, or start again from the overview.
+          <Trans i18nKey="notFound.body" values={{ path: location.pathname }} components={{ code: <Code /> }} />
         </Text>
         <Anchor component={Link} to="/">
-          Go to the overview
+          {t('notFound.home')}
         </Anchor>
       </Stack>
     </Center>

@@ -7,6 +7,8 @@ import { currentCsrfToken } from '../api/api-client.ts';
 import { listPlaygroundModels, loggedCostUsd, streamPlaygroundChat, type PlaygroundMessage } from '../api/playground-api.ts';
 import { formatCount, formatUsd } from '../components/format.ts';
 import type { ChatUsage } from './playground/chat-stream.ts';
+import { AnswerMarkdown } from './playground/AnswerMarkdown.tsx';
+import { useTranslation } from 'react-i18next';
 
 interface Turn extends PlaygroundMessage {
   usage?: ChatUsage | null;
@@ -16,6 +18,7 @@ interface Turn extends PlaygroundMessage {
 }
 
 export default function PlaygroundPage() {
+  const { t } = useTranslation();
   const models = useQuery({ queryKey: ['playground-models'], queryFn: listPlaygroundModels });
   const [model, setModel] = useState<string | null>(null);
   const [system, setSystem] = useState('');
@@ -56,7 +59,7 @@ export default function PlaygroundPage() {
       else {
         setTurns(history.slice(0, -1));
         setDraft(history[history.length - 1]!.content);
-        setProblem(error instanceof Error ? error.message : 'The gateway could not be reached.');
+        setProblem(error instanceof Error ? error.message : t('common.unreachable'));
       }
     } finally {
       controller.current = null;
@@ -66,30 +69,30 @@ export default function PlaygroundPage() {
 
   return (
     <Stack>
-      <Title order={1}>Playground</Title>
+      <Title order={1}>{t('playground.title')}</Title>
       <Grid>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Paper withBorder p="md">
             <Stack>
               <Select
-                label="Model"
-                placeholder={models.isPending ? 'Loading models…' : 'No models available'}
+                label={t('playground.model')}
+                placeholder={models.isPending ? t('playground.loadingModels') : t('playground.noModels')}
                 data={models.data ?? []}
                 value={chosen}
                 onChange={setModel}
                 allowDeselect={false}
                 searchable
               />
-              <Textarea label="System prompt" autosize minRows={3} maxRows={10} value={system} onChange={(event) => setSystem(event.currentTarget.value)} />
+              <Textarea label={t('playground.systemPrompt')} autosize minRows={3} maxRows={10} value={system} onChange={(event) => setSystem(event.currentTarget.value)} />
               <div>
                 <Text size="sm" fw={500} id="temperature-label">
-                  Temperature: {temperature.toFixed(1)}
+                  {t('playground.temperature', { value: temperature.toFixed(1) })}
                 </Text>
                 <Slider aria-labelledby="temperature-label" min={0} max={2} step={0.1} value={temperature} onChange={setTemperature} label={(value) => value.toFixed(1)} />
               </div>
-              <NumberInput label="Max tokens" min={1} max={100_000} allowDecimal={false} value={maxTokens} onChange={setMaxTokens} />
+              <NumberInput label={t('playground.maxTokens')} min={1} max={100_000} allowDecimal={false} value={maxTokens} onChange={setMaxTokens} />
               <Button variant="default" onClick={() => setTurns([])} disabled={streaming || turns.length === 0}>
-                Clear the chat
+                {t('playground.clear')}
               </Button>
             </Stack>
           </Paper>
@@ -97,17 +100,21 @@ export default function PlaygroundPage() {
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Paper withBorder p="md">
             <Stack>
-              <ScrollArea h={420} type="auto" aria-label="Conversation" aria-live="polite">
+              <ScrollArea h={420} type="auto" aria-label={t('playground.conversation')} aria-live="polite">
                 <Stack gap="sm">
-                  {turns.length === 0 ? <Text c="dimmed">Ask something to start.</Text> : null}
+                  {turns.length === 0 ? <Text c="dimmed">{t('playground.askToStart')}</Text> : null}
                   {turns.map((turn, index) => (
                     <Paper key={index} p="sm" bg={turn.role === 'user' ? 'var(--mantine-color-default-hover)' : undefined} withBorder={turn.role === 'assistant'} data-role={turn.role}>
                       <Text size="xs" fw={700} c="dimmed">
-                        {turn.role === 'user' ? 'You' : chosen}
+                        {turn.role === 'user' ? t('playground.you') : chosen}
                       </Text>
-                      <Text style={{ whiteSpace: 'pre-wrap' }} data-testid={turn.role === 'assistant' ? 'assistant-answer' : undefined}>
-                        {turn.content}
-                      </Text>
+                      {turn.role === 'assistant' ? (
+                        <div data-testid="assistant-answer">
+                          <AnswerMarkdown text={turn.content} />
+                        </div>
+                      ) : (
+                        <Text style={{ whiteSpace: 'pre-wrap' }}>{turn.content}</Text>
+                      )}
                       {turn.error ? (
                         <Text c="red" size="sm">
                           {turn.error}
@@ -115,8 +122,8 @@ export default function PlaygroundPage() {
                       ) : null}
                       {turn.role === 'assistant' && (turn.usage || turn.stopped) ? (
                         <Text size="xs" c="dimmed" data-testid="answer-meter">
-                          {turn.stopped ? 'Stopped. ' : ''}
-                          {turn.usage ? `${formatCount(turn.usage.prompt_tokens)} tokens in, ${formatCount(turn.usage.completion_tokens)} out` : ''}
+                          {turn.stopped ? `${t('playground.stopped')} ` : ''}
+                          {turn.usage ? t('playground.meter', { input: formatCount(turn.usage.prompt_tokens), output: formatCount(turn.usage.completion_tokens) }) : ''}
                           {turn.costUsd !== undefined && turn.costUsd !== null ? ` · ${formatUsd(turn.costUsd)}` : ''}
                         </Text>
                       ) : null}
@@ -130,7 +137,7 @@ export default function PlaygroundPage() {
                 </Alert>
               ) : null}
               <Textarea
-                label="Message"
+                label={t('playground.message')}
                 autosize
                 minRows={2}
                 maxRows={8}
@@ -142,15 +149,15 @@ export default function PlaygroundPage() {
               />
               <Group justify="space-between">
                 <Text size="xs" c="dimmed">
-                  Ctrl+Enter sends. Charged to your wallet and logged under the key “playground”.
+                  {t('playground.hint')}
                 </Text>
                 {streaming ? (
                   <Button color="red" variant="light" onClick={() => controller.current?.abort()}>
-                    Stop
+                    {t('playground.stop')}
                   </Button>
                 ) : (
                   <Button onClick={() => void send()} disabled={!chosen || !draft.trim()}>
-                    Send
+                    {t('playground.send')}
                   </Button>
                 )}
               </Group>

@@ -8,6 +8,7 @@ import { StatCard } from '../components/StatCard.tsx';
 import { BreakdownChart, SeriesChart, type Metric } from '../components/UsageChart.tsx';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { formatCount, formatUsd } from '../components/format.ts';
+import { CardTable } from '../components/CardTable.tsx';
 
 type RangeChoice = '1h' | '24h' | '7d' | '30d';
 
@@ -103,7 +104,7 @@ function Breakdown({ title, rows: typed, metric }: { title: string; rows: Breakd
       ) : (
         <>
           <BreakdownChart rows={typed} metric={metric} />
-          <Table.ScrollContainer minWidth={360}>
+          <CardTable minWidth={360}>
             <Table mt="sm" aria-label={title}>
               <Table.Thead>
                 <Table.Tr>
@@ -124,7 +125,7 @@ function Breakdown({ title, rows: typed, metric }: { title: string; rows: Breakd
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </CardTable>
         </>
       )}
     </Paper>

@@ -12,6 +12,7 @@ import { applyServerError } from '../api/form-errors.ts';
 import { StatCard } from '../components/StatCard.tsx';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { formatCount, formatDateTime, formatUsd } from '../components/format.ts';
+import { CardTable } from '../components/CardTable.tsx';
 
 export default function WalletPage() {
   const queryClient = useQueryClient();
@@ -54,7 +55,7 @@ export default function WalletPage() {
         <Title order={2} size="h4" mb="sm">
           Ledger
         </Title>
-        <Table.ScrollContainer minWidth={560}>
+        <CardTable minWidth={560}>
           <Table striped aria-label="Ledger">
             <Table.Thead>
               <Table.Tr>
@@ -87,7 +88,7 @@ export default function WalletPage() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </CardTable>
         <Group justify="flex-end" mt="sm">
           <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
             Newer
@@ -132,7 +133,7 @@ function Payments({ payments }: { payments: Payment[] }) {
       <Title order={2} size="h4" mb="sm">
         Top-ups
       </Title>
-      <Table.ScrollContainer minWidth={480}>
+      <CardTable minWidth={480}>
         <Table striped aria-label="Top-ups">
           <Table.Thead>
             <Table.Tr>
@@ -168,7 +169,7 @@ function Payments({ payments }: { payments: Payment[] }) {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </CardTable>
     </Paper>
   );
 }

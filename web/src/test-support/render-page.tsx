@@ -1,3 +1,4 @@
+import '../i18n/i18n.ts';
 // Renders a page as the app does (Mantine, TanStack Query, the router) inside jsdom, for component tests.
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';

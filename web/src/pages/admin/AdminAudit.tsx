@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { adminApi } from '../../api/admin-api.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDateTime } from '../../components/format.ts';
+import { CardTable } from '../../components/CardTable.tsx';
 
 const short = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value).slice(0, 300));
 
@@ -11,7 +12,7 @@ export default function AdminAudit() {
   const audit = useQuery({ queryKey: ['admin', 'audit'], queryFn: adminApi.audit });
   if (audit.isError) return <ErrorNotice error={audit.error} />;
   return (
-    <Table.ScrollContainer minWidth={900}>
+    <CardTable minWidth={900}>
       <Table striped aria-label="Audit log">
         <Table.Thead>
           <Table.Tr>
@@ -40,6 +41,6 @@ export default function AdminAudit() {
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </CardTable>
   );
 }

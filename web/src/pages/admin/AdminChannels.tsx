@@ -14,6 +14,7 @@ import { ChannelBalanceCell } from './ChannelBalance.tsx';
 import { UpstreamModelPicker } from './UpstreamModelPicker.tsx';
 import { TestAllChannels } from './TestAllChannels.tsx';
 import { advancedChannelBody, advancedChannelProblems, advancedChannelState, ChannelAdvancedFields } from './ChannelAdvancedFields.tsx';
+import { CardTable } from '../../components/CardTable.tsx';
 
 const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere', 'azure-openai', 'vertex', 'bedrock'];
 /** Endpoints a channel may declare its upstream lacks (the gateway then routes or translates around it). */
@@ -47,7 +48,7 @@ export default function AdminChannels() {
           }}
         />
       </Group>
-      <Table.ScrollContainer minWidth={980}>
+      <CardTable minWidth={980}>
         <Table striped aria-label="Channels">
           <Table.Thead>
             <Table.Tr>
@@ -118,7 +119,7 @@ export default function AdminChannels() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </CardTable>
       <ChannelDialog channel={editing} onClose={() => setEditing(null)} onDone={refresh} />
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this channel?">
         <Stack>

@@ -5,6 +5,7 @@ import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction } from './admin-actions.ts';
 import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
 import { exactNumberProps, numberProblems } from '../../components/number-rules.ts';
+import { CardTable } from '../../components/CardTable.tsx';
 
 const MAX_RATE_LIMIT = 2_147_483_647;
 /** As the server checks them (src/admin/admin-number-rules.ts): no free groups, a ratio exact to a millionth. */
@@ -20,7 +21,7 @@ export default function AdminGroups() {
   return (
     <Stack>
       <AdminToolbar addLabel="Add group" onAdd={() => setEditing('new')} error={groups.isError ? groups.error : null} />
-      <Table.ScrollContainer minWidth={640}>
+      <CardTable minWidth={640}>
         <Table striped aria-label="Groups">
           <Table.Thead>
             <Table.Tr>
@@ -64,7 +65,7 @@ export default function AdminGroups() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </CardTable>
       <ConfirmDialog pending={confirming} onClose={() => setConfirming(null)} />
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing && editing !== 'new' ? `Edit ${editing.name}` : 'Add group'}>
         {editing !== null ? <GroupForm existing={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onDone={refresh} /> : null}

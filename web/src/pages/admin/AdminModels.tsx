@@ -6,6 +6,7 @@ import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction } from './admin-actions.ts';
 import { ModelForm } from './ModelForm.tsx';
 import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
+import { CardTable } from '../../components/CardTable.tsx';
 
 const price = (value: unknown) => (typeof value === 'number' ? `$${value}` : '—');
 
@@ -22,7 +23,7 @@ export default function AdminModels() {
   return (
     <Stack>
       <AdminToolbar addLabel="Add model" onAdd={() => setEditing('new')} error={models.isError ? models.error : null} />
-      <Table.ScrollContainer minWidth={760}>
+      <CardTable minWidth={760}>
         <Table striped aria-label="Models and prices">
           <Table.Thead>
             <Table.Tr>
@@ -61,7 +62,7 @@ export default function AdminModels() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </CardTable>
       <ConfirmDialog pending={confirming} onClose={() => setConfirming(null)} />
       <Modal size="xl" opened={editing !== null} onClose={() => setEditing(null)} title={editing && editing !== 'new' ? `Prices of ${editing.id}` : 'Add model'}>
         {editing !== null ? <ModelForm existing={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onDone={refresh} /> : null}

@@ -5,6 +5,7 @@ import { adminApi } from '../../api/admin-api.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDateTime, formatUsd } from '../../components/format.ts';
 import { AdminRedemptionCodes } from './AdminRedemptionCodes.tsx';
+import { CardTable } from '../../components/CardTable.tsx';
 
 export default function AdminPayments() {
   const payments = useQuery({ queryKey: ['admin', 'payments'], queryFn: adminApi.payments });
@@ -16,7 +17,7 @@ export default function AdminPayments() {
           Card payments
         </Title>
         {payments.isError ? <ErrorNotice error={payments.error} /> : null}
-        <Table.ScrollContainer minWidth={600}>
+        <CardTable minWidth={600}>
           <Table striped aria-label="Card payments">
             <Table.Thead>
               <Table.Tr>
@@ -39,7 +40,7 @@ export default function AdminPayments() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </CardTable>
       </Paper>
     </Stack>
   );

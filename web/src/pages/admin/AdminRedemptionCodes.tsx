@@ -10,6 +10,7 @@ import { formatDateTime, formatUsd } from '../../components/format.ts';
 import { exactNumberProps, numberProblems, usdBound } from '../../components/number-rules.ts';
 import { runAdminAction } from './admin-actions.ts';
 import { downloadText, newCodesCsv } from './new-codes-csv.ts';
+import { CardTable } from '../../components/CardTable.tsx';
 
 /** From this many codes on, creating them asks first (a typo of a zero is money). */
 export const LARGE_BATCH = 100;
@@ -133,7 +134,7 @@ function CodeList({ onChanged }: { onChanged: () => unknown }) {
     <Stack mt="md" gap="xs">
       <SegmentedControl aria-label="Show codes" value={state} data={STATES} onChange={(value) => { setState(value as CodeState | 'all'); setCursors([null]); }} w="fit-content" />
       {page.isError ? <ErrorNotice error={page.error} /> : null}
-      <Table.ScrollContainer minWidth={640}>
+      <CardTable minWidth={640}>
         <Table striped aria-label="Redemption codes">
           <Table.Thead>
             <Table.Tr>
@@ -170,7 +171,7 @@ function CodeList({ onChanged }: { onChanged: () => unknown }) {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </CardTable>
       <Group justify="flex-end">
         <Button variant="default" size="xs" disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>
           Newer

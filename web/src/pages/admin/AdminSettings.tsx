@@ -1,7 +1,7 @@
 // Registration (open, closed, or open to listed e-mail domains), the groups users may choose for their keys
 // (SelfServiceGroups.tsx), mail (AdminMailSettings.tsx) and the largest card top-up.
 import { useEffect, useState } from 'react';
-import { Button, Group, NumberInput, Paper, SegmentedControl, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Anchor, Button, Group, NumberInput, Paper, SegmentedControl, Stack, Switch, Text, Textarea, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminApi } from '../../api/admin-api.ts';
 import { fetchTopUpOptions } from '../../api/wallet-api.ts';
@@ -67,6 +67,25 @@ export default function AdminSettings() {
       </Paper>
       <Paper withBorder p="md">
         <SelfServiceGroups current={settings.data?.self_service_groups} />
+        <Stack>
+          <Title order={2} size="h4">
+            Public pricing page
+          </Title>
+          <Switch
+            label="Show the pricing page to everyone"
+            description={
+              <>
+                Models and their prices in each group users may pick, at <Anchor href="/pricing">/pricing</Anchor>, without signing in. Off, the address is Not Found.
+              </>
+            }
+            checked={settings.data?.pricing_page.enabled ?? false}
+            disabled={!settings.data}
+            onChange={(event) => {
+              const enabled = event.currentTarget.checked;
+              void runAdminAction(() => adminApi.putPricingPage(enabled), enabled ? 'The pricing page is public.' : 'The pricing page is off.', () => queryClient.invalidateQueries({ queryKey: ['admin', 'settings'] }));
+            }}
+          />
+        </Stack>
       </Paper>
       <Paper withBorder p="md">
         <AdminMailSettings mail={settings.data?.mail} />

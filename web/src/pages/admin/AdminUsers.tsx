@@ -8,6 +8,7 @@ import { exactNumberProps, numberProblem, usdBound } from '../../components/numb
 import { runAdminAction } from './admin-actions.ts';
 import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
 import { UserLimitsDialog } from './UserLimitsDialog.tsx';
+import { CardTable } from '../../components/CardTable.tsx';
 
 export default function AdminUsers() {
   const [q, setQ] = useState('');
@@ -53,7 +54,7 @@ export default function AdminUsers() {
         <Button onClick={() => setCreating(true)}>Create user</Button>
       </Group>
       {users.isError ? <ErrorNotice error={users.error} /> : null}
-      <Table.ScrollContainer minWidth={820}>
+      <CardTable minWidth={820}>
         <Table striped aria-label="Users">
           <Table.Thead>
             <Table.Tr>
@@ -101,7 +102,7 @@ export default function AdminUsers() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </CardTable>
       <GrantDialog user={granting} onClose={() => setGranting(null)} onDone={refresh} />
       <UserLimitsDialog user={limiting} onClose={() => setLimiting(null)} onDone={refresh} />
       <CreateUserDialog opened={creating} onClose={() => setCreating(false)} onDone={refresh} />

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api/api-client.ts';
 import { applyServerError } from '../../api/form-errors.ts';
@@ -8,6 +9,7 @@ import { AuthCard } from './AuthCard.tsx';
 import { emailProblem } from './password-rules.ts';
 
 export function ForgotPasswordPage() {
+  const { t } = useTranslation();
   const [sent, setSent] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm({ initialValues: { email: '' }, validate: { email: emailProblem } });
@@ -21,9 +23,9 @@ export function ForgotPasswordPage() {
     }
   });
   return (
-    <AuthCard title="Reset your password" subtitle="We will mail you a link that is valid for one hour.">
+    <AuthCard title={t('auth.resetTitle')} subtitle={t('auth.resetSubtitle')}>
       {sent ? (
-        <Text role="status">If an account uses that address, a reset link is on its way.</Text>
+        <Text role="status">{t('auth.resetSent')}</Text>
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack>
@@ -32,13 +34,13 @@ export function ForgotPasswordPage() {
                 {problem}
               </Alert>
             ) : null}
-            <TextInput label="Email" type="email" autoComplete="email" {...form.getInputProps('email')} />
-            <Button type="submit">Send reset link</Button>
+            <TextInput label={t('auth.email')} type="email" autoComplete="email" {...form.getInputProps('email')} />
+            <Button type="submit">{t('auth.sendResetLink')}</Button>
           </Stack>
         </form>
       )}
       <Anchor component={Link} to="/login" size="sm">
-        Back to sign in
+        {t('auth.backToSignIn')}
       </Anchor>
     </AuthCard>
   );

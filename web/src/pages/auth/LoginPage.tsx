@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { Alert, Anchor, Button, Divider, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, api } from '../../api/api-client.ts';
 import { applyServerError } from '../../api/form-errors.ts';
@@ -17,6 +18,7 @@ import { ProviderButtons, signinErrorText } from './ProviderButtons.tsx';
 import { signInWithPasskey } from '../../api/passkeys.ts';
 
 export function LoginPage() {
+  const { t } = useTranslation();
   const [params] = useSearchParams();
   const [step, setStep] = useState<'password' | 'code'>(params.get('step') === 'totp' ? 'code' : 'password');
   const [problem, setProblem] = useState<string | null>(signinErrorText(params.get('signin_error')));
@@ -27,11 +29,11 @@ export function LoginPage() {
 
   const credentials = useForm({
     initialValues: { email: '', password: '' },
-    validate: { email: emailProblem, password: (value) => (value ? null : 'Enter your password.') },
+    validate: { email: emailProblem, password: (value) => (value ? null : t('auth.enterPassword')) },
   });
   const second = useForm({
     initialValues: { code: '' },
-    validate: { code: (value) => (value.trim().length >= 6 ? null : 'Enter the 6-digit code from your app, or a recovery code.') },
+    validate: { code: (value) => (value.trim().length >= 6 ? null : t('auth.enterCode')) },
   });
 
   const finish = (data: unknown) => {
@@ -80,7 +82,7 @@ export function LoginPage() {
   });
 
   return (
-    <AuthCard title="Sign in" subtitle={step === 'code' ? 'Enter the code from your authenticator app.' : 'Welcome back to the model gateway.'}>
+    <AuthCard title={t('auth.signIn')} subtitle={step === 'code' ? t('auth.codeSubtitle') : t('auth.welcomeBack')}>
       {problem ? (
         <Alert color="red" role="alert">
           {problem}
@@ -89,10 +91,10 @@ export function LoginPage() {
       {step === 'password' ? (
         <form onSubmit={submitPassword} noValidate>
           <Stack>
-            <TextInput label="Email" type="email" autoComplete="email" required {...credentials.getInputProps('email')} />
-            <PasswordInput label="Password" autoComplete="current-password" required {...credentials.getInputProps('password')} />
+            <TextInput label={t('auth.email')} type="email" autoComplete="email" required {...credentials.getInputProps('email')} />
+            <PasswordInput label={t('auth.password')} autoComplete="current-password" required {...credentials.getInputProps('password')} />
             <Button type="submit" loading={busy} fullWidth>
-              Sign in
+              {t('auth.signIn')}
             </Button>
             <Divider label="or" labelPosition="center" />
             <Button variant="default" fullWidth onClick={passkey} disabled={busy}>
@@ -104,24 +106,24 @@ export function LoginPage() {
       ) : (
         <form onSubmit={submitCode} noValidate>
           <Stack>
-            <TextInput label="Code" autoComplete="one-time-code" inputMode="text" required data-autofocus {...second.getInputProps('code')} />
+            <TextInput label={t('auth.code')} autoComplete="one-time-code" inputMode="text" required data-autofocus {...second.getInputProps('code')} />
             <Button type="submit" loading={busy} fullWidth>
-              Verify
+              {t('auth.verify')}
             </Button>
             <Anchor component="button" type="button" size="sm" onClick={() => setStep('password')}>
-              Back
+              {t('auth.back')}
             </Anchor>
           </Stack>
         </form>
       )}
       <Group justify="space-between">
         <Anchor component={Link} to="/forgot-password" size="sm">
-          Forgot password?
+          {t('auth.forgotPassword')}
         </Anchor>
         <Text size="sm">
-          New here?{' '}
+          {t('auth.newHere')}{' '}
           <Anchor component={Link} to="/signup">
-            Create an account
+            {t('auth.createAccount')}
           </Anchor>
         </Text>
       </Group>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/api-client.ts';
 import { applyServerError } from '../../api/form-errors.ts';
@@ -8,6 +9,7 @@ import { AuthCard } from './AuthCard.tsx';
 import { passwordProblem } from './password-rules.ts';
 
 export function ResetPasswordPage() {
+  const { t } = useTranslation();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [done, setDone] = useState(false);
@@ -16,7 +18,7 @@ export function ResetPasswordPage() {
     initialValues: { password: '', confirm: '' },
     validate: {
       password: passwordProblem,
-      confirm: (value, values) => (value === values.password ? null : 'The two passwords differ.'),
+      confirm: (value, values) => (value === values.password ? null : t('auth.passwordsDiffer')),
     },
   });
   const submit = form.onSubmit(async (values) => {
@@ -30,26 +32,26 @@ export function ResetPasswordPage() {
   });
   if (!token) {
     return (
-      <AuthCard title="Reset your password">
-        <Text>This page needs the link from the reset mail.</Text>
+      <AuthCard title={t('auth.resetTitle')}>
+        <Text>{t('auth.needsResetLink')}</Text>
         <Anchor component={Link} to="/forgot-password">
-          Ask for a new link
+          {t('auth.askNewLink')}
         </Anchor>
       </AuthCard>
     );
   }
   if (done) {
     return (
-      <AuthCard title="Password changed">
-        <Text role="status">Your password is changed and every other session is signed out.</Text>
+      <AuthCard title={t('auth.passwordChanged')}>
+        <Text role="status">{t('auth.passwordChangedBody')}</Text>
         <Button component={Link} to="/login">
-          Sign in
+          {t('auth.signIn')}
         </Button>
       </AuthCard>
     );
   }
   return (
-    <AuthCard title="Choose a new password">
+    <AuthCard title={t('auth.chooseNewPassword')}>
       <form onSubmit={submit} noValidate>
         <Stack>
           {problem ? (
@@ -57,9 +59,9 @@ export function ResetPasswordPage() {
               {problem}
             </Alert>
           ) : null}
-          <PasswordInput label="New password" description="At least 10 characters." autoComplete="new-password" {...form.getInputProps('password')} />
-          <PasswordInput label="Repeat the new password" autoComplete="new-password" {...form.getInputProps('confirm')} />
-          <Button type="submit">Set password</Button>
+          <PasswordInput label={t('auth.newPassword')} description={t('auth.passwordRule')} autoComplete="new-password" {...form.getInputProps('password')} />
+          <PasswordInput label={t('auth.repeatPassword')} autoComplete="new-password" {...form.getInputProps('confirm')} />
+          <Button type="submit">{t('auth.setPassword')}</Button>
         </Stack>
       </form>
     </AuthCard>

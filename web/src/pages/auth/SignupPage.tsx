@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api/api-client.ts';
 import { applyServerError } from '../../api/form-errors.ts';
@@ -8,6 +9,7 @@ import { AuthCard } from './AuthCard.tsx';
 import { emailProblem, passwordProblem } from './password-rules.ts';
 
 export function SignupPage() {
+  const { t } = useTranslation();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -31,18 +33,18 @@ export function SignupPage() {
 
   if (sentTo) {
     return (
-      <AuthCard title="Check your inbox">
+      <AuthCard title={t('auth.checkInbox')}>
         <Text>
-          We sent a link to <strong>{sentTo}</strong>. Open it to verify your address, then sign in.
+          <Trans i18nKey="auth.sentLink" values={{ email: sentTo }} components={{ strong: <strong /> }} />
         </Text>
         <Anchor component={Link} to="/login">
-          Go to sign in
+          {t('auth.goToSignIn')}
         </Anchor>
       </AuthCard>
     );
   }
   return (
-    <AuthCard title="Create your account" subtitle="One key for every model.">
+    <AuthCard title={t('auth.createTitle')} subtitle={t('auth.createSubtitle')}>
       {problem ? (
         <Alert color="red" role="alert">
           {problem}
@@ -50,18 +52,18 @@ export function SignupPage() {
       ) : null}
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput label="Email" type="email" autoComplete="email" required {...form.getInputProps('email')} />
-          <PasswordInput label="Password" description="At least 10 characters." autoComplete="new-password" required {...form.getInputProps('password')} />
-          <TextInput label="Name" autoComplete="name" {...form.getInputProps('name')} />
+          <TextInput label={t('auth.email')} type="email" autoComplete="email" required {...form.getInputProps('email')} />
+          <PasswordInput label={t('auth.password')} description={t('auth.passwordRule')} autoComplete="new-password" required {...form.getInputProps('password')} />
+          <TextInput label={t('auth.name')} autoComplete="name" {...form.getInputProps('name')} />
           <Button type="submit" loading={busy} fullWidth>
-            Sign up
+            {t('auth.signUp')}
           </Button>
         </Stack>
       </form>
       <Text size="sm">
-        Already have an account?{' '}
+        {t('auth.haveAccount')}{' '}
         <Anchor component={Link} to="/login">
-          Sign in
+          {t('auth.signIn')}
         </Anchor>
       </Text>
     </AuthCard>

@@ -4,6 +4,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, Anchor, Button, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../i18n/i18n.ts';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError, api } from '../../api/api-client.ts';
 import { meQueryKey } from '../../api/session.ts';
@@ -19,6 +21,7 @@ export function VerifyEmailPage() {
 }
 
 function VerifyToken({ token }: { token: string }) {
+  const { t } = useTranslation();
   const [state, setState] = useState<State>({ kind: 'verifying' });
   const queryClient = useQueryClient();
   const sent = useRef(false);
@@ -33,29 +36,29 @@ function VerifyToken({ token }: { token: string }) {
         void queryClient.invalidateQueries({ queryKey: meQueryKey });
       })
       .catch((error: unknown) =>
-        setState({ kind: 'failed', message: error instanceof ApiError ? error.message : 'The gateway could not be reached. Try the link again.' }),
+        setState({ kind: 'failed', message: error instanceof ApiError ? error.message : i18n.t('auth.unreachableTryLink') }),
       );
   }, [token, queryClient]);
 
   if (state.kind === 'verifying') {
     return (
-      <AuthCard title="Verifying your address">
-        <Loader aria-label="Verifying" />
+      <AuthCard title={t('auth.verifying')}>
+        <Loader aria-label={t('auth.verifyingShort')} />
       </AuthCard>
     );
   }
   if (state.kind === 'verified') {
     return (
-      <AuthCard title="Address verified">
-        <Text>Your e-mail address is verified. You can now sign in and create keys.</Text>
+      <AuthCard title={t('auth.verified')}>
+        <Text>{t('auth.verifiedBody')}</Text>
         <Button component={Link} to="/login">
-          Sign in
+          {t('auth.signIn')}
         </Button>
       </AuthCard>
     );
   }
   return (
-    <AuthCard title="This link did not work">
+    <AuthCard title={t('auth.linkFailed')}>
       <Alert color="red" role="alert">
         {state.message}
       </Alert>
@@ -65,17 +68,19 @@ function VerifyToken({ token }: { token: string }) {
 }
 
 function ResendLink() {
+  const { t } = useTranslation();
   return (
-    <AuthCard title="Verify your e-mail address" subtitle="Open the link we mailed you. It is valid for 24 hours.">
+    <AuthCard title={t('auth.verifyTitle')} subtitle={t('auth.verifySubtitle')}>
       <ResendForm />
       <Anchor component={Link} to="/login" size="sm">
-        Back to sign in
+        {t('auth.backToSignIn')}
       </Anchor>
     </AuthCard>
   );
 }
 
 function ResendForm() {
+  const { t } = useTranslation();
   const [done, setDone] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm({ initialValues: { email: '' }, validate: { email: emailProblem } });
@@ -85,10 +90,10 @@ function ResendForm() {
       await api.post('/api/auth/resend-verification', { email: values.email.trim() });
       setDone(true);
     } catch (error) {
-      setProblem(error instanceof ApiError ? error.message : 'The gateway could not be reached.');
+      setProblem(error instanceof ApiError ? error.message : t('common.unreachable'));
     }
   });
-  if (done) return <Text>If that address has an account waiting for verification, a new link is on its way.</Text>;
+  if (done) return <Text>{t('auth.resendSent')}</Text>;
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
@@ -97,9 +102,9 @@ function ResendForm() {
             {problem}
           </Alert>
         ) : null}
-        <TextInput label="Email" type="email" autoComplete="email" {...form.getInputProps('email')} />
+        <TextInput label={t('auth.email')} type="email" autoComplete="email" {...form.getInputProps('email')} />
         <Button type="submit" variant="light">
-          Send a new link
+          {t('auth.sendNewLink')}
         </Button>
       </Stack>
     </form>

@@ -1,6 +1,7 @@
 // The fields of a key: used by "Create key" and by "Edit". Every restriction is optional.
 import { Button, Group, NumberInput, Select, Stack, TagsInput, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
 import type { ApiKey, GroupChoice, KeyChanges } from '../../api/keys-api.ts';
 import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
 
@@ -47,15 +48,16 @@ export function KeyForm(props: {
   onSubmit: (values: KeyFormValues, form: { setFieldError: (field: string, message: string) => void }) => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation();
   const form = useForm<KeyFormValues>({
     initialValues: props.initial,
     validate: {
-      name: (value) => (value.trim() ? (value.trim().length > 100 ? 'Use at most 100 characters.' : null) : 'Give the key a name.'),
-      quota_usd: (value) => (value === '' ? null : Number(value) > 0 ? numberProblem(value, { max: 1_000_000_000, decimals: 6, format: usdBound }) : 'A quota must be more than $0, or empty for none.'),
-      expires_on: (value) => (!value || new Date(`${value}T23:59:59Z`).getTime() > Date.now() ? null : 'Choose a day in the future.'),
+      name: (value) => (value.trim() ? (value.trim().length > 100 ? t('keyForm.nameTooLong') : null) : t('keyForm.nameRequired')),
+      quota_usd: (value) => (value === '' ? null : Number(value) > 0 ? numberProblem(value, { max: 1_000_000_000, decimals: 6, format: usdBound }) : t('keyForm.quotaPositive')),
+      expires_on: (value) => (!value || new Date(`${value}T23:59:59Z`).getTime() > Date.now() ? null : t('keyForm.futureDay')),
       ip_allowlist: (value) => {
         const wrong = value.find((entry) => !IP_OR_CIDR.test(entry.trim()));
-        return wrong ? `"${wrong}" is not an IP address or CIDR range.` : null;
+        return wrong ? t('keyForm.notIp', { value: wrong }) : null;
       },
     },
   });
@@ -63,32 +65,32 @@ export function KeyForm(props: {
   return (
     <form onSubmit={form.onSubmit((values) => props.onSubmit(values, form))} noValidate>
       <Stack>
-        <TextInput label="Name" data-autofocus required {...form.getInputProps('name')} />
+        <TextInput label={t('keyForm.name')} data-autofocus required {...form.getInputProps('name')} />
         <Select
-          label="Group"
-          description="The models and prices the key uses."
+          label={t('keyForm.group')}
+          description={t('keyForm.groupHint')}
           data={props.groups.map((choice) => ({ value: choice.name, label: choice.description ? `${choice.name} — ${choice.description}` : choice.name }))}
           allowDeselect={false}
           {...form.getInputProps('group')}
         />
         <TagsInput
-          label="Models"
-          description="Only these models. Empty: every model of the group."
+          label={t('keyForm.models')}
+          description={t('keyForm.modelsHint')}
           data={group?.models ?? []}
           clearable
           {...form.getInputProps('models')}
         />
-        <NumberInput label="Quota (USD)" description="The most this key may spend. Empty: no limit." {...exactNumberProps} prefix="$" {...form.getInputProps('quota_usd')} />
-        <TextInput label="Expires on" type="date" description="Empty: never." {...form.getInputProps('expires_on')} />
+        <NumberInput label={t('keyForm.quota')} description={t('keyForm.quotaHint')} {...exactNumberProps} prefix="$" {...form.getInputProps('quota_usd')} />
+        <TextInput label={t('keyForm.expiresOn')} type="date" description={t('keyForm.expiresHint')} {...form.getInputProps('expires_on')} />
         <TagsInput
-          label="IP allowlist"
-          description="Addresses or CIDR ranges that may use the key; press Enter after each. Empty: any."
+          label={t('keyForm.ipAllowlist')}
+          description={t('keyForm.ipHint')}
           clearable
           {...form.getInputProps('ip_allowlist')}
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={props.onCancel}>
-            Cancel
+            {t('keys.cancel')}
           </Button>
           <Button type="submit" loading={props.busy}>
             {props.submitLabel}

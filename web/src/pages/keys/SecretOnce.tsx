@@ -1,11 +1,13 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 
 /** A new secret, shown once: the gateway keeps only its hash. */
 export function SecretOnce({ secret, onClose }: { secret: string | null; onClose: () => void }) {
+  const { t } = useTranslation();
   return (
-    <Modal opened={secret !== null} onClose={onClose} title="Your new key" size="lg">
+    <Modal opened={secret !== null} onClose={onClose} title={t('secret.title')} size="lg">
       <Stack>
-        <Alert color="yellow">Copy it now: this is the only time the key is shown.</Alert>
+        <Alert color="yellow">{t('secret.copyNow')}</Alert>
         <Code block data-testid="new-key-secret" style={{ wordBreak: 'break-all' }}>
           {secret}
         </Code>
@@ -13,16 +15,16 @@ export function SecretOnce({ secret, onClose }: { secret: string | null; onClose
           <CopyButton value={secret ?? ''}>
             {({ copied, copy }) => (
               <Button onClick={copy} variant={copied ? 'light' : 'filled'}>
-                {copied ? 'Copied' : 'Copy key'}
+                {copied ? t('common.copied') : t('secret.copyKey')}
               </Button>
             )}
           </CopyButton>
           <Button variant="default" onClick={onClose}>
-            Done
+            {t('secret.done')}
           </Button>
         </Group>
         <Text size="sm" c="dimmed">
-          Use it as the API key of any OpenAI, Anthropic or Gemini SDK, with this gateway's address as the base URL.
+          {t('secret.howToUse')}
         </Text>
       </Stack>
     </Modal>

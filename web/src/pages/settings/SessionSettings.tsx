@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
 import { formatDateTime } from '../../components/format.ts';
+import { CardTable } from '../../components/CardTable.tsx';
 
 interface SessionRow {
   id: string;
@@ -30,7 +31,7 @@ export function SessionSettings() {
         Sessions
       </Title>
       {sessions.isError ? <Text c="red">{sessions.error.message}</Text> : null}
-      <Table.ScrollContainer minWidth={520}>
+      <CardTable minWidth={520}>
         <Table striped aria-label="Your sessions">
           <Table.Thead>
             <Table.Tr>
@@ -64,7 +65,7 @@ export function SessionSettings() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </CardTable>
     </Stack>
   );
 }

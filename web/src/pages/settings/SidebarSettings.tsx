@@ -1,6 +1,7 @@
 // Reorder and hide the sidebar's sections. Each change is shown at once (the signed-in user's cached
 // settings are updated before the server answers) and saved to the server, so it survives a reload.
 import { ActionIcon, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
@@ -44,7 +45,7 @@ export function SidebarSettings({ me }: { me: Me }) {
                   onChange={(event) => void save(setSectionHidden(me.settings.sidebar, isAdmin, section.id, !event.currentTarget.checked))}
                 />
                 <ActionIcon variant="default" aria-label={`Move ${section.label} up`} disabled={index === 0} onClick={() => void save(moveSection(me.settings.sidebar, isAdmin, section.id, -1))}>
-                  <span aria-hidden>↑</span>
+                  <IconArrowUp size={16} stroke={1.8} aria-hidden />
                 </ActionIcon>
                 <ActionIcon
                   variant="default"
@@ -52,7 +53,7 @@ export function SidebarSettings({ me }: { me: Me }) {
                   disabled={index === sections.length - 1}
                   onClick={() => void save(moveSection(me.settings.sidebar, isAdmin, section.id, 1))}
                 >
-                  <span aria-hidden>↓</span>
+                  <IconArrowDown size={16} stroke={1.8} aria-hidden />
                 </ActionIcon>
               </Group>
             </Group>

@@ -1,0 +1,18 @@
+// The public pricing page's data (src/accounts/public-pricing.ts): no sign-in, 404 while the page is off.
+import type { ApiRouter } from '../api-route.ts';
+import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
+import type { GatewayState } from '../../gateway-state.ts';
+import { publicPricing } from '../../accounts/public-pricing.ts';
+import { apiNotFound } from '../../gateway-errors.ts';
+
+export function apiPricingRoutes(api: ApiRouter, accounts: AccountsDeps, state: GatewayState): void {
+  api.route({
+    method: 'GET', url: '/api/pricing', tag: 'Pricing', access: 'public',
+    summary: 'Public prices: the models of each group users may pick, with the group ratio applied (USD per million tokens, per request, per image…). 404 unless an administrator turned the pricing page on.',
+    handler: async () => {
+      const pricing = await publicPricing(accounts, state.current);
+      if (!pricing) throw apiNotFound('The pricing page');
+      return pricing;
+    },
+  });
+}
