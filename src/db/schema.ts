@@ -132,7 +132,7 @@ export interface ApiKeysTable {
   updated_at: number;
   last_used_at: number | null;
   /** Migration 0014: JSON array of MCP tools the key may list and call (server__tool, server__*), or null for every tool its group sees. */
-  mcp_tools_json: Generated<string | null>;
+  mcp_tools_json: string | null;
 }
 
 export interface UsageLogsTable {
