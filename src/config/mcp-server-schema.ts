@@ -47,3 +47,14 @@ export type McpServerConfig = z.infer<typeof mcpServerSchema>;
 
 /** A key's MCP tool allowlist entry: `server__tool`, or `server__*` for every tool of a server. */
 export const mcpToolEntry = z.string().min(3).max(300).regex(/^[a-z0-9](?:-?[a-z0-9])*__(?:\*|[^\s\u0000]+)$/, 'a prefixed tool name such as files__read_file, or files__* for every tool of a server');
+
+/** An admin API edit: any field but the name; headers or oauth replace the credential, null clears it. */
+export const mcpServerPatchSchema = mcpServerObjectSchema.omit({ name: true }).partial().extend({
+  // Without the creation defaults: a field left out of an edit stays as it is.
+  transport: z.enum(['streamable-http', 'sse']).optional(),
+  groups: z.array(z.string().trim().min(1).max(128)).min(1).max(100).optional(),
+  enabled: z.boolean().optional(),
+  headers: mcpServerObjectSchema.shape.headers.unwrap().nullable().optional(),
+  oauth: mcpOAuthSchema.nullable().optional(),
+  timeout_ms: z.number().int().min(100).max(600_000).nullable().optional(),
+}).strict().refine((patch) => !(patch.headers && patch.oauth), { message: 'give headers or oauth, not both', path: ['oauth'] });

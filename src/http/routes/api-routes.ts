@@ -21,6 +21,7 @@ import type { Accounting } from '../../metering/accounting.ts';
 import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
 import { adminRoutes } from './admin-routes.ts';
 import { adminCatalogRoutes } from './admin-catalog-routes.ts';
+import { adminMcpRoutes } from './admin-mcp-routes.ts';
 import { scheduleNotifications } from '../../accounts/notifications.ts';
 
 export interface AccountsOptions {
@@ -68,6 +69,7 @@ export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, 
   apiUsageRoutes(router, accounts, deps.accounting);
   adminRoutes(router, deps, accounts);
   adminCatalogRoutes(router, deps, accounts);
+  adminMcpRoutes(router, accounts);
   apiDocsRoutes(app, router, publicUrl);
   return { router, accounts };
 }
