@@ -10,6 +10,7 @@ import { formatDateTime, formatUsd } from '../components/format.ts';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { KeyForm, keyChanges, keyFormValues } from './keys/KeyForm.tsx';
 import { SecretOnce } from './keys/SecretOnce.tsx';
+import { McpSnippets } from './keys/McpSnippets.tsx';
 
 type Dialog = { kind: 'create' } | { kind: 'edit'; key: ApiKey } | { kind: 'rotate'; key: ApiKey } | { kind: 'delete'; key: ApiKey } | null;
 
@@ -198,6 +199,7 @@ export default function KeysPage() {
       </Modal>
 
       <SecretOnce secret={secret} onClose={() => setSecret(null)} />
+      <McpSnippets />
     </Stack>
   );
 }

@@ -7,6 +7,7 @@ import { useMe } from '../../api/session.ts';
 
 const AdminUsers = lazy(() => import('./AdminUsers.tsx'));
 const AdminChannels = lazy(() => import('./AdminChannels.tsx'));
+const AdminMcpServers = lazy(() => import('./AdminMcpServers.tsx'));
 const AdminGroups = lazy(() => import('./AdminGroups.tsx'));
 const AdminModels = lazy(() => import('./AdminModels.tsx'));
 const AdminLogs = lazy(() => import('./AdminLogs.tsx'));
@@ -17,6 +18,7 @@ const AdminSettings = lazy(() => import('./AdminSettings.tsx'));
 const SECTIONS = [
   { path: 'users', label: 'Users' },
   { path: 'channels', label: 'Channels' },
+  { path: 'mcp', label: 'MCP servers' },
   { path: 'groups', label: 'Groups' },
   { path: 'models', label: 'Models and prices' },
   { path: 'logs', label: 'All logs' },
@@ -56,6 +58,7 @@ export default function AdminPage() {
           <Route index element={<Navigate to="users" replace />} />
           <Route path="users" element={<AdminUsers />} />
           <Route path="channels" element={<AdminChannels />} />
+          <Route path="mcp" element={<AdminMcpServers />} />
           <Route path="groups" element={<AdminGroups />} />
           <Route path="models" element={<AdminModels />} />
           <Route path="logs" element={<AdminLogs />} />
