@@ -19,6 +19,8 @@ export const mcpOAuthSchema = z.object({
   client_id: z.string().min(1).max(500).refine(NUL_FREE),
   client_secret: z.string().min(1).max(2_000).refine(NUL_FREE),
   scope: z.string().max(1_000).refine(NUL_FREE).optional(),
+  /** The authorization server's issuer URL: the client secret is sent to that server only (else to whichever the MCP server names). */
+  issuer: z.url({ protocol: /^https?$/ }).max(2_000).optional(),
 }).strict();
 
 export const mcpServerObjectSchema = z.object({

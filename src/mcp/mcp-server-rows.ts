@@ -7,7 +7,7 @@ import { usdToMicros } from '../metering/pricing.ts';
 import type { McpCredential, McpServerSettings } from './mcp-upstream.ts';
 
 export function mcpCredentialOfConfig(server: Pick<McpServerConfig, 'headers' | 'oauth'>): McpCredential | null {
-  if (server.oauth) return { oauth: { client_id: server.oauth.client_id, client_secret: server.oauth.client_secret, ...(server.oauth.scope ? { scope: server.oauth.scope } : {}) } };
+  if (server.oauth) return { oauth: { client_id: server.oauth.client_id, client_secret: server.oauth.client_secret, ...(server.oauth.scope ? { scope: server.oauth.scope } : {}), ...(server.oauth.issuer ? { issuer: server.oauth.issuer } : {}) } };
   if (server.headers && Object.keys(server.headers).length > 0) return { headers: { ...server.headers } };
   return null;
 }

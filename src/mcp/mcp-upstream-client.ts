@@ -46,7 +46,7 @@ export async function connectUpstream(upstream: McpUpstream): Promise<Client> {
   const credential = upstream.credential;
   const requestInit: RequestInit | undefined = credential && 'headers' in credential ? { headers: credential.headers } : undefined;
   const authProvider = credential && 'oauth' in credential
-    ? new sdk.ClientCredentialsProvider({ clientId: credential.oauth.client_id, clientSecret: credential.oauth.client_secret, ...(credential.oauth.scope ? { scope: credential.oauth.scope } : {}) })
+    ? new sdk.ClientCredentialsProvider({ clientId: credential.oauth.client_id, clientSecret: credential.oauth.client_secret, ...(credential.oauth.scope ? { scope: credential.oauth.scope } : {}), ...(credential.oauth.issuer ? { expectedIssuer: credential.oauth.issuer } : {}) })
     : undefined;
   const options = { fetch: guardedFetch(upstream), ...(requestInit ? { requestInit } : {}), ...(authProvider ? { authProvider } : {}) };
   const transport = upstream.transport === 'sse'

@@ -5,7 +5,7 @@ import type { SecretBox } from '../accounts/secret-box.ts';
 
 export type McpCredential =
   | { headers: Record<string, string> }
-  | { oauth: { client_id: string; client_secret: string; scope?: string | undefined } };
+  | { oauth: { client_id: string; client_secret: string; scope?: string | undefined; issuer?: string | undefined } };
 
 export interface McpServerSettings {
   timeoutMs?: number;

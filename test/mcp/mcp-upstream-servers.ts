@@ -37,7 +37,15 @@ function closeServer(server: HttpServer): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-export async function startFilesServer(credential: string): Promise<UpstreamMcpServer> {
+/** OAuth client credentials the files server may require instead: it then issues `credential` as its token. */
+export interface FilesServerOAuth {
+  clientId: string;
+  clientSecret: string;
+}
+
+export async function startFilesServer(credential: string, oauth?: FilesServerOAuth): Promise<UpstreamMcpServer & { tokenRequests: number }> {
+  let tokenRequests = 0;
+  let base = '';
   const headers: IncomingMessage['headers'][] = [];
   const calls: { name: string; arguments: unknown }[] = [];
   let http: HttpServer;
@@ -68,8 +76,29 @@ export async function startFilesServer(credential: string): Promise<UpstreamMcpS
   };
   http = createServer(async (request, response) => {
     headers.push(request.headers);
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    // The OAuth side (RFC 9728 protected-resource metadata, RFC 8414 server metadata, a client-credentials token endpoint).
+    if (oauth && path.startsWith('/.well-known/oauth-protected-resource')) {
+      return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ resource: `${base}/mcp`, authorization_servers: [base] }));
+    }
+    if (oauth && path.startsWith('/.well-known/oauth-authorization-server')) {
+      return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
+        issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, response_types_supported: ['code'],
+        grant_types_supported: ['client_credentials'], token_endpoint_auth_methods_supported: ['client_secret_basic'],
+      }));
+    }
+    if (oauth && path === '/token' && request.method === 'POST') {
+      tokenRequests++;
+      const form = new URLSearchParams(await new Promise<string>((resolve) => { let text = ''; request.on('data', (chunk) => (text += chunk)); request.on('end', () => resolve(text)); }));
+      const [id, secret] = Buffer.from(String(request.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString().split(':').map(decodeURIComponent);
+      if (form.get('grant_type') !== 'client_credentials' || id !== oauth.clientId || secret !== oauth.clientSecret) {
+        return void response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_client' }));
+      }
+      return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: credential, token_type: 'Bearer', expires_in: 3600 }));
+    }
     if (request.headers.authorization !== `Bearer ${credential}`) {
-      response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
+      response.writeHead(401, { 'content-type': 'application/json', ...(oauth ? { 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` } : {}) })
+        .end(JSON.stringify({ error: 'unauthorized' }));
       return;
     }
     const body = request.method === 'POST' ? await readJson(request) : undefined;
@@ -83,8 +112,8 @@ export async function startFilesServer(credential: string): Promise<UpstreamMcpS
     await mcp.connect(transport);
     await transport.handleRequest(request, response, body);
   });
-  const url = await listen(http);
-  return { url: `${url}/mcp`, headers, calls, close: () => closeServer(http) };
+  base = await listen(http);
+  return { url: `${base}/mcp`, headers, calls, close: () => closeServer(http), get tokenRequests() { return tokenRequests; } };
 }
 
 export async function startWeatherSseServer(): Promise<UpstreamMcpServer> {
