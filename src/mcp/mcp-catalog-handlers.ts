@@ -13,9 +13,8 @@ import { gatewayError } from '../gateway-errors.ts';
 import { exposedName, mayUseServer, resolveExposedName, visibleServers } from './mcp-access.ts';
 import { McpUpstreamRpcError, upstreamError } from './mcp-upstream-client.ts';
 import { toMcpError } from './mcp-rpc-errors.ts';
-import type { GatewaySession, McpSessionDeps } from './mcp-session.ts';
+import { MAX_LIST_PAGES, type GatewaySession, type McpSessionDeps } from './mcp-session-types.ts';
 import type { McpUpstream } from './mcp-upstream.ts';
-import { MAX_LIST_PAGES } from './mcp-tool-handlers.ts';
 
 /** URIs remembered per session for routing reads; beyond this, reads fall back to asking each server. */
 const MAX_REMEMBERED_URIS = 10_000;

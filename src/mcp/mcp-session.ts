@@ -3,39 +3,18 @@
 // server it used; a session's upstream state is never shared with another key's). The key is looked up
 // again for every request, so disabling it, changing its group or its allowlist applies at once.
 import { randomBytes } from 'node:crypto';
-import type { Logger } from 'pino';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CachedKey } from '../accounts/key-index.ts';
-import type { GatewayState } from '../gateway-state.ts';
 import { gatewayError } from '../gateway-errors.ts';
 import type { McpScope } from './mcp-access.ts';
-import type { McpUpstream } from './mcp-upstream.ts';
 import { connectUpstream } from './mcp-upstream-client.ts';
-import type { McpMeterDeps } from './mcp-call-meter.ts';
 import { installToolHandlers } from './mcp-tool-handlers.ts';
 import { installCatalogHandlers } from './mcp-catalog-handlers.ts';
+import type { GatewaySession, McpSessionDeps } from './mcp-session-types.ts';
 
-export interface McpSessionDeps extends McpMeterDeps {
-  state: GatewayState;
-  logger: Logger;
-}
-
-export interface GatewaySession {
-  readonly id: string;
-  readonly keyId: number;
-  readonly scope: McpScope;
-  readonly transport: StreamableHTTPServerTransport;
-  lastSeen: number;
-  /** The key as it is now; a session whose key stopped working answers as if it did not exist. */
-  currentKey(): CachedKey;
-  /** The session's Client to this server, connected on first use; a failed connection is not kept. */
-  upstream(server: McpUpstream): Promise<Client>;
-  /** Forgets a Client after a failure (timeout, closed connection), so the next call reconnects. */
-  dropUpstream(server: McpUpstream): void;
-  close(): Promise<void>;
-}
+export type { GatewaySession, McpSessionDeps } from './mcp-session-types.ts';
 
 /** 32 random bytes: not guessable, and never derived from the key. */
 function newSessionId(): string {

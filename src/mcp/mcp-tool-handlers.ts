@@ -10,11 +10,9 @@ import { exposedName, mayUseServer, resolveExposedName, toolAllowed, visibleServ
 import { admitToolCall, recordToolCall } from './mcp-call-meter.ts';
 import { McpUpstreamRpcError, upstreamError } from './mcp-upstream-client.ts';
 import { toMcpError } from './mcp-rpc-errors.ts';
-import type { GatewaySession, McpSessionDeps } from './mcp-session.ts';
+import { MAX_LIST_PAGES, type GatewaySession, type McpSessionDeps } from './mcp-session-types.ts';
 import type { McpUpstream } from './mcp-upstream.ts';
 
-/** Pages of an upstream's list read at most (a server answering cursors forever cannot hold a session). */
-export const MAX_LIST_PAGES = 20;
 const MAX_NAME_LENGTH = 300;
 
 export function toolNotFound(name: string) {
