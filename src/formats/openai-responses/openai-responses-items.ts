@@ -22,10 +22,10 @@ export const reasoningItemId = (base: string, outputIndex: number) => `rs_${base
 export const messageItemId = (base: string, outputIndex: number) => `msg_${base}_${outputIndex}`;
 export const functionCallItemId = (base: string, outputIndex: number) => `fc_${base}_${outputIndex}`;
 
-export const outputTextPart = (text: string) => ({ type: 'output_text', annotations: [], logprobs: [], text });
+export const outputTextPart = (text: string, annotations: readonly Record<string, unknown>[] = []) => ({ type: 'output_text', annotations, logprobs: [], text });
 
-export function messageItem(id: string, text: string | null, status: ItemStatus): Record<string, unknown> {
-  return { id, type: 'message', status, role: 'assistant', content: text === null ? [] : [outputTextPart(text)] };
+export function messageItem(id: string, text: string | null, status: ItemStatus, annotations: readonly Record<string, unknown>[] = []): Record<string, unknown> {
+  return { id, type: 'message', status, role: 'assistant', content: text === null ? [] : [outputTextPart(text, annotations)] };
 }
 
 export type { ReasoningSeal } from './openai-responses-reasoning-seal.ts';
