@@ -36,6 +36,7 @@ import { installPaymentsApi, type PaymentsOptions } from './http/routes/api-paym
 import { lazySchemaController } from './http/lazy-schema-compilers.ts';
 import { RelayLane } from './http/relay-lane.ts';
 import { laneServerFactory } from './http/lane-server.ts';
+import { mcpRoutes } from './http/routes/mcp-routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -165,6 +166,7 @@ export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {
     responsesWebSocketRoute(scope, deps, upgrades, options.responsesWebSocket);
   });
   billingRoutes(app, deps.state, deps.accounting);
+  mcpRoutes(app, deps);
   const api = installAccountsApi(app, deps, deps.accounts);
   apiPlaygroundRoutes(api.router, deps, api.accounts);
   if (deps.payments) installPaymentsApi(api, deps, deps.payments);

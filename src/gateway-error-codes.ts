@@ -94,6 +94,14 @@ export const GATEWAY_ERRORS = {
   GW_ERR_CARD_PAYMENTS_OFF: { status: 503, kind: 'server_error', clientCodes: ['card_payments_not_configured'], meaning: 'A card top-up on a gateway without STRIPE_SECRET_KEY; redemption codes still work.' },
   GW_ERR_PAYMENT_PROVIDER: { status: 502, kind: 'upstream_error', clientCodes: ['payment_provider_error'], meaning: 'Stripe could not start the checkout; nothing was charged.' },
   GW_ERR_WEBHOOK_RETRY: { status: 409, kind: 'invalid_request_error', clientCodes: ['retry_later'], meaning: 'A Stripe refund event that arrived before its payment was credited: Stripe delivers it again.' },
+  // The MCP gateway (issue 32): HTTP answers of /mcp, and JSON-RPC errors inside an MCP session (data.gateway_code).
+  GW_ERR_MCP_SERVER_NOT_FOUND: { status: 404, kind: 'not_found_error', clientCodes: ['mcp_server_not_found'], meaning: "An MCP server that is unknown, disabled, or not one the key's group may use (the same answer for all three)." },
+  GW_ERR_MCP_SESSION_NOT_FOUND: { status: 404, kind: 'not_found_error', clientCodes: ['mcp_session_not_found'], meaning: 'An Mcp-Session-Id that is unknown, expired, or was opened by another key or on another path: initialize a new session.' },
+  GW_ERR_MCP_SESSION_REQUIRED: { status: 400, kind: 'invalid_request_error', clientCodes: ['mcp_session_required'], meaning: 'An MCP request other than initialize without an Mcp-Session-Id header.' },
+  GW_ERR_MCP_TOO_MANY_SESSIONS: { status: 429, kind: 'rate_limit_error', clientCodes: ['mcp_too_many_sessions'], meaning: 'The key holds the most MCP sessions allowed at once; close one (DELETE) or wait for an idle one to expire.' },
+  GW_ERR_MCP_TOOL_NOT_FOUND: { status: 404, kind: 'not_found_error', clientCodes: ['mcp_tool_not_found'], meaning: "A tool, prompt or resource that no server the key may use offers, or outside the key's tool allowlist (the same answer)." },
+  GW_ERR_MCP_UPSTREAM_TIMEOUT: { status: 504, kind: 'timeout_error', clientCodes: ['mcp_upstream_timeout'], meaning: "An upstream MCP server that did not answer within its timeout (timeout_ms); the call is logged as failed and not charged." },
+  GW_ERR_MCP_UPSTREAM_UNAVAILABLE: { status: 502, kind: 'upstream_error', clientCodes: ['mcp_upstream_unavailable', 'mcp_upstream_private_network'], meaning: 'An upstream MCP server that could not be reached, refused the connection or died mid-call, or whose address is on a private network without allow_private_network.' },
   GW_ERR_CLIENT_GONE: { status: 499, kind: 'invalid_request_error', clientCodes: [], meaning: 'The client went away before the answer (logged only; nobody is left to answer).' },
 } as const satisfies Record<string, DeclaredError>;
 

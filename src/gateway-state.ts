@@ -7,6 +7,7 @@ import { buildKeyIndex, type KeyIndex } from './accounts/key-index.ts';
 import { buildRoutingTable, type RoutingTable } from './routing/routing-table.ts';
 import type { ModelRow } from './db/schema.ts';
 import type { ModelPricing } from './metering/pricing.ts';
+import { buildMcpUpstreams, type McpUpstream } from './mcp/mcp-upstream.ts';
 
 export interface GatewaySnapshot {
   keys: KeyIndex;
@@ -15,6 +16,8 @@ export interface GatewaySnapshot {
   /** Parsed once per reload, not per request. */
   pricing: ReadonlyMap<string, ModelPricing>;
   groupRatios: ReadonlyMap<string, number>;
+  /** The upstream MCP servers by name (src/mcp), credentials decrypted. */
+  mcpServers: ReadonlyMap<string, McpUpstream>;
 }
 
 export interface GatewayState {
@@ -26,12 +29,13 @@ export interface GatewayState {
 /** `onLoaded` sees every snapshot built (at start and on each reload), e.g. to act on unreadable channels. */
 export async function createGatewayState(db: Kysely<DatabaseSchema>, secrets: SecretBox, onLoaded?: (snapshot: GatewaySnapshot) => void): Promise<GatewayState> {
   const load = async (): Promise<GatewaySnapshot> => {
-    const [keys, users, groups, channels, models] = await Promise.all([
+    const [keys, users, groups, channels, models, mcpServers] = await Promise.all([
       db.selectFrom('api_keys').selectAll().execute(),
       db.selectFrom('users').selectAll().execute(),
       db.selectFrom('groups').selectAll().execute(),
       db.selectFrom('channels').selectAll().execute(),
       db.selectFrom('models').selectAll().execute(),
+      db.selectFrom('mcp_servers').selectAll().execute(),
     ]);
     const snapshot: GatewaySnapshot = {
       keys: buildKeyIndex(keys, users, groups),
@@ -39,6 +43,7 @@ export async function createGatewayState(db: Kysely<DatabaseSchema>, secrets: Se
       models: new Map(models.map((model) => [model.id, model])),
       pricing: new Map(models.map((model) => [model.id, JSON.parse(model.pricing_json) as ModelPricing])),
       groupRatios: new Map(groups.map((group) => [group.name, group.ratio_ppm])),
+      mcpServers: buildMcpUpstreams(mcpServers, secrets),
     };
     onLoaded?.(snapshot);
     return snapshot;

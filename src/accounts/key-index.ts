@@ -14,6 +14,8 @@ export interface CachedKey {
   groupRatioPpm: number;
   /** null: every model of the group. */
   models: ReadonlySet<string> | null;
+  /** MCP tools the key may list and call (server__tool, server__*); null: every tool its group sees. */
+  mcpTools: ReadonlySet<string> | null;
   quotaMicros: number | null;
   usedMicros: number;
   expiresAt: number | null;
@@ -45,6 +47,7 @@ export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: Group
     const user = usersById.get(row.user_id);
     if (!user) continue;
     const models = parseJsonArray(row.models_json);
+    const mcpTools = parseJsonArray(row.mcp_tools_json);
     const allowlist = parseJsonArray(row.ip_allowlist_json);
     const cached: CachedKey = {
       id: row.id,
@@ -55,6 +58,7 @@ export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: Group
       groupName: row.group_name,
       groupRatioPpm: groupsByName.get(row.group_name)?.ratio_ppm ?? 1_000_000,
       models: models ? new Set(models) : null,
+      mcpTools: mcpTools ? new Set(mcpTools) : null,
       quotaMicros: row.quota_micros,
       usedMicros: row.used_micros,
       expiresAt: row.expires_at,

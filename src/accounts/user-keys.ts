@@ -14,6 +14,7 @@ export interface KeySettings {
   name?: string | undefined;
   group?: string | undefined;
   models?: string[] | null | undefined;
+  mcp_tools?: string[] | null | undefined;
   quota_usd?: number | null | undefined;
   expires_at?: string | null | undefined;
   ip_allowlist?: string[] | null | undefined;
@@ -27,6 +28,7 @@ export function keyView(row: ApiKeyRow) {
     prefix: row.key_prefix,
     group: row.group_name,
     models: row.models_json === null ? null : JSON.parse(row.models_json) as string[],
+    mcp_tools: row.mcp_tools_json === null ? null : JSON.parse(row.mcp_tools_json) as string[],
     quota_usd: row.quota_micros === null ? null : row.quota_micros / 1_000_000,
     spent_usd: row.used_micros / 1_000_000,
     expires_at: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
@@ -67,6 +69,7 @@ function toColumns(settings: KeySettings): Partial<ApiKeyRow> {
   if (settings.name !== undefined) set.name = settings.name;
   if (settings.group !== undefined) set.group_name = settings.group;
   if (settings.models !== undefined) set.models_json = settings.models === null ? null : JSON.stringify(settings.models);
+  if (settings.mcp_tools !== undefined) set.mcp_tools_json = settings.mcp_tools === null ? null : JSON.stringify(settings.mcp_tools);
   if (settings.quota_usd !== undefined) set.quota_micros = settings.quota_usd === null ? null : usdToMicros(settings.quota_usd);
   if (settings.expires_at !== undefined) set.expires_at = settings.expires_at === null ? null : Date.parse(settings.expires_at);
   if (settings.ip_allowlist !== undefined) set.ip_allowlist_json = settings.ip_allowlist === null ? null : JSON.stringify(settings.ip_allowlist);

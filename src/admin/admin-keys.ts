@@ -11,6 +11,7 @@ export interface KeyChanges {
   enabled?: boolean;
   group?: string;
   models?: string[] | null;
+  mcp_tools?: string[] | null;
   quota_usd?: number | null;
   expires_at?: string | null;
   ip_allowlist?: string[] | null;
@@ -48,6 +49,7 @@ export async function createKey(db: Kysely<DatabaseSchema>, announce: AnnounceCh
     key_prefix: displayPrefix(secret),
     group_name: request.group ?? 'default',
     models_json: request.models ? JSON.stringify(request.models) : null,
+    mcp_tools_json: request.mcp_tools ? JSON.stringify(request.mcp_tools) : null,
     quota_micros: request.quota_usd === undefined || request.quota_usd === null ? null : quotaMicros(request.quota_usd),
     used_micros: 0,
     expires_at: request.expires_at ? Date.parse(request.expires_at) : null,
@@ -68,6 +70,7 @@ export async function updateKey(db: Kysely<DatabaseSchema>, announce: AnnounceCh
   if (changes.enabled !== undefined) set.status = changes.enabled ? 'active' : 'disabled';
   if (changes.group !== undefined) set.group_name = changes.group;
   if (changes.models !== undefined) set.models_json = changes.models === null ? null : JSON.stringify(changes.models);
+  if (changes.mcp_tools !== undefined) set.mcp_tools_json = changes.mcp_tools === null ? null : JSON.stringify(changes.mcp_tools);
   if (changes.quota_usd !== undefined) set.quota_micros = changes.quota_usd === null ? null : quotaMicros(changes.quota_usd);
   if (changes.expires_at !== undefined) {
     const parsed = changes.expires_at === null ? null : Date.parse(changes.expires_at);

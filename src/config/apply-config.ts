@@ -18,6 +18,8 @@ import { insertApiKey, updateApiKeyByUserAndName } from '../db/repositories/api-
 import { appendLedgerBatch } from '../db/repositories/wallet-ledger.ts';
 import { StartupError } from './startup-error.ts';
 import { upsertIdentityProviderFromConfig } from '../accounts/identity-provider-store.ts';
+import { findMcpServerByName, upsertMcpServerByName } from '../db/repositories/mcp-servers.ts';
+import { mcpCredentialOfConfig, mcpServerColumnsOfConfig, sealMcpCredential } from '../mcp/mcp-server-rows.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -38,6 +40,17 @@ export async function applyConfig(db: Db, config: ConfigFile, secrets: SecretBox
         ...fields,
         ...(keysChanged ? { api_keys_encrypted: secrets.encrypt(keysJson) } : {}),
         ...(existing ? {} : { status_reason: null }),
+      }, now);
+    }
+    for (const server of config.mcp_servers) {
+      const credential = mcpCredentialOfConfig(server);
+      const existing = await findMcpServerByName(trx, server.name);
+      // As for channels: encryption is randomised, so an unchanged credential must not rewrite the row.
+      const stored = existing?.credential_encrypted ? safeDecrypt(secrets, existing.credential_encrypted) : null;
+      const credentialChanged = !existing || stored !== (credential === null ? null : JSON.stringify(credential));
+      await upsertMcpServerByName(trx, server.name, {
+        ...mcpServerColumnsOfConfig(server),
+        ...(credentialChanged ? { credential_encrypted: sealMcpCredential(secrets, credential) } : {}),
       }, now);
     }
     for (const model of config.models) {
@@ -79,7 +92,7 @@ export async function applyConfig(db: Db, config: ConfigFile, secrets: SecretBox
       await upsertIdentityProviderFromConfig({ db: trx, secrets }, provider, now);
     }
   });
-  logger.info({ groups: config.groups.length, channels: config.channels.length, models: config.models.length, users: config.users.length, keys: config.keys.length }, 'config file applied');
+  logger.info({ groups: config.groups.length, channels: config.channels.length, models: config.models.length, users: config.users.length, keys: config.keys.length, mcpServers: config.mcp_servers.length }, 'config file applied');
 }
 
 /**

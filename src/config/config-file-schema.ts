@@ -8,6 +8,7 @@ import { providerTypes } from '../providers/registry.ts';
 import { formatNames, type FormatName } from '../formats/index.ts';
 import { MAX_AMOUNT_USD } from '../metering/money-bounds.ts';
 import { looksLikeGatewayKey } from '../accounts/api-key-format.ts';
+import { mcpServerSchema, mcpToolEntry } from './mcp-server-schema.ts';
 
 const name = z.string().trim().min(1).max(128);
 const usd = z.number().finite().nonnegative();
@@ -161,6 +162,8 @@ const keySchema = z.object({
   user: name,
   group: name.default('default'),
   models: z.array(z.string().min(1)).optional(),
+  /** MCP tools the key may list and call (server__tool, server__*); absent: every tool its group sees. */
+  mcp_tools: z.array(mcpToolEntry).max(1_000).optional(),
   quota: usdAmount.optional(),
   expires_at: z.union([z.iso.datetime({ offset: true }), z.date()]).optional(),
   ip_allowlist: z.array(cidr).optional(),
@@ -188,6 +191,8 @@ export const configFileSchema = z.object({
   users: z.array(userSchema).default([]),
   keys: z.array(keySchema).default([]),
   identity_providers: z.array(identityProviderSchema).default([]),
+  /** Upstream MCP servers the gateway's /mcp fronts (docs/mcp.md). */
+  mcp_servers: z.array(mcpServerSchema).default([]),
 }).strict();
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

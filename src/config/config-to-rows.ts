@@ -159,6 +159,7 @@ export function keyRowFromConfig(key: KeyConfig) {
     name: key.name,
     group_name: key.group,
     models_json: key.models ? JSON.stringify(key.models) : null,
+    mcp_tools_json: key.mcp_tools ? JSON.stringify(key.mcp_tools) : null,
     quota_micros: key.quota === undefined ? null : usdToMicros(key.quota),
     expires_at: expires,
     ip_allowlist_json: key.ip_allowlist ? JSON.stringify(key.ip_allowlist) : null,

@@ -27,10 +27,11 @@ export const MIGRATION_NAMES: readonly string[] = [
   '0014-otel-overhead',
   '0015-signin-identity-providers',
   '0016-dash-ops-revenue-indexes',
+  '0017-mcp-servers',
 ];
 
 async function migrationsFor(engine: DatabaseEngine): Promise<Record<string, Migration>> {
-  const [m1, m2, m3, m4, m5, m6, m8, m9, m10, m11, m12, m13, m14, m15, m16] = await Promise.all([
+  const [m1, m2, m3, m4, m5, m6, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17] = await Promise.all([
     import('./migrations/0001-initial-schema.ts'),
     import('./migrations/0002-model-limits.ts'),
     import('./migrations/0003-metering-dead-letters.ts'),
@@ -46,6 +47,7 @@ async function migrationsFor(engine: DatabaseEngine): Promise<Record<string, Mig
     import('./migrations/0014-otel-overhead.ts'),
     import('./migrations/0015-signin-identity-providers.ts'),
     import('./migrations/0016-dash-ops-revenue-indexes.ts'),
+    import('./migrations/0017-mcp-servers.ts'),
   ]);
   const migrations: Record<string, Migration> = {
     '0001-initial-schema': m1.initialSchema(engine),
@@ -63,6 +65,7 @@ async function migrationsFor(engine: DatabaseEngine): Promise<Record<string, Mig
     '0014-otel-overhead': m14.otelOverhead,
     '0015-signin-identity-providers': m15.signinSchema(engine),
     '0016-dash-ops-revenue-indexes': m16.revenueIndexes,
+    '0017-mcp-servers': m17.mcpServers(engine),
   };
   const names = Object.keys(migrations);
   if (names.length !== MIGRATION_NAMES.length || names.some((name, i) => name !== MIGRATION_NAMES[i])) {

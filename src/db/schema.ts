@@ -131,6 +131,8 @@ export interface ApiKeysTable {
   created_at: number;
   updated_at: number;
   last_used_at: number | null;
+  /** Migration 0014: JSON array of MCP tools the key may list and call (server__tool, server__*), or null for every tool its group sees. */
+  mcp_tools_json: string | null;
 }
 
 export interface UsageLogsTable {
@@ -362,6 +364,23 @@ export interface IdentityProvidersTable {
   updated_at: number;
 }
 
+/** An upstream MCP server (migration 0017, src/mcp). */
+export interface McpServersTable {
+  id: Generated<number>;
+  name: string;
+  url: string;
+  transport: 'streamable-http' | 'sse';
+  /** JSON of the credential ({ header, value } or { oauth: … }), encrypted with GATEWAY_SECRET; null: none. */
+  credential_encrypted: string | null;
+  groups_json: string;
+  status: 'enabled' | 'disabled';
+  price_per_call_micros: number;
+  /** timeoutMs, logPayloads, allowPrivateNetwork. */
+  settings_json: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface UserIdentitiesTable {
   id: Generated<number>;
   user_id: number;
@@ -400,7 +419,17 @@ export interface UsedChallengesTable {
   expires_at: number;
 }
 
+/** Arguments and result of a tool call, kept only for servers that log payloads (secrets redacted). */
+export interface McpCallPayloadsTable {
+  request_id: string;
+  created_at: number;
+  arguments_json: string | null;
+  result_json: string | null;
+}
+
 export interface DatabaseSchema {
+  mcp_servers: McpServersTable;
+  mcp_call_payloads: McpCallPayloadsTable;
   users: UsersTable;
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;
@@ -445,3 +474,4 @@ export type WalletLedgerRow = Selectable<WalletLedgerTable>;
 export type MeteringDeadLetterRow = Selectable<MeteringDeadLettersTable>;
 export type NewResponseRow = Insertable<ResponsesTable>;
 export type PaymentRow = Selectable<PaymentsTable>;
+export type McpServerRow = Selectable<McpServersTable>;

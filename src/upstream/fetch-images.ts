@@ -2,19 +2,15 @@
 // always; OpenAI chat for files). Guarded: http(s) only, images (or documents) only, at most 20 MB each,
 // 10 s each, and, unless IMAGE_FETCH_ALLOW_PRIVATE is set, never an address on a private, loopback or
 // link-local network (no server-side request forgery through an image or file URL).
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
 import { request } from './undici-parts.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 import type { InlineImage } from '../hub/hub-images.ts';
 import { parseDataUrl } from '../hub/hub-images.ts';
+import { addressesOf, isPrivateAddress } from './private-network.ts';
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 const TIMEOUT_MS = 10_000;
 
-const privateRanges = new BlockList();
-for (const [address, prefix] of [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['127.0.0.0', 8], ['169.254.0.0', 16], ['0.0.0.0', 8], ['100.64.0.0', 10]] as const) privateRanges.addSubnet(address, prefix, 'ipv4');
-for (const [address, prefix] of [['::1', 128], ['fc00::', 7], ['fe80::', 10], ['::', 128]] as const) privateRanges.addSubnet(address, prefix, 'ipv6');
 
 /** What is fetched: the word used in messages and the content types accepted. */
 interface MediaKind {
@@ -29,13 +25,13 @@ const DOCUMENT: MediaKind = { noun: 'file', accepts: (type) => DOCUMENT_TYPES.ha
 async function assertPublic(hostname: string, kind: MediaKind): Promise<void> {
   let addresses: { address: string; family: number }[];
   try {
-    addresses = isIP(hostname) ? [{ address: hostname, family: isIP(hostname) }] : await lookup(hostname, { all: true });
+    addresses = await addressesOf(hostname);
   } catch (error) {
     // A host that does not resolve is the client's URL at fault (it was a 500 with ENOTFOUND).
     throw invalidRequest(`The ${kind.noun} URL's host '${hostname.slice(0, 100)}' could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'DNS error'}).`, 'messages', 'image_fetch_failed');
   }
   for (const { address, family } of addresses) {
-    if (privateRanges.check(address, family === 6 ? 'ipv6' : 'ipv4')) throw invalidRequest(`The ${kind.noun} URL's host ${hostname} is on a private network; the gateway does not fetch from there.`, 'messages', 'image_url_forbidden');
+    if (isPrivateAddress(address, family)) throw invalidRequest(`The ${kind.noun} URL's host ${hostname} is on a private network; the gateway does not fetch from there.`, 'messages', 'image_url_forbidden');
   }
 }
 

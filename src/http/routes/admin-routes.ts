@@ -16,6 +16,7 @@ import { adminCreateUser, adminResetTwoFactor, adminUpdateUser, adminUserView, f
 import { keyView } from '../../accounts/user-keys.ts';
 import { hasAtMostDecimals, requireKnownGroups } from '../../admin/admin-number-rules.ts';
 import { emailField, passwordField } from './api-auth-routes.ts';
+import { mcpToolEntry } from '../../config/mcp-server-schema.ts';
 
 // Bounds checked here, at the HTTP edge: a NUL character is refused by PostgreSQL (a 500 before), and
 // amounts past these would overflow micro-USD integers (BIGINT on PostgreSQL, safe integers in JS).
@@ -28,6 +29,8 @@ const keyChangesSchema = z.object({
   enabled: z.boolean().optional(),
   group: text().min(1).max(128).optional(),
   models: z.array(text().min(1).max(256)).max(1_000).nullable().optional(),
+  /** MCP tools the key may list and call (server__tool, server__*); null: every tool its group sees. */
+  mcp_tools: z.array(mcpToolEntry).max(1_000).nullable().optional(),
   quota_usd: usd().nonnegative().nullable().optional(),
   expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
   ip_allowlist: z.array(z.string().max(64).refine(isValidCidr, 'not an IP address or CIDR')).max(1_000).nullable().optional(),

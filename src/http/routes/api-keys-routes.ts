@@ -6,11 +6,13 @@ import { idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import type { GatewayState } from '../../gateway-state.ts';
 import { isValidCidr } from '../../accounts/ip-allowlist.ts';
+import { mcpToolEntry } from '../../config/mcp-server-schema.ts';
 import { createUserKey, deleteUserKey, listUserKeys, rotateUserKey, selfServiceGroups, updateUserKey } from '../../accounts/user-keys.ts';
 
 const keyFields = {
   group: z.string().trim().min(1).max(128).optional(),
   models: z.array(z.string().min(1).max(200)).max(500).nullable().optional(),
+  mcp_tools: z.array(mcpToolEntry).max(500).nullable().optional(),
   quota_usd: z.number().finite().nonnegative().max(1e9).refine((value) => hasAtMostDecimals(value, 6), 'must be exact to a micro-dollar (at most 6 decimals)').nullable().optional(),
   expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
   ip_allowlist: z.array(z.string().max(64).refine(isValidCidr, 'not an IP address or CIDR')).max(100).nullable().optional(),

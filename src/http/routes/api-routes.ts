@@ -27,6 +27,7 @@ import type { CircuitBreakers } from '../../routing/circuit-breaker.ts';
 import { apiSsoRoutes } from './api-sso-routes.ts';
 import { apiPasskeyRoutes } from './api-passkey-routes.ts';
 import { adminIdentityRoutes } from './admin-identity-routes.ts';
+import { adminMcpRoutes } from './admin-mcp-routes.ts';
 import { scheduleNotifications } from '../../accounts/notifications.ts';
 
 export interface AccountsOptions {
@@ -81,6 +82,7 @@ export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, 
   adminCatalogRoutes(router, deps, accounts);
   adminOpsRoutes(router, deps, accounts);
   adminIdentityRoutes(router, accounts);
+  adminMcpRoutes(router, accounts);
   apiDocsRoutes(app, router, publicUrl);
   return { router, accounts };
 }

@@ -87,7 +87,37 @@ export interface AuditEntry {
   at: string;
 }
 
+/** An upstream MCP server (/api/admin/mcp-servers); its credential only as its kind and header names. */
+export interface AdminMcpServer {
+  id: number;
+  name: string;
+  url: string;
+  transport: 'streamable-http' | 'sse';
+  groups: string[];
+  enabled: boolean;
+  price_per_call: number;
+  timeout_ms: number | null;
+  log_payloads: boolean;
+  allow_private_network: boolean;
+  credential: { kind: 'none' | 'headers' | 'oauth' | 'unreadable'; header_names?: string[]; client_id?: string };
+}
+
+/** POST /api/admin/mcp-servers/:id/test: connected and listed its tools, or why not. */
+export interface McpServerTestOutcome {
+  name: string;
+  ok: boolean;
+  latency_ms: number;
+  tools: { name: string; description: string | null }[];
+  error: string | null;
+}
+
 export const adminApi = {
+  mcpServers: async () => rows<AdminMcpServer>(await api.get('/api/admin/mcp-servers')),
+  createMcpServer: (body: Record<string, unknown>) => api.post('/api/admin/mcp-servers', body),
+  updateMcpServer: (id: number, body: Record<string, unknown>) => api.patch(`/api/admin/mcp-servers/${id}`, body),
+  deleteMcpServer: (id: number) => api.delete(`/api/admin/mcp-servers/${id}`),
+  testMcpServer: (id: number) => api.post<McpServerTestOutcome>(`/api/admin/mcp-servers/${id}/test`, {}),
+
   users: async (q: string) => {
     const answer = await api.get<{ data: AdminUser[]; next_cursor: string | null }>(`/api/admin/users?${new URLSearchParams(q ? { q, limit: '100' } : { limit: '100' })}`);
     return answer.data;

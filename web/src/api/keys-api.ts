@@ -7,6 +7,8 @@ export interface ApiKey {
   prefix: string;
   group: string;
   models: string[] | null;
+  /** MCP tools the key may use (server__tool, server__*); null: every tool of its group's servers. */
+  mcp_tools: string[] | null;
   quota_usd: number | null;
   spent_usd: number;
   expires_at: string | null;
@@ -20,6 +22,7 @@ export interface KeyChanges {
   name?: string;
   group?: string;
   models?: string[] | null;
+  mcp_tools?: string[] | null;
   quota_usd?: number | null;
   expires_at?: string | null;
   ip_allowlist?: string[] | null;
@@ -37,6 +40,7 @@ export function readKey(raw: Record<string, unknown>): ApiKey {
     prefix: String(raw.prefix ?? raw.display_prefix ?? ''),
     group: String(raw.group ?? raw.group_name ?? 'default'),
     models: list(raw.models),
+    mcp_tools: list(raw.mcp_tools),
     quota_usd: usd(raw.quota_usd, raw.quota_micros),
     spent_usd: usd(raw.spent_usd ?? raw.used_usd ?? raw.spend_usd, raw.used_micros) ?? 0,
     expires_at: typeof raw.expires_at === 'string' ? raw.expires_at : null,

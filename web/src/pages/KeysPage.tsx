@@ -15,6 +15,7 @@ import { IconKey } from '@tabler/icons-react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { CardTable } from '../components/CardTable.tsx';
+import { McpSnippets } from './keys/McpSnippets.tsx';
 
 type Dialog = { kind: 'create' } | { kind: 'edit'; key: ApiKey } | { kind: 'rotate'; key: ApiKey } | { kind: 'delete'; key: ApiKey } | null;
 
@@ -209,6 +210,7 @@ export default function KeysPage() {
       </Modal>
 
       <SecretOnce secret={secret} onClose={() => setSecret(null)} />
+      <McpSnippets />
     </Stack>
   );
 }

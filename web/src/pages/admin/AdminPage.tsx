@@ -9,6 +9,7 @@ const AdminOverview = lazy(() => import('./AdminOverview.tsx'));
 const AdminUsers = lazy(() => import('./AdminUsers.tsx'));
 const AdminKeys = lazy(() => import('./AdminKeys.tsx'));
 const AdminChannels = lazy(() => import('./AdminChannels.tsx'));
+const AdminMcpServers = lazy(() => import('./AdminMcpServers.tsx'));
 const AdminGroups = lazy(() => import('./AdminGroups.tsx'));
 const AdminModels = lazy(() => import('./AdminModels.tsx'));
 const AdminLogs = lazy(() => import('./AdminLogs.tsx'));
@@ -22,6 +23,7 @@ const SECTIONS = [
   { path: 'users', label: 'Users' },
   { path: 'keys', label: 'Keys' },
   { path: 'channels', label: 'Channels' },
+  { path: 'mcp', label: 'MCP servers' },
   { path: 'groups', label: 'Groups' },
   { path: 'models', label: 'Models and prices' },
   { path: 'logs', label: 'All logs' },
@@ -64,6 +66,7 @@ export default function AdminPage() {
           <Route path="users" element={<AdminUsers />} />
           <Route path="keys" element={<AdminKeys />} />
           <Route path="channels" element={<AdminChannels />} />
+          <Route path="mcp" element={<AdminMcpServers />} />
           <Route path="groups" element={<AdminGroups />} />
           <Route path="models" element={<AdminModels />} />
           <Route path="logs" element={<AdminLogs />} />

@@ -9,6 +9,7 @@ export interface KeyFormValues {
   name: string;
   group: string;
   models: string[];
+  mcp_tools: string[];
   quota_usd: number | string;
   expires_on: string;
   ip_allowlist: string[];
@@ -19,6 +20,7 @@ export function keyFormValues(key?: ApiKey): KeyFormValues {
     name: key?.name ?? '',
     group: key?.group ?? 'default',
     models: key?.models ?? [],
+    mcp_tools: key?.mcp_tools ?? [],
     quota_usd: key?.quota_usd ?? '',
     expires_on: key?.expires_at ? key.expires_at.slice(0, 10) : '',
     ip_allowlist: key?.ip_allowlist ?? [],
@@ -31,6 +33,7 @@ export function keyChanges(values: KeyFormValues): KeyChanges & { name: string }
     name: values.name.trim(),
     group: values.group,
     models: values.models.length > 0 ? values.models : null,
+    mcp_tools: values.mcp_tools.length > 0 ? values.mcp_tools : null,
     quota_usd: values.quota_usd === '' ? null : Number(values.quota_usd),
     // The end of the chosen day, in UTC.
     expires_at: values.expires_on ? new Date(`${values.expires_on}T23:59:59Z`).toISOString() : null,
@@ -79,6 +82,12 @@ export function KeyForm(props: {
           data={group?.models ?? []}
           clearable
           {...form.getInputProps('models')}
+        />
+        <TagsInput
+          label="MCP tools"
+          description="Only these MCP tools (server__tool, or server__* for a whole server); press Enter after each. Empty: every tool of the group's MCP servers."
+          clearable
+          {...form.getInputProps('mcp_tools')}
         />
         <NumberInput label={t('keyForm.quota')} description={t('keyForm.quotaHint')} {...exactNumberProps} prefix="$" {...form.getInputProps('quota_usd')} />
         <TextInput label={t('keyForm.expiresOn')} type="date" description={t('keyForm.expiresHint')} {...form.getInputProps('expires_on')} />

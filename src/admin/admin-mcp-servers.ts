@@ -1,0 +1,86 @@
+// Administering upstream MCP servers: create, edit (the credential is write-only: replaced when given,
+// never shown), delete, and test (connect with the server's credential and list its tools). Every change
+// reloads every instance's snapshot through the caller's announce.
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { DatabaseSchema, McpServerRow } from '../db/schema.ts';
+import type { SecretBox } from '../accounts/secret-box.ts';
+import type { McpServerConfig, mcpServerPatchSchema } from '../config/mcp-server-schema.ts';
+import { deleteMcpServer, findMcpServerById, findMcpServerByName, updateMcpServer } from '../db/repositories/mcp-servers.ts';
+import { apiNotFound, conflict } from '../gateway-errors.ts';
+import { mcpCredentialOfConfig, mcpServerColumnsOfConfig, mcpSettingsOfConfig, sealMcpCredential } from '../mcp/mcp-server-rows.ts';
+import { buildMcpUpstreams } from '../mcp/mcp-upstream.ts';
+import { usdToMicros } from '../metering/pricing.ts';
+
+type Db = Kysely<DatabaseSchema>;
+export type McpServerPatch = z.infer<typeof mcpServerPatchSchema>;
+
+export async function createMcpServer(db: Db, secrets: SecretBox, server: McpServerConfig): Promise<McpServerRow> {
+  if (await findMcpServerByName(db, server.name)) throw conflict(`An MCP server named '${server.name}' exists already.`, 'name', 'name_taken');
+  const now = Date.now();
+  return db.insertInto('mcp_servers').values({
+    name: server.name,
+    ...mcpServerColumnsOfConfig(server),
+    credential_encrypted: sealMcpCredential(secrets, mcpCredentialOfConfig(server)),
+    created_at: now,
+    updated_at: now,
+  }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findMcpServerOr404(db: Db, id: number): Promise<McpServerRow> {
+  const row = await findMcpServerById(db, id);
+  if (!row) throw apiNotFound('MCP server');
+  return row;
+}
+
+export async function editMcpServer(db: Db, secrets: SecretBox, id: number, patch: McpServerPatch): Promise<{ before: McpServerRow; after: McpServerRow }> {
+  const before = await findMcpServerOr404(db, id);
+  const settings = JSON.parse(before.settings_json) as Record<string, unknown>;
+  const current = mcpSettingsOfConfig({ timeout_ms: settings.timeoutMs as number | undefined, log_payloads: settings.logPayloads as boolean | undefined, allow_private_network: settings.allowPrivateNetwork as boolean | undefined });
+  const merged = mcpSettingsOfConfig({
+    timeout_ms: patch.timeout_ms === undefined ? current.timeoutMs : patch.timeout_ms ?? undefined,
+    log_payloads: patch.log_payloads ?? current.logPayloads,
+    allow_private_network: patch.allow_private_network ?? current.allowPrivateNetwork,
+  });
+  // headers or oauth replace the credential; null for both clears it; neither keeps it.
+  let credential: { credential_encrypted: string | null } | Record<string, never> = {};
+  if (patch.headers || patch.oauth) credential = { credential_encrypted: sealMcpCredential(secrets, mcpCredentialOfConfig({ headers: patch.headers ?? undefined, oauth: patch.oauth ?? undefined })) };
+  else if (patch.headers === null || patch.oauth === null) credential = { credential_encrypted: null };
+  const after = await updateMcpServer(db, id, {
+    ...(patch.url !== undefined ? { url: patch.url } : {}),
+    ...(patch.transport !== undefined ? { transport: patch.transport } : {}),
+    ...(patch.groups !== undefined ? { groups_json: JSON.stringify([...new Set(patch.groups)]) } : {}),
+    ...(patch.enabled !== undefined ? { status: patch.enabled ? 'enabled' as const : 'disabled' as const } : {}),
+    ...(patch.price_per_call !== undefined ? { price_per_call_micros: usdToMicros(patch.price_per_call) } : {}),
+    settings_json: JSON.stringify(merged),
+    ...credential,
+  });
+  if (!after) throw apiNotFound('MCP server');
+  return { before, after };
+}
+
+export async function removeMcpServer(db: Db, id: number): Promise<McpServerRow> {
+  const row = await deleteMcpServer(db, id);
+  if (!row) throw apiNotFound('MCP server');
+  return row;
+}
+
+/** Connects to the server as a session would (its credential, its timeout, the private-network rule) and lists its tools. */
+export async function testMcpServer(row: McpServerRow, secrets: SecretBox): Promise<{ ok: boolean; latency_ms: number; tools: { name: string; description: string | null }[]; error: string | null }> {
+  const started = performance.now();
+  const upstream = buildMcpUpstreams([row], secrets).get(row.name);
+  if (!upstream) return { ok: false, latency_ms: 0, tools: [], error: 'Its credential cannot be decrypted with this GATEWAY_SECRET; enter it again.' };
+  const { connectUpstream, upstreamError } = await import('../mcp/mcp-upstream-client.ts');
+  let client;
+  try {
+    client = await connectUpstream(upstream);
+    const answer = client.getServerCapabilities()?.tools ? await client.listTools(undefined, { timeout: upstream.timeoutMs }) : { tools: [] };
+    return { ok: true, latency_ms: Math.round(performance.now() - started), tools: answer.tools.slice(0, 500).map((tool) => ({ name: tool.name, description: tool.description ?? null })), error: null };
+  } catch (error) {
+    return { ok: false, latency_ms: Math.round(performance.now() - started), tools: [], error: upstreamError(upstream, error).message.slice(0, 500) };
+  } finally {
+    await client?.close().catch(() => {});
+  }
+}
+
+

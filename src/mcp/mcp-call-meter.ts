@@ -1,0 +1,105 @@
+// A tool call is accounted like a model call: counted against the key's and its owner's requests-per-minute
+// limits, its price (if its server has one, times the group's ratio) reserved against the key's quota and
+// the wallet before it goes upstream and charged after through the same usage recorder, which writes its
+// usage-log row (model `mcp:{server}`, the tool as upstream model, endpoint `mcp/tools/call`), its ledger
+// charge and its statistics behind the answer.
+import { randomBytes } from 'node:crypto';
+import type { CachedKey } from '../accounts/key-index.ts';
+import type { Accounting, Reservation } from '../metering/accounting.ts';
+import type { RateLimiter } from '../metering/rate-limiter.ts';
+import type { UsageRecorder } from '../metering/usage-recorder.ts';
+import { rateLimitSubjects } from '../metering/admission.ts';
+import { computeCostMicros, type ModelPricing } from '../metering/pricing.ts';
+import { emptyUsage, type Usage } from '../metering/usage.ts';
+import { GatewayError, insufficientQuota, rateLimited, sharedStateUnavailable } from '../gateway-errors.ts';
+import type { GatewayErrorCode } from '../gateway-error-codes.ts';
+import type { McpUpstream } from './mcp-upstream.ts';
+import type { McpPayloadLog } from './mcp-payload-log.ts';
+import { redactedPayload } from './mcp-redact.ts';
+
+export interface McpMeterDeps {
+  accounting: Accounting;
+  rateLimiter: RateLimiter;
+  recorder: UsageRecorder;
+  payloads: McpPayloadLog;
+}
+
+export interface AdmittedToolCall {
+  requestId: string;
+  startedAt: number;
+  key: CachedKey;
+  upstream: McpUpstream;
+  tool: string;
+  reservation: Reservation | null;
+  pricing: ModelPricing | undefined;
+}
+
+/** One billed request at the server's per-call price. */
+const ONE_CALL: Usage = { ...emptyUsage(), requests: 1 };
+
+export function mcpCallModel(server: string): string {
+  return `mcp:${server}`;
+}
+
+export async function admitToolCall(deps: McpMeterDeps, key: CachedKey, upstream: McpUpstream, tool: string): Promise<AdmittedToolCall> {
+  const requestId = `mcp_${randomBytes(12).toString('base64url')}`;
+  const pricing: ModelPricing | undefined = upstream.pricePerCallMicros > 0 ? { perRequest: upstream.pricePerCallMicros } : undefined;
+  try {
+    const verdict = await deps.rateLimiter.admit(rateLimitSubjects(key), Date.now());
+    if (!verdict.allowed) throw rateLimited(verdict.limit!, verdict.subject!, verdict.retryAfterSeconds!);
+    let reservation: Reservation | null = null;
+    if (pricing) {
+      const estimate = computeCostMicros(pricing, ONE_CALL, key.groupRatioPpm);
+      reservation = await deps.accounting.reserve({ userId: key.userId, keyId: key.id, keyQuotaMicros: key.quotaMicros }, estimate);
+      if (!reservation) {
+        const walletLeft = await deps.accounting.balance(key.userId);
+        throw insufficientQuota(walletLeft < estimate || walletLeft <= 0 ? 'wallet' : 'key');
+      }
+    }
+    return { requestId, startedAt: performance.now(), key, upstream, tool, reservation, pricing };
+  } catch (error) {
+    if (error instanceof GatewayError) throw error;
+    throw sharedStateUnavailable(error);
+  }
+}
+
+export interface ToolCallOutcome {
+  /** 200 for an answer (a tool's own isError result included), else the gateway error's status. */
+  status: number;
+  error: string | null;
+  errorCode: GatewayErrorCode | null;
+  arguments: unknown;
+  result: unknown;
+}
+
+/** Settles and logs the call; returns its cost in micro-USD. */
+export function recordToolCall(deps: McpMeterDeps, call: AdmittedToolCall, outcome: ToolCallOutcome): number {
+  const cost = deps.recorder.record({
+    requestId: call.requestId,
+    key: call.key,
+    model: mcpCallModel(call.upstream.name),
+    upstreamModel: call.tool,
+    channelId: null,
+    inboundFormat: 'mcp',
+    endpoint: 'mcp/tools/call',
+    stream: false,
+    status: outcome.status,
+    latencyMs: performance.now() - call.startedAt,
+    ttftMs: null,
+    usage: outcome.status === 200 ? ONE_CALL : { ...emptyUsage(), requests: 0 },
+    error: outcome.error,
+    errorCode: outcome.errorCode,
+    attempts: null,
+    reservation: call.reservation,
+    pricing: call.pricing,
+  });
+  if (call.upstream.logPayloads) {
+    deps.payloads.add({
+      request_id: call.requestId,
+      created_at: Date.now(),
+      arguments_json: redactedPayload(outcome.arguments, call.upstream),
+      result_json: redactedPayload(outcome.result, call.upstream),
+    });
+  }
+  return cost;
+}

@@ -1,0 +1,62 @@
+// An upstream MCP server as the gateway holds it in memory: built from its row at every reload (the
+// credential decrypted once then, never per call), shared by every session that reaches it.
+import type { McpServerRow } from '../db/schema.ts';
+import type { SecretBox } from '../accounts/secret-box.ts';
+
+export type McpCredential =
+  | { headers: Record<string, string> }
+  | { oauth: { client_id: string; client_secret: string; scope?: string | undefined; issuer?: string | undefined } };
+
+export interface McpServerSettings {
+  timeoutMs?: number;
+  logPayloads?: boolean;
+  allowPrivateNetwork?: boolean;
+}
+
+export interface McpUpstream {
+  id: number;
+  name: string;
+  url: string;
+  transport: 'streamable-http' | 'sse';
+  credential: McpCredential | null;
+  groups: ReadonlySet<string>;
+  enabled: boolean;
+  pricePerCallMicros: number;
+  timeoutMs: number;
+  logPayloads: boolean;
+  allowPrivateNetwork: boolean;
+}
+
+/** A call or a list with no answer after this long fails with a clean MCP error, unless the server sets its own. */
+export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
+
+/** The servers by name; a server whose credential cannot be decrypted is left out, and reported. */
+export function buildMcpUpstreams(rows: McpServerRow[], secrets: SecretBox, unreadable?: (name: string, reason: string) => void): ReadonlyMap<string, McpUpstream> {
+  const servers = new Map<string, McpUpstream>();
+  for (const row of rows) {
+    let credential: McpCredential | null = null;
+    if (row.credential_encrypted !== null) {
+      try {
+        credential = JSON.parse(secrets.decrypt(row.credential_encrypted)) as McpCredential;
+      } catch (error) {
+        unreadable?.(row.name, (error as Error).message);
+        continue;
+      }
+    }
+    const settings = JSON.parse(row.settings_json) as McpServerSettings;
+    servers.set(row.name, {
+      id: Number(row.id),
+      name: row.name,
+      url: row.url,
+      transport: row.transport,
+      credential,
+      groups: new Set(JSON.parse(row.groups_json) as string[]),
+      enabled: row.status === 'enabled',
+      pricePerCallMicros: Number(row.price_per_call_micros),
+      timeoutMs: settings.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS,
+      logPayloads: settings.logPayloads === true,
+      allowPrivateNetwork: settings.allowPrivateNetwork === true,
+    });
+  }
+  return servers;
+}
