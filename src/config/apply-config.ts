@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import type { ConfigFile } from './config-file-schema.ts';
-import { channelRowFromConfig, checkChannelCredentials, groupRowFromConfig, keyRowFromConfig, modelRowFromConfig, userRowFromConfig } from './config-to-rows.ts';
+import { channelRowFromConfig, groupRowFromConfig, keyRowFromConfig, modelRowFromConfig, userRowFromConfig } from './config-to-rows.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from '../accounts/api-key-format.ts';
 import { hashPassword, verifyPassword } from '../accounts/passwords.ts';
 import { usdToMicros } from '../metering/pricing.ts';
@@ -27,7 +27,6 @@ export async function applyConfig(db: Db, config: ConfigFile, secrets: SecretBox
       await upsertGroupByName(trx, name, fields, now);
     }
     for (const channel of config.channels) {
-      checkChannelCredentials(channel, channel.api_key);
       const { name, ...fields } = channelRowFromConfig(channel);
       const keysJson = JSON.stringify(Array.isArray(channel.api_key) ? channel.api_key : [channel.api_key]);
       const existing = await findChannelByName(trx, name);

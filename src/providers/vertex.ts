@@ -9,9 +9,8 @@ import { pathSegment } from './path-segment.ts';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
-import type { VertexChannelSettings } from './vertex-settings.ts';
-
-export type { VertexChannelSettings };
+import { vertexSettings, type VertexChannelSettings } from './vertex-settings.ts';
+import { defineProvider } from './provider-entry.ts';
 
 /** `anthropic/claude-x` and `google/gemini-x` name their publisher; a bare `claude-*` is Anthropic's. */
 function publisherAndModel(upstreamModel: string): { publisher: string; model: string } {
@@ -88,10 +87,18 @@ export function vertexProvider(settings: VertexChannelSettings): ProviderDefinit
       parsed.anthropic_version ??= VERTEX_ANTHROPIC_VERSION;
       return JSON.stringify(parsed);
     },
-    authenticate: (_request: UpstreamRequestToSign, apiKey: string) => vertexAccessToken(apiKey, settings.tokenUrl).then((token) => ({ authorization: `Bearer ${token}` })),
-    forgetCredential: (apiKey) => forgetVertexToken(apiKey, settings.tokenUrl),
+    authenticate: (_request: UpstreamRequestToSign, apiKey: string) => vertexAccessToken(apiKey, settings.token_url).then((token) => ({ authorization: `Bearer ${token}` })),
+    forgetCredential: (apiKey) => forgetVertexToken(apiKey, settings.token_url),
   };
 }
+
+export const vertexEntry = defineProvider({
+  type: 'vertex',
+  chatFormat: 'gemini-generate',
+  settings: vertexSettings,
+  credential: { label: 'Upstream API key', description: "The service account's JSON key file, pasted whole." },
+  create: (settings) => vertexProvider(settings.vertex),
+});
 
 interface BatchEmbedRequest { content?: { parts?: { text?: string }[] }; taskType?: string; title?: string; outputDimensionality?: number }
 

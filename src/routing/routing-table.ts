@@ -3,7 +3,6 @@
 import type { ChannelRow, ModelRow } from '../db/schema.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import { getProvider } from '../providers/registry.ts';
-import type { ProviderSettings } from '../providers/provider-definition.ts';
 import { getFormat } from '../formats/index.ts';
 import type { ChannelTimeouts, RoutedChannel } from './routed-channel.ts';
 import { channelChatFormat } from './channel-chat-format.ts';
@@ -139,18 +138,18 @@ function tryRoutedChannel(row: ChannelRow, secrets: SecretBox): { channel: Route
 }
 
 function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean } & ProviderSettings;
-  const provider = getProvider(row.type, settings);
-  const providerSettings: ProviderSettings = settings.region !== undefined ? { region: settings.region } : {};
+  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean; provider?: Record<string, unknown> };
+  // The type's own settings (src/providers/*) passed its block's checks when the channel was saved.
+  const provider = getProvider(row.type, settings.provider);
   const chatFormat = getFormat(channelChatFormat(provider, settings.chatFormat));
-  if (!row.base_url && !provider.defaultBaseUrl && !provider.baseUrlFor) throw new Error(`a ${row.type} channel needs its base_url`);
+  if (!row.base_url && !provider.defaultBaseUrl) throw new Error(`a ${row.type} channel needs its base_url`);
   const channel: RoutedChannel = {
     id: row.id,
     name: row.name,
     type: row.type,
     provider,
     chatFormat,
-    ...splitBaseUrl(row.base_url || (provider.baseUrlFor ? provider.baseUrlFor(providerSettings) : provider.defaultBaseUrl)),
+    ...splitBaseUrl(row.base_url || provider.defaultBaseUrl),
     apiKeys,
     models: new Set(JSON.parse(row.models_json) as string[]),
     modelMapping: JSON.parse(row.model_mapping_json) as Record<string, string>,
@@ -161,7 +160,6 @@ function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
     // The format says whether its upstreams continue a trailing assistant message natively (Anthropic);
     // OpenAI-compatible servers only when the channel declares it (vLLM's continue_final_message).
     supportsPrefill: settings.supportsPrefill ?? chatFormat.supportsPrefill,
-    providerSettings,
     ...(settings.unsupportedEndpoints?.length ? { unsupportedOperations: new Set(settings.unsupportedEndpoints) } : {}),
     ...(typeof settings.http2 === 'boolean' ? { http2: settings.http2 } : {}),
   };
