@@ -14,6 +14,7 @@ import { parseBody } from '../validate-request.ts';
 import { MICROS_PER_USD, type ModelPricing, type TokenPrices } from '../metering/pricing.ts';
 import { TOKEN_PRICE_FIELDS, type TokenPriceConfigName } from '../metering/price-fields.ts';
 import { getProviderEntry } from '../providers/registry.ts';
+import { openSecretSettings, putSecrets, sealSecretSettings } from '../providers/provider-secrets.ts';
 
 type Element<T> = T extends ZodDefault<ZodArray<infer E>> ? E : never;
 const element = <T extends ZodDefault<ZodArray<ZodObject>>>(schema: T) => schema.unwrap().element as Element<T>;
@@ -65,7 +66,7 @@ export async function createChannel(db: Db, secrets: SecretBox, input: ChannelCo
   const now = Date.now();
   try {
     return await db.insertInto('channels').values({
-      ...channelRowFromConfig(parsed),
+      ...channelRowFromConfig(parsed, (secret) => sealSecretSettings(secrets, secret)),
       api_keys_encrypted: secrets.encrypt(JSON.stringify([parsed.api_key].flat())),
       status_reason: null, created_at: now, updated_at: now,
     }).returningAll().executeTakeFirstOrThrow();
@@ -85,9 +86,13 @@ export async function editChannel(db: Db, secrets: SecretBox, id: number, change
     for (const field of Object.keys(getProviderEntry(before.type).settings ?? {})) delete stored[field];
     delete stored.chat_format;
   }
-  const merged = parseBody(channelSchemas().edit, { ...stored, ...changes });
+  // Secret settings are never shown, so an edit that does not give them again keeps the stored ones.
+  const storedSettings = JSON.parse(before.settings_json) as { providerSecrets?: string };
+  const sameType = changes.type === undefined || changes.type === before.type;
+  const kept = sameType ? openSecretSettings(secrets, storedSettings.providerSecrets) : null;
+  const merged = parseBody(channelSchemas().edit, putSecrets({ ...stored, ...changes }, kept));
   const { api_key: newKey, ...rest } = merged;
-  const row = channelRowFromConfig(rest);
+  const row = channelRowFromConfig(rest, (secret) => sealSecretSettings(secrets, secret, sameType ? storedSettings.providerSecrets : undefined));
   // An automatically disabled channel stays so unless the edit says enabled explicitly.
   const status = changes.enabled === undefined ? before.status : row.status;
   try {

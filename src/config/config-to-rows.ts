@@ -7,6 +7,7 @@ import { normalizeBaseUrl } from './normalize-base-url.ts';
 import { getProvider, getProviderEntry } from '../providers/registry.ts';
 import type { ProviderDefinition } from '../providers/provider-definition.ts';
 import { settingsOfType, type ChannelEdit } from './channel-schema.ts';
+import { takeSecrets, type SecretSettings } from '../providers/provider-secrets.ts';
 import { channelChatFormat } from '../routing/channel-chat-format.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 
@@ -28,9 +29,13 @@ export function providerOfConfig(channel: ChannelEdit): ProviderDefinition {
   return getProvider(channel.type, settingsOfType(channel.type, channel));
 }
 
-export function channelRowFromConfig(channel: ChannelEdit) {
+/**
+ * `sealSecrets` encrypts the settings the type's block marks secret (src/providers/provider-secrets.ts): they
+ * are stored apart from the others, in settings_json's providerSecrets.
+ */
+export function channelRowFromConfig(channel: ChannelEdit, sealSecrets: (secret: SecretSettings) => string) {
   checkChatFormat(channel);
-  const provider = settingsOfType(channel.type, channel);
+  const { open: provider, secret } = takeSecrets(getProviderEntry(channel.type), settingsOfType(channel.type, channel));
   return {
     name: channel.name,
     type: channel.type,
@@ -51,6 +56,7 @@ export function channelRowFromConfig(channel: ChannelEdit) {
       ...(typeof channel.http2 === 'boolean' ? { http2: channel.http2 } : {}),
       // The type's own settings, as its provider's block declares them (src/providers/*).
       ...(Object.keys(provider).length > 0 ? { provider } : {}),
+      ...(secret ? { providerSecrets: sealSecrets(secret) } : {}),
     }),
   };
 }

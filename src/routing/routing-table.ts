@@ -3,6 +3,7 @@
 import type { ChannelRow, ModelRow } from '../db/schema.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import { getProvider } from '../providers/registry.ts';
+import { openSecretSettings, putSecrets } from '../providers/provider-secrets.ts';
 import { getFormat } from '../formats/index.ts';
 import type { ChannelTimeouts, RoutedChannel } from './routed-channel.ts';
 import { channelChatFormat } from './channel-chat-format.ts';
@@ -131,16 +132,17 @@ function tryRoutedChannel(row: ChannelRow, secrets: SecretBox): { channel: Route
     return { reason: UNREADABLE_CREDENTIAL_REASON };
   }
   try {
-    return { channel: toRoutedChannel(row, apiKeys) };
+    return { channel: toRoutedChannel(row, apiKeys, secrets) };
   } catch (error) {
     return { reason: `its stored settings cannot be read: ${(error as Error).message}` };
   }
 }
 
-function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean; provider?: Record<string, unknown> };
-  // The type's own settings (src/providers/*) passed its block's checks when the channel was saved.
-  const provider = getProvider(row.type, settings.provider);
+function toRoutedChannel(row: ChannelRow, apiKeys: string[], secrets: SecretBox): RoutedChannel {
+  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean; provider?: Record<string, unknown>; providerSecrets?: string };
+  // The type's own settings (src/providers/*) passed its block's checks when the channel was saved; the
+  // ones it marks secret are stored sealed, apart.
+  const provider = getProvider(row.type, putSecrets(settings.provider ?? {}, openSecretSettings(secrets, settings.providerSecrets)));
   const chatFormat = getFormat(channelChatFormat(provider, settings.chatFormat));
   if (!row.base_url && !provider.defaultBaseUrl) throw new Error(`a ${row.type} channel needs its base_url`);
   const channel: RoutedChannel = {

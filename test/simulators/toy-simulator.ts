@@ -1,6 +1,6 @@
 // A simulator of the toy-chat upstream (test/formats/toy-chat/toy-chat-wire.ts describes the protocol):
-//   POST /toy/{tenant}/chat, key in x-toy-key; a wrong or missing key gets 401 { trouble: no_key }, a tenant
-//   other than the one it serves 404.
+//   POST /toy/{tenant}/chat, key in x-toy-key (and, when started with a `secret`, that secret in
+//   x-toy-secret); a wrong or missing one gets 401 { trouble: no_key }, a tenant other than its own 404.
 // Replies (simulator-answers.ts): `Hello from the Toy simulator: you said "<last user turn>"`, cut by `stop`
 // and by `max_words` (stop: 'limit'). Usage: in = words of the system text and every turn, out = words of
 // the reply. Streams: { begin }, a { piece } per word, { stop, usage } last. The script steps of
@@ -18,12 +18,16 @@ const trouble = (status: number, says = `toy trouble ${status}`) => ({ trouble: 
 
 let sequence = 0;
 
-export function startToySimulator(options: { apiKey?: string; tenant?: string } = {}): Promise<ToySimulator> {
+export function startToySimulator(options: { apiKey?: string; tenant?: string; secret?: string } = {}): Promise<ToySimulator> {
   const apiKey = options.apiKey ?? 'toy-key';
   const tenant = options.tenant ?? 'harbour';
   return startSimulator({
     errorBody: (status) => trouble(status),
-    checkAuth: ({ request }) => (headerValue(request, 'x-toy-key') === apiKey ? null : { status: 401, body: trouble(401, 'that is not a toy key') }),
+    checkAuth: ({ request }) => {
+      if (headerValue(request, 'x-toy-key') !== apiKey) return { status: 401, body: trouble(401, 'that is not a toy key') };
+      if (options.secret !== undefined && headerValue(request, 'x-toy-secret') !== options.secret) return { status: 401, body: trouble(401, 'that is not the toy secret') };
+      return null;
+    },
     handle: ({ recorded, response, step }) => {
       if (recorded.method !== 'POST' || recorded.path !== `/toy/${tenant}/chat`) return sendJson(response, 404, trouble(404, `nothing at ${recorded.path}`));
       const body = recorded.body as Partial<ToyRequest> | undefined;

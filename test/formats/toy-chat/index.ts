@@ -2,8 +2,8 @@
 //   registerProvider(toyProvider, toyChatFormat);
 // Everything the gateway needs to know about them is declared here, from outside src/: the converters and
 // capabilities of the format (FormatConverters), and the provider with its own settings block (a tenant,
-// which names the upstream's path), from which the config file, the admin API and the dashboard's form
-// accept and show it. The upstream is test/simulators/toy-simulator.ts.
+// which names the upstream's path, and a signing secret), from which the config file, the admin API and
+// the dashboard's form accept and show it. The upstream is test/simulators/toy-simulator.ts.
 import { z } from 'zod';
 import type { FormatConverters } from '../../../src/hub/hub-format.ts';
 import { machineToTransformStream } from '../../../src/hub/hub-stream.ts';
@@ -56,6 +56,8 @@ export const toyProvider = defineProvider({
   settings: {
     toy: setting(z.object({
       tenant: setting(z.string().regex(/^[a-z0-9-]{1,40}$/, 'lowercase letters, digits and hyphens'), { title: 'Toy tenant', examples: ['harbour'] }),
+      // A secret of the block: encrypted at rest, never shown back, kept when an edit leaves it out.
+      signing_secret: setting(z.string().min(8).optional(), { title: 'Toy signing secret', description: 'Sent as x-toy-secret when the upstream asks for one.', secret: true }),
     }).strict(), { title: 'Toy upstream' }),
   },
   credential: { label: 'Toy key', description: 'The key the toy upstream reads from x-toy-key.' },
@@ -65,7 +67,10 @@ export const toyProvider = defineProvider({
     chatFormat: 'toy-chat',
     defaultBaseUrl: '',
     path: (operation) => (operation === 'chat' || operation === 'chat-stream' ? `/toy/${pathSegment(settings.toy.tenant)}/chat` : null),
-    authenticate: (_request, apiKey) => ({ 'x-toy-key': apiKey }),
+    authenticate(_request, apiKey): Record<string, string> {
+      const secret = settings.toy.signing_secret;
+      return secret === undefined ? { 'x-toy-key': apiKey } : { 'x-toy-key': apiKey, 'x-toy-secret': secret };
+    },
   }),
 });
 
