@@ -15,7 +15,7 @@ type Settings = Record<string, unknown> & {
 const defined = (entries: Record<string, unknown>) => Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
 
 /** The settings in the new layout, or null when there is nothing to move. */
-export function movedProviderSettings(settings: Settings): Settings | null {
+function movedProviderSettings(settings: Settings): Settings | null {
   const { region, azure, vertex, ...rest } = settings;
   if (region === undefined && azure === undefined && vertex === undefined) return null;
   const provider = defined({
