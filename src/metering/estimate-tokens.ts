@@ -43,23 +43,42 @@ export interface PromptFields {
 
 /**
  * Estimates the prompt tokens of a request body from the fields its format names; tool definitions count
- * too, as they do upstream, and token-id prompts (completions, embeddings) are their own count.
+ * too, as they do upstream, and token-id prompts (completions, embeddings) are their own count. The one
+ * prompt estimator: billing when an upstream reports no usage, count_tokens without an exact counter, and a
+ * translated stream's message_start all read it through the format's request facts. The work is bounded by
+ * the prompt's whole length, not per text, so a body of 100,000 small messages costs what one long one does.
  */
 export function estimatePromptTokensIn(body: unknown, fields: PromptFields): number {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return estimateTextTokens(collectText(body));
   const values = body as Record<string, unknown>;
-  let total = 0;
+  let framing = 0;
+  const texts: string[] = [];
   for (const name of fields.turns) {
     const turns = values[name];
     if (!Array.isArray(turns)) continue;
-    total += TOKENS_PER_REPLY;
-    for (const turn of turns) total += TOKENS_PER_MESSAGE + estimateTextTokens(collectText(turn));
+    framing += TOKENS_PER_REPLY;
+    for (const turn of turns) {
+      framing += TOKENS_PER_MESSAGE;
+      texts.push(collectText(turn));
+    }
   }
   for (const name of fields.other) {
     const value = values[name];
     if (value === undefined || value === null) continue;
-    total += isTokenIds(value) ? tokenIdCount(value) : estimateTextTokens(collectText(value));
+    if (isTokenIds(value)) framing += tokenIdCount(value);
+    else texts.push(collectText(value));
   }
+  return framing + estimateTextsTokens(texts);
+}
+
+/** Each text counted alone while they are short together; past FULL_COUNT_MAX_CHARS, the texts joined and
+ * counted from evenly spaced samples (estimateTextTokens), so the work stays bounded. */
+function estimateTextsTokens(texts: readonly string[]): number {
+  let length = 0;
+  for (const text of texts) length += text.length;
+  if (length > FULL_COUNT_MAX_CHARS) return estimateTextTokens(texts.join(' '));
+  let total = 0;
+  for (const text of texts) total += estimateTextTokens(text);
   return total;
 }
 

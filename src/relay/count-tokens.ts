@@ -14,8 +14,6 @@ import type { RoutedChannel } from '../routing/routing-table.ts';
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import { rateLimitSubjects } from '../metering/admission.ts';
 import { emptyUsage } from '../metering/usage.ts';
-import { collectText } from '../metering/estimate-tokens.ts';
-import { sampledTokens } from '../formats/shared/sampled-tokens.ts';
 import { DEFAULT_TIMEOUTS } from './attempt-policy.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import { resolveCandidates, upstreamModelFor } from './resolve-candidates.ts';
@@ -40,8 +38,8 @@ export interface CountTokensRequest {
   upstreamBody(upstreamModel: string): string;
   /** Headers from the client a same-format call forwards (anthropic-version, anthropic-beta). */
   forwardHeaders?: Record<string, string>;
-  /** The local count. */
-  estimate(): number;
+  /** The prompt in `exactFormat`'s request shape, counted locally by that format's request facts. */
+  promptBody: Record<string, unknown>;
   /** What the usage-log row names: the call's request id, route and inbound format, and when it began. */
   log: { requestId: string; endpoint: string; inboundFormat: WireFormat; startedAt: number };
 }
@@ -62,7 +60,7 @@ export async function countPromptTokens(deps: RelayDeps, request: CountTokensReq
       return { exact: true, channel: channel.name, body: counted };
     }
   }
-  const tokens = request.estimate();
+  const tokens = getFormat(request.exactFormat).requestFacts.promptTokens(request.promptBody);
   recordCount(deps, request, null);
   return { exact: false, tokens };
 }
@@ -125,13 +123,4 @@ async function admitCount(deps: RelayDeps, key: CachedKey): Promise<void> {
     throw sharedStateUnavailable(error);
   }
   if (!verdict.allowed) throw rateLimited(verdict.limit!, verdict.subject!, verdict.retryAfterSeconds!);
-}
-
-export { estimateAnthropicPromptTokens } from '../formats/anthropic-messages/anthropic-messages-prompt-tokens.ts';
-
-/** A Gemini countTokens body: `contents`, or a whole `generateContentRequest`. */
-export function estimateGeminiPromptTokens(body: Record<string, unknown>): number {
-  const request = (body.generateContentRequest ?? body) as Record<string, unknown>;
-  const contents = Array.isArray(request.contents) ? request.contents : [];
-  return sampledTokens([collectText(request.systemInstruction ?? ''), collectText(request.tools ?? ''), ...contents.map((content) => collectText((content as { parts?: unknown }).parts ?? ''))]);
 }

@@ -8,7 +8,7 @@ import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini
 import { startOpenAISimulator, type OpenAISimulator } from '../simulators/openai-simulator.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 import { lastUsageRow } from '../helpers/usage-rows.ts';
-import { estimateAnthropicPromptTokens } from '../../src/formats/anthropic-messages/anthropic-messages-prompt-tokens.ts';
+import { anthropicMessagesRequestFacts } from '../../src/formats/anthropic-messages/anthropic-messages-request-facts.ts';
 
 const KEY = testKey('streamusage');
 let openaiUpstream: OpenAISimulator;
@@ -61,7 +61,7 @@ async function streamed(model: string) {
 describe('input tokens in a translated Anthropic stream', () => {
   it('from an OpenAI channel: message_start has the local count, message_delta and the final message the upstream\'s', async () => {
     const { message, startUsage, deltaUsage } = await streamed('gpt-up');
-    const localCount = estimateAnthropicPromptTokens({ model: 'gpt-up', stream: true, ...body });
+    const localCount = anthropicMessagesRequestFacts.promptTokens({ model: 'gpt-up', stream: true, ...body });
     expect(localCount).toBeGreaterThan(20);
     expect(startUsage.input_tokens).toBe(localCount);
     // The OpenAI simulator's prompt_tokens: 3 + per message 3 + one per word (system and user).
@@ -93,7 +93,7 @@ describe('input tokens in a translated Anthropic stream', () => {
     expect(first.split('\n')[0]).toBe('event: message_start');
     const event = JSON.parse(first.split('\n')[1]!.slice('data: '.length)) as { message: { usage: Record<string, number> } };
     expect(event.message.usage).toEqual({
-      input_tokens: estimateAnthropicPromptTokens({ model: 'gpt-up', stream: true, ...body }),
+      input_tokens: anthropicMessagesRequestFacts.promptTokens({ model: 'gpt-up', stream: true, ...body }),
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 0,
       output_tokens: 0,

@@ -168,6 +168,22 @@ describe('4xx answers in our envelope, not Node\'s or Fastify\'s defaults (item 
     }
   });
 
+  it('answers 413 to an upload whose declared length is over the limit before the body is sent', async () => {
+    // The client sends 10 KB of a declared 200 MB body and waits: the answer must come while the rest is
+    // still unsent (not a close after the body timeout), in the endpoint's own envelope.
+    for (const path of ['/v1/audio/transcriptions', '/v1/images/edits']) {
+      const head = [
+        `POST ${path} HTTP/1.1`, 'Host: x', `Authorization: Bearer ${key}`,
+        'Content-Type: multipart/form-data; boundary=b', 'Content-Length: 200000000', '', '',
+      ].join('\r\n');
+      const firstPart = '--b\r\nContent-Disposition: form-data; name="file"; filename="a.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n';
+      const answer = await rawRequest(gateway.url, head + firstPart + 'x'.repeat(10_000), 20_000);
+      expect(answer.dropped, path).toBe(false);
+      expect(answer.status, `${path}: ${answer.body}`).toBe(413);
+      expect(envelopeProblem(expectedEnvelope(path), 413, answer.body), path).toBeNull();
+    }
+  });
+
   it('lets the client see a 413 for a 21 MB JSON body, every time', async () => {
     const body = Buffer.alloc(21 * 1024 * 1024, 'a');
     for (let i = 0; i < 5; i++) {

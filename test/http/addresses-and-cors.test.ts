@@ -55,7 +55,9 @@ describe('Gemini upstream paths', () => {
 
 describe('local token estimates', () => {
   it('count every part of the prompt, and scale a tokenised sample on huge prompts', async () => {
-    const { estimateAnthropicPromptTokens, estimateGeminiPromptTokens } = await import('../../src/relay/count-tokens.ts');
+    const { getFormat } = await import('../../src/formats/index.ts');
+    const estimateAnthropicPromptTokens = getFormat('anthropic-messages').requestFacts.promptTokens;
+    const estimateGeminiPromptTokens = getFormat('gemini-generate').requestFacts.promptTokens;
     const small = estimateAnthropicPromptTokens({ system: 'be brief', messages: [{ role: 'user', content: 'hello there' }], tools: [{ name: 'get_weather', description: 'weather' }] });
     expect(small).toBeGreaterThanOrEqual(3 + 2 + 2 + 3);
     const word = 'lorem ipsum dolor sit amet ';
@@ -63,5 +65,20 @@ describe('local token estimates', () => {
     const estimate = estimateGeminiPromptTokens({ contents: [{ parts: [{ text: huge }] }] });
     const exactPerRepeat = estimateGeminiPromptTokens({ contents: [{ parts: [{ text: word.repeat(1000) }] }] }) / 1000;
     expect(estimate / 400_000).toBeCloseTo(exactPerRepeat, 0);
+  });
+});
+
+describe('the one prompt estimator', () => {
+  it('counts 100,000 short messages (sampled once the prompt is long) within 10 % of one message × 100,000', async () => {
+    const { getFormat } = await import('../../src/formats/index.ts');
+    const count = getFormat('openai-chat').requestFacts.promptTokens;
+    const content = 'lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(4);
+    const one = count({ messages: [{ role: 'user', content }] });
+    const many = count({ messages: Array.from({ length: 100_000 }, () => ({ role: 'user', content })) });
+    // Framing (3 a message + 3 a reply) is exact; the text is a scaled sample, within a few per cent.
+    const textOne = one - 6;
+    const textMany = many - 3 - 3 * 100_000;
+    expect(textMany / 100_000).toBeGreaterThan(textOne * 0.9);
+    expect(textMany / 100_000).toBeLessThan(textOne * 1.1);
   });
 });

@@ -16,7 +16,7 @@ import { anthropicStreamEventSchema, type AnthropicStreamEvent, type AnthropicUs
 import { anthropicUsageToHub, hubUsageToAnthropic, mergeAnthropicUsage } from './anthropic-messages-usage.ts';
 import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 import { anthropicTextDeltaOf } from './anthropic-messages-text-delta.ts';
-import { estimateAnthropicPromptTokens } from './anthropic-messages-prompt-tokens.ts';
+import { anthropicMessagesRequestFacts } from './anthropic-messages-request-facts.ts';
 import { signatureForClient } from '../../hub/hub-signatures.ts';
 
 export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContext = {}): StreamMachine<SseEvent, HubStreamPart> & TextDeltaReader {
@@ -180,7 +180,7 @@ function startUsage(promptUsage: PromptUsage | undefined, requestBody: unknown):
     return input;
   }
   const body = typeof requestBody === 'object' && requestBody !== null ? (requestBody as Record<string, unknown>) : {};
-  return { input_tokens: estimateAnthropicPromptTokens(body), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  return { input_tokens: anthropicMessagesRequestFacts.promptTokens(body), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 }
 
 type OpenBlock = { kind: 'text' | 'thinking'; index: number; signed: boolean; family?: string | undefined } | { kind: 'tool'; index: number; tool: number };

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CachedKey } from '../../accounts/key-index.ts';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
-import { countPromptTokens, estimateAnthropicPromptTokens, estimateGeminiPromptTokens, type CountTokensRequest } from '../../relay/count-tokens.ts';
+import { countPromptTokens, type CountTokensRequest } from '../../relay/count-tokens.ts';
 import { recordRefusedCall } from '../../relay/record-refusal.ts';
 import { invalidRequest } from '../../gateway-errors.ts';
 import { anthropicMessagesCall } from '../../formats/anthropic-messages/anthropic-messages-request.ts';
@@ -56,7 +56,7 @@ async function countAnthropicTokens(deps: RelayDeps, key: CachedKey, request: Fa
     exactFormat: 'anthropic-messages',
     upstreamBody: (upstreamModel) => JSON.stringify({ ...body, model: upstreamModel }),
     forwardHeaders,
-    estimate: () => estimateAnthropicPromptTokens(body),
+    promptBody: body,
     log,
   });
   reply.header('x-gateway-token-count', count.exact ? 'exact' : 'estimate');
@@ -77,7 +77,7 @@ export async function geminiCountTokens(deps: RelayDeps, key: CachedKey, model: 
     signal,
     exactFormat: 'gemini-generate',
     upstreamBody: (upstreamModel) => JSON.stringify(generate ? { ...body, generateContentRequest: { ...generate, model: `models/${upstreamModel}` } } : body),
-    estimate: () => estimateGeminiPromptTokens(body),
+    promptBody: (generate ?? body) as Record<string, unknown>,
     log,
   });
   return count.exact ? { body: count.body, exact: true } : { body: { totalTokens: count.tokens }, exact: false };
