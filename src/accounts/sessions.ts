@@ -8,7 +8,7 @@ import type { SessionsTable } from '../db/schema.ts';
 export const SESSION_IDLE_MS = 7 * 86_400_000;
 export const SESSION_ABSOLUTE_MS = 30 * 86_400_000;
 /** Between the password and the second factor. */
-export const PENDING_TOTP_MS = 5 * 60_000;
+const PENDING_TOTP_MS = 5 * 60_000;
 /** last_seen_at is written at most this often, not on every request. */
 const TOUCH_EVERY_MS = 60_000;
 

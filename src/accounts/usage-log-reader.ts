@@ -9,7 +9,7 @@ import { findModelById } from '../db/repositories/models.ts';
 import { explainCharge } from '../metering/charge-explanation.ts';
 import type { ModelPricing } from '../metering/pricing.ts';
 
-export interface LogQuery {
+interface LogQuery {
   from?: number | undefined;
   to?: number | undefined;
   key_id?: number | undefined;
@@ -18,18 +18,18 @@ export interface LogQuery {
   user_id?: number | undefined;
 }
 
-export function encodeCursor(cursor: UsageLogCursor): string {
+function encodeCursor(cursor: UsageLogCursor): string {
   return Buffer.from(`${cursor.createdAt}.${cursor.id}`).toString('base64url');
 }
 
-export function decodeCursor(text: string): UsageLogCursor {
+function decodeCursor(text: string): UsageLogCursor {
   const match = /^(\d{1,16})\.(\d{1,16})$/.exec(Buffer.from(text, 'base64url').toString('utf8'));
   if (!match) throw invalidRequest("Invalid value for 'cursor': pass back the next_cursor of the previous page.", 'cursor', 'invalid_value');
   return { createdAt: Number(match[1]), id: Number(match[2]) };
 }
 
 /** `ownerId` null: the admin's view over everyone (optionally one user). */
-export function toFilter(query: LogQuery, ownerId: number | null): UsageLogFilter {
+function toFilter(query: LogQuery, ownerId: number | null): UsageLogFilter {
   const filter: UsageLogFilter = {};
   if (ownerId !== null) filter.userId = ownerId;
   else if (query.user_id !== undefined) filter.userId = query.user_id;
@@ -41,7 +41,7 @@ export function toFilter(query: LogQuery, ownerId: number | null): UsageLogFilte
   return filter;
 }
 
-export function logView(row: UsageLogRow, admin: boolean, channelNames?: ReadonlyMap<number, string>) {
+function logView(row: UsageLogRow, admin: boolean, channelNames?: ReadonlyMap<number, string>) {
   return {
     id: row.id,
     created_at: new Date(row.created_at).toISOString(),
@@ -67,7 +67,7 @@ export function logView(row: UsageLogRow, admin: boolean, channelNames?: Readonl
   };
 }
 
-export async function channelNames(db: Db): Promise<Map<number, string>> {
+async function channelNames(db: Db): Promise<Map<number, string>> {
   const rows = await db.selectFrom('channels').select(['id', 'name']).execute();
   return new Map(rows.map((row) => [row.id, row.name]));
 }

@@ -12,8 +12,8 @@ import type { Db } from '../db/repositories/repository-helpers.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 import { groupConfigSchema, modelConfigSchema } from './admin-catalog.ts';
 
-export const MAX_PRICE_USD = 10_000;
-export const MAX_GROUP_RATIO = 100;
+const MAX_PRICE_USD = 10_000;
+const MAX_GROUP_RATIO = 100;
 
 /** Whether `value` has at most `decimals` decimal places (as typed: 0.15 has two, despite its binary form). */
 export function hasAtMostDecimals(value: number, decimals: number): boolean {

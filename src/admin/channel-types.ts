@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { providerEntries, type ProviderEntry } from '../providers/registry.ts';
 
-export interface ChannelTypeView {
+interface ChannelTypeView {
   type: string;
   /** The chat formats a channel may be set to serve chat in, its own first (one: nothing to choose). */
   chat_formats: string[];

@@ -62,7 +62,7 @@ export type ChannelConfig = CommonChannel & TypeSettings;
 /** A channel being edited: the stored upstream keys are kept unless new ones are given. */
 export type ChannelEdit = Omit<CommonChannel, 'api_key'> & { api_key?: CommonChannel['api_key'] } & TypeSettings;
 
-export interface ChannelSchemas {
+interface ChannelSchemas {
   /** A whole channel (config file entries, POST /api/admin/channels). */
   channel: z.ZodType<ChannelConfig>;
   /** A whole channel whose upstream keys may be left out (the stored channel merged with a PATCH). */

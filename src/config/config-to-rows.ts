@@ -4,8 +4,7 @@ import type { ChannelConfig, ConfigFile, KeyConfig, ModelConfig } from './config
 import { usdToMicros, type ModelPricing, type TokenPrices } from '../metering/pricing.ts';
 import { TOKEN_PRICE_FIELDS, type TokenPriceConfigName } from '../metering/price-fields.ts';
 import { normalizeBaseUrl } from './normalize-base-url.ts';
-import { getProvider, getProviderEntry } from '../providers/registry.ts';
-import type { ProviderDefinition } from '../providers/provider-definition.ts';
+import { getProviderEntry } from '../providers/registry.ts';
 import { settingsOfType, type ChannelEdit } from './channel-schema.ts';
 import { takeSecrets, type SecretSettings } from '../providers/provider-secrets.ts';
 import { channelChatFormat } from '../routing/channel-chat-format.ts';
@@ -22,11 +21,6 @@ export function groupRowFromConfig(group: GroupConfig) {
     rpm_limit: group.rpm_limit ?? null,
     tpm_limit: group.tpm_limit ?? null,
   };
-}
-
-/** The channel's provider as its settings make it (they passed its type's checks in the channel schema). */
-export function providerOfConfig(channel: ChannelEdit): ProviderDefinition {
-  return getProvider(channel.type, settingsOfType(channel.type, channel));
 }
 
 /**

@@ -18,9 +18,9 @@ export const modelCapabilitiesSchema = z.object({
   unsupported: z.enum(['drop', 'refuse']).optional(),
 }).strict();
 
-export type ModelCapabilities = z.infer<typeof modelCapabilitiesSchema>;
+type ModelCapabilities = z.infer<typeof modelCapabilitiesSchema>;
 
-export interface ModelSupport extends ModelCapabilities {
+interface ModelSupport extends ModelCapabilities {
   contextWindow: number | null;
   maxOutputTokens: number | null;
 }

@@ -6,7 +6,7 @@ import { getProviderEntry, providerTypes } from '../providers/registry.ts';
 
 const DEFAULT_SUFFIX = /\/v1$/;
 
-export interface NormalizedBaseUrl {
+interface NormalizedBaseUrl {
   baseUrl: string;
   /** The version path removed, or null when the URL was already a root. */
   removed: string | null;

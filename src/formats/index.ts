@@ -62,4 +62,4 @@ export function registerFormat(format: FormatConverters): void {
   formatNames.push(format.name);
 }
 
-export { anthropicMessagesFormat, bedrockConverseFormat, geminiGenerateFormat, openaiChatFormat, openaiResponsesFormat };
+export { anthropicMessagesFormat, geminiGenerateFormat, openaiChatFormat };

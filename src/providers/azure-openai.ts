@@ -10,7 +10,7 @@ import { entraAccessToken, forgetEntraToken, parseEntraCredential } from './entr
 import { pathSegment } from './path-segment.ts';
 
 /** The latest GA api-version of the dated inference API (learn.microsoft.com, "API specs"); a setting. */
-export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
+const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 
 import { azureSettings, type AzureChannelSettings } from './azure-openai-settings.ts';
 
@@ -25,7 +25,7 @@ const OPERATION_PATHS: Partial<Record<Operation, string>> = {
   'audio-speech': '/audio/speech',
 };
 
-export function azureOpenAIProvider(settings: AzureChannelSettings = {}): ProviderDefinition {
+function azureOpenAIProvider(settings: AzureChannelSettings = {}): ProviderDefinition {
   const apiVersion = encodeURIComponent(settings.api_version ?? AZURE_DEFAULT_API_VERSION);
   const v1 = settings.path_style === 'v1';
   return {

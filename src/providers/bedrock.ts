@@ -7,9 +7,9 @@ import { z } from 'zod';
 import type { ProviderDefinition, UpstreamRequestToSign } from './provider-definition.ts';
 import { defineProvider, setting } from './provider-entry.ts';
 
-export const BEDROCK_SIGNING_SERVICE = 'bedrock';
+const BEDROCK_SIGNING_SERVICE = 'bedrock';
 
-export interface AwsCredentials {
+interface AwsCredentials {
   accessKeyId: string;
   secretAccessKey: string;
   sessionToken?: string;
@@ -23,7 +23,7 @@ function credentialParts(apiKey: string): string[] | null {
 }
 
 /** Reads `AKID:SECRET[:TOKEN]`; the message never repeats the value. */
-export function parseAwsCredentials(apiKey: string): AwsCredentials {
+function parseAwsCredentials(apiKey: string): AwsCredentials {
   const parts = credentialParts(apiKey);
   if (!parts) throw new Error(CREDENTIAL_FORMAT);
   const [accessKeyId, secretAccessKey, sessionToken] = parts as [string, string, string | undefined];
@@ -34,7 +34,7 @@ export function parseAwsCredentials(apiKey: string): AwsCredentials {
  * A model id in the path as the AWS SDK writes it: one segment, with `:` and `/` of versioned ids and
  * inference-profile ARNs percent-encoded (and !'()* too, as its extendedEncodeURIComponent does).
  */
-export function bedrockModelSegment(modelId: string): string {
+function bedrockModelSegment(modelId: string): string {
   return encodeURIComponent(modelId).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
@@ -63,7 +63,7 @@ async function signerFor(region: string, apiKey: string): Promise<SignatureV4> {
   return signer;
 }
 
-export async function signBedrockRequest(request: UpstreamRequestToSign, apiKey: string, channelRegion: string | undefined): Promise<Record<string, string>> {
+async function signBedrockRequest(request: UpstreamRequestToSign, apiKey: string, channelRegion: string | undefined): Promise<Record<string, string>> {
   const url = new URL(request.url);
   const region = channelRegion ?? regionOfHost(url.hostname);
   if (!region) throw new Error('A bedrock channel needs a region (its `region` setting) to sign requests.');
@@ -87,13 +87,13 @@ export async function signBedrockRequest(request: UpstreamRequestToSign, apiKey:
 const REGION_NEEDED = "a bedrock channel needs its AWS region, e.g. region: 'us-east-1'.";
 
 /** A Bedrock channel's own setting: its AWS region (us-east-1, eu-central-1, …), the endpoint and the signing scope. */
-export const bedrockSettings = {
+const bedrockSettings = {
   region: setting(z.string({ error: (issue) => (issue.input === undefined ? REGION_NEEDED : undefined) }).regex(/^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/, 'must be an AWS region such as us-east-1'), {
     title: 'AWS region', description: "The Bedrock endpoint's region, also the signing scope.", examples: ['us-east-1'],
   }),
 };
 
-export function bedrockProvider(region: string | undefined): ProviderDefinition {
+function bedrockProvider(region: string | undefined): ProviderDefinition {
   return {
     type: 'bedrock',
     chatFormat: 'bedrock-converse',

@@ -14,7 +14,7 @@ export type SettingsShape = Record<string, z.ZodType>;
  * sentence (`description`), a placeholder (`examples[0]`), and `secret` for a value that is encrypted at
  * rest and never shown back (the form's "leave empty to keep").
  */
-export interface SettingMeta {
+interface SettingMeta {
   title: string;
   description?: string;
   examples?: string[];

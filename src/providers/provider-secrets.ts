@@ -15,7 +15,7 @@ function blockShape(schema: z.ZodType): Record<string, z.ZodType> | null {
 }
 
 /** The paths of the entry's secret settings, as [field] or [block, field]. */
-export function secretPaths(entry: ProviderEntry): string[][] {
+function secretPaths(entry: ProviderEntry): string[][] {
   const paths: string[][] = [];
   for (const [field, schema] of Object.entries(entry.settings ?? {})) {
     if (isSecretSetting(schema)) {

@@ -7,7 +7,7 @@ import type { Operation, ProviderDefinition, UpstreamRequestToSign, WireFormat }
 import { forgetVertexToken, vertexAccessToken } from './vertex-token.ts';
 import { pathSegment } from './path-segment.ts';
 
-export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
 import { vertexSettings, type VertexChannelSettings } from './vertex-settings.ts';
 import { defineProvider } from './provider-entry.ts';
@@ -20,7 +20,7 @@ function publisherAndModel(upstreamModel: string): { publisher: string; model: s
 }
 
 /** Vertex's host for a location: regional endpoints, and one global endpoint without a region prefix. */
-export function vertexBaseUrl(location: string): string {
+function vertexBaseUrl(location: string): string {
   return location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
 }
 
@@ -47,7 +47,7 @@ const ANTHROPIC_COUNT_TOKENS_MODEL = 'count-tokens';
  * `:predict`: the Gemini embedding models after gemini-embedding-001 (gemini-embedding-2…) and partner (MaaS)
  * models, the rule @google/genai applies in Vertex mode (tIsVertexEmbedContentModel).
  */
-export function usesEmbedContent(model: string): boolean {
+function usesEmbedContent(model: string): boolean {
   return (model.includes('gemini') && !/^gemini-embedding-001(?:@|$)/.test(model)) || model.includes('maas');
 }
 
@@ -55,7 +55,7 @@ export function usesEmbedContent(model: string): boolean {
 const FORMAT_OF_PUBLISHER: Readonly<Record<string, WireFormat>> = { google: 'gemini-generate', anthropic: 'anthropic-messages' };
 const DEFAULT_FORMAT: WireFormat = 'gemini-generate';
 
-export function vertexProvider(settings: VertexChannelSettings): ProviderDefinition {
+function vertexProvider(settings: VertexChannelSettings): ProviderDefinition {
   const scope = `/v1/projects/${encodeURIComponent(settings.project)}/locations/${encodeURIComponent(settings.location)}`;
   return {
     type: 'vertex',

@@ -9,7 +9,7 @@ import type { RelayDeps } from './relay-deps.ts';
 import type { RelayCall } from './relay-types.ts';
 import type { GatewayErrorCode } from '../gateway-error-codes.ts';
 
-export interface CallOutcome {
+interface CallOutcome {
   /** The public id of the model that answered (a fallback may answer); defaults to the requested one. */
   model?: string;
   status: number;
@@ -23,7 +23,7 @@ export interface CallOutcome {
 }
 
 /** What recording a call charged it, in micro-USD: the recorder's computation, for `x-gateway-cost`. */
-export type SettledCostMicros = number;
+type SettledCostMicros = number;
 
 export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcome): SettledCostMicros {
   const costMicros = deps.recorder.record({
@@ -61,7 +61,7 @@ function recordCallMetrics(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
 }
 
 /** The prices of the model that answered: the requested one's from admission, a fallback's as in force now. */
-export function pricingOf(deps: RelayDeps, call: RelayCall, model: string): ModelPricing | undefined {
+function pricingOf(deps: RelayDeps, call: RelayCall, model: string): ModelPricing | undefined {
   return model === call.model ? call.meter.pricing : deps.state.current.pricing.get(model);
 }
 

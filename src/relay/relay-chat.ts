@@ -11,7 +11,7 @@ import { translatedChatHop } from './hops/translated-chat-hop.ts';
 import { byChannelFormat } from './hops/by-channel-format.ts';
 import { relayFormat } from '../formats/index.ts';
 
-export interface ChatRelayOptions {
+interface ChatRelayOptions {
   /** The client's request in the hub; lazily, because a passthrough channel needs no conversion. */
   hubRequest: () => HubRequest;
 }

@@ -15,7 +15,7 @@ import { sessionOf, withSessionAffinity } from '../routing/session-affinity.ts';
 import { recordFailure } from './record-call.ts';
 import { runAttempts, type ModelRoute } from './attempts.ts';
 
-export interface EndpointOptions {
+interface EndpointOptions {
   /** What to reserve for, per candidate model. */
   estimate(model: ModelRow | undefined): Usage;
 }

@@ -3,7 +3,7 @@
 // separated by "; ". Warnings that hold only when a translated channel answers are applied when it does.
 import type { RelayResult } from '../relay/relay-types.ts';
 
-export const WARNINGS_HEADER = 'x-gateway-warnings';
+const WARNINGS_HEADER = 'x-gateway-warnings';
 
 export class ClientWarnings {
   private readonly always: string[] = [];

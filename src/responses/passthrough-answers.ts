@@ -49,7 +49,7 @@ export function wholeOutputTokens(text: string): number {
 /** Deltas that are output: the answer text, reasoning (full or summarised) and function-call arguments. */
 const OUTPUT_DELTAS = new Set(['response.output_text.delta', 'response.reasoning_text.delta', 'response.reasoning_summary_text.delta', 'response.function_call_arguments.delta', 'response.refusal.delta']);
 
-export interface PassthroughObserver {
+interface PassthroughObserver {
   onResponseId(id: unknown): void;
   /** The answer's output item ids, once it has ended. */
   onItemIds(ids: string[]): void;

@@ -6,7 +6,7 @@ import { sendUpstream } from '../upstream/send-upstream.ts';
 import { operationPath } from '../providers/operation-path.ts';
 import { redactSecrets } from '../relay/redact-credentials.ts';
 
-export interface ChannelTestResult {
+interface ChannelTestResult {
   ok: boolean;
   status: number | null;
   latencyMs: number;

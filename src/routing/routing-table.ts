@@ -13,7 +13,7 @@ export { channelForModel } from './channel-for-model.ts';
 
 export const DEFAULT_GROUP = 'default';
 
-export type { ChannelTimeouts, RoutedChannel } from './routed-channel.ts';
+export type { RoutedChannel } from './routed-channel.ts';
 
 export interface ModelInfo {
   id: string;
@@ -40,7 +40,7 @@ export interface RoutingTable {
   readonly unreadableChannels: ReadonlyMap<number, string>;
 }
 
-export const UNREADABLE_CREDENTIAL_REASON = "its stored upstream credential cannot be decrypted with this gateway's GATEWAY_SECRET: enter the channel's api_key again (config file or admin)";
+const UNREADABLE_CREDENTIAL_REASON = "its stored upstream credential cannot be decrypted with this gateway's GATEWAY_SECRET: enter the channel's api_key again (config file or admin)";
 
 export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow[], secrets: SecretBox): RoutingTable {
   // One channel whose credential cannot be decrypted (written under another secret, corrupted) is left out

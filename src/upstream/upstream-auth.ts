@@ -4,7 +4,7 @@
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { nextUpstreamKey } from '../routing/choose-channel.ts';
 
-export type UpstreamHeaders = Record<string, string>;
+type UpstreamHeaders = Record<string, string>;
 
 /** Synchronous unless the provider's authentication is (request signing, token refresh). */
 export function authenticatedHeaders(channel: RoutedChannel, method: string, path: string, headers: UpstreamHeaders, body: string | Buffer | null): UpstreamHeaders | Promise<UpstreamHeaders> {

@@ -61,7 +61,7 @@ type Client = (model: string, stream: boolean, limit?: number | null) => Promise
 /** The limit field of each client format, or nothing when `limit` is null. */
 const limitOf = <K extends string>(field: K, limit: number | null | undefined) => (limit === null ? {} : { [field]: limit ?? 100 }) as Partial<Record<K, number>>;
 
-export type MatrixClient = { name: string; call: Client };
+type MatrixClient = { name: string; call: Client };
 
 /** The four client formats through their official SDKs, against the setup's gateway and key. */
 export function matrixClients(setup: MatrixSetup): MatrixClient[] {

@@ -26,6 +26,7 @@ function movedProviderSettings(settings: Settings): Settings | null {
   return { ...rest, provider: { ...provider, ...rest.provider } };
 }
 
+/** @public Loaded by src/db/migrate.ts through a dynamic import. */
 export const providerSettings: Migration = {
   async up(db: Kysely<unknown>) {
     const rows = await sql<{ id: number; settings_json: string }>`select id, settings_json from channels`.execute(db);

@@ -10,7 +10,7 @@ import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 import { signatureForClient } from '../../hub/hub-signatures.ts';
 
 /** One response block as hub content; blocks of server tools (web search results, …) have no hub form. */
-export function anthropicBlockToHub(block: AnthropicContentBlock): HubResponseContent | undefined {
+function anthropicBlockToHub(block: AnthropicContentBlock): HubResponseContent | undefined {
   const b = block as Record<string, unknown>;
   switch (block.type) {
     case 'text':
@@ -47,7 +47,7 @@ export function anthropicMessagesResponseToHub(json: unknown): HubResponse {
   };
 }
 
-export function hubContentToAnthropic(part: HubResponseContent): Record<string, unknown> {
+function hubContentToAnthropic(part: HubResponseContent): Record<string, unknown> {
   switch (part.type) {
     case 'text':
       return { type: 'text', text: part.text };

@@ -35,7 +35,7 @@ export function converseResponseToHub(json: unknown, ctx: ResponseToHubContext =
   };
 }
 
-export function hubContentToConverse(part: HubResponseContent): Record<string, unknown> {
+function hubContentToConverse(part: HubResponseContent): Record<string, unknown> {
   switch (part.type) {
     case 'text':
       return { text: part.text };

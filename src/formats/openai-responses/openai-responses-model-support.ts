@@ -6,7 +6,7 @@
 import { invalidRequest } from '../../gateway-errors.ts';
 
 /** What the model's entry declares (src/config/model-capabilities.ts builds it); undefined: not declared. */
-export interface ModelSupport {
+interface ModelSupport {
   reasoning?: boolean | undefined;
   reasoning_summaries?: boolean | undefined;
   tools?: boolean | undefined;
@@ -15,7 +15,7 @@ export interface ModelSupport {
   maxOutputTokens: number | null;
 }
 
-export interface FittedRequest {
+interface FittedRequest {
   body: Record<string, unknown>;
   /** One line per change, for the client. */
   warnings: string[];

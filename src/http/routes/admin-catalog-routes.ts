@@ -24,7 +24,7 @@ import { SELF_SERVICE_GROUPS_SETTING, selfServiceGroups } from '../../accounts/u
 import { actorOf } from './admin-routes.ts';
 import { emailField } from './api-auth-routes.ts';
 
-export interface AdminCatalogDeps {
+interface AdminCatalogDeps {
   state: GatewayState;
   agents: UpstreamAgents;
 }

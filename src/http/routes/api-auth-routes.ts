@@ -17,11 +17,11 @@ export const emailField = z.email().max(254);
 export const passwordField = z.string().min(10, 'must be at least 10 characters').max(1024);
 const tokenField = z.string().min(20).max(200);
 
-export const clientOf = (request: FastifyRequest): ClientInfo => ({ ip: request.ip ?? null, userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null });
+const clientOf = (request: FastifyRequest): ClientInfo => ({ ip: request.ip ?? null, userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null });
 export const secureCookies = (deps: AccountsDeps) => deps.publicUrl().startsWith('https:');
 
 /** Sets the session cookie and answers what sign-in answers: the user and the CSRF token. */
-export function startSession(deps: AccountsDeps, reply: FastifyReply, session: NewSession, user: UserRow) {
+function startSession(deps: AccountsDeps, reply: FastifyReply, session: NewSession, user: UserRow) {
   setSessionCookie(reply, session.token, secureCookies(deps), session.row.expires_at - Date.now());
   return { user: userView(user), csrf_token: csrfTokenFor(session.token) };
 }

@@ -19,7 +19,7 @@ import { collectDocumentUrls, collectImageUrls, inlineDocuments, inlineImages, t
 import { fetchDocuments, fetchImages } from '../../upstream/fetch-images.ts';
 import { estimateHubResponseTokens } from '../../metering/estimate-tokens.ts';
 
-export interface TranslatedHopOptions {
+interface TranslatedHopOptions {
   call: RelayCall;
   client: FormatConverters;
   /** The client's request in the hub; computed on first use, since a passthrough channel may answer first. */

@@ -92,7 +92,7 @@ export interface AdminGroup {
   tpm_limit: number | null;
 }
 
-export interface AuditEntry {
+interface AuditEntry {
   id: number;
   actor: string;
   action: string;

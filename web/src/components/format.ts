@@ -19,7 +19,7 @@ export function formatUsd(value: number | null | undefined): string {
   return `${value < 0 && micros !== 0 ? '-' : ''}$${dollars}.${fraction}`;
 }
 
-export function formatMicroUsd(micros: number | null | undefined): string {
+function formatMicroUsd(micros: number | null | undefined): string {
   return micros === null || micros === undefined ? '—' : formatUsd(micros / 1_000_000);
 }
 

@@ -2,7 +2,7 @@
 // they never clamp, round or drop a keystroke (a Mantine NumberInput's min/max/decimalScale would). The
 // server refuses the same numbers with a 400 naming the field: it stays the source of truth.
 
-export interface NumberRule {
+interface NumberRule {
   /** Empty is allowed (it means "none" for optional limits). */
   optional?: boolean;
   integer?: boolean;

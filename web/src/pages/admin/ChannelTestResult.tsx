@@ -8,7 +8,7 @@ import type { ChannelTestOutcome } from '../../api/admin-api.ts';
  * The upstream's own words: the message inside its JSON error envelope ({"error":{"message"}} or
  * {"message"}), else the text as it came (a connection error). The server redacts keys from it.
  */
-export function upstreamErrorText(error: string | null): string {
+function upstreamErrorText(error: string | null): string {
   if (!error) return 'no error text';
   try {
     const parsed = JSON.parse(error) as { error?: { message?: unknown } | string; message?: unknown };
@@ -19,7 +19,7 @@ export function upstreamErrorText(error: string | null): string {
 }
 
 /** One sentence a person can act on, as the API said it. */
-export function describeChannelTest(outcome: ChannelTestOutcome): string {
+function describeChannelTest(outcome: ChannelTestOutcome): string {
   if (outcome.ok) return `answered ${outcome.model} in ${outcome.latency_ms} ms${outcome.reenabled ? ', and is enabled again' : ''}.`;
   const status = outcome.status === null ? 'no answer' : `HTTP ${outcome.status}`;
   return `${outcome.model}: ${status} after ${outcome.latency_ms} ms: ${upstreamErrorText(outcome.error)}`;

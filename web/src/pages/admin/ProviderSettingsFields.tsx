@@ -7,7 +7,7 @@ import { Fieldset, PasswordInput, Select, Stack, Switch, TextInput } from '@mant
 import type { ChannelTypeView, JsonSchema } from '../../api/admin-api.ts';
 
 /** The form's values: a string per field (a boolean as 'true'/'false'), a nested record per block. */
-export type SettingsValues = Record<string, string | Record<string, string>>;
+type SettingsValues = Record<string, string | Record<string, string>>;
 
 const propertiesOf = (schema: JsonSchema) => Object.entries(schema.properties ?? {});
 const isBlock = (schema: JsonSchema) => schema.type === 'object' && schema.properties !== undefined;

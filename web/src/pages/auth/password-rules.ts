@@ -1,5 +1,5 @@
 /** The server's rule (at least 10 characters), checked in the form first so the user sees it at once. */
-export const MIN_PASSWORD_LENGTH = 10;
+const MIN_PASSWORD_LENGTH = 10;
 
 export function passwordProblem(password: string): string | null {
   return password.length >= MIN_PASSWORD_LENGTH ? null : `Use at least ${MIN_PASSWORD_LENGTH} characters.`;

@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import type { ApiKey, GroupChoice, KeyChanges } from '../../api/keys-api.ts';
 import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
 
-export interface KeyFormValues {
+interface KeyFormValues {
   name: string;
   group: string;
   models: string[];
