@@ -38,7 +38,7 @@ const client = relayFormat('openai-chat')! as FormatConverters;
 const call = (model: string): RelayCall => ({
   requestId: 'req', key: {} as never, endpoint: '/v1/chat/completions', inboundFormat: 'openai-chat', model, stream: true,
   body: body(model), rawBody: Buffer.from(JSON.stringify(body(model))), signal: new AbortController().signal, startedAt: 0, forwardHeaders: {},
-  meter: { reservation: null, pricing: undefined, attempts: [] },
+  meter: { reservation: null, pricing: undefined, attempts: [], upstreamWaitMs: 0 },
 });
 const channel = (chatFormat: string) => ({ name: 'c', chatFormat: relayFormat(chatFormat) } as unknown as RoutedChannel);
 const sameCall = call('gpt-4o-mini');

@@ -21,6 +21,8 @@ import { createUsageRecorder, type UsageRecorder } from './metering/usage-record
 import { createMeteringBatchWriter } from './metering/metering-batch-writer.ts';
 import { gateAdmissionOnMeteringBacklog } from './metering/metering-backpressure.ts';
 import { createUpstreamAgents } from './upstream/upstream-agent.ts';
+import { loadTracing } from './telemetry/load-tracing.ts';
+import { createAccessLog } from './telemetry/access-log.ts';
 import type { Accounting } from './metering/accounting.ts';
 import { createMemoryAccounting } from './metering/memory-accounting.ts';
 import { databaseAccountingStore } from './metering/accounting-store.ts';
@@ -141,6 +143,9 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
     throw error;
   }
   const agents = createUpstreamAgents(env.UPSTREAM_CONNECTIONS, env.UPSTREAM_BODY_LIMIT);
+  // Null (and no OpenTelemetry module loaded) unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
+  const tracer = await loadTracing(env, logger);
+  const accessLog = env.ACCESS_LOG ? createAccessLog() : null;
   const breakers = createCircuitBreakers({ failureThreshold: env.BREAKER_FAILURES, windowMs: env.BREAKER_WINDOW_MS, cooldownMs: env.BREAKER_COOLDOWN_MS });
   const stopSharingBreakers = env.REDIS_URL ? await shareCircuitBreakers(breakers, env.REDIS_URL, env.REDIS_PREFIX, randomUUID()) : async () => {};
   const disableChannel = async (channel: RoutedChannel, reason: string) => {
@@ -150,7 +155,7 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   // Admission refuses new calls while the metering backlog is at its bound (metering-backpressure.ts).
   const admissionRateLimiter = gateAdmissionOnMeteringBacklog(rateLimiter, recorder);
   const trustProxy = env.TRUST_PROXY?.split(',').map((entry) => entry.trim()).filter(Boolean);
-  const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter: admissionRateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE, hedgeAfterMs: env.HEDGE_AFTER_MS, responseOwners,
+  const app = buildApp({ agents, state, recorder, logger, metrics, accounting, rateLimiter: admissionRateLimiter, announce, breakers, disableChannel, db: database.db, imageFetchAllowPrivate: env.IMAGE_FETCH_ALLOW_PRIVATE, hedgeAfterMs: env.HEDGE_AFTER_MS, responseOwners, tracer, accessLog,
     accounts: { publicUrl: env.PUBLIC_URL, smtpUrl: env.SMTP_URL, mailFrom: env.MAIL_FROM, dataDir: env.DATA_DIR, secrets, mailPollMs: env.MAIL_POLL_MS, notifyIntervalMs: env.NOTIFY_INTERVAL_MS },
     payments: { stripeSecretKey: env.STRIPE_SECRET_KEY, stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET, stripeApiBase: env.STRIPE_API_BASE } }, {
     bodyLimit: env.BODY_LIMIT,
@@ -208,6 +213,8 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
       await metricsServer?.close();
       await responseOwners.close();
       await recorder.close();
+      await tracer?.shutdown();
+      accessLog?.flush();
       await stopSharingBreakers();
       await shared.close();
       await agents.close();

@@ -1,12 +1,13 @@
 // Validates a request body with zod, answering 400 in the caller's format naming the field at fault.
 import type { z } from 'zod';
 import { invalidRequest } from './gateway-errors.ts';
+import { FIRST_ISSUE_ONLY } from './hub/hub-validation.ts';
 
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
     throw invalidRequest('The request body must be a JSON object.');
   }
-  const parsed = schema.safeParse(body ?? {});
+  const parsed = schema.safeParse(body ?? {}, FIRST_ISSUE_ONLY);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const param = formatParam(issue.path) || null;

@@ -97,6 +97,23 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Another base URL for the Stripe API (the tests' simulator); default Stripe's own. */
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  // ── Observability (issue 33) ──
+  /** One structured line per relayed call on standard error (docs/operations.md, "Access log"). */
+  ACCESS_LOG: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  // OpenTelemetry's standard variables (src/telemetry/tracing-settings.ts): traces are on when an endpoint is set.
+  OTEL_SDK_DISABLED: z.string().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.string().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: z.string().optional(),
+  OTEL_SERVICE_NAME: z.string().optional(),
+  OTEL_TRACES_SAMPLER: z.string().optional(),
+  OTEL_TRACES_SAMPLER_ARG: z.string().optional(),
+  OTEL_BSP_SCHEDULE_DELAY: z.string().optional(),
+  OTEL_BSP_MAX_QUEUE_SIZE: z.string().optional(),
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: z.string().optional(),
+  OTEL_BSP_EXPORT_TIMEOUT: z.string().optional(),
+  OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: z.string().optional(),
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, 'DATABASE_URL'> & { DATABASE_URL: string };

@@ -24,11 +24,12 @@ export const MIGRATION_NAMES: readonly string[] = [
   '0011-key-stats-coarse-buckets',
   '0012-cache-write-1h',
   '0013-redemption-code-revocation',
-  '0014-contract-provider-settings',
+  '0014-otel-overhead',
+  '0015-contract-provider-settings',
 ];
 
 async function migrationsFor(engine: DatabaseEngine): Promise<Record<string, Migration>> {
-  const [m1, m2, m3, m4, m5, m6, m8, m9, m10, m11, m12, m13, m14] = await Promise.all([
+  const [m1, m2, m3, m4, m5, m6, m8, m9, m10, m11, m12, m13, m14, m15] = await Promise.all([
     import('./migrations/0001-initial-schema.ts'),
     import('./migrations/0002-model-limits.ts'),
     import('./migrations/0003-metering-dead-letters.ts'),
@@ -41,7 +42,8 @@ async function migrationsFor(engine: DatabaseEngine): Promise<Record<string, Mig
     import('./migrations/0011-key-stats-coarse-buckets.ts'),
     import('./migrations/0012-cache-write-1h.ts'),
     import('./migrations/0013-redemption-code-revocation.ts'),
-    import('./migrations/0014-contract-provider-settings.ts'),
+    import('./migrations/0014-otel-overhead.ts'),
+    import('./migrations/0015-contract-provider-settings.ts'),
   ]);
   const migrations: Record<string, Migration> = {
     '0001-initial-schema': m1.initialSchema(engine),
@@ -56,7 +58,8 @@ async function migrationsFor(engine: DatabaseEngine): Promise<Record<string, Mig
     '0011-key-stats-coarse-buckets': m11.keyStatsCoarseBuckets,
     '0012-cache-write-1h': m12.cacheWrite1h,
     '0013-redemption-code-revocation': m13.redemptionCodeRevocation,
-    '0014-contract-provider-settings': m14.providerSettings,
+    '0014-otel-overhead': m14.otelOverhead,
+    '0015-contract-provider-settings': m15.providerSettings,
   };
   const names = Object.keys(migrations);
   if (names.length !== MIGRATION_NAMES.length || names.some((name, i) => name !== MIGRATION_NAMES[i])) {

@@ -176,6 +176,8 @@ export interface UsageLogsTable {
   error_code: string | null;
   /** Migration 0012: the part of cache_write_tokens written to a one-hour cache (priced apart). */
   cache_write_1h_tokens: Generated<number>;
+  /** Migration 0014: the gateway's own time in microseconds (the call's time less its upstream waits); null when unknown. */
+  overhead_us: number | null;
 }
 
 export interface WalletLedgerTable {

@@ -12,6 +12,8 @@ export const USAGE_LOG_COLUMNS = [
   'requests', 'ratio_ppm', 'tokens_counted', 'error_code',
   // Migration 0012: one-hour cache writes.
   'cache_write_1h_tokens',
+  // Migration 0014: the gateway's own time.
+  'overhead_us',
 ] as const satisfies readonly (keyof NewUsageLog)[];
 
 /** Defaults for the columns the schema lets an insert leave out. */

@@ -4,7 +4,6 @@
 // when `store` is not false, so previous_response_id and item_reference work on every channel type.
 import { z } from 'zod';
 import { estimateChatUsage } from '../metering/admission.ts';
-import { readUsageObjectFromTail } from '../metering/read-usage-from-tail.ts';
 import { parseBody } from '../validate-request.ts';
 import { relayEndpoint } from '../relay/relay-endpoint.ts';
 import { openAIJsonPassthroughHop } from '../relay/hops/openai-json-passthrough-hop.ts';
@@ -18,12 +17,11 @@ import type { PreparedCall } from '../relay/prepared-call.ts';
 import { translatedChatHop } from '../relay/hops/translated-chat-hop.ts';
 import { byChannelFormat } from '../relay/hops/by-channel-format.ts';
 import { openaiResponsesFormat } from '../formats/openai-responses/index.ts';
-import { outputItemIdsOf, responseIdOf, responsesPassthroughStream, wholeOutputTokens } from '../responses/passthrough-answers.ts';
+import { outputItemIdsOf, responseIdOf, responsesPassthroughStream, wholeResponsesUsage, type PassthroughCall } from '../responses/passthrough-answers.ts';
 import { rebuiltForUpstream, resolveResponsesState, type ResolvedResponsesState } from '../responses/resolve-responses-state.ts';
 import { keepingClient, mintResponseId } from '../responses/keeping-client.ts';
 import { noticingAnswers } from '../responses/answering-channel.ts';
-import { ClientWarnings } from '../responses/client-warnings.ts';
-import { removedHostedTools } from '../formats/openai-responses/openai-responses-tools.ts';
+import { ClientWarnings } from '../relay/client-warnings.ts';
 import { fitResponsesRequestToModel } from '../formats/openai-responses/openai-responses-model-support.ts';
 import { withoutGatewayReasoning } from '../formats/openai-responses/openai-responses-reasoning-seal.ts';
 import { modelSupport } from '../config/model-capabilities.ts';
@@ -48,7 +46,8 @@ export function prepareResponses(raw: unknown): PreparedCall {
     body: parsed,
     relay: async (deps, call) => {
       // What the model's entry says it does not support is dropped (named in x-gateway-warnings) or refused.
-      const fitted = fitResponsesRequestToModel(parsed, call.model, modelSupport(deps.state.current.models.get(call.model)));
+      const support = modelSupport(deps.state.current.models.get(call.model));
+      const fitted = support.declared ? fitResponsesRequestToModel(parsed, call.model, support) : { body: parsed, warnings: [] };
       const body = fitted.body as typeof parsed;
       if (body !== parsed) call.body = body;
       // Names of earlier state are checked against their owner, and what the gateway keeps is put back in.
@@ -60,23 +59,22 @@ export function prepareResponses(raw: unknown): PreparedCall {
       const forOpenAI = withoutGatewayReasoning(body);
       const passthrough = passthroughHop(deps, call, state, store, forOpenAI !== parsed ? forOpenAI : null);
       const keeper = store ? keptAnswers(deps, call, state) : null;
+      // What the model's entry made the gateway change holds everywhere; what a translation leaves out (hosted
+      // web search where the provider has none) is told when a translated channel answers.
+      const warnings = new ClientWarnings();
+      for (const warning of fitted.warnings) warnings.add(warning);
       const translated = translatedChatHop({
         call,
         client: keeper?.client ?? openaiResponsesFormat,
         request: () => {
           if (state.previous?.keptBy === 'upstream') throw heldUpstream();
-          return openaiResponsesFormat.requestToHub(state.rebuilt ?? body).request;
+          return openaiResponsesFormat.requestToHub(state.rebuilt ?? body);
         },
         logger: deps.logger,
         imageFetchAllowPrivate: deps.imageFetchAllowPrivate,
+        warnings,
       });
-      // What a translation leaves out (hosted web search) is named to the client when a translated channel answers.
-      const warnings = new ClientWarnings(removedHostedTools(body).map((type) => `${type}: removed, this model's provider has no search tool the gateway serves it with`));
-      for (const warning of fitted.warnings) warnings.add(warning);
-      const either = byChannelFormat(passthrough, noticingAnswers(translated, (channel) => {
-        keeper?.answeredBy(channel);
-        warnings.apply();
-      }));
+      const either = byChannelFormat(passthrough, keeper ? noticingAnswers(translated, (channel) => keeper.answeredBy(channel)) : translated);
       // A conversation an upstream holds is continued on that channel while it serves the model.
       const previous = state.previous;
       const homeChannel = previous?.keptBy === 'upstream' && previous.channelId !== null ? deps.state.current.routing.channel(previous.channelId) : undefined;
@@ -113,10 +111,11 @@ function passthroughHop(deps: RelayDeps, call: RelayCall, state: ResolvedRespons
   };
   // The client's bytes unless the gateway changed the body: a rebuilt conversation, or one fitted to the model.
   const rebuilt = state.rebuilt ? withoutGatewayReasoning(rebuiltForUpstream(state.rebuilt, state.fromStore)) : fitted;
+  const watched: PassthroughCall = { body: call.body, requestId: call.requestId, logger: deps.logger };
   return openAIJsonPassthroughHop(call, {
     operation: 'responses',
     // max_output_tokens of the client's body: a rebuilt body (previous_response_id) keeps it too.
-    usage: (text, attempt) => attempt.resolve(openaiResponsesFormat.usageToHub(readUsageObjectFromTail(text)), () => wholeOutputTokens(text)),
+    usage: (text, attempt) => wholeResponsesUsage(text, watched, attempt),
     transform: (text, channel) => {
       remember(responseIdOf(text), channel, () => outputItemIdsOf(text));
       return text;
@@ -124,7 +123,7 @@ function passthroughHop(deps: RelayDeps, call: RelayCall, state: ResolvedRespons
     ...(rebuilt ? { body: (upstreamModel: string) => JSON.stringify({ ...withoutFallbacks(rebuilt), model: upstreamModel }) } : {}),
     stream: (channel, attempt) => {
       let id: unknown;
-      return responsesPassthroughStream(attempt, { onResponseId: (seen) => (id = seen), onItemIds: (ids) => remember(id, channel, () => ids) });
+      return responsesPassthroughStream(watched, attempt, { onResponseId: (seen) => (id = seen), onItemIds: (ids) => remember(id, channel, () => ids) });
     },
   });
 }

@@ -13,6 +13,10 @@ export interface GatewayMetrics {
   costMicros: FastCounter<'model' | 'group'>;
   timeToFirstToken: FastHistogram<'model'>;
   failovers: FastCounter<'model'>;
+  /** Failed and refused calls by route and gateway error code (a closed set: src/gateway-error-codes.ts). */
+  errors: FastCounter<'endpoint' | 'code'>;
+  /** The gateway's own time per call (the `x-gateway-overhead-ms` header), by route. */
+  overhead: FastHistogram<'endpoint'>;
 }
 
 export function createMetrics(): GatewayMetrics {
@@ -56,6 +60,19 @@ export function createMetrics(): GatewayMetrics {
       name: 'gateway_failovers_total',
       help: 'Calls that moved from one channel to another before (or while) answering, by requested model.',
       labelNames: ['model'],
+      registers: [registry],
+    }),
+    errors: new FastCounter({
+      name: 'gateway_errors_total',
+      help: 'Calls that failed or were refused (the key known), by route and gateway error code (GW_ERR_…).',
+      labelNames: ['endpoint', 'code'],
+      registers: [registry],
+    }),
+    overhead: new FastHistogram({
+      name: 'gateway_overhead_seconds',
+      help: 'Time a relayed call spent in the gateway itself (its time less the upstream waits: to the answer, or to a stream\'s first event), by route.',
+      labelNames: ['endpoint'],
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers: [registry],
     }),
   };

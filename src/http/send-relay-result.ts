@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { RelayResult } from '../relay/relay-types.ts';
 import { takeStream, type TakenStream } from './taken-stream.ts';
+import { OVERHEAD_HEADER, overheadHeaderValue } from '../relay/upstream-wait.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -55,6 +56,7 @@ export function replyTarget(reply: FastifyReply): AnswerTarget {
 export function sendRelayResult(target: AnswerTarget, result: RelayResult): Promise<void> {
   const response = target.response;
   const headers = Object.assign(target.takeHeaders(), result.headers);
+  if (result.overheadMs !== undefined) headers[OVERHEAD_HEADER] = overheadHeaderValue(result.overheadMs);
   // A whole answer's cost is known now; a stream's only at its end, so it is sent as an HTTP trailer.
   const costOf = target.costHeader ? result.costMicros : undefined;
   if (result.kind === 'buffer') {

@@ -8,6 +8,7 @@ import type { HubStreamPart, HubToStreamContext, SseEvent, StreamMachine, Stream
 import type { HubWarning } from './hub-warnings.ts';
 import type { Operation } from './hub-operations.ts';
 import type { Usage } from '../metering/usage.ts';
+import type { FitToModel } from './hub-model-support.ts';
 
 /** An upstream answer's headers as undici gives them (lower-case names). */
 export type UpstreamErrorHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -179,6 +180,11 @@ export interface FormatConverters {
   requestFacts: RequestFacts;
   /** For formats whose requests can ask for several answers. */
   severalAnswers?: SeveralAnswers;
+  /**
+   * For client formats: the body fitted to what its model declares it supports (src/hub/hub-model-support.ts),
+   * before any channel is chosen; passthrough and translated channels alike get the fitted body.
+   */
+  fitToModel?: FitToModel;
   /**
    * The body fields that make an upstream report usage in a stream (OpenAI's stream_options); null when
    * its streams always carry usage. A client format with them is passed through by the hop that adds them.

@@ -6,6 +6,17 @@
 export interface HubTextPart {
   type: 'text';
   text: string;
+  /** In an answer: the web sources this text rests on (a provider's hosted web search). */
+  citations?: HubCitation[];
+}
+
+/** A web source a piece of answer text cites. Indices are UTF-16 offsets into its text part; absent: all of it. */
+export interface HubCitation {
+  url: string;
+  title?: string;
+  citedText?: string;
+  startIndex?: number;
+  endIndex?: number;
 }
 
 /**

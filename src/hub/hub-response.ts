@@ -1,5 +1,5 @@
 // The canonical whole response: content parts, a finish reason that keeps the provider's raw value, usage.
-import type { HubReasoningPart, HubTextPart, HubToolCallPart } from './hub-request.ts';
+import type { HubReasoningPart, HubTextPart, HubToolCallPart, HubWebTool } from './hub-request.ts';
 
 export type HubUnifiedFinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
 
@@ -27,12 +27,42 @@ export interface HubUsage {
   cacheWrite1hTokens?: number;
   outputTokens?: number;
   reasoningTokens?: number;
+  /** Searches a provider's hosted web search ran (Anthropic's web_search_requests, Gemini's search queries). */
+  webSearches?: number;
 }
 
 /** Nothing reported. */
 export const unreportedUsage = (): HubUsage => ({});
 
-export type HubResponseContent = HubTextPart | HubReasoningPart | HubToolCallPart;
+/**
+ * A tool the provider ran on its own servers while answering (its hosted web search): the call, as the
+ * provider made it. Its result follows as a HubServerToolResultPart with the same id.
+ */
+export interface HubServerToolCallPart {
+  type: 'server-tool-call';
+  id: string;
+  tool: HubWebTool;
+  /** web-search: what was searched for (one or more queries). */
+  queries: string[];
+}
+
+export interface HubWebSource {
+  url: string;
+  title?: string;
+  /** Anthropic's page_age ("3 days ago"), when told. */
+  pageAge?: string;
+}
+
+export interface HubServerToolResultPart {
+  type: 'server-tool-result';
+  callId: string;
+  tool: HubWebTool;
+  sources: HubWebSource[];
+  /** The provider's error code when the search failed (Anthropic's web_search_tool_result_error). */
+  errorCode?: string;
+}
+
+export type HubResponseContent = HubTextPart | HubReasoningPart | HubToolCallPart | HubServerToolCallPart | HubServerToolResultPart;
 
 export interface HubResponse {
   id: string;

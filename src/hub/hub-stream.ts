@@ -1,7 +1,8 @@
 // Canonical stream parts, the parsed SSE event the relay hands us, and the small synchronous machine each
 // stream converter is written as (so the relay can drive it event by event, or pipe it as a TransformStream).
 import type { GatewayError } from '../gateway-errors.ts';
-import type { HubFinishReason, HubUsage } from './hub-response.ts';
+import type { HubFinishReason, HubServerToolCallPart, HubServerToolResultPart, HubUsage } from './hub-response.ts';
+import type { HubCitation } from './hub-request.ts';
 import type { WarningSink } from './hub-warnings.ts';
 
 /** One parsed server-sent event (eventsource-parser's shape, reduced to what converters read and write). */
@@ -29,6 +30,11 @@ export type HubStreamPart =
   | { type: 'tool-call-start'; index: number; id: string; name: string; signature?: string }
   | { type: 'tool-call-delta'; index: number; argumentsDelta: string }
   | { type: 'tool-call-end'; index: number }
+  /** A hosted tool's call and result (web search), each whole: providers send them in one piece. */
+  | HubServerToolCallPart
+  | HubServerToolResultPart
+  /** A source the text written so far cites (Anthropic's citations_delta, Gemini's grounding supports). */
+  | { type: 'citation'; citation: HubCitation }
   | { type: 'finish'; finishReason: HubFinishReason; usage: HubUsage }
   | { type: 'error'; error: GatewayError };
 

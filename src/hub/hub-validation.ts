@@ -12,8 +12,16 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return out;
 }
 
+/**
+ * Parse options that stop at the first problem. Only the first issue is ever reported, and a full parse of a
+ * hostile body collects one issue per bad element: 200,000 messages without content cost 11 s of CPU and
+ * 250 MB of heap, against 1 ms with this. `abortEarly` is what zod's own `validate` sets; safeParse passes
+ * its context through to the run, so it applies here too (the type lists only the public options).
+ */
+export const FIRST_ISSUE_ONLY = { abortEarly: true } as z.core.ParseContext<z.core.$ZodIssue>;
+
 export function parseOrThrow<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const result = schema.safeParse(body);
+  const result = schema.safeParse(body, FIRST_ISSUE_ONLY);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const param = issue ? formatPath(issue.path) : '';

@@ -53,6 +53,8 @@ export function resolveUsage(reported: HubUsage | null | undefined, counts: Usag
   };
   if (counted) result.tokensCounted = true;
   if (usage.cacheWrite1hTokens) result.cacheWrite1hTokens = Math.min(usage.cacheWrite1hTokens, cacheWriteTokens);
+  // A hosted web search is billed per search where the model has a per_search price.
+  if (usage.webSearches) result.searches = usage.webSearches;
   return result;
 }
 
@@ -67,6 +69,7 @@ export function addUsages(usages: readonly Usage[]): Usage {
     sum.outputTokens += usage.outputTokens;
     sum.reasoningTokens += usage.reasoningTokens;
     if (usage.tokensCounted) sum.tokensCounted = true;
+    if (usage.searches) sum.searches = (sum.searches ?? 0) + usage.searches;
   }
   return sum;
 }

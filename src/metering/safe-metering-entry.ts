@@ -11,7 +11,7 @@ const DEFAULT_TEXT_LIMIT = 512;
 const JSON_LIMIT = 8_000;
 /** PostgreSQL `integer` columns (32-bit); the other integer columns are `bigint`. */
 const INT32_COLUMNS = new Set(['stream', 'status', 'latency_ms', 'ttft_ms']);
-const BIGINT_COLUMNS = new Set(['created_at', 'user_id', 'key_id', 'channel_id', 'input_tokens', 'cached_tokens', 'output_tokens', 'reasoning_tokens', 'cost_micros']);
+const BIGINT_COLUMNS = new Set(['created_at', 'user_id', 'key_id', 'channel_id', 'input_tokens', 'cached_tokens', 'output_tokens', 'reasoning_tokens', 'cost_micros', 'overhead_us']);
 
 /** The column's value made storable, or the value itself when it already is. */
 function safeValue(column: string, value: unknown): unknown {

@@ -28,6 +28,8 @@ export interface CallRecord {
   stream: boolean;
   status: number;
   latencyMs: number;
+  /** The gateway's own time in ms (the overhead header's); absent or null when it cannot be told apart. */
+  overheadMs?: number | null;
   ttftMs: number | null;
   usage: Usage;
   error: string | null;
@@ -154,6 +156,7 @@ export function createUsageRecorder(deps: UsageRecorderDeps): UsageRecorder {
           status: call.status,
           latency_ms: Math.round(call.latencyMs),
           ttft_ms: call.ttftMs === null ? null : Math.round(call.ttftMs),
+          overhead_us: call.overheadMs === undefined || call.overheadMs === null ? null : Math.round(call.overheadMs * 1000),
           input_tokens: call.usage.inputTokens,
           cached_tokens: call.usage.cachedInputTokens,
           output_tokens: call.usage.outputTokens,

@@ -60,14 +60,19 @@ async function openSegment(context: AttemptContext, hop: RelayHop, channel: Rout
   const { deps, call } = context;
   const started = performance.now();
   const upstreamModel = upstreamModelFor(channel, model);
-  // Each segment tried ends in one immutable record in the call's log, whatever became of it.
-  const note = (outcome: string, status: number | null, error: string | null) => logAttempt(call.meter, attemptRecord(model, channel.name, status, outcome, error, started));
   const what = kind === 'continued' ? 'continuation' : 'restart';
+  const trace = call.trace ? call.trace.attempt(what, channel, model, upstreamModel) : null;
+  // Each segment tried ends in one immutable record in the call's log, whatever became of it.
+  const note = (outcome: string, status: number | null, error: string | null) => {
+    logAttempt(call.meter, attemptRecord(model, channel.name, status, outcome, error, started));
+    if (trace && outcome !== kind) trace.failed(status, new Error(error ?? outcome));
+  };
   try {
     const sent = await hop.request(channel, upstreamModel);
     const response = await sendUpstream(deps.agents, {
       channel,
       ...sent,
+      traceparent: trace?.traceparent,
       signal: call.signal,
       headersTimeoutMs: channel.timeouts.headersMs ?? DEFAULT_TIMEOUTS.streamHeadersMs,
       idleTimeoutMs: channel.timeouts.idleMs ?? DEFAULT_TIMEOUTS.idleMs,
@@ -88,9 +93,13 @@ async function openSegment(context: AttemptContext, hop: RelayHop, channel: Rout
       return null;
     }
     note(kind, 200, null);
-    return { channel, model, upstreamModel, converter, pump, first, ttftMs: 0 };
+    if (trace) call.trace!.serving(trace);
+    return { channel, model, upstreamModel, converter, pump, first, ttftMs: 0, overheadMs: 0 };
   } catch (error) {
-    if (call.signal.aborted) throw error;
+    if (call.signal.aborted) {
+      trace?.cancelled();
+      throw error;
+    }
     note(`${what} failed`, null, (error as Error).message);
     return null;
   }

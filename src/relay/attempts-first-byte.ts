@@ -4,14 +4,15 @@
 // hedge beat it) by the loop, which logs the records. A stream's headers are held
 // until its first event, so a slow first token or an empty stream can still fail over invisibly.
 import { GatewayError, upstreamCredentialsRefused, upstreamTimeout, upstreamUnreachable, gatewayError } from '../gateway-errors.ts';
-import type { GatewayErrorCode } from '../gateway-error-codes.ts';
 import { UpstreamCredentialError } from '../upstream/upstream-credential-error.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { sendUpstream, type UpstreamResponse } from '../upstream/send-upstream.ts';
 import type { RelayHop, UpstreamCallShape, WholeAnswer } from './relay-hop.ts';
 import { classifyTransportError, classifyUpstreamStatus, DEFAULT_TIMEOUTS, retryAfterMs, type FailureKind } from './attempt-policy.ts';
 import { recordCall, wholeCostMicros } from './record-call.ts';
-import { attemptRecord } from './attempt-log.ts';
+import { attemptRecord, attemptRecordAt } from './attempt-log.ts';
+import { overheadMs } from './upstream-wait.ts';
+import type { AttemptTrace } from '../telemetry/call-trace.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { AttemptRecord, RelayCall, RelayResult } from './relay-types.ts';
 import { upstreamModelFor } from './resolve-candidates.ts';
@@ -23,9 +24,14 @@ import { AttemptUsage } from './attempt-usage.ts';
 export type { AttemptContext } from './attempt-first-output.ts';
 
 
+/**
+ * `sentAt` and `doneAt` (performance.now()) bound the attempt's wait on its upstream: from sending the request
+ * to its whole answer, a stream's first event, or the failure. The loop adds them up into the call's
+ * upstream wait (upstream-wait.ts); absent when no request went out (or a test's fake dispatcher).
+ */
 export type AttemptOutcome =
-  | { kind: 'ready'; record: AttemptRecord; commit(): RelayResult; discard(): Promise<void> }
-  | { kind: 'failure'; record: AttemptRecord; failure: FailureKind; error: GatewayError; retryAfterMs: number | null }
+  | { kind: 'ready'; record: AttemptRecord; sentAt?: number; doneAt?: number; commit(): RelayResult; discard(): Promise<void> }
+  | { kind: 'failure'; record: AttemptRecord; failure: FailureKind; error: GatewayError; retryAfterMs: number | null; sentAt?: number; doneAt?: number }
   /** Stopped by the loop (a hedge won elsewhere): says nothing about the channel. No record when it never started. */
   | { kind: 'cancelled'; record?: AttemptRecord };
 
@@ -35,12 +41,9 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache
  * `signal` is the call's own, or (when hedging) one the loop can abort for this attempt alone. A client
  * that went away makes this throw; an attempt cancelled by the loop comes back `cancelled`.
  */
-export async function attemptOnce(context: AttemptContext, channel: RoutedChannel, model: string, signal: AbortSignal): Promise<AttemptOutcome> {
+export async function attemptOnce(context: AttemptContext, channel: RoutedChannel, model: string, signal: AbortSignal, trace?: AttemptTrace | null): Promise<AttemptOutcome> {
   const { deps, call, hop } = context;
-  const started = performance.now();
   const upstreamModel = upstreamModelFor(channel, model);
-  // What the failure paths need, in one object instead of four closures over this function's scope.
-  const scope: AttemptScope = { deps, call, channel, model, started, signal };
   let shape: UpstreamCallShape;
   try {
     // Passthrough hops build the request synchronously: no await (a microtask turn) unless it is a promise.
@@ -48,9 +51,14 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     shape = built instanceof Promise ? await built : built;
   } catch (error) {
     // The request cannot be written for this channel (a feature its format cannot express): the client's to fix.
-    if (error instanceof GatewayError) return fail(scope, 'final', error, null);
+    if (error instanceof GatewayError) return fail({ deps, call, channel, model, started: performance.now(), signal }, 'final', error, null);
     throw error;
   }
+  // The attempt's time (its record, the upstream latency metric, the wait the overhead leaves out) starts
+  // when the request goes out: writing it (a translation) was the gateway's own work.
+  const started = performance.now();
+  // What the failure paths need, in one object instead of four closures over this function's scope.
+  const scope: AttemptScope = { deps, call, channel, model, started, signal };
   let response: UpstreamResponse;
   try {
     // The shape's fields listed, not spread: V8 defines each property after a spread by a runtime call.
@@ -62,6 +70,7 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
       signal,
       headersTimeoutMs: channel.timeouts.headersMs ?? (call.stream ? DEFAULT_TIMEOUTS.streamHeadersMs : DEFAULT_TIMEOUTS.wholeHeadersMs),
       idleTimeoutMs: channel.timeouts.idleMs ?? DEFAULT_TIMEOUTS.idleMs,
+      traceparent: trace ? trace.traceparent : undefined,
     });
   } catch (error) {
     return transportFailure(scope, error, 'response headers', null);
@@ -76,7 +85,10 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     return fail(scope, classifyUpstreamStatus(response.statusCode, error, refusal), error, response.statusCode, retryAfterMs(response.headers['retry-after']));
   }
 
-  if (hop.passBytes) return readyBytes(context, response, hop.passBytes, channel, model, upstreamModel, recordOf(scope, response.statusCode, 'ok', null));
+  if (hop.passBytes) {
+    const headersAt = performance.now();
+    return readyBytes(context, response, hop.passBytes, channel, model, upstreamModel, recordAt(scope, response.statusCode, headersAt), started, headersAt);
+  }
   const isStream = isUpstreamStream(channel, response.headers['content-type']);
   if (!call.stream || !isStream || !hop.stream) {
     let text: string;
@@ -85,8 +97,11 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
     } catch (error) {
       return transportFailure(scope, error, 'response body', response.statusCode);
     }
+    // The wait on the upstream ends with its body; converting it for the client is the gateway's own time.
+    const bodyAt = performance.now();
     const answer = hop.whole(text, channel, shape, new AttemptUsage(call, shape.outputLimit));
-    return new ReadyWholeAnswer(recordOf(scope, response.statusCode, 'ok', null), deps, call, channel, model, upstreamModel, response.statusCode, answer);
+    const readyAt = performance.now();
+    return new ReadyWholeAnswer(recordAt(scope, response.statusCode, readyAt), deps, call, channel, model, upstreamModel, response.statusCode, answer, started, bodyAt, readyAt);
   }
 
   const converter = hop.stream(channel, shape, new AttemptUsage(call, shape.outputLimit));
@@ -103,7 +118,8 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
   if (first === null) {
     return fail(scope, 'transient', gatewayError('GW_ERR_EMPTY_STREAM', { message: `The upstream channel '${channel.name}' ended its stream without any event.`, code: 'upstream_empty_stream' }), 200);
   }
-  return readyStream(context, { channel, model, upstreamModel, converter, pump, first, ttftMs: 0 }, recordOf(scope, response.statusCode, 'ok', null));
+  const firstAt = performance.now();
+  return readyStream(context, { channel, model, upstreamModel, converter, pump, first, ttftMs: 0, overheadMs: 0 }, recordAt(scope, response.statusCode, firstAt), started, firstAt);
 }
 
 interface AttemptScope {
@@ -115,18 +131,21 @@ interface AttemptScope {
   signal: AbortSignal;
 }
 
-function recordOf(scope: AttemptScope, status: number | null, outcome: string, error: string | null, code?: GatewayErrorCode): AttemptRecord {
-  return attemptRecord(scope.model, scope.channel.name, status, outcome, error, scope.started, code);
+/** A successful attempt's record, ended at `endedAt` (a time the attempt took anyway). */
+function recordAt(scope: AttemptScope, status: number, endedAt: number): AttemptRecord {
+  return attemptRecordAt(scope.model, scope.channel.name, status, 'ok', null, scope.started, endedAt);
 }
 
 function fail(scope: AttemptScope, failure: FailureKind, error: GatewayError, status: number | null, retryAfter: number | null = null): AttemptOutcome {
   scope.deps.logger.warn({ requestId: scope.call.requestId, channel: scope.channel.name, model: scope.model, failure, status, code: error.gatewayCode, err: error.message }, 'upstream attempt failed');
-  return { kind: 'failure', record: recordOf(scope, status, failure, error.message, error.gatewayCode), failure, error, retryAfterMs: retryAfter };
+  const doneAt = performance.now();
+  const record = attemptRecordAt(scope.model, scope.channel.name, status, failure, error.message, scope.started, doneAt, error.gatewayCode);
+  return { kind: 'failure', record, failure, error, retryAfterMs: retryAfter, sentAt: scope.started, doneAt };
 }
 
 function stopped(scope: AttemptScope, error: unknown): AttemptOutcome {
   if (scope.call.signal.aborted) throw error;
-  return { kind: 'cancelled', record: recordOf(scope, null, 'cancelled', null) };
+  return { kind: 'cancelled', record: attemptRecord(scope.model, scope.channel.name, null, 'cancelled', null, scope.started) };
 }
 
 function transportFailure(scope: AttemptScope, error: unknown, what: string, status: number | null): AttemptOutcome {
@@ -146,15 +165,21 @@ function transportFailure(scope: AttemptScope, error: unknown, what: string, sta
  * there would keep the attempt's whole scope (the request shape, the response, the helpers) alive for
  * as long as the stream is open.
  */
-function readyStream(context: AttemptContext, committed: CommittedStream, record: AttemptRecord): AttemptOutcome {
+function readyStream(context: AttemptContext, committed: CommittedStream, record: AttemptRecord, sentAt: number, doneAt: number): AttemptOutcome {
   return {
     kind: 'ready',
     record,
+    sentAt,
+    doneAt,
     commit() {
-      committed.ttftMs = performance.now() - context.call.startedAt;
+      const call = context.call;
+      const committedAt = performance.now();
+      committed.ttftMs = committedAt - call.startedAt;
+      // A stream's own time is what it took until its first event: the rest is the upstream's streaming.
+      committed.overheadMs = overheadMs(call.startedAt, committedAt, call.meter.upstreamWaitMs);
       const cost = new RecordedCost();
       const body = streamToClient(context, committed, cost);
-      return { kind: 'stream', status: 200, headers: SSE_HEADERS, body, costMicros: cost.read };
+      return { kind: 'stream', status: 200, headers: SSE_HEADERS, body, costMicros: cost.read, overheadMs: committed.overheadMs };
     },
     discard: () => committed.pump.stop(),
   };
@@ -174,9 +199,16 @@ class ReadyWholeAnswer {
   private readonly upstreamModel: string;
   private readonly status: number;
   private readonly answer: WholeAnswer;
+  readonly sentAt: number;
+  readonly doneAt: number;
+  /** When the answer was converted for the client: the end of the gateway's own time. */
+  private readonly readyAt: number;
 
-  constructor(record: AttemptRecord, deps: RelayDeps, call: RelayCall, channel: RoutedChannel, model: string, upstreamModel: string, status: number, answer: WholeAnswer) {
+  constructor(record: AttemptRecord, deps: RelayDeps, call: RelayCall, channel: RoutedChannel, model: string, upstreamModel: string, status: number, answer: WholeAnswer, sentAt: number, doneAt: number, readyAt: number) {
     this.record = record;
+    this.sentAt = sentAt;
+    this.doneAt = doneAt;
+    this.readyAt = readyAt;
     this.deps = deps;
     this.call = call;
     this.channel = channel;
@@ -194,8 +226,9 @@ class ReadyWholeAnswer {
     // The cost is computed before the record is scheduled: nothing after scheduling can throw, so the
     // call is never also recorded as failed by relayEndpoint's catch.
     const cost = wholeCostMicros(deps, call, model, answer.usage);
-    setImmediate(recordCall, deps, call, { model, status, usage: answer.usage, channelId: this.channel.id, upstreamModel: this.upstreamModel, ttftMs: null, error: null });
-    return { kind: 'buffer', status, headers: { 'content-type': answer.contentType }, body: answer.body, costMicros: constantCost(cost) };
+    const overhead = overheadMs(call.startedAt, this.readyAt, call.meter.upstreamWaitMs);
+    setImmediate(recordCall, deps, call, { model, status, usage: answer.usage, channelId: this.channel.id, upstreamModel: this.upstreamModel, ttftMs: null, error: null, overheadMs: overhead });
+    return { kind: 'buffer', status, headers: { 'content-type': answer.contentType }, body: answer.body, costMicros: constantCost(cost), overheadMs: overhead };
   }
 
   async discard(): Promise<void> {}
@@ -206,16 +239,21 @@ function constantCost(cost: number): () => number {
 }
 
 /** A binary answer, ready to commit. Outside attemptOnce: closures made there give every call a context for its locals. */
-function readyBytes(context: AttemptContext, response: UpstreamResponse, passBytes: NonNullable<RelayHop['passBytes']>, channel: RoutedChannel, model: string, upstreamModel: string, record: AttemptRecord): AttemptOutcome {
+function readyBytes(context: AttemptContext, response: UpstreamResponse, passBytes: NonNullable<RelayHop['passBytes']>, channel: RoutedChannel, model: string, upstreamModel: string, record: AttemptRecord, sentAt: number, headersAt: number): AttemptOutcome {
   const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
   return {
     kind: 'ready',
     record,
+    sentAt,
+    doneAt: headersAt,
     commit() {
+      const call = context.call;
+      // The bytes pass through as they come: the gateway's own time ends with the upstream's headers.
+      const overhead = overheadMs(call.startedAt, headersAt, call.meter.upstreamWaitMs);
       // A streamed answer's cost is known once its generator has recorded it, when the stream ends.
       const cost = new RecordedCost();
-      const body = bytesToClient(context, response, { channel, model, upstreamModel, usage: () => passBytes.usage() }, cost);
-      return { kind: 'stream', status: response.statusCode, headers: { 'content-type': contentType }, body, costMicros: cost.read };
+      const body = bytesToClient(context, response, { channel, model, upstreamModel, usage: () => passBytes.usage(), overheadMs: overhead }, cost);
+      return { kind: 'stream', status: response.statusCode, headers: { 'content-type': contentType }, body, costMicros: cost.read, overheadMs: overhead };
     },
     discard: async () => response.abort(),
   };

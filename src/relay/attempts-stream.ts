@@ -88,6 +88,7 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
       } catch (cause) {
         if (call.signal.aborted) break;
         const failure = streamFailure(segment.channel, cause);
+        call.trace?.servingBroke(failure);
         deps.breakers.recordFailure(segment.channel.id);
         deps.logger.warn({ requestId: call.requestId, channel: segment.channel.name, err: failure.message }, 'upstream stream failed after the first byte');
         usages.push(segmentUsage(segment));
@@ -120,7 +121,7 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
     try {
       if (!segmentCounted) usages.push(segmentUsage(segment));
       // Only what was delivered is charged: reported usage, or a count of the delivered text, per segment.
-      settled.settle(recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error, errorCode }));
+      settled.settle(recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error, errorCode, overheadMs: committed.overheadMs }));
     } finally {
       deps.recorder.streamRecorded();
     }
@@ -151,7 +152,7 @@ function streamFailure(channel: RoutedChannel, cause: unknown): GatewayError {
 }
 
 /** Binary answers (audio): bytes pass through as they arrive; a cut ends the response early. */
-export async function* bytesToClient(context: AttemptContext, response: UpstreamResponse, meta: { channel: RoutedChannel; model: string; upstreamModel: string; usage: () => Usage }, settled: Settled): AsyncGenerator<Buffer> {
+export async function* bytesToClient(context: AttemptContext, response: UpstreamResponse, meta: { channel: RoutedChannel; model: string; upstreamModel: string; usage: () => Usage; overheadMs: number }, settled: Settled): AsyncGenerator<Buffer> {
   const { deps, call } = context;
   let error: string | null = null;
   deps.recorder.streamOpened();
@@ -163,7 +164,7 @@ export async function* bytesToClient(context: AttemptContext, response: Upstream
     throw cause;
   } finally {
     try {
-      settled.settle(recordCall(deps, call, { model: meta.model, status: error ? 502 : 200, usage: meta.usage(), channelId: meta.channel.id, upstreamModel: meta.upstreamModel, ttftMs: null, error }));
+      settled.settle(recordCall(deps, call, { model: meta.model, status: error ? 502 : 200, usage: meta.usage(), channelId: meta.channel.id, upstreamModel: meta.upstreamModel, ttftMs: null, error, overheadMs: meta.overheadMs }));
     } finally {
       deps.recorder.streamRecorded();
     }

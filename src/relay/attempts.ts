@@ -12,11 +12,18 @@ import { attemptOnce, type AttemptContext, type AttemptOutcome } from './attempt
 import { createAttemptOrder, type AttemptOrder, type Candidate, type ModelRoute } from './attempts-order.ts';
 import { logAttempt } from './attempt-log.ts';
 import type { RoutedChannel } from '../routing/routed-channel.ts';
+import type { AttemptKind, AttemptTrace } from '../telemetry/call-trace.ts';
+import { UpstreamWaits } from './upstream-wait.ts';
+import { upstreamModelFor } from './resolve-candidates.ts';
 
 export type { ModelRoute } from './attempts-order.ts';
 
 interface Running {
   candidate: Candidate;
+  /** How the attempt came about, for its span (tracing only; 'first' otherwise). */
+  kind: AttemptKind;
+  /** Its span, when the call is traced; made when it is dispatched. */
+  trace: AttemptTrace | null;
   /** Aborts this attempt alone (hedging); null when the call's signal is used directly. */
   controller: AbortController | null;
   startsAt: number;
@@ -31,7 +38,7 @@ type Settled = { run: Running; outcome: AttemptOutcome } | { run: Running; throw
  * and fallbacks by attempts-order.ts, hedging, the circuit breakers, disabling a refused channel) are
  * composed around. The relay's is attemptOnce (a real upstream call); tests hand the loop a fake one.
  */
-export type AttemptDispatcher = (context: AttemptContext, channel: RoutedChannel, model: string, signal: AbortSignal) => Promise<AttemptOutcome>;
+export type AttemptDispatcher = (context: AttemptContext, channel: RoutedChannel, model: string, signal: AbortSignal, trace?: AttemptTrace | null) => Promise<AttemptOutcome>;
 
 /** The loop's state for one call, handed to launch() instead of closures over runAttempts' scope. */
 interface AttemptLoop {
@@ -39,6 +46,8 @@ interface AttemptLoop {
   dispatch: AttemptDispatcher;
   hedging: boolean;
   running: Set<Running>;
+  /** The candidate of the latest attempt, to tell a retry from a failover in a traced call; -1 before the first. */
+  lastIndex: number;
 }
 
 export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHop, routes: ModelRoute[], dispatch: AttemptDispatcher = attemptOnce): Promise<RelayResult> {
@@ -46,16 +55,18 @@ export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHo
   const order = createAttemptOrder(routes, deps.breakers);
   const hedging = mayHedge(deps, routes);
   const running = new Set<Running>();
-  const loop: AttemptLoop = { context, dispatch, hedging, running };
+  const loop: AttemptLoop = { context, dispatch, hedging, running, lastIndex: -1 };
   let lastError: GatewayError | null = null;
   let finalError: GatewayError | null = null;
+  /** The attempts' upstream waits, once more than one attempt has settled (most calls never make it). */
+  let waits: UpstreamWaits | null = null;
 
   try {
     for (;;) {
       if (running.size === 0) {
         const next = order.next();
         if (!next) break;
-        launch(loop, next.candidate, next.waitMs);
+        launch(loop, next.candidate, next.waitMs, call.trace ? attemptKind(loop, next.candidate) : 'first');
       }
       const event = await nextEvent(deps, running);
       if (event === 'hedge') {
@@ -64,7 +75,7 @@ export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHo
         const partner = order.nextForHedge(slow!.candidate);
         if (partner) {
           deps.logger.info({ requestId: call.requestId, slow: slow!.candidate.channel.name, hedge: partner.channel.name, model: partner.model }, 'no first byte yet: hedging on the next route');
-          launch(loop, partner, 0);
+          launch(loop, partner, 0, 'hedge');
         }
         continue;
       }
@@ -72,6 +83,7 @@ export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHo
       const { channel } = event.run.candidate;
       if ('thrown' in event) {
         order.releaseProbe(channel.id);
+        event.run.trace?.failed(null, event.thrown);
         throw event.thrown;
       }
       const { outcome } = event;
@@ -80,11 +92,19 @@ export async function runAttempts(deps: RelayDeps, call: RelayCall, hop: RelayHo
       if (outcome.kind === 'ready') {
         deps.breakers.recordSuccess(channel.id);
         order.releaseProbe(channel.id, true);
+        call.meter.upstreamWaitMs = waitedFor(waits, outcome, running);
+        if (event.run.trace) call.trace!.serving(event.run.trace);
         return outcome.commit();
       }
       if (outcome.kind === 'cancelled') {
         order.releaseProbe(channel.id);
+        event.run.trace?.cancelled();
         continue;
+      }
+      event.run.trace?.failed(outcome.record.status, outcome.error);
+      if (outcome.sentAt !== undefined) {
+        (waits ??= new UpstreamWaits()).add(outcome.sentAt, outcome.doneAt!);
+        call.meter.upstreamWaitMs = waits.total();
       }
       lastError = outcome.error;
       const says = outcome.failure !== 'final' && outcome.failure !== 'context-length';
@@ -123,8 +143,31 @@ function mayHedge(deps: RelayDeps, routes: ModelRoute[]): boolean {
   return asked && channels > 1;
 }
 
+/**
+ * The upstream wait of a call whose attempt is ready: that attempt's own, when it was the only one; else the
+ * union of every settled attempt's and of those still running (hedges) up to the winner's answer.
+ */
+function waitedFor(waits: UpstreamWaits | null, winner: { sentAt?: number; doneAt?: number }, running: Set<Running>): number {
+  if (winner.sentAt === undefined) return waits ? waits.total() : 0;
+  if (waits === null && running.size === 0) return winner.doneAt! - winner.sentAt;
+  waits ??= new UpstreamWaits();
+  waits.add(winner.sentAt, winner.doneAt!);
+  for (const run of running) waits.add(run.startsAt, winner.doneAt!);
+  return waits.total();
+}
+
+/** What a traced attempt is: the call's first, the same route again, another channel, or a fallback model. */
+function attemptKind(loop: AttemptLoop, candidate: Candidate): AttemptKind {
+  const last = loop.lastIndex;
+  loop.lastIndex = candidate.index;
+  if (last === -1) return 'first';
+  if (candidate.index === last) return 'retry';
+  return candidate.model === loop.context.call.model ? 'failover' : 'fallback';
+}
+
 /** An attempt still running when the call is decided: stopped upstream, its answer (if any) discarded, never charged. */
 function stopRun(run: Running, order: AttemptOrder): void {
+  run.trace?.cancelled();
   run.controller?.abort(new Error('another route answered first'));
   void run.settled.then((settled) => {
     if ('outcome' in settled && settled.outcome.kind === 'ready') return settled.outcome.discard();
@@ -133,11 +176,11 @@ function stopRun(run: Running, order: AttemptOrder): void {
 }
 
 /** Starts an attempt (after `waitMs`) and adds it to the running ones. */
-function launch(loop: AttemptLoop, candidate: Candidate, waitMs: number): void {
+function launch(loop: AttemptLoop, candidate: Candidate, waitMs: number, kind: AttemptKind): void {
   const call = loop.context.call;
   const controller = loop.hedging ? new AbortController() : null;
   const signal = controller ? AbortSignal.any([call.signal, controller.signal]) : call.signal;
-  const run: Running = { candidate, controller, startsAt: performance.now() + waitMs, hedged: false, settled: undefined as never };
+  const run: Running = { candidate, kind, trace: null, controller, startsAt: performance.now() + waitMs, hedged: false, settled: undefined as never };
   run.settled = settle(loop, run, signal, waitMs);
   loop.running.add(run);
 }
@@ -146,7 +189,10 @@ function launch(loop: AttemptLoop, candidate: Candidate, waitMs: number): void {
 async function settle(loop: AttemptLoop, run: Running, signal: AbortSignal, waitMs: number): Promise<Settled> {
   try {
     if (waitMs > 0) await sleep(waitMs, signal);
-    return { run, outcome: await loop.dispatch(loop.context, run.candidate.channel, run.candidate.model, signal) };
+    const { channel, model } = run.candidate;
+    const trace = loop.context.call.trace;
+    if (trace) run.trace = trace.attempt(run.kind, channel, model, upstreamModelFor(channel, model));
+    return { run, outcome: await loop.dispatch(loop.context, channel, model, signal, run.trace) };
   } catch (thrown) {
     if (!loop.context.call.signal.aborted && signal.aborted) return { run, outcome: { kind: 'cancelled' } };
     return { run, thrown };

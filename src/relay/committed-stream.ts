@@ -14,6 +14,8 @@ export interface CommittedStream {
   /** The first output, until the client has it (then null: an open stream need not keep its first text). */
   first: { text: string; done: boolean } | null;
   ttftMs: number;
+  /** The gateway's own time until the first event reached the client (set at commit, like ttftMs). */
+  overheadMs: number;
   /** A restarted answer: the part the client already has is taken out of it (attempts-replay.ts). */
   replay?: { filter: ReplayFilter; prefix: string };
   /** For a continuation: the text the client had before this segment. */

@@ -8,6 +8,8 @@ import { computeCostMicros, type ModelPricing } from '../metering/pricing.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayCall } from './relay-types.ts';
 import type { GatewayErrorCode } from '../gateway-error-codes.ts';
+import { overheadMs } from './upstream-wait.ts';
+import { endCallTrace } from './call-tracing.ts';
 
 interface CallOutcome {
   /** The public id of the model that answered (a fallback may answer); defaults to the requested one. */
@@ -20,12 +22,19 @@ interface CallOutcome {
   error: string | null;
   /** The gateway error code (GW_ERR_…) when the call failed with one. */
   errorCode?: GatewayErrorCode | null;
+  /**
+   * The gateway's own time in ms, fixed when the answer was committed (the overhead header's value); absent
+   * for a call that failed, whose own time is all of it but the upstream waits.
+   */
+  overheadMs?: number;
 }
 
 /** What recording a call charged it, in micro-USD: the recorder's computation, for `x-gateway-cost`. */
 type SettledCostMicros = number;
 
 export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcome): SettledCostMicros {
+  const latencyMs = performance.now() - call.startedAt;
+  const overhead = outcome.overheadMs ?? overheadMs(call.startedAt, call.startedAt + latencyMs, call.meter.upstreamWaitMs);
   const costMicros = deps.recorder.record({
     requestId: call.requestId,
     key: call.key,
@@ -36,7 +45,8 @@ export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
     endpoint: call.endpoint,
     stream: call.stream,
     status: outcome.status,
-    latencyMs: performance.now() - call.startedAt,
+    latencyMs,
+    overheadMs: overhead,
     ttftMs: outcome.ttftMs,
     usage: outcome.usage,
     error: outcome.error,
@@ -46,6 +56,16 @@ export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
     pricing: pricingOf(deps, call, outcome.model ?? call.model),
   });
   recordCallMetrics(deps, call, outcome, costMicros);
+  deps.metrics.overhead.observe({ endpoint: call.endpoint }, overhead / 1000);
+  if (outcome.errorCode) deps.metrics.errors.inc({ endpoint: call.endpoint, code: outcome.errorCode });
+  if (call.trace) endCallTrace(call.trace, call, outcome, costMicros, overhead);
+  if (deps.accessLog) {
+    deps.accessLog.write({
+      requestId: call.requestId, method: 'POST', path: call.endpoint, status: outcome.status, model: outcome.model ?? call.model, upstreamModel: outcome.upstreamModel,
+      keyName: call.key.name, group: call.key.groupName, inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, costMicros,
+      latencyMs, ttftMs: outcome.ttftMs, overheadMs: overhead, errorCode: outcome.errorCode ?? null,
+    });
+  }
   if (outcome.usage.inputTokens > 0) deps.metrics.tokens.inc({ model: outcome.model ?? call.model, direction: 'input' }, outcome.usage.inputTokens);
   if (outcome.usage.outputTokens > 0) deps.metrics.tokens.inc({ model: outcome.model ?? call.model, direction: 'output' }, outcome.usage.outputTokens);
   return costMicros;
@@ -78,9 +98,11 @@ const recordedFailures = new WeakSet<object>();
  * For calls that failed before any answer was committed: logged, reservation released, nothing charged.
  * Returns what to rethrow: the same error, now known as recorded (a thrown non-object is wrapped so it can be).
  */
-export function recordFailure(deps: RelayDeps, call: RelayCall, thrown: unknown, status: number, errorCode: GatewayErrorCode | null): object {
+export function recordFailure(deps: RelayDeps, call: RelayCall, thrown: unknown, status: number, errorCode: GatewayErrorCode | null, overhead?: number): object {
   const error = typeof thrown === 'object' && thrown !== null ? thrown : new Error(String(thrown));
-  recordCall(deps, call, { status, usage: emptyUsage(), channelId: null, upstreamModel: null, ttftMs: null, error: error instanceof Error ? error.message : String(error), errorCode });
+  const outcome: CallOutcome = { status, usage: emptyUsage(), channelId: null, upstreamModel: null, ttftMs: null, error: error instanceof Error ? error.message : String(error), errorCode };
+  if (overhead !== undefined) outcome.overheadMs = overhead;
+  recordCall(deps, call, outcome);
   recordedFailures.add(error);
   return error;
 }

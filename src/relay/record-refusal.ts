@@ -23,23 +23,36 @@ interface RefusedCall {
 const MAX_LOGGED_MODEL = 128;
 const MAX_LOGGED_ERROR = 1000;
 
-export function recordRefusedCall(deps: Pick<RelayDeps, 'recorder' | 'logger'>, call: RefusedCall, error: unknown): void {
+export function recordRefusedCall(deps: Pick<RelayDeps, 'recorder' | 'logger' | 'metrics' | 'accessLog'>, call: RefusedCall, error: unknown): void {
   // The relay already logged this call (it failed after admission): the error says so (record-call.ts).
   if (isRecordedFailure(error)) return;
   const status = error instanceof GatewayError ? error.status : 500;
   if (status === 401) return;
+  // Endpoints are the gateway's own routes and codes its catalogue's: both label sets stay bounded.
+  const code = error instanceof GatewayError ? error.gatewayCode : 'GW_ERR_INTERNAL';
+  deps.metrics.errors.inc({ endpoint: call.endpoint, code });
+  const model = typeof call.model === 'string' ? call.model.slice(0, MAX_LOGGED_MODEL) : '';
+  const latencyMs = performance.now() - call.startedAt;
+  if (deps.accessLog) {
+    deps.accessLog.write({
+      requestId: call.requestId, method: 'POST', path: call.endpoint, status, model, upstreamModel: null, keyName: call.key.name, group: call.key.groupName,
+      inputTokens: 0, outputTokens: 0, costMicros: 0, latencyMs, ttftMs: null, overheadMs: latencyMs, errorCode: code,
+    });
+  }
   try {
     deps.recorder.record({
       requestId: call.requestId,
       key: call.key,
-      model: typeof call.model === 'string' ? call.model.slice(0, MAX_LOGGED_MODEL) : '',
+      model,
       upstreamModel: null,
       channelId: null,
       inboundFormat: call.inboundFormat,
       endpoint: call.endpoint,
       stream: call.stream,
       status,
-      latencyMs: performance.now() - call.startedAt,
+      latencyMs,
+      // Refused before any upstream was asked: all of its time was the gateway's.
+      overheadMs: latencyMs,
       ttftMs: null,
       usage: emptyUsage(),
       error: (error instanceof Error ? error.message : String(error)).slice(0, MAX_LOGGED_ERROR),

@@ -9,6 +9,9 @@ import type { RateLimiter } from '../metering/rate-limiter.ts';
 import type { CircuitBreakers } from '../routing/circuit-breaker.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import type { ResponseOwners } from '../responses/response-owners.ts';
+import type { CallTracer } from '../telemetry/call-trace.ts';
+import type { AccessLog } from '../telemetry/access-log.ts';
+import type { IncomingHttpHeaders } from 'node:http';
 
 export interface RelayDeps {
   agents: UpstreamAgents;
@@ -27,4 +30,13 @@ export interface RelayDeps {
   hedgeAfterMs?: number;
   /** Who owns each Responses API id relayed, so nobody continues or reads another user's conversation. */
   responseOwners: ResponseOwners;
+  /** OpenTelemetry traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set; absent or null: no tracing, nothing loaded. */
+  tracer?: CallTracer | null;
+  /** One line per call on standard error, when ACCESS_LOG=true; absent or null otherwise. */
+  accessLog?: AccessLog | null;
+}
+
+/** The client's headers for a call's trace: only when tracing is on, so a call without it keeps nothing more. */
+export function clientTraceHeaders(deps: RelayDeps, headers: IncomingHttpHeaders): IncomingHttpHeaders | undefined {
+  return deps.tracer ? headers : undefined;
 }

@@ -14,6 +14,8 @@ import { resolveCandidates } from './resolve-candidates.ts';
 import { sessionOf, withSessionAffinity } from '../routing/session-affinity.ts';
 import { recordFailure } from './record-call.ts';
 import { runAttempts, type ModelRoute } from './attempts.ts';
+import { OVERHEAD_HEADER, overheadHeaderValue, overheadMs } from './upstream-wait.ts';
+import { endRefusedTrace, startCallTrace } from './call-tracing.ts';
 
 interface EndpointOptions {
   /** What to reserve for, per candidate model. */
@@ -23,12 +25,22 @@ interface EndpointOptions {
 export async function relayEndpoint(deps: RelayDeps, call: RelayCall, hop: RelayHop, options: EndpointOptions): Promise<RelayResult> {
   const snapshot = deps.state.current;
   const routes = modelRoutes(deps, call, hop);
-  const admission = await admitCall(snapshot, deps.accounting, deps.rateLimiter, {
-    key: call.key,
-    model: call.model,
-    fallbackModels: routes.length > 1 ? routes.slice(1).map((route) => route.model) : undefined,
-    estimate: options.estimate,
-  });
+  const trace = deps.tracer ? startCallTrace(deps.tracer, call) : null;
+  const admittedFrom = trace ? performance.now() : 0;
+  let admission;
+  try {
+    admission = await admitCall(snapshot, deps.accounting, deps.rateLimiter, {
+      key: call.key,
+      model: call.model,
+      fallbackModels: routes.length > 1 ? routes.slice(1).map((route) => route.model) : undefined,
+      estimate: options.estimate,
+    });
+  } catch (error) {
+    // Refused (price, limits, money): the route logs the refusal; the trace ends here.
+    if (trace) endRefusedTrace(trace, call, admittedFrom, error);
+    throw error;
+  }
+  if (trace) trace.admission(admittedFrom, null);
   call.meter.reservation = admission.reservation;
   call.meter.pricing = admission.pricing;
   try {
@@ -39,7 +51,10 @@ export async function relayEndpoint(deps: RelayDeps, call: RelayCall, hop: Relay
     // error goes on marked as recorded, so the route does not log it again as a refusal.
     const status = error instanceof GatewayError ? error.status : 499;
     const code = error instanceof GatewayError ? error.gatewayCode : call.signal.aborted ? 'GW_ERR_CLIENT_GONE' : 'GW_ERR_INTERNAL';
-    throw recordFailure(deps, call, error, status, code);
+    // The error answer carries the gateway's own time too: all of the call's but its upstream waits.
+    const overhead = overheadMs(call.startedAt, performance.now(), call.meter.upstreamWaitMs);
+    if (error instanceof GatewayError && !Object.isFrozen(error.headers)) error.headers[OVERHEAD_HEADER] = overheadHeaderValue(overhead);
+    throw recordFailure(deps, call, error, status, code, overhead);
   }
 }
 

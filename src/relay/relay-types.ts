@@ -4,6 +4,8 @@ import type { WireFormat } from '../providers/provider-definition.ts';
 import type { Reservation } from '../metering/accounting.ts';
 import type { ModelPricing } from '../metering/pricing.ts';
 import type { GatewayErrorCode } from '../gateway-error-codes.ts';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { CallTrace } from '../telemetry/call-trace.ts';
 
 export interface RelayCall {
   requestId: string;
@@ -24,6 +26,10 @@ export interface RelayCall {
   forwardHeaders: Record<string, string>;
   /** What admission decided, and the log of attempt outcomes. The call's charge is not kept here: recording returns it. */
   meter: CallMeter;
+  /** The client's request headers, set only when tracing is on (its `traceparent`): see clientTraceHeaders. */
+  traceHeaders?: IncomingHttpHeaders | undefined;
+  /** The call's trace, when tracing is on (set by relayEndpoint; src/telemetry/call-trace.ts). */
+  trace?: CallTrace | null;
 }
 
 export interface CallMeter {
@@ -36,6 +42,12 @@ export interface CallMeter {
    * logAttempt (attempt-log.ts) when it settles. The usage record is derived from them and the answer.
    */
   readonly attempts: readonly AttemptRecord[];
+  /**
+   * Milliseconds spent waiting on upstreams before the answer was committed (or the call failed): the union
+   * of the settled attempts' waits, from sending to their answer (upstream-wait.ts). Written by the attempt
+   * loop; the gateway's own time (overhead) is the rest of the call's time.
+   */
+  upstreamWaitMs: number;
 }
 
 /** One attempt's outcome, as the usage log keeps it. Never changed once made. */
@@ -50,9 +62,13 @@ export interface AttemptRecord {
   readonly ms: number;
 }
 
-export const newCallMeter = (): CallMeter => ({ reservation: null, pricing: undefined, attempts: [] });
+export const newCallMeter = (): CallMeter => ({ reservation: null, pricing: undefined, attempts: [], upstreamWaitMs: 0 });
 
+/**
+ * `overheadMs`: the gateway's own time until the answer was ready to write (its whole body, or a stream's
+ * first event), the upstream waits left out; sent as `x-gateway-overhead-ms`.
+ */
 export type RelayResult =
-  | { kind: 'buffer'; status: number; headers: Record<string, string>; body: Buffer | string; costMicros?: () => number | null }
+  | { kind: 'buffer'; status: number; headers: Record<string, string>; body: Buffer | string; costMicros?: () => number | null; overheadMs?: number }
   /** Written to the client chunk by chunk as the generator yields, with backpressure. */
-  | { kind: 'stream'; status: number; headers: Record<string, string>; body: AsyncGenerator<string | Buffer>; costMicros?: () => number | null };
+  | { kind: 'stream'; status: number; headers: Record<string, string>; body: AsyncGenerator<string | Buffer>; costMicros?: () => number | null; overheadMs?: number };

@@ -1,16 +1,17 @@
-// Reading a Responses answer passed through from an OpenAI-type channel, whole or streamed: its id and its
-// output item ids (recorded with their owner), and its usage (metered).
+// A Responses answer passed through from an OpenAI-type channel, whole or streamed: usage and delivered output
+// are read by the Responses format's own watcher (the exchange contract's identity case, as for chat); this
+// file adds only what the Responses endpoint keeps beside it: the answer's id and its output item ids
+// (recorded with their owner), and the sequence number an error event ending a failed stream continues.
+import type { Logger } from 'pino';
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { Usage } from '../metering/usage.ts';
-import type { HubUsage } from '../hub/hub-response.ts';
-import { estimateHubResponseTokens, estimateTextTokens } from '../metering/estimate-tokens.ts';
+import type { AnswerWatcher, WatchContext } from '../hub/hub-format.ts';
 import type { AttemptUsage } from '../relay/attempt-usage.ts';
-import { MalformedEventError, type StreamConverter } from '../relay/relay-hop.ts';
+import type { StreamConverter } from '../relay/relay-hop.ts';
+import { WatchedStream } from '../relay/hops/watched-stream.ts';
 import { formatSseEvent } from '../relay/sse-pump.ts';
 import type { GatewayError } from '../gateway-errors.ts';
 import { openaiResponsesFormat } from '../formats/openai-responses/index.ts';
-
-const FINAL_EVENTS = new Set(['response.completed', 'response.failed', 'response.incomplete']);
 
 /**
  * The id of a whole Responses answer. `id` comes first in OpenAI's object, so the head usually has it;
@@ -37,17 +38,30 @@ export function outputItemIdsOf(text: string): string[] {
   }
 }
 
-/** Output tokens of a whole Responses answer (text, reasoning, function calls), read through the format. */
-export function wholeOutputTokens(text: string): number {
-  try {
-    return estimateHubResponseTokens(openaiResponsesFormat.responseToHub(JSON.parse(text)));
-  } catch {
-    return 0;
-  }
+/** The Responses format's watcher for one passed-through answer. */
+function responsesWatcher(body: Record<string, unknown>, logger: Logger, requestId: string, usage: () => Usage): AnswerWatcher {
+  const context: WatchContext = {
+    body,
+    // The Responses API always ends with its usage: no stream option to ask for it.
+    clientWantsUsage: true,
+    continuing: false,
+    usage,
+    onWarning: (detail) => logger.warn({ requestId, detail }, 'skipped an upstream event'),
+  };
+  return openaiResponsesFormat.watch(context);
 }
 
-/** Deltas that are output: the answer text, reasoning (full or summarised) and function-call arguments. */
-const OUTPUT_DELTAS = new Set(['response.output_text.delta', 'response.reasoning_text.delta', 'response.reasoning_summary_text.delta', 'response.function_call_arguments.delta', 'response.refusal.delta']);
+export interface PassthroughCall {
+  body: Record<string, unknown>;
+  requestId: string;
+  logger: Logger;
+}
+
+/** A whole answer's usage, as the format's watcher reads it. */
+export function wholeResponsesUsage(text: string, call: PassthroughCall, attempt: AttemptUsage): Usage {
+  const read = responsesWatcher(call.body, call.logger, call.requestId, () => attempt.resolve(null, () => 0)).whole(text);
+  return attempt.resolve(read.reported, read.outputTokens);
+}
 
 interface PassthroughObserver {
   onResponseId(id: unknown): void;
@@ -55,41 +69,50 @@ interface PassthroughObserver {
   onItemIds(ids: string[]): void;
 }
 
-export function responsesPassthroughStream(attempt: AttemptUsage, observer: PassthroughObserver): StreamConverter {
-  let usage: HubUsage | null = null;
-  let deliveredText = '';
-  let otherOutput = '';
-  let toolCalls = false;
+const FINAL_EVENTS = new Set(['response.completed', 'response.failed', 'response.incomplete']);
+/** The events whose ids are kept: the only ones this file parses (the watcher reads every event for the bill). */
+const ID_EVENTS = new Set(['response.created', 'response.output_item.added', ...FINAL_EVENTS]);
+const SEQUENCE_KEY = '"sequence_number":';
+const TYPE_AT_START = /^\{\s*"type"\s*:\s*"([a-z_.]{1,64})"/;
+
+/** The event's sequence number (OpenAI writes it right after `type`), by a native search, not a parse. */
+function sequenceOf(data: string): number | null {
+  const at = data.indexOf(SEQUENCE_KEY);
+  if (at < 0) return null;
+  const digits = /^\s*(\d{1,15})/.exec(data.slice(at + SEQUENCE_KEY.length, at + SEQUENCE_KEY.length + 20));
+  return digits ? Number(digits[1]) : null;
+}
+
+/** A streamed answer: the watched stream, with the ids observed and the error event's numbering continued. */
+export function responsesPassthroughStream(call: PassthroughCall, attempt: AttemptUsage, observer: PassthroughObserver): StreamConverter {
+  const watched = new WatchedStream(openaiResponsesFormat, attempt, (resolved) => responsesWatcher(call.body, call.logger, call.requestId, resolved));
   const itemIds: string[] = [];
-  // The error event that ends a failed stream continues the upstream's numbering.
   let nextSequence = 0;
   return {
     event(event: EventSourceMessage) {
-      let parsed: { type?: string; delta?: unknown; sequence_number?: unknown; item?: { id?: unknown }; response?: { id?: unknown; usage?: unknown } };
-      try {
-        parsed = JSON.parse(event.data) as typeof parsed;
-      } catch {
-        throw new MalformedEventError(`not JSON: ${event.data.slice(0, 80)}`);
-      }
-      const type = parsed.type ?? event.event ?? '';
-      if (typeof parsed.sequence_number === 'number') nextSequence = parsed.sequence_number + 1;
-      if (OUTPUT_DELTAS.has(type) && typeof parsed.delta === 'string') {
-        if (type === 'response.output_text.delta') deliveredText += parsed.delta;
-        else otherOutput += parsed.delta;
-        if (type === 'response.function_call_arguments.delta') toolCalls = true;
-      }
-      if (type === 'response.created') observer.onResponseId(parsed.response?.id);
-      if (type === 'response.output_item.added' && typeof parsed.item?.id === 'string') itemIds.push(parsed.item.id);
-      if (FINAL_EVENTS.has(type)) {
-        usage = openaiResponsesFormat.usageToHub(parsed.response?.usage);
-        observer.onItemIds(itemIds);
-      }
-      return formatSseEvent(event.data, event.event);
+      const text = watched.event(event);
+      const sequence = sequenceOf(event.data);
+      if (sequence !== null) nextSequence = sequence + 1;
+      // Servers that leave out the `event:` line still start the data with its type.
+      const type = event.event ?? TYPE_AT_START.exec(event.data)?.[1];
+      if (type !== undefined && ID_EVENTS.has(type)) observeIds(event.data, itemIds, observer);
+      return text;
     },
-    // The Responses API has no [DONE]; a stream without its final event is closed as it is, and metered.
-    end: () => '',
+    end: () => watched.end(),
     failure: (error: GatewayError) => formatSseEvent(JSON.stringify({ type: 'error', code: error.code, message: error.message, param: null, sequence_number: nextSequence }), 'error'),
-    usage: (): Usage => attempt.resolve(usage, () => estimateTextTokens(deliveredText + otherOutput)),
-    delivered: () => ({ text: deliveredText, toolCalls }),
+    usage: () => watched.usage(),
+    delivered: () => watched.delivered(),
   };
+}
+
+function observeIds(data: string, itemIds: string[], observer: PassthroughObserver): void {
+  let parsed: { type?: string; item?: { id?: unknown }; response?: { id?: unknown } };
+  try {
+    parsed = JSON.parse(data) as typeof parsed;
+  } catch {
+    return; // the watcher has already reported it
+  }
+  if (parsed.type === 'response.created') observer.onResponseId(parsed.response?.id);
+  else if (parsed.type === 'response.output_item.added' && typeof parsed.item?.id === 'string') itemIds.push(parsed.item.id);
+  else if (parsed.type !== undefined && FINAL_EVENTS.has(parsed.type)) observer.onItemIds(itemIds);
 }

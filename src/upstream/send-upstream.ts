@@ -33,6 +33,8 @@ interface UpstreamRequest {
   headersTimeoutMs: number;
   /** Longest silence between body chunks. */
   idleTimeoutMs: number;
+  /** The W3C trace context of the attempt's span, when the call is traced: sent as `traceparent`. */
+  traceparent?: string | undefined;
 }
 
 export interface UpstreamResponse {
@@ -55,7 +57,9 @@ export function sendUpstream(agents: UpstreamAgents, request: UpstreamRequest): 
   const prepareBody = request.channel.provider.prepareBody;
   if (prepareBody && (typeof request.body === 'string' || Buffer.isBuffer(request.body))) request = { ...request, body: prepareBody(request.path, request.body) };
   const body = typeof request.body === 'function' ? null : request.body ?? null;
-  const headers = authenticatedHeaders(request.channel, method, request.path, request.headers, body);
+  // Added before authentication, so a signing provider (SigV4) signs it with the rest.
+  const own = request.traceparent === undefined ? request.headers : { ...request.headers, traceparent: request.traceparent };
+  const headers = authenticatedHeaders(request.channel, method, request.path, own, body);
   return headers instanceof Promise ? headers.then((signed) => dispatchUpstream(agents, request, signed)) : dispatchUpstream(agents, request, headers);
 }
 

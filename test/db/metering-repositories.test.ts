@@ -16,7 +16,7 @@ function log(i: number, overrides: Partial<NewUsageLog> = {}): NewUsageLog {
     output_tokens: 2 * i, reasoning_tokens: 0, cost_micros: 10 * i, error: null, attempts_json: null,
     cache_write_tokens: i % 4, image_count: i % 3, image_size: i % 3 ? '1024x1024' : null, image_quality: i % 3 ? 'hd' : null,
     audio_ms: 1500 * i, characters: 7 * i, searches: i % 2, requests: i % 10 === 9 ? 0 : 1, ratio_ppm: 1_000_000 + i,
-    tokens_counted: i % 2, error_code: i % 10 === 9 ? 'GW_ERR_UPSTREAM_STATUS' : null, cache_write_1h_tokens: i % 4 === 3 ? 2 : 0, ...overrides,
+    tokens_counted: i % 2, error_code: i % 10 === 9 ? 'GW_ERR_UPSTREAM_STATUS' : null, cache_write_1h_tokens: i % 4 === 3 ? 2 : 0, overhead_us: i % 3 === 2 ? null : 100 + i, ...overrides,
   };
 }
 

@@ -1,4 +1,4 @@
-// Migration 0014 moves the three types' own settings, which sat beside the common ones in their own
+// Migration 0015 moves the three types' own settings, which sat beside the common ones in their own
 // spellings (Bedrock's region, Azure's and Vertex's camelCase blocks), under settings_json's `provider` key
 // in the config file's shape, on both engines; the routing table then builds each channel's provider from
 // them; other settings and other rows are untouched, and running it again changes nothing.
@@ -24,19 +24,19 @@ const after: Record<string, object> = {
   openai: { chatFormat: 'openai-responses' },
 };
 
-describe.each(withTestDatabases())('migration 0014 on $engine', (target) => {
+describe.each(withTestDatabases())('migration 0015 on $engine', (target) => {
   const database = useTestDatabase(target, { migrate: false });
 
   it("moves each type's own settings under provider, in the config file's shape, and the channels route with them", async () => {
     const { db } = database();
-    await migrateTo(db, '0013-redemption-code-revocation');
+    await migrateTo(db, '0014-otel-overhead');
     const now = Date.now();
     await db.insertInto('channels').values(Object.entries(before).map(([name, channel]) => ({
       name, type: channel.type, base_url: channel.base_url ?? '', api_keys_encrypted: box.encrypt(JSON.stringify(['AKID:SECRET'])),
       models_json: JSON.stringify([`m-${name}`]), model_mapping_json: '{}', groups_json: '["default"]', priority: 0, weight: 1,
       status: 'enabled', status_reason: null, settings_json: JSON.stringify(channel.settings), created_at: now, updated_at: now,
     }))).execute();
-    expect(await migrateToLatest(db)).toContain('0014-contract-provider-settings');
+    expect(await migrateToLatest(db)).toContain('0015-contract-provider-settings');
 
     const stored = async () => Object.fromEntries((await db.selectFrom('channels').select(['name', 'settings_json']).execute()).map((row) => [row.name, JSON.parse(row.settings_json) as object]));
     expect(await stored()).toEqual(after);

@@ -116,4 +116,23 @@ describe('thinking across providers', () => {
     expect(answer.text).toBe('Hello from the Anthropic simulator: you said "Hello there"');
     expect((anthropicUpstream.requests.at(-1)!.body as { thinking: unknown }).thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
   });
+
+  it('a Gemini client switching from Claude back to Gemini: Claude\'s thought parts are left out of the passthrough, not refused', async () => {
+    const google = new GoogleGenAI({ apiKey: KEY, httpOptions: { baseUrl: gateway.url } });
+    const config = { thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } };
+    const first = await google.models.generateContent({ model: 'claude-up', contents: 'Hello there', config });
+    const parts = first.candidates![0]!.content!.parts!;
+    expect(parts[0]).toEqual({ text: THOUGHT.replace('What is the weather in Paris?', 'Hello there'), thought: true, thoughtSignature: `gwsig:anthropic:${thinkingSignature(THOUGHT.replace('What is the weather in Paris?', 'Hello there'))}` });
+    const history = [{ role: 'user', parts: [{ text: 'Hello there' }] }, first.candidates![0]!.content!, { role: 'user', parts: [{ text: 'And now?' }] }];
+
+    const second = await google.models.generateContent({ model: 'gemini-up', contents: history, config });
+    expect(second.text).toBe('Hello from the Gemini simulator: you said "And now?"');
+    expect(second.sdkHttpResponse?.headers?.['x-gateway-warnings']).toBe('thought parts dropped: another provider signed them, and Gemini takes back only its own');
+    const sent = geminiUpstream.requests.at(-1)!.body as { contents: { role: string; parts: Record<string, unknown>[] }[] };
+    expect(sent.contents[1]!.parts).toEqual([{ text: 'Hello from the Anthropic simulator: you said "Hello there"' }]);
+    // Streamed the same way.
+    const chunks = [];
+    for await (const chunk of await google.models.generateContentStream({ model: 'gemini-up', contents: history, config })) chunks.push(chunk);
+    expect(chunks.map((chunk) => chunk.text ?? '').join('')).toContain('you said "And now?"');
+  });
 });

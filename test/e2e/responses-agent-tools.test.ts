@@ -1,6 +1,6 @@
 // The Responses request a coding agent (Codex) sends, through the gateway to translated channels: namespace
 // tools flattened and their calls named back with their namespace, a custom tool (apply_patch) as a function
-// of one string and back as a custom_tool_call, hosted web_search removed with the x-gateway-warnings header,
+// of one string and back as a custom_tool_call, hosted web_search served by Anthropic's web_search server tool (its OpenAI settings named in x-gateway-warnings),
 // and the agent's own history (store: false) sent back whole every turn: the reasoning items' sealed
 // encrypted_content gives Anthropic its thinking signature back (its simulator refuses a tool loop without
 // it), and a forged one never reaches the upstream. Through the openai SDK, streamed and whole.
@@ -117,9 +117,10 @@ describe.each([false, true])('a coding agent\'s Responses request to an Anthropi
     anthropic.script({ toolCall: { name: 'apply_patch', arguments: { input: PATCH } } });
     const first = [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'add hello.txt' }] }];
     const one = await turn('claude-sonnet-4-6', first, stream);
-    expect(one.warnings).toContain('web_search');
+    // Hosted web search runs as Anthropic's own server tool; Codex's cached-only setting is named as not kept.
+    expect(one.warnings).toContain("tools[3].external_web_access dropped: the settings of 'web_search' (external_web_access) are OpenAI's");
     const sent = anthropic.requests.at(-1)!.body as { tools: Array<{ name: string; input_schema: unknown }> };
-    expect(sent.tools.map((t) => t.name)).toEqual(['exec_command', 'multi_agent_v1__spawn_agent', 'apply_patch']);
+    expect(sent.tools.map((t) => t.name)).toEqual(['exec_command', 'multi_agent_v1__spawn_agent', 'apply_patch', 'web_search']);
     const reasoning = one.output.find((item) => item.type === 'reasoning')!;
     expect(String(reasoning.encrypted_content)).toMatch(/^gws1\./);
     // The signature is sealed: not readable in what the client holds.

@@ -60,7 +60,7 @@ describe('Anthropic request → hub → OpenAI request', () => {
       ['dropped', 'top_k'],
       ['unsupported', 'reasoning.include_thoughts'],
       ['dropped', 'service_tier'],
-      ['dropped', 'server_tools'],
+      ['dropped', 'web_search'],
     ]);
   });
 });

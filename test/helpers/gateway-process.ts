@@ -18,10 +18,10 @@ export interface GatewayProcess {
 const MAIN = join(import.meta.dirname, '../../src/main.ts');
 
 /** Writes the config into dir and starts a gateway on a free port; resolves once it listens. */
-export async function startGatewayProcess(dir: string, config: object, env: Record<string, string>): Promise<GatewayProcess> {
+export async function startGatewayProcess(dir: string, config: object, env: Record<string, string>, nodeArgs: string[] = []): Promise<GatewayProcess> {
   const configFile = join(dir, 'gateway.yaml');
   await writeFile(configFile, stringify(config));
-  const child = spawn(process.execPath, [MAIN, '--config', configFile], {
+  const child = spawn(process.execPath, [...nodeArgs, MAIN, '--config', configFile], {
     env: { ...process.env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', GATEWAY_SECRET: 'test-secret-test-secret-test-secret', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -22,7 +22,7 @@ function fullLog(requestId: string, userId: number): NewUsageLog {
     status: 502, latency_ms: 41, ttft_ms: 12, input_tokens: 101, cached_tokens: 11, output_tokens: 57, reasoning_tokens: 5,
     cost_micros: 987, error: 'upstream said "no"', attempts_json: '[{"channel":3,"status":502}]', cache_write_tokens: 13,
     image_count: 2, image_size: '1024x1024', image_quality: 'hd', audio_ms: 1500, characters: 321, searches: 4, requests: 1,
-    ratio_ppm: 1_250_000, tokens_counted: 1, error_code: 'GW_ERR_UPSTREAM', cache_write_1h_tokens: 6,
+    ratio_ppm: 1_250_000, tokens_counted: 1, error_code: 'GW_ERR_UPSTREAM', cache_write_1h_tokens: 6, overhead_us: 142,
   };
 }
 
@@ -73,7 +73,7 @@ describe('a flat batch through the SQLite metering worker', () => {
     const rows = await database.db.selectFrom('usage_logs').selectAll().orderBy('request_id').execute();
     expect(rows.map((row) => row.request_id)).toEqual(['flat-full', 'flat-sparse']);
     for (const column of USAGE_LOG_COLUMNS) expect(rows[0]![column], column).toEqual(full[column]);
-    expect(rows[1]).toMatchObject({ key_name: null, ttft_ms: null, cache_write_tokens: 0, cache_write_1h_tokens: 0, ratio_ppm: 1_000_000, requests: 0, tokens_counted: 0, attempts_json: null, error_code: null });
+    expect(rows[1]).toMatchObject({ key_name: null, ttft_ms: null, cache_write_tokens: 0, cache_write_1h_tokens: 0, ratio_ppm: 1_000_000, requests: 0, tokens_counted: 0, attempts_json: null, error_code: null, overhead_us: null });
     const user = await database.db.selectFrom('users').select('balance_micros').where('id', '=', userId).executeTakeFirstOrThrow();
     expect(Number(user.balance_micros)).toBe(10_000 - 1_000);
   });

@@ -16,7 +16,7 @@ const c = channel(3, 'c', false);
 const d = channel(4, 'd', true);
 
 function failedOn(on: RoutedChannel, delivered: { text: string; toolCalls: boolean }, model = 'm'): CommittedStream {
-  return { channel: on, model, upstreamModel: model, converter: { delivered: () => delivered } as StreamConverter, pump: {} as never, first: null, ttftMs: 0 };
+  return { channel: on, model, upstreamModel: model, converter: { delivered: () => delivered } as StreamConverter, pump: {} as never, first: null, ttftMs: 0, overheadMs: 0 };
 }
 
 interface Tried { channel: string; model: string; kind: string; prefilled: boolean }

@@ -3,7 +3,7 @@
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
 import {
-  announcement, countWords, greeting, scriptedToolCall, shapeText, splitEvenly, splitIntoPieces, thinkingSignature, thinkingText, toolResultAnswer, weatherCities,
+  announcement, asksForSearch, countWords, greeting, scriptedToolCall, shapeText, splitEvenly, splitIntoPieces, thinkingSignature, thinkingText, toolResultAnswer, weatherCities, webSearchFinding,
 } from './simulator-answers.ts';
 import { anthropicError } from './anthropic-simulator-errors.ts';
 
@@ -15,15 +15,18 @@ interface MessagesBody {
   system?: string | Block[];
   max_tokens?: number;
   stream?: boolean;
-  tools?: { name?: string }[];
+  tools?: { name?: string; type?: string }[];
   stop_sequences?: string[];
   thinking?: { type?: string; budget_tokens?: number };
 }
 
+type Citation = { type: 'web_search_result_location'; url: string; title: string; cited_text: string; encrypted_index: string };
 type ContentBlock =
   | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'text'; text: string; citations: null }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; caller: { type: 'direct' } };
+  | { type: 'text'; text: string; citations: null | Citation[] }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; caller: { type: 'direct' } }
+  | { type: 'server_tool_use'; id: string; name: 'web_search'; input: { query: string }; caller: { type: 'direct' } }
+  | { type: 'web_search_tool_result'; tool_use_id: string; content: { type: 'web_search_result'; url: string; title: string; encrypted_content: string; page_age: string | null }[]; caller: { type: 'direct' } };
 
 const STREAM_FORMAT = { terminator: null, malformed: 'event: content_block_delta\ndata: {"type": not json\n\n' };
 
@@ -93,7 +96,17 @@ export function messages(exchange: SimulatorExchange): void | Promise<void> {
   const results = last?.role === 'user' ? toolResultsOf(last.content) : [];
   const scripted = scriptedToolCall(step.toolCall, (body.tools ?? []).map((tool) => tool.name ?? ''));
   const cities = step.reply === undefined && scripted === null && results.length === 0 && body.tools && body.tools.length > 0 ? weatherCities(said) : null;
-  if (scripted !== null && 'name' in scripted) {
+  const searches = step.reply === undefined && scripted === null && results.length === 0 && asksForSearch(said) && (body.tools ?? []).some((tool) => tool.type?.startsWith('web_search_'));
+  let webSearchRequests = 0;
+  if (searches) {
+    // The hosted web search: the server tool's call, its result, and an answer citing the page found.
+    const found = webSearchFinding(said);
+    const id = `srvtoolu_sim${(sequence + 1).toString(36)}`;
+    blocks.push({ type: 'server_tool_use', id, name: 'web_search', input: { query: found.query }, caller: { type: 'direct' } });
+    blocks.push({ type: 'web_search_tool_result', tool_use_id: id, content: [{ type: 'web_search_result', url: found.url, title: found.title, encrypted_content: 'sim-encrypted-page', page_age: '2 days ago' }], caller: { type: 'direct' } });
+    blocks.push({ type: 'text', text: found.answer, citations: [{ type: 'web_search_result_location', url: found.url, title: found.title, cited_text: found.answer, encrypted_index: 'sim-index' }] });
+    webSearchRequests = 1;
+  } else if (scripted !== null && 'name' in scripted) {
     blocks.push({ type: 'tool_use', id: `toolu_sim_script${(sequence + 1).toString(36)}`, name: scripted.name, input: scripted.arguments, caller: { type: 'direct' } });
     stopReason = 'tool_use';
   } else if (cities) {
@@ -114,6 +127,7 @@ export function messages(exchange: SimulatorExchange): void | Promise<void> {
   }
   let outputTokens = 0;
   for (const block of blocks) {
+    if (block.type === 'web_search_tool_result') continue;
     outputTokens += countWords(block.type === 'text' ? block.text : block.type === 'thinking' ? block.thinking : JSON.stringify(block.input));
   }
   // Anthropic's input_tokens leaves out the tokens read from or written to the cache.
@@ -121,7 +135,7 @@ export function messages(exchange: SimulatorExchange): void | Promise<void> {
   const usage = (output: number) => step.omitUsage ? undefined : {
     input_tokens: uncachedInput, output_tokens: output,
     cache_creation_input_tokens: step.cacheWriteTokens ?? 0, cache_read_input_tokens: step.cachedTokens ?? 0, cache_creation: { ephemeral_5m_input_tokens: (step.cacheWriteTokens ?? 0) - (step.cacheWrite1hTokens ?? 0), ephemeral_1h_input_tokens: step.cacheWrite1hTokens ?? 0 },
-    inference_geo: null, output_tokens_details: null, server_tool_use: null, service_tier: 'standard', speed: null,
+    inference_geo: null, output_tokens_details: null, server_tool_use: webSearchRequests > 0 ? { web_search_requests: webSearchRequests, web_fetch_requests: 0 } : null, service_tier: 'standard', speed: null,
   };
   const message = (content: ContentBlock[], reason: string | null, sequenceHit: string | null, output: number) => ({
     id: `msg_sim${(++sequence).toString(36).padStart(6, '0')}`, type: 'message', role: 'assistant', model: body.model, content,
@@ -136,8 +150,12 @@ export function messages(exchange: SimulatorExchange): void | Promise<void> {
       events.push(event('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
       for (const piece of splitIntoPieces(block.thinking)) events.push(event('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } }));
       events.push(event('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } }));
+    } else if (block.type === 'web_search_tool_result') {
+      events.push(event('content_block_start', { index, content_block: block }));
     } else if (block.type === 'text') {
       events.push(event('content_block_start', { index, content_block: { type: 'text', text: '', citations: null } }));
+      // A cited block's citations come first, one citations_delta each, then its text.
+      for (const citation of block.citations ?? []) events.push(event('content_block_delta', { index, delta: { type: 'citations_delta', citation } }));
       if (block.text !== '') {
         for (const piece of splitIntoPieces(block.text)) events.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
       }
@@ -152,7 +170,7 @@ export function messages(exchange: SimulatorExchange): void | Promise<void> {
   events.splice(2, 0, event('ping', {})); // after the first content_block_start, as Anthropic sends it
   const deltaUsage = step.omitUsage ? undefined : {
     input_tokens: uncachedInput, output_tokens: outputTokens, cache_creation_input_tokens: step.cacheWriteTokens ?? 0, cache_read_input_tokens: step.cachedTokens ?? 0,
-    output_tokens_details: null, server_tool_use: null,
+    output_tokens_details: null, server_tool_use: webSearchRequests > 0 ? { web_search_requests: webSearchRequests, web_fetch_requests: 0 } : null,
   };
   events.push(event('message_delta', { delta: { stop_reason: stopReason, stop_sequence: stopSequence, stop_details: null, container: null }, usage: deltaUsage }));
   if (!step.omitTerminator) events.push(event('message_stop', {}));

@@ -152,6 +152,33 @@ describe('tool use', () => {
   });
 });
 
+describe('hosted web search', () => {
+  const webSearch: Anthropic.WebSearchTool20250305 = { type: 'web_search_20250305', name: 'web_search', max_uses: 3 };
+  const found = { url: 'https://example.org/search-the-docs', title: 'About search the docs', answer: 'The web says: search the docs.' };
+
+  it('answers with the server tool\'s call, its result and a cited text, whole and streamed, counting the search', async () => {
+    const message = await client.messages.create({ model, max_tokens: 200, tools: [webSearch], messages: [{ role: 'user', content: 'search the docs' }] });
+    const [call, result, text] = message.content;
+    expect(call).toMatchObject({ type: 'server_tool_use', name: 'web_search', input: { query: 'search the docs' } });
+    expect(result).toMatchObject({ type: 'web_search_tool_result', tool_use_id: (call as Anthropic.ServerToolUseBlock).id, content: [{ type: 'web_search_result', url: found.url, title: found.title }] });
+    expect(text).toMatchObject({ type: 'text', text: found.answer, citations: [{ type: 'web_search_result_location', url: found.url, title: found.title, cited_text: found.answer }] });
+    expect(message.usage.server_tool_use?.web_search_requests).toBe(1);
+
+    const streamed = await client.messages.stream({ model, max_tokens: 200, tools: [webSearch], messages: [{ role: 'user', content: 'search the docs' }] }).finalMessage();
+    expect(streamed.content.map((block) => block.type)).toEqual(['server_tool_use', 'web_search_tool_result', 'text']);
+    expect(streamed.content[0]).toMatchObject({ input: { query: 'search the docs' } });
+    expect(streamed.content[2]).toMatchObject({ text: found.answer, citations: [{ url: found.url }] });
+    expect(streamed.usage.server_tool_use?.web_search_requests).toBe(1);
+  });
+
+  it('does not search without the tool, or when the question asks for no search', async () => {
+    const plain = await client.messages.create({ model, max_tokens: 200, messages: [{ role: 'user', content: 'search the docs' }] });
+    expect(plain.content.map((block) => block.type)).toEqual(['text']);
+    const other = await client.messages.create({ model, max_tokens: 200, tools: [webSearch], messages: [{ role: 'user', content: 'hi there' }] });
+    expect(other.content.map((block) => block.type)).toEqual(['text']);
+  });
+});
+
 describe('models, errors and scripts', () => {
   it('lists models in Anthropic’s page shape, following after_id', async () => {
     const ids: string[] = [];

@@ -10,6 +10,10 @@
 // with `thinking: {type: 'enabled' | 'adaptive'}` a thinking block `Thinking about "<last user text>".` with a
 // signature comes first. `stop_sequences` cut the text (stop_reason stop_sequence, stop_sequence set) and
 // `max_tokens` cuts it to that many words (stop_reason max_tokens).
+// With a web_search_* server tool offered and "search" in the last user text, the hosted search: a
+// server_tool_use block (input {query}), its web_search_tool_result (one page, webSearchFinding), and a
+// text block citing the page (streamed: citations_delta before the text); usage.server_tool_use counts
+// web_search_requests: 1.
 // Usage: input_tokens = words of the system prompt and of every message (text, tool inputs, tool results);
 // output_tokens = words of thinking + text + tool inputs; cache counters 0.
 import { bearerToken, headerValue, startSimulator, type Simulator } from './simulator-core.ts';

@@ -2,15 +2,15 @@
 // (behaviour documented in gemini-simulator.ts).
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
-import { announcement, countWords, greeting, scriptedToolCall, shapeText, simulatedEmbedding, splitIntoPieces, thinkingSignature, thinkingText, toolResultAnswer, weatherCities } from './simulator-answers.ts';
+import { announcement, asksForSearch, countWords, greeting, scriptedToolCall, shapeText, simulatedEmbedding, splitIntoPieces, thinkingSignature, thinkingText, toolResultAnswer, weatherCities, webSearchFinding } from './simulator-answers.ts';
 import { geminiError } from './gemini-simulator-errors.ts';
 
-interface Part { text?: string; thought?: boolean; functionCall?: { name?: string; args?: unknown }; functionResponse?: { name?: string; response?: unknown } }
+interface Part { text?: string; thought?: boolean; thoughtSignature?: string; thought_signature?: string; functionCall?: { name?: string; args?: unknown }; functionResponse?: { name?: string; response?: unknown } }
 interface Content { role?: string; parts?: Part[] }
 interface GenerateBody {
   contents?: Content[];
   systemInstruction?: Content;
-  tools?: { functionDeclarations?: { name?: string }[] }[];
+  tools?: { functionDeclarations?: { name?: string }[]; googleSearch?: object; google_search?: object }[];
   generationConfig?: GenerationConfig;
   /** Google's JSON mapping also takes the proto's snake_case names (generation_config, max_output_tokens, …). */
   generation_config?: SnakeGenerationConfig;
@@ -41,7 +41,19 @@ function validContents(exchange: SimulatorExchange): GenerateBody | null {
   const body = exchange.recorded.body as GenerateBody | undefined;
   if (!body || typeof body !== 'object') return invalid(exchange, 'Invalid JSON payload received.'), null;
   if (!Array.isArray(body.contents) || body.contents.length === 0) return invalid(exchange, '* GenerateContentRequest.contents: contents is not specified\n'), null;
+  if (body.contents.some((content) => content.parts?.some((part) => !validThoughtSignature(part.thoughtSignature ?? part.thought_signature)))) {
+    return invalid(exchange, 'Unable to submit request because Thought signature is not valid.'), null;
+  }
   return body;
+}
+
+/** Gemini's documented value for a history it did not write, which skips the check. */
+const SKIP_SIGNATURE_CHECK = 'skip_thought_signature_validator';
+
+/** Like Google, a thought signature sent back must be one Gemini made (or the documented skip value). */
+function validThoughtSignature(signature: string | undefined): boolean {
+  if (signature === undefined || signature === SKIP_SIGNATURE_CHECK) return true;
+  return Buffer.from(signature, 'base64').toString('utf8').startsWith('gemini-signature:');
 }
 
 export function countTokens(exchange: SimulatorExchange): void {
@@ -76,7 +88,20 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
   const cities = step.reply === undefined && scripted === null && results.length === 0 && declared.length > 0 ? weatherCities(said) : null;
   let finishReason = 'STOP';
   let answerTokens = 0;
-  if (scripted !== null && 'name' in scripted) {
+  const searching = step.reply === undefined && scripted === null && results.length === 0 && asksForSearch(said) && (body.tools ?? []).some((tool) => tool.googleSearch || tool.google_search);
+  let groundingMetadata: Record<string, unknown> | undefined;
+  if (searching) {
+    // Search grounding: the answer, and what Google searched and used (segment offsets in UTF-8 bytes).
+    const found = webSearchFinding(said);
+    parts.push({ text: found.answer });
+    answerTokens = countWords(found.answer);
+    groundingMetadata = {
+      webSearchQueries: [found.query],
+      searchEntryPoint: { renderedContent: '<div class="sim-search-entry"></div>' },
+      groundingChunks: [{ web: { uri: found.url, title: found.title, domain: 'example.org' } }],
+      groundingSupports: [{ segment: { startIndex: 0, endIndex: Buffer.byteLength(found.answer), text: found.answer }, groundingChunkIndices: [0], confidenceScores: [0.9] }],
+    };
+  } else if (scripted !== null && 'name' in scripted) {
     parts.push({ functionCall: { name: scripted.name, args: scripted.arguments } });
     answerTokens += countWords(JSON.stringify(scripted.arguments));
   } else if (cities) {
@@ -111,7 +136,7 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
   const indexes = Array.from({ length: candidateCount }, (_, index) => index);
   if (!stream) {
     return sendJson(exchange.response, 200, {
-      candidates: indexes.map((index) => ({ content: { parts, role: 'model' }, finishReason, index })), usageMetadata: usage, modelVersion, responseId,
+      candidates: indexes.map((index) => ({ content: { parts, role: 'model' }, finishReason, index, ...(groundingMetadata ? { groundingMetadata } : {}) })), usageMetadata: usage, modelVersion, responseId,
     }, step.headers);
   }
   // Chunks: the thought, then the text a word at a time (function calls together in one chunk); the last
@@ -131,7 +156,7 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
   }
   const partialUsage = usage ? { promptTokenCount: prompt, totalTokenCount: prompt, promptTokensDetails: usage.promptTokensDetails } : undefined;
   const chunks = pieces.map((chunkParts, i) => JSON.stringify({
-    candidates: indexes.map((index) => ({ content: { parts: chunkParts, role: 'model' }, ...(i === pieces.length - 1 ? { finishReason } : {}), index })),
+    candidates: indexes.map((index) => ({ content: { parts: chunkParts, role: 'model' }, ...(i === pieces.length - 1 ? { finishReason, ...(groundingMetadata ? { groundingMetadata } : {}) } : {}), index })),
     usageMetadata: i === pieces.length - 1 ? usage : partialUsage, modelVersion, responseId,
   }));
   if (step.omitTerminator) chunks.pop(); // no chunk with finishReason

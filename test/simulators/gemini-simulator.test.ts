@@ -104,6 +104,38 @@ describe('generateContent', () => {
     expect(chunks.at(-1)!.usageMetadata?.thoughtsTokenCount).toBe(3);
     expect((await ai.models.generateContent({ model, contents: 'think' })).usageMetadata?.thoughtsTokenCount).toBeUndefined();
   });
+
+  it('takes back its own thought signatures and refuses one it did not make, as Google does', async () => {
+    const thought = 'Thinking about "think".';
+    const history = (signature: string) => [
+      { role: 'user', parts: [{ text: 'think' }] },
+      { role: 'model', parts: [{ text: thought, thought: true, thoughtSignature: signature }, { text: 'Hello.' }] },
+      { role: 'user', parts: [{ text: 'again' }] },
+    ];
+    const own = await ai.models.generateContent({ model, contents: history(geminiThoughtSignature(thought)) });
+    expect(own.text).toBe('Hello from the Gemini simulator: you said "again"');
+    const error = await ai.models.generateContent({ model, contents: history('gwsig:anthropic:c2lnbmF0dXJl') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    expect((error as ApiError).message).toContain('Thought signature is not valid');
+  });
+});
+
+describe('search grounding', () => {
+  it('grounds an answer with googleSearch: queries, the page used, and a support spanning the answer, whole and streamed', async () => {
+    const config = { tools: [{ googleSearch: {} }] };
+    const response = await ai.models.generateContent({ model, contents: 'search the docs', config });
+    expect(response.text).toBe('The web says: search the docs.');
+    const grounding = response.candidates?.[0]?.groundingMetadata;
+    expect(grounding?.webSearchQueries).toEqual(['search the docs']);
+    expect(grounding?.groundingChunks).toEqual([{ web: { uri: 'https://example.org/search-the-docs', title: 'About search the docs', domain: 'example.org' } }]);
+    expect(grounding?.groundingSupports?.[0]).toMatchObject({ segment: { startIndex: 0, endIndex: 30, text: 'The web says: search the docs.' }, groundingChunkIndices: [0] });
+    const chunks = await collect(await ai.models.generateContentStream({ model, contents: 'search the docs', config }));
+    expect(chunks.map((chunk) => chunk.text ?? '').join('')).toBe('The web says: search the docs.');
+    expect(chunks.at(-1)!.candidates?.[0]?.groundingMetadata?.webSearchQueries).toEqual(['search the docs']);
+    expect(chunks.slice(0, -1).every((chunk) => chunk.candidates?.[0]?.groundingMetadata === undefined)).toBe(true);
+    expect((await ai.models.generateContent({ model, contents: 'search the docs' })).candidates?.[0]?.groundingMetadata).toBeUndefined();
+  });
 });
 
 describe('function calling', () => {

@@ -12,6 +12,11 @@
 // "weather" (one per city, calling the first declared function with {city}); after functionResponse parts
 // `The tool said: <each response's result/output/content string, or its JSON, joined by "; ">`; with
 // generationConfig.thinkingConfig.includeThoughts a `{text: 'Thinking about "…".', thought: true}` part first.
+// With a googleSearch tool and "search" in the last user text, search grounding: the answer of
+// webSearchFinding with the candidate's groundingMetadata (webSearchQueries, one groundingChunk, a support
+// spanning the answer; streamed: on the last chunk).
+// A thoughtSignature sent back that the simulator did not make (nor Google's `skip_thought_signature_validator`)
+// is refused with 400 INVALID_ARGUMENT, as Google refuses a signature it cannot verify.
 // `stopSequences` cut the text (finishReason STOP); `maxOutputTokens` cuts it to that many words
 // (finishReason MAX_TOKENS). `candidateCount` answers that many candidates, index 0 to count-1, each the
 // same answer cut by maxOutputTokens on its own (streamed: every chunk carries each candidate's next piece).

@@ -25,6 +25,23 @@ export function greeting(provider: string, said: string): string {
   return `Hello from the ${provider} simulator: you said "${said}"`;
 }
 
+/** What a simulated hosted web search finds for a question: one page, and an answer citing it. */
+export interface WebSearchFinding {
+  query: string;
+  url: string;
+  title: string;
+  /** The answer's text; all of it cites the page. */
+  answer: string;
+}
+
+/** A question asks the simulators' hosted web search when it mentions "search". */
+export const asksForSearch = (said: string): boolean => /\bsearch\b/i.test(said);
+
+export function webSearchFinding(said: string): WebSearchFinding {
+  const slug = said.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'page';
+  return { query: said, url: `https://example.org/${slug}`, title: `About ${said}`, answer: `The web says: ${said}.` };
+}
+
 export function toolResultAnswer(results: string[]): string {
   return `The tool said: ${results.join('; ')}`;
 }

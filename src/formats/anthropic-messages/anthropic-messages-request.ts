@@ -64,10 +64,10 @@ export function anthropicMessagesRequestToHub(body: unknown): { request: HubRequ
  * another format needs it: an Anthropic channel gets the body as sent, so a block only Anthropic can take
  * (a Files API image, a server tool's result) must not refuse the call before a channel is chosen.
  */
-export function anthropicMessagesCall(body: unknown): { model: string; stream: boolean; maxTokens: number; hubRequest: () => HubRequest } {
+export function anthropicMessagesCall(body: unknown): { model: string; stream: boolean; maxTokens: number; hubRequest: () => { request: HubRequest; warnings: HubWarning[] } } {
   const input = parseOrThrow(anthropicRequestSchema, body);
-  let request: HubRequest | undefined;
-  return { model: input.model, stream: input.stream === true, maxTokens: input.max_tokens, hubRequest: () => (request ??= parsedAnthropicRequestToHub(input).request) };
+  let converted: { request: HubRequest; warnings: HubWarning[] } | undefined;
+  return { model: input.model, stream: input.stream === true, maxTokens: input.max_tokens, hubRequest: () => (converted ??= parsedAnthropicRequestToHub(input)) };
 }
 
 function parsedAnthropicRequestToHub(input: AnthropicRequest): { request: HubRequest; warnings: HubWarning[] } {

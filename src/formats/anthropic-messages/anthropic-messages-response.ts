@@ -8,13 +8,20 @@ import { anthropicResponseSchema, type AnthropicContentBlock } from './anthropic
 import { anthropicUsageToHub, hubUsageToAnthropic } from './anthropic-messages-usage.ts';
 import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 import { signatureForClient } from '../../hub/hub-signatures.ts';
+import { anthropicCitationsToHub, anthropicServerToolCallToHub, anthropicWebSearchResultToHub, hubServerToolCallToAnthropic, hubServerToolResultToAnthropic, hubTextToAnthropicBlocks } from './anthropic-messages-server-tools.ts';
 
-/** One response block as hub content; blocks of server tools (web search results, …) have no hub form. */
-function anthropicBlockToHub(block: AnthropicContentBlock): HubResponseContent | undefined {
+/** One response block as hub content; server tools other than web search (code execution, …) have no hub form. */
+export function anthropicBlockToHub(block: AnthropicContentBlock): HubResponseContent | undefined {
   const b = block as Record<string, unknown>;
   switch (block.type) {
-    case 'text':
-      return { type: 'text', text: String(b.text) };
+    case 'text': {
+      const citations = anthropicCitationsToHub(b.citations);
+      return citations.length > 0 ? { type: 'text', text: String(b.text), citations } : { type: 'text', text: String(b.text) };
+    }
+    case 'server_tool_use':
+      return anthropicServerToolCallToHub(b);
+    case 'web_search_tool_result':
+      return anthropicWebSearchResultToHub(b);
     case 'thinking':
       return { type: 'reasoning', text: String(b.thinking), signature: String(b.signature), signatureFamily: 'anthropic' };
     case 'redacted_thinking':
@@ -47,15 +54,19 @@ export function anthropicMessagesResponseToHub(json: unknown): HubResponse {
   };
 }
 
-function hubContentToAnthropic(part: HubResponseContent): Record<string, unknown> {
+export function hubContentToAnthropic(part: HubResponseContent): Record<string, unknown>[] {
   switch (part.type) {
     case 'text':
-      return { type: 'text', text: part.text };
+      return hubTextToAnthropicBlocks(part);
+    case 'server-tool-call':
+      return [hubServerToolCallToAnthropic(part)];
+    case 'server-tool-result':
+      return [hubServerToolResultToAnthropic(part)];
     case 'reasoning':
       // Another provider's signature (or none) is marked as such, so the thinking is not sent to Anthropic later.
-      return part.redactedData !== undefined
+      return [part.redactedData !== undefined
         ? { type: 'redacted_thinking', data: part.redactedData }
-        : { type: 'thinking', thinking: part.text, signature: signatureForClient(part.signature, part.signatureFamily, 'anthropic') };
+        : { type: 'thinking', thinking: part.text, signature: signatureForClient(part.signature, part.signatureFamily, 'anthropic') }];
     case 'tool-call': {
       let input: unknown = {};
       try {
@@ -64,7 +75,7 @@ function hubContentToAnthropic(part: HubResponseContent): Record<string, unknown
         // A model can emit broken JSON (cut off by max_tokens); the client still sees what it produced.
         input = { _raw_arguments: part.argumentsJson };
       }
-      return { type: 'tool_use', id: encodeToolCallId(part.id, part.signature), name: part.name, input };
+      return [{ type: 'tool_use', id: encodeToolCallId(part.id, part.signature), name: part.name, input }];
     }
   }
 }
@@ -79,7 +90,7 @@ export function hubToAnthropicMessagesResponse(response: HubResponse, ctx: HubTo
     type: 'message',
     role: 'assistant',
     model: ctx.requestModel,
-    content: response.content.map(hubContentToAnthropic),
+    content: response.content.flatMap(hubContentToAnthropic),
     stop_reason: hubFinishReasonToAnthropic(response.finishReason),
     stop_sequence: null,
     usage: hubUsageToAnthropic(response.usage),

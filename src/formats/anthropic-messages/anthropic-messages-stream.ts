@@ -18,6 +18,7 @@ import { encodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 import { anthropicTextDeltaOf } from './anthropic-messages-text-delta.ts';
 import { anthropicMessagesRequestFacts } from './anthropic-messages-request-facts.ts';
 import { signatureForClient } from '../../hub/hub-signatures.ts';
+import { anthropicCitationToHub, anthropicServerToolCallToHub, anthropicWebSearchResultToHub, hubCitationToAnthropic, hubServerToolCallToAnthropic, hubServerToolResultToAnthropic } from './anthropic-messages-server-tools.ts';
 
 export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContext = {}): StreamMachine<SseEvent, HubStreamPart> & TextDeltaReader {
   let done = false;
@@ -25,6 +26,8 @@ export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContex
   let usage: AnthropicUsage = {};
   // Content block index → the hub's tool-call index, for the blocks that are tool_use.
   const toolForBlock = new Map<number, number>();
+  // Content block index → a server_tool_use block whose input is still streaming (its query).
+  const serverCalls = new Map<number, { block: Record<string, unknown>; json: string }>();
 
   const finish = (): HubStreamPart[] => {
     done = true;
@@ -70,6 +73,12 @@ export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContex
               if (input && Object.keys(input).length > 0) out.push({ type: 'tool-call-delta', index, argumentsDelta: JSON.stringify(input) });
               return out;
             }
+            case 'server_tool_use':
+              // Its input (the query) streams as input_json_delta; the call is whole at content_block_stop.
+              serverCalls.set(e.index, { block, json: '' });
+              return [];
+            case 'web_search_tool_result':
+              return [anthropicWebSearchResultToHub(block)];
             default:
               ctx.onWarning?.({ type: 'dropped', feature: `content_block ${String(block.type)}`, detail: 'server-side tool blocks have no hub form.' });
               return [];
@@ -83,10 +92,22 @@ export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContex
           if (d.type === 'input_json_delta' && d.partial_json) {
             const index = toolForBlock.get(e.index);
             if (index !== undefined) return [{ type: 'tool-call-delta', index, argumentsDelta: d.partial_json }];
+            const server = serverCalls.get(e.index);
+            if (server) server.json += d.partial_json;
+          }
+          if (d.type === 'citations_delta') {
+            const citation = anthropicCitationToHub((d as { citation?: unknown }).citation);
+            if (citation) return [{ type: 'citation', citation }];
           }
           return [];
         }
         case 'content_block_stop': {
+          const server = serverCalls.get(e.index);
+          if (server) {
+            serverCalls.delete(e.index);
+            const call = anthropicServerToolCallToHub({ ...server.block, input: parsedInput(server.json, server.block.input) });
+            return call ? [call] : [];
+          }
           const index = toolForBlock.get(e.index);
           return index === undefined ? [] : [{ type: 'tool-call-end', index }];
         }
@@ -108,6 +129,16 @@ export function createAnthropicMessagesStreamToHubMachine(ctx: StreamToHubContex
     // push()'s own first step, for the converter's fast lane: a text delta changes no state.
     textDeltaOf: (event) => (done ? undefined : anthropicTextDeltaOf(event.data)),
   };
+}
+
+/** A server tool's streamed input, or the block's own when nothing streamed (or it is not JSON). */
+function parsedInput(json: string, own: unknown): unknown {
+  if (json === '') return own;
+  try {
+    return JSON.parse(json);
+  } catch {
+    return own;
+  }
 }
 
 /** The prompt's counts as message_start told them, for a client format that shows them at the start. */
@@ -183,7 +214,7 @@ function startUsage(promptUsage: PromptUsage | undefined, requestBody: unknown):
   return { input_tokens: anthropicMessagesRequestFacts.promptTokens(body), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 }
 
-type OpenBlock = { kind: 'text' | 'thinking'; index: number; signed: boolean; family?: string | undefined } | { kind: 'tool'; index: number; tool: number };
+type OpenBlock = { kind: 'text' | 'thinking'; index: number; signed: boolean; family?: string | undefined; text?: string } | { kind: 'tool'; index: number; tool: number };
 
 /**
  * Writes Anthropic's exact sequence: message_start, then per block content_block_start, deltas and
@@ -244,8 +275,26 @@ export function createHubToAnthropicMessagesStreamMachine(ctx: HubToStreamContex
       const out: SseEvent[] = started || part.type === 'error' ? [] : start('gateway', undefined);
       switch (part.type) {
         case 'text-delta':
-          if (open?.kind !== 'text') openBlock(out, { type: 'text', text: '' }, { kind: 'text', index: nextIndex++, signed: false });
+          if (open?.kind !== 'text') openBlock(out, { type: 'text', text: '' }, { kind: 'text', index: nextIndex++, signed: false, text: '' });
+          if (open?.kind === 'text') open.text += part.delta;
           delta(out, { type: 'text_delta', text: part.delta });
+          break;
+        case 'citation':
+          // Anthropic puts citations on the text block they belong to: the open one (Gemini's grounding comes
+          // with the last of the text); with none open, an empty block carries them.
+          if (open?.kind !== 'text') openBlock(out, { type: 'text', text: '' }, { kind: 'text', index: nextIndex++, signed: false, text: '' });
+          delta(out, { type: 'citations_delta', citation: hubCitationToAnthropic(part.citation, open?.kind === 'text' ? open.text ?? '' : '') });
+          break;
+        case 'server-tool-call': {
+          const block = hubServerToolCallToAnthropic(part);
+          openBlock(out, { ...block, input: {} }, { kind: 'tool', index: nextIndex++, tool: -1 });
+          delta(out, { type: 'input_json_delta', partial_json: JSON.stringify(block.input) });
+          close(out);
+          break;
+        }
+        case 'server-tool-result':
+          openBlock(out, hubServerToolResultToAnthropic(part), { kind: 'tool', index: nextIndex++, tool: -1 });
+          close(out);
           break;
         case 'reasoning-delta':
           if (part.redactedData !== undefined) {

@@ -2,6 +2,7 @@
 import { hubMachineWatcher } from '../shared/hub-machine-watcher.ts';
 import { anthropicMessagesRequestFacts } from './anthropic-messages-request-facts.ts';
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { fitAnthropicRequestToModel } from './anthropic-messages-model-support.ts';
 import { anthropicModelEntry, anthropicModelList } from './anthropic-messages-models.ts';
 import { anthropicRefusalOf } from './anthropic-messages-refusal.ts';
 import { anthropicReplayEvent } from './anthropic-messages-replay.ts';
@@ -19,6 +20,7 @@ import {
 
 
 export const anthropicMessagesFormat: FormatConverters = {
+  fitToModel: fitAnthropicRequestToModel,
   name: 'anthropic-messages',
   modelIn: 'body',
   needsInlineImages: false,

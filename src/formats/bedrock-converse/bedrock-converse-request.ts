@@ -8,6 +8,7 @@ import type { HubRequest, HubToolChoice } from '../../hub/hub-request.ts';
 import { parseOrThrow, unknownFields } from '../../hub/hub-validation.ts';
 import { Warnings, type HubWarning } from '../../hub/hub-warnings.ts';
 import { restoreExtensions, setIfDefined, warnForeignExtensions } from '../shared/extensions.ts';
+import { warnUnservedWebTools } from '../shared/server-tools.ts';
 import { converseMessagesToHub, hubMessagesToConverse } from './bedrock-converse-content.ts';
 import { claudeConverseFields, isClaudeOnBedrock, type ClaudeConverseFields } from './bedrock-converse-claude-fields.ts';
 import { converseRequestSchema, type ConverseRequest } from './bedrock-converse-schema.ts';
@@ -109,5 +110,6 @@ export function hubToConverseRequest(request: HubRequest, upstreamModel: string)
   warnDropped(request, warnings, claude !== null);
   restoreExtensions(body, request, 'bedrock-converse');
   warnForeignExtensions(request, 'bedrock-converse', warnings);
+  warnUnservedWebTools(request, warnings, 'Bedrock Converse');
   return { body, warnings: warnings.list };
 }

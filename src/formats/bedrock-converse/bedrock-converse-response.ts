@@ -35,7 +35,8 @@ export function converseResponseToHub(json: unknown, ctx: ResponseToHubContext =
   };
 }
 
-function hubContentToConverse(part: HubResponseContent): Record<string, unknown> {
+/** A content block for Converse; a hosted tool's call or result (another provider's web search) has none. */
+export function hubContentToConverse(part: HubResponseContent): Record<string, unknown> | undefined {
   switch (part.type) {
     case 'text':
       return { text: part.text };
@@ -52,12 +53,14 @@ function hubContentToConverse(part: HubResponseContent): Record<string, unknown>
       }
       return { toolUse: { toolUseId: converseToolUseId(part.id), name: part.name, input } };
     }
+    default:
+      return undefined;
   }
 }
 
 export function hubToConverseResponse(response: HubResponse, _ctx: HubToResponseContext): Record<string, unknown> {
   return {
-    output: { message: { role: 'assistant', content: response.content.map(hubContentToConverse) } },
+    output: { message: { role: 'assistant', content: response.content.map(hubContentToConverse).filter((block) => block !== undefined) } },
     stopReason: hubFinishReasonToConverse(response.finishReason),
     usage: hubUsageToConverse(response.usage),
     metrics: { latencyMs: 0 },

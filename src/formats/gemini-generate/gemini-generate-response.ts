@@ -8,6 +8,8 @@ import { hubFinishReasonToGemini, mapGeminiFinishReason } from './gemini-generat
 import { geminiResponseSchema, type GeminiPart } from './gemini-generate-schema.ts';
 import { geminiUsageToHub, hubUsageToGemini } from './gemini-generate-usage.ts';
 import { signatureForClient } from '../../hub/hub-signatures.ts';
+import { geminiGroundingToHub } from './gemini-generate-grounding.ts';
+import type { HubTextPart } from '../../hub/hub-request.ts';
 
 /** One response part as hub content; Gemini names no call ids, so missing ones are generated. */
 function geminiPartToHub(part: GeminiPart, generateId: () => string): HubResponseContent | undefined {
@@ -39,8 +41,18 @@ export function geminiGenerateResponseToHub(json: unknown, ctx: ResponseToHubCon
     const hub = geminiPartToHub(part, generateId);
     if (hub) content.push(hub);
   }
+  // Search grounding: the search as a hosted tool's call and result before the answer, its supports as
+  // citations on the answer's first text part (Gemini answers a grounded question in one).
+  const firstText = content.find((part): part is HubTextPart => part.type === 'text');
+  const grounding = geminiGroundingToHub((candidate as { groundingMetadata?: unknown } | undefined)?.groundingMetadata, firstText?.text ?? '', generateId);
+  if (grounding) {
+    if (firstText && grounding.citations.length > 0) firstText.citations = grounding.citations;
+    content.unshift(grounding.call, grounding.result);
+  }
   // A prompt blocked before generation has no candidate, only promptFeedback.blockReason.
   const blocked = !candidate && response.promptFeedback?.blockReason;
+  const usage = geminiUsageToHub(response.usageMetadata);
+  if (grounding) usage.webSearches = grounding.searches;
   return {
     id: response.responseId ?? generateId(),
     model: response.modelVersion ?? '',
@@ -48,7 +60,7 @@ export function geminiGenerateResponseToHub(json: unknown, ctx: ResponseToHubCon
     finishReason: blocked
       ? { unified: 'content-filter', raw: response.promptFeedback?.blockReason ?? null }
       : mapGeminiFinishReason(candidate?.finishReason, content.some((p) => p.type === 'tool-call')),
-    usage: geminiUsageToHub(response.usageMetadata),
+    usage,
   };
 }
 

@@ -17,6 +17,7 @@ import { hubFinishReasonToGemini, mapGeminiFinishReason } from './gemini-generat
 import { geminiResponseSchema } from './gemini-generate-schema.ts';
 import { geminiUsageToHub, hubUsageToGemini } from './gemini-generate-usage.ts';
 import { signatureForClient } from '../../hub/hub-signatures.ts';
+import { geminiGroundingToHub } from './gemini-generate-grounding.ts';
 
 /** The finish part waits for the end of the stream: usage may come with or after the finishReason. */
 export function createGeminiGenerateStreamToHubMachine(ctx: StreamToHubContext = {}): StreamMachine<SseEvent, HubStreamPart> {
@@ -27,6 +28,9 @@ export function createGeminiGenerateStreamToHubMachine(ctx: StreamToHubContext =
   let usage: HubUsage | undefined;
   let tools = 0;
   let promptBlocked = false;
+  // The answer's text so far: grounding supports (in the last chunk) count their offsets in it.
+  let text = '';
+  let searches = 0;
 
   return {
     push(event) {
@@ -71,8 +75,17 @@ export function createGeminiGenerateStreamToHubMachine(ctx: StreamToHubContext =
         } else if (part.text !== undefined && part.thought) {
           out.push({ type: 'reasoning-delta', delta: part.text, ...(part.thoughtSignature ? { signature: part.thoughtSignature, signatureFamily: 'google' } : {}) });
         } else if (part.text) {
+          text += part.text;
           out.push({ type: 'text-delta', delta: part.text });
         }
+      }
+      // Search grounding comes with the last of the text: its citations while the text is still open, then
+      // the search as a hosted tool's call and result.
+      const grounding = geminiGroundingToHub((candidate as { groundingMetadata?: unknown } | undefined)?.groundingMetadata, text, generateId);
+      if (grounding && searches === 0) {
+        searches = grounding.searches;
+        for (const citation of grounding.citations) out.push({ type: 'citation', citation });
+        out.push(grounding.call, grounding.result);
       }
       if (candidate?.finishReason) finishRaw = candidate.finishReason;
       // A prompt blocked before generation has no candidate, only promptFeedback.blockReason.
@@ -86,7 +99,8 @@ export function createGeminiGenerateStreamToHubMachine(ctx: StreamToHubContext =
       if (done || !started) return [];
       done = true;
       const finishReason = promptBlocked ? { unified: 'content-filter' as const, raw: finishRaw } : mapGeminiFinishReason(finishRaw, tools > 0);
-      return [{ type: 'finish', finishReason, usage: usage ?? unreportedUsage() }];
+      const reported = usage ?? unreportedUsage();
+      return [{ type: 'finish', finishReason, usage: searches > 0 ? { ...reported, webSearches: searches } : reported }];
     },
   };
 }
@@ -160,6 +174,9 @@ export function createHubToGeminiGenerateStreamMachine(ctx: HubToStreamContext):
         case 'error':
           ended = true;
           return [hubErrorToGeminiStreamEvent(part.error)];
+        default:
+          // Another provider's hosted search (its call, result and citations) has no place in a Gemini answer.
+          return [];
       }
     },
     end: () => [],

@@ -21,8 +21,8 @@ const GEMINI_WEB_TOOLS: Record<HubWebTool, Record<string, unknown>> = {
 
 /**
  * The Gemini tools for web tools another client asked for (a Gemini client's own are restored as sent). The
- * answer is grounded in what Google found; its grounding metadata is not turned into the client's own
- * search-result blocks, which the warning says.
+ * answer is grounded in what Google found; its grounding metadata comes back as the client's own search
+ * results (gemini-generate-grounding.ts).
  */
 export function geminiWebToolsToAdd(request: HubRequest, upstreamModel: string, warnings: Warnings): Record<string, unknown>[] {
   if (request.extensions['gemini-generate']?.server_tools || !request.webTools?.length) return [];
@@ -31,6 +31,5 @@ export function geminiWebToolsToAdd(request: HubRequest, upstreamModel: string, 
     warnings.dropped('tools', `${request.webTools.join(' and ')} left out: ${upstreamModel} cannot use Google's own tools together with function calling.`);
     return [];
   }
-  warnings.unsupported('tools', `${request.webTools.join(' and ')} served by Gemini's ${request.webTools.map((tool) => (tool === 'web-search' ? 'googleSearch' : 'urlContext')).join(' and ')}: the answer is grounded, without the client's own search-result blocks.`);
   return request.webTools.map((tool) => GEMINI_WEB_TOOLS[tool]);
 }

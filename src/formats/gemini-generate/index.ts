@@ -2,6 +2,7 @@
 import { hubMachineWatcher } from '../shared/hub-machine-watcher.ts';
 import { geminiGenerateRequestFacts } from './gemini-generate-request-facts.ts';
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { fitGeminiRequestToModel } from './gemini-generate-model-support.ts';
 import { geminiModelEntry, geminiModelList } from './gemini-generate-models.ts';
 import { geminiCandidates } from './gemini-generate-candidates.ts';
 import { geminiRefusalOf } from './gemini-generate-refusal.ts';
@@ -19,6 +20,7 @@ import {
 
 
 export const geminiGenerateFormat: FormatConverters = {
+  fitToModel: fitGeminiRequestToModel,
   name: 'gemini-generate',
   modelIn: 'path',
   needsInlineImages: true,

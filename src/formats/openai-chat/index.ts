@@ -2,6 +2,7 @@
 import { openaiChatPrefillBody, openaiChatWatcher } from './openai-chat-watcher.ts';
 import { openaiChatRequestFacts } from './openai-chat-request-facts.ts';
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { fitOpenAIChatRequestToModel } from './openai-chat-model-support.ts';
 import { openaiModelEntry, openaiModelList } from './openai-chat-models.ts';
 import { openaiRefusalOf } from './openai-chat-refusal.ts';
 import { openaiChatReplayEvent } from './openai-chat-replay.ts';
@@ -19,6 +20,7 @@ import { answerCount } from '../shared/answer-count.ts';
 
 
 export const openaiChatFormat: FormatConverters = {
+  fitToModel: fitOpenAIChatRequestToModel,
   name: 'openai-chat',
   modelIn: 'body',
   needsInlineImages: false,

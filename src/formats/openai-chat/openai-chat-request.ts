@@ -5,6 +5,7 @@ import type { HubReasoningConfig, HubRequest, HubResponseFormat, HubToolChoice }
 import { parseOrThrow, unknownFields } from '../../hub/hub-validation.ts';
 import { Warnings, type HubWarning } from '../../hub/hub-warnings.ts';
 import { restoreExtensions, setIfDefined, warnForeignExtensions } from '../shared/extensions.ts';
+import { warnUnservedWebTools } from '../shared/server-tools.ts';
 import { hubMessagesToOpenAI, openaiMessagesToHub } from './openai-chat-messages.ts';
 import { openaiChatRequestSchema, type OpenAIChatRequest } from './openai-chat-schema.ts';
 
@@ -155,5 +156,6 @@ export function hubToOpenaiChatRequest(request: HubRequest, upstreamModel: strin
   }
   restoreExtensions(body, request, 'openai-chat');
   warnForeignExtensions(request, 'openai-chat', warnings);
+  warnUnservedWebTools(request, warnings, 'OpenAI chat');
   return { body, warnings: warnings.list };
 }

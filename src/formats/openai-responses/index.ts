@@ -3,6 +3,7 @@
 import { hubMachineWatcher } from '../shared/hub-machine-watcher.ts';
 import { openaiResponsesRequestFacts } from './openai-responses-request-facts.ts';
 import type { FormatConverters } from '../../hub/hub-format.ts';
+import { fitResponsesRequestToModel } from './openai-responses-model-support.ts';
 import { openaiModelEntry, openaiModelList } from '../openai-chat/openai-chat-models.ts';
 import { openaiRefusalOf } from '../openai-chat/openai-chat-refusal.ts';
 import { openaiResponsesUsageToHub } from './openai-responses-usage.ts';
@@ -19,6 +20,7 @@ import {
 export { responseEnvelope } from './openai-responses-items.ts';
 
 export const openaiResponsesFormat: FormatConverters = {
+  fitToModel: fitResponsesRequestToModel,
   name: 'openai-responses',
   modelIn: 'body',
   needsInlineImages: false,

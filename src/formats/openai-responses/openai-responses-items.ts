@@ -21,10 +21,10 @@ export function itemIdBase(responseId: string): string {
 export const reasoningItemId = (base: string, outputIndex: number) => `rs_${base}_${outputIndex}`;
 export const messageItemId = (base: string, outputIndex: number) => `msg_${base}_${outputIndex}`;
 
-export const outputTextPart = (text: string) => ({ type: 'output_text', annotations: [], logprobs: [], text });
+export const outputTextPart = (text: string, annotations: readonly Record<string, unknown>[] = []) => ({ type: 'output_text', annotations, logprobs: [], text });
 
-export function messageItem(id: string, text: string | null, status: ItemStatus): Record<string, unknown> {
-  return { id, type: 'message', status, role: 'assistant', content: text === null ? [] : [outputTextPart(text)] };
+export function messageItem(id: string, text: string | null, status: ItemStatus, annotations: readonly Record<string, unknown>[] = []): Record<string, unknown> {
+  return { id, type: 'message', status, role: 'assistant', content: text === null ? [] : [outputTextPart(text, annotations)] };
 }
 
 export type { ReasoningSeal } from './openai-responses-reasoning-seal.ts';

@@ -110,10 +110,12 @@ describe('openaiResponsesRequestToHub', () => {
     expect(invalid({ model: 'm', input: 'hi', background: true }).param).toBe('background');
   });
 
-  it('refuses hosted tools by name, and removes hosted web search with a warning', () => {
+  it('refuses hosted tools by name, and carries hosted web search as the hub\'s, its OpenAI settings named as dropped', () => {
     const { request, warnings } = openaiResponsesRequestToHub({ model: 'm', input: 'hi', tools: [{ type: 'function', name: 'f', parameters: {} }, { type: 'web_search', external_web_access: false }] });
     expect(request.tools.map((t) => t.name)).toEqual(['f']);
-    expect(warnings).toEqual([expect.objectContaining({ type: 'dropped', feature: 'tools[1]' })]);
+    expect(request.webTools).toEqual(['web-search']);
+    expect(warnings).toEqual([expect.objectContaining({ type: 'dropped', feature: 'tools[1].external_web_access' })]);
+    expect(openaiResponsesRequestToHub({ model: 'm', input: 'hi', tools: [{ type: 'web_search' }] }).warnings).toEqual([]);
     const error = invalid({ model: 'm', input: 'hi', tools: [{ type: 'image_generation' }] });
     expect(error.param).toBe('tools[0].type');
     expect(error.message).toContain("'image_generation' tools run on OpenAI's servers");

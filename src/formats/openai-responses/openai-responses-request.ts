@@ -9,6 +9,7 @@ import type { HubReasoningConfig, HubRequest, HubResponseFormat, HubTool, HubToo
 import { parseOrThrow, unknownFields } from '../../hub/hub-validation.ts';
 import { Warnings, type HubWarning } from '../../hub/hub-warnings.ts';
 import { restoreExtensions, setIfDefined, warnForeignExtensions } from '../shared/extensions.ts';
+import { warnUnservedWebTools } from '../shared/server-tools.ts';
 import { warnUnavailableIncludes } from './openai-responses-include.ts';
 import { hubMessagesToResponsesInput, responsesInputToHub } from './openai-responses-input.ts';
 import { responsesRequestSchema, type ResponsesRequest } from './openai-responses-schema.ts';
@@ -94,7 +95,8 @@ export function openaiResponsesRequestToHub(body: unknown): { request: HubReques
   const { system, messages } = responsesInputToHub(input.input as string | Array<Record<string, unknown>> | undefined, warnings);
   if (input.instructions) system.unshift({ type: 'text', text: input.instructions });
   if (messages.length === 0) throw invalidRequest("Invalid value for 'input': the request has no input to answer.", 'input');
-  const chosen = toolChoiceToHub(input.tool_choice, responsesToolsToHub(input.tools as Record<string, unknown>[] | null | undefined, warnings));
+  const read = responsesToolsToHub(input.tools as Record<string, unknown>[] | null | undefined, warnings);
+  const chosen = toolChoiceToHub(input.tool_choice, read.tools);
   const request: HubRequest = {
     model: input.model,
     system,
@@ -104,6 +106,7 @@ export function openaiResponsesRequestToHub(body: unknown): { request: HubReques
     stream: input.stream === true,
     extensions: {},
   };
+  if (read.webSearch) request.webTools = ['web-search'];
   if (chosen.choice !== undefined) request.toolChoice = chosen.choice;
   if (input.parallel_tool_calls != null) request.parallelToolCalls = input.parallel_tool_calls;
   if (input.max_output_tokens != null) request.maxOutputTokens = input.max_output_tokens;
@@ -177,5 +180,6 @@ export function hubToOpenaiResponsesRequest(request: HubRequest, upstreamModel: 
   restoreExtensions(body, request, 'openai-responses');
   if (!('store' in body)) body.store = false;
   warnForeignExtensions(request, 'openai-responses', warnings);
+  warnUnservedWebTools(request, warnings, 'this OpenAI Responses channel');
   return { body, warnings: warnings.list };
 }

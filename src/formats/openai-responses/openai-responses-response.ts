@@ -19,6 +19,7 @@ import {
   responsesId,
 } from './openai-responses-items.ts';
 import { responsesResponseSchema } from './openai-responses-schema.ts';
+import { urlCitation, webSearchCallItem, webSearchItemId } from './openai-responses-web-search.ts';
 import { openaiResponsesUsageToHub } from './openai-responses-usage.ts';
 
 const textsOf = (list: unknown): string[] =>
@@ -69,19 +70,33 @@ function hubContentToResponsesOutput(content: readonly HubResponseContent[], bas
   const clientTools = clientToolsOf(requestBody);
   const output: Record<string, unknown>[] = [];
   let text: string | null = null;
+  let annotations: Record<string, unknown>[] = [];
   const flush = () => {
     if (text === null) return;
-    output.push(messageItem(messageItemId(base, output.length), text, 'completed'));
+    output.push(messageItem(messageItemId(base, output.length), text, 'completed', annotations));
     text = null;
+    annotations = [];
   };
+  // A hosted search's call, found again when its result (the sources) comes.
+  const searches = new Map<string, { index: number; queries: string[] }>();
   for (const part of content) {
     if (part.type === 'text') {
+      const offset = text?.length ?? 0;
+      for (const citation of part.citations ?? []) annotations.push(urlCitation(citation, offset, part.text.length));
       text = (text ?? '') + part.text;
+      continue;
+    }
+    if (part.type === 'server-tool-result') {
+      const call = searches.get(part.callId);
+      if (call) output[call.index] = webSearchCallItem(String(output[call.index]!.id), call, part.sources, part.errorCode === undefined ? 'completed' : 'failed');
       continue;
     }
     flush();
     if (part.type === 'reasoning') {
       output.push(reasoningItem(reasoningItemId(base, output.length), part.text, { signature: part.signature, redactedData: part.redactedData }));
+    } else if (part.type === 'server-tool-call') {
+      searches.set(part.id, { index: output.length, queries: part.queries });
+      output.push(webSearchCallItem(webSearchItemId(base, output.length), part, [], 'completed'));
     } else {
       const tool = clientTools.get(part.name);
       output.push(clientToolCallItem(tool, toolCallItemId(tool, base, output.length), encodeToolCallId(part.id, part.signature), part.name, part.argumentsJson, 'completed'));

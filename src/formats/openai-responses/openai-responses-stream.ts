@@ -2,7 +2,9 @@
 // whose data repeats the type and carries an increasing sequence_number, as OpenAI sends them.
 import { wantsEncryptedReasoning } from './openai-responses-include.ts';
 import { upstreamStatusError } from '../../hub/hub-errors.ts';
-import type { HubFinishReason, HubUsage } from '../../hub/hub-response.ts';
+import type { HubFinishReason, HubServerToolCallPart, HubServerToolResultPart, HubUsage } from '../../hub/hub-response.ts';
+import type { HubCitation } from '../../hub/hub-request.ts';
+import { urlCitation, webSearchCallItem, webSearchItemId } from './openai-responses-web-search.ts';
 import {
   defaultGenerateId,
   machineToTransformStream,
@@ -155,6 +157,12 @@ interface OpenText {
   text: string;
   /** Reasoning: whether the summary part was announced (only once there is text). */
   partOpen: boolean;
+  /** A message's url_citation annotations so far. */
+  annotations: Record<string, unknown>[];
+  /** Where this message starts in the whole answer's text (citations with spans count from the answer's start). */
+  answerStart: number;
+  /** Citations without a span (Anthropic's, which come before the text they cite) and where that text starts. */
+  pending: { citations: HubCitation[]; start: number } | null;
 }
 
 interface OpenCall {
@@ -186,6 +194,9 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
   const output: Record<string, unknown>[] = [];
   let open: OpenText | null = null;
   const calls = new Map<number, OpenCall>();
+  // Hosted searches whose result has not come yet, by the hub's call id.
+  const searches = new Map<string, { index: number; itemId: string; queries: string[] }>();
+  let answerText = 0;
   // A reasoning item's seal (encrypted_content) goes out only when the request's include asks for it.
   const keepSeal = wantsEncryptedReasoning(ctx.requestBody);
   const clientTools = clientToolsOf(ctx.requestBody);
@@ -217,7 +228,7 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
     if (open?.kind === kind) return open;
     closeText(out, 'completed', {});
     const index = output.length;
-    const at = { index, text: '', partOpen: false };
+    const at = { index, text: '', partOpen: false, annotations: [], answerStart: answerText, pending: null };
     if (kind === 'message') {
       const itemId = messageItemId(base, index);
       addItem(out, messageItem(itemId, null, 'in_progress'));
@@ -237,9 +248,10 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
     open = null;
     const where = { item_id: item.itemId, output_index: item.index };
     if (item.kind === 'message') {
+      settleCitations(out, item);
       emit(out, 'response.output_text.done', { ...where, content_index: 0, text: item.text, logprobs: [] });
-      emit(out, 'response.content_part.done', { ...where, content_index: 0, part: outputTextPart(item.text) });
-      doneItem(out, item.index, messageItem(item.itemId, item.text, status));
+      emit(out, 'response.content_part.done', { ...where, content_index: 0, part: outputTextPart(item.text, item.annotations) });
+      doneItem(out, item.index, messageItem(item.itemId, item.text, status, item.annotations));
       return;
     }
     if (item.partOpen) {
@@ -247,6 +259,44 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
       emit(out, 'response.reasoning_summary_part.done', { ...where, summary_index: 0, part: { type: 'summary_text', text: item.text } });
     }
     doneItem(out, item.index, reasoningItem(item.itemId, item.text, keepSeal ? seal : {}));
+  };
+
+  const annotate = (out: SseEvent[], item: OpenText, annotation: Record<string, unknown>) => {
+    item.annotations.push(annotation);
+    emit(out, 'response.output_text.annotation.added', { item_id: item.itemId, output_index: item.index, content_index: 0, annotation_index: item.annotations.length - 1, annotation });
+  };
+  /** Citations without a span cite the text written since they came. */
+  const settleCitations = (out: SseEvent[], item: OpenText) => {
+    const pending = item.pending;
+    if (!pending) return;
+    item.pending = null;
+    for (const citation of pending.citations) annotate(out, item, urlCitation(citation, pending.start, item.text.length - pending.start));
+  };
+  const cite = (out: SseEvent[], citation: HubCitation) => {
+    const item = openText(out, 'message');
+    if (citation.startIndex !== undefined && citation.endIndex !== undefined) {
+      annotate(out, item, urlCitation({ ...citation, startIndex: Math.max(0, citation.startIndex - item.answerStart), endIndex: Math.max(0, citation.endIndex - item.answerStart) }, 0, 0));
+      return;
+    }
+    if (item.pending && item.text.length > item.pending.start) settleCitations(out, item);
+    (item.pending ??= { citations: [], start: item.text.length }).citations.push(citation);
+  };
+
+  const startSearch = (out: SseEvent[], call: HubServerToolCallPart) => {
+    closeText(out, 'completed', {});
+    const index = output.length;
+    const itemId = webSearchItemId(base, index);
+    searches.set(call.id, { index, itemId, queries: call.queries });
+    addItem(out, webSearchCallItem(itemId, call, [], 'in_progress'));
+    emit(out, 'response.web_search_call.in_progress', { item_id: itemId, output_index: index });
+    emit(out, 'response.web_search_call.searching', { item_id: itemId, output_index: index });
+  };
+  const endSearch = (out: SseEvent[], callId: string, sources: HubServerToolResultPart['sources'], failed: boolean) => {
+    const search = searches.get(callId);
+    if (!search) return;
+    searches.delete(callId);
+    emit(out, 'response.web_search_call.completed', { item_id: search.itemId, output_index: search.index });
+    doneItem(out, search.index, webSearchCallItem(search.itemId, search, sources, failed ? 'failed' : 'completed'));
   };
 
   const reasoningText = (out: SseEvent[], delta: string) => {
@@ -283,7 +333,7 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
 
   /** For a failed response: open items as delivered so far, incomplete, without their done events. */
   const sealOpenItems = () => {
-    if (open) output[open.index] = open.kind === 'message' ? messageItem(open.itemId, open.text, 'incomplete') : reasoningItem(open.itemId, open.text);
+    if (open) output[open.index] = open.kind === 'message' ? messageItem(open.itemId, open.text, 'incomplete', open.annotations) : reasoningItem(open.itemId, open.text);
     for (const call of calls.values()) output[call.index] = callItem(call, 'incomplete');
   };
 
@@ -293,6 +343,7 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
     const lastIsOpen = open !== null && open.index === output.length - 1;
     closeText(out, result.status === 'incomplete' && lastIsOpen ? 'incomplete' : 'completed', {});
     for (const [hubIndex, call] of [...calls]) closeCall(out, hubIndex, call);
+    for (const callId of [...searches.keys()]) endSearch(out, callId, [], false);
     emit(out, result.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: envelope(result.status, result, usage) });
   };
 
@@ -310,6 +361,7 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
           if (part.delta === '') break;
           const item = openText(out, 'message');
           item.text += part.delta;
+          answerText += part.delta.length;
           emit(out, 'response.output_text.delta', { item_id: item.itemId, output_index: item.index, content_index: 0, delta: part.delta, logprobs: [] });
           break;
         }
@@ -349,6 +401,15 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
           if (call) closeCall(out, part.index, call);
           break;
         }
+        case 'citation':
+          cite(out, part.citation);
+          break;
+        case 'server-tool-call':
+          startSearch(out, part);
+          break;
+        case 'server-tool-result':
+          endSearch(out, part.callId, part.sources, part.errorCode !== undefined);
+          break;
         case 'finish':
           ended = true;
           finish(out, part.finishReason, part.usage);

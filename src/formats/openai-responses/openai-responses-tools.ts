@@ -6,8 +6,9 @@
 //   argument `input`, and a call comes back as a custom_tool_call whose input is that string.
 // - `local_shell` / `shell`: the client runs commands; a function with the action's fields, and a call
 //   comes back as local_shell_call / shell_call.
-// Hosted web search runs on OpenAI's servers: removed, with a warning the client sees (x-gateway-warnings).
-// Other hosted tools are refused with a 400 naming them. The mapping is a pure function of the request's
+// Hosted web search runs on OpenAI's servers: carried as the hub's web search, which Anthropic (its web_search
+// server tool) and Gemini (search grounding) serve; other providers leave it out with a warning the client
+// sees (x-gateway-warnings). Other hosted tools are refused with a 400 naming them. The mapping is a pure function of the request's
 // tools, so the writers of answers (whole and streamed) rebuild it from the request body.
 import { invalidRequest } from '../../gateway-errors.ts';
 import type { HubTool } from '../../hub/hub-request.ts';
@@ -29,6 +30,8 @@ const HOSTED_SEARCH = /^web_search/;
 interface ReadTools {
   tools: HubTool[];
   byHubName: Map<string, ClientTool>;
+  /** Whether a hosted web search tool was asked for. */
+  webSearch: boolean;
 }
 
 const objectSchema = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required, additionalProperties: false });
@@ -81,6 +84,7 @@ const SHELL_TOOL: HubTool = {
 };
 
 function readTools(tools: readonly Record<string, unknown>[] | null | undefined, warnings: Warnings | null): ReadTools {
+  let webSearch = false;
   const out: HubTool[] = [];
   const byHubName = new Map<string, ClientTool>();
   const add = (tool: HubTool, client: ClientTool) => {
@@ -104,7 +108,10 @@ function readTools(tools: readonly Record<string, unknown>[] | null | undefined,
     } else if (type === 'local_shell') add(LOCAL_SHELL_TOOL, { kind: 'local_shell' });
     else if (type === 'shell') add(SHELL_TOOL, { kind: 'shell' });
     else if (HOSTED_SEARCH.test(type)) {
-      warnings?.dropped(`${at}`, `'${type}' runs on OpenAI's servers; this model's provider has no search tool the gateway can serve it with, so it was removed.`);
+      webSearch = true;
+      // Its settings (allowed domains, user location, context size) are OpenAI's own.
+      const settings = Object.keys(raw).filter((key) => key !== 'type' && raw[key] !== null && raw[key] !== undefined);
+      if (settings.length > 0) warnings?.dropped(`${at}.${settings[0]}`, `the settings of '${type}' (${settings.join(', ')}) are OpenAI's; another provider's search runs with its own.`);
     } else {
       throw invalidRequest(
         `Invalid value for '${at}.type': '${type}' tools run on OpenAI's servers and cannot be served by this model's provider; function, custom, namespace and shell tools can.`,
@@ -112,12 +119,13 @@ function readTools(tools: readonly Record<string, unknown>[] | null | undefined,
       );
     }
   });
-  return { tools: out, byHubName };
+  return { tools: out, byHubName, webSearch };
 }
 
-/** The request's tools as hub tools; removed hosted tools are named in the warnings. */
-export function responsesToolsToHub(tools: readonly Record<string, unknown>[] | null | undefined, warnings: Warnings): HubTool[] {
-  return readTools(tools, warnings).tools;
+/** The request's tools as hub tools, and whether it asked for hosted web search. */
+export function responsesToolsToHub(tools: readonly Record<string, unknown>[] | null | undefined, warnings: Warnings): { tools: HubTool[]; webSearch: boolean } {
+  const read = readTools(tools, warnings);
+  return { tools: read.tools, webSearch: read.webSearch };
 }
 
 const maps = new WeakMap<object, Map<string, ClientTool>>();
@@ -136,11 +144,4 @@ export function clientToolsOf(requestBody: unknown): Map<string, ClientTool> {
     maps.set(requestBody, map);
   }
   return map;
-}
-
-/** Names a hosted search tool that a translated request leaves out, for the client's warning header. */
-export function removedHostedTools(requestBody: unknown): string[] {
-  const tools = (requestBody as { tools?: unknown } | null)?.tools;
-  if (!Array.isArray(tools)) return [];
-  return tools.map((t) => String((t as { type?: unknown }).type)).filter((type) => HOSTED_SEARCH.test(type));
 }

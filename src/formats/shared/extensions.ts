@@ -2,6 +2,7 @@
 // same format puts them back; another format warns that they were left out.
 import type { HubRequest } from '../../hub/hub-request.ts';
 import type { Warnings } from '../../hub/hub-warnings.ts';
+import { isWebServerTool, serverToolName } from './server-tools.ts';
 
 /** Fields of the target's own extensions that the converter did not set itself. */
 export function restoreExtensions(body: Record<string, unknown>, request: HubRequest, format: string): void {
@@ -10,12 +11,34 @@ export function restoreExtensions(body: Record<string, unknown>, request: HubReq
   for (const [key, value] of Object.entries(own)) if (!(key in body)) body[key] = value;
 }
 
+/**
+ * Extension fields the gateway honours itself whatever the channel, so leaving them out of another
+ * provider's request changes nothing the client asked for: a Responses client's `store` and `include` (the
+ * gateway keeps the response and writes what include asks for) and `prompt_cache_key` (it keeps the
+ * session on one channel: src/routing/session-affinity.ts).
+ */
+const HONOURED_BY_THE_GATEWAY: Partial<Record<string, ReadonlySet<string>>> = {
+  'openai-responses': new Set(['store', 'include', 'prompt_cache_key']),
+};
+
 export function warnForeignExtensions(request: HubRequest, format: string, warnings: Warnings): void {
   for (const [source, fields] of Object.entries(request.extensions)) {
     if (source === format || !fields) continue;
-    for (const key of Object.keys(fields)) {
-      warnings.dropped(key, `'${key}' from the ${source} request has no equivalent in ${format}; it was not sent.`);
+    const honoured = HONOURED_BY_THE_GATEWAY[source];
+    for (const [key, value] of Object.entries(fields)) {
+      if (honoured?.has(key)) continue;
+      if (key === 'server_tools' && Array.isArray(value)) warnServerTools(value, source, format, warnings);
+      else warnings.dropped(key, `'${key}' from the ${source} request has no equivalent in ${format}; it was not sent.`);
     }
+  }
+}
+
+/** Server tools by name; web tools are the hub's, served or named by the target itself (server-tools.ts). */
+function warnServerTools(tools: unknown[], source: string, format: string, warnings: Warnings): void {
+  for (const tool of tools) {
+    if (isWebServerTool(tool)) continue;
+    const name = serverToolName(tool);
+    warnings.dropped(name, `removed: a server tool of the ${source} request, which ${format} has no equivalent of.`);
   }
 }
 

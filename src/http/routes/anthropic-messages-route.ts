@@ -15,11 +15,19 @@ import { anthropicCountTokensRoute } from './count-tokens-routes.ts';
  * marked signatures would be refused), with a thinking budget Anthropic takes. Translated hops read the hub
  * request, whose conversion does both on its own.
  */
-function forAnthropicChannels(call: RelayCall): RelayCall {
+function forAnthropicChannels(call: RelayCall): { call: RelayCall; changes: string[] } {
+  const changes: string[] = [];
   let body: Record<string, unknown> | null = null;
-  if (mayHoldForeignThinking(call.rawBody)) body = withoutForeignThinking(call.body);
-  body = withAnthropicThinkingBudget(body ?? call.body) ?? body;
-  return body ? { ...call, body, rawBody: Buffer.from(JSON.stringify(body)) } : call;
+  if (mayHoldForeignThinking(call.rawBody)) {
+    body = withoutForeignThinking(call.body);
+    if (body) changes.push(`thinking blocks dropped: another provider signed them, and Anthropic takes back only its own${body.thinking === undefined && call.body.thinking !== undefined ? '; thinking was turned off for this request, whose last tool turn lost its block' : ''}`);
+  }
+  const raised = withAnthropicThinkingBudget(body ?? call.body);
+  if (raised) {
+    body = raised;
+    changes.push(`thinking.budget_tokens changed: Anthropic's smallest thinking budget is ${(raised.thinking as { budget_tokens: number }).budget_tokens} tokens; raised to it`);
+  }
+  return { call: body ? { ...call, body, rawBody: Buffer.from(JSON.stringify(body)) } : call, changes };
 }
 
 export function anthropicMessagesRoute(app: FastifyInstance, deps: RelayDeps): void {
@@ -41,7 +49,10 @@ export function anthropicMessagesRoute(app: FastifyInstance, deps: RelayDeps): v
         model: checked.model,
         stream: checked.stream,
         body,
-        relay: (relayDeps, call) => relayChat(relayDeps, forAnthropicChannels(call), { hubRequest: checked.hubRequest }),
+        relay: (relayDeps, call) => {
+          const forAnthropic = forAnthropicChannels(call);
+          return relayChat(relayDeps, forAnthropic.call, { hubRequest: checked.hubRequest, passthroughChanges: forAnthropic.changes });
+        },
       };
     },
   });

@@ -20,7 +20,7 @@ export const CHAT_COMPLETIONS: RelayRouteOptions = {
         model: body.model,
         stream: body.stream === true,
         body,
-        relay: (relayDeps, call) => relayChat(relayDeps, call, { hubRequest: () => openaiChatFormat.requestToHub(body).request }),
+        relay: (relayDeps, call) => relayChat(relayDeps, call, { hubRequest: () => openaiChatFormat.requestToHub(body) }),
       };
     },
 };

@@ -5,7 +5,7 @@
 // and splits the method off at the last colon, so ids with colons (`llama3:8b`) still look up as models.
 // The documented requests are POSTs with a JSON body; a GET carrying a body is accepted the same way.
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RelayDeps } from '../../relay/relay-deps.ts';
+import { clientTraceHeaders, type RelayDeps } from '../../relay/relay-deps.ts';
 import { relayChat } from '../../relay/relay-chat.ts';
 import { newCallMeter, type RelayCall } from '../../relay/relay-types.ts';
 import { invalidJson, invalidRequest, routeNotFound, urlPartTooLong } from '../../gateway-errors.ts';
@@ -20,6 +20,7 @@ import { retrieveModel } from './models-route.ts';
 import { geminiCountTokens } from './count-tokens-routes.ts';
 import { recordRefusedCall } from '../../relay/record-refusal.ts';
 import { readBody } from '../read-body.ts';
+import { mayHoldForeignThoughts, withoutForeignThoughts } from '../../formats/gemini-generate/gemini-generate-passthrough-body.ts';
 
 const MAX_MODEL_PATH_CHARS = 256;
 type Action = 'generateContent' | 'streamGenerateContent' | 'countTokens' | 'embedContent' | 'batchEmbedContents';
@@ -127,6 +128,7 @@ async function relayGeminiCall(deps: RelayDeps, exchange: RelayExchange, payload
       startedAt,
       forwardHeaders: {},
       meter: newCallMeter(),
+      traceHeaders: clientTraceHeaders(deps, exchange.headers),
     };
     if (action === 'embedContent' || action === 'batchEmbedContents') {
       const prepared = prepareGeminiEmbed(body, model, action === 'batchEmbedContents');
@@ -136,8 +138,12 @@ async function relayGeminiCall(deps: RelayDeps, exchange: RelayExchange, payload
     if (stream && target.alt !== 'sse') {
       throw invalidRequest('streamGenerateContent is served as Server-Sent Events: add ?alt=sse (the @google/genai SDK does).', 'alt', 'unsupported_stream_format');
     }
-    const { request: hubRequest } = geminiGenerateFormat.requestToHub(body, { model, stream });
-    await sendRelayResult(exchange, await relayChat(deps, call, { hubRequest: () => hubRequest }));
+    const inHub = geminiGenerateFormat.requestToHub(body, { model, stream });
+    // A Gemini channel gets the body without thoughts another provider signed (Gemini would refuse them).
+    const own = mayHoldForeignThoughts(call.rawBody) ? withoutForeignThoughts(call.body) : null;
+    const forGemini = own ? { ...call, body: own, rawBody: Buffer.from(JSON.stringify(own)) } : call;
+    const passthroughChanges = own ? ['thought parts dropped: another provider signed them, and Gemini takes back only its own'] : [];
+    await sendRelayResult(exchange, await relayChat(deps, forGemini, { hubRequest: () => inHub, passthroughChanges }));
   } catch (error) {
     // Refused with the key known: logged like any refused call (README: every call is logged).
     recordRefusedCall(deps, { requestId: exchange.requestId, key, endpoint: `/v1beta/models/{model}:${action}`, inboundFormat: 'gemini-generate', model, stream, startedAt }, error);

@@ -4,7 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CachedKey } from '../../accounts/key-index.ts';
-import type { RelayDeps } from '../../relay/relay-deps.ts';
+import { clientTraceHeaders, type RelayDeps } from '../../relay/relay-deps.ts';
 import { newCallMeter, type RelayCall, type RelayResult } from '../../relay/relay-types.ts';
 import type { PreparedCall } from '../../relay/prepared-call.ts';
 
@@ -94,6 +94,7 @@ export async function relayForKey(deps: RelayDeps, exchange: RelayExchange, key:
         startedAt,
         forwardHeaders,
         meter: newCallMeter(),
+        traceHeaders: clientTraceHeaders(deps, exchange.headers),
       };
       result = await prepared.relay(deps, call);
     } catch (error) {

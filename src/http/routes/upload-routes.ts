@@ -1,6 +1,6 @@
 // Multipart endpoints: POST /v1/audio/transcriptions and POST /v1/images/edits.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RelayDeps } from '../../relay/relay-deps.ts';
+import { clientTraceHeaders, type RelayDeps } from '../../relay/relay-deps.ts';
 import { newCallMeter } from '../../relay/relay-types.ts';
 import { MAX_AUDIO_BYTES, prepareTranscription, type PreparedUpload } from '../../endpoints/audio-transcriptions.ts';
 import { MAX_IMAGE_UPLOAD_BYTES, prepareImageEdit } from '../../endpoints/images-edits.ts';
@@ -41,6 +41,7 @@ export function uploadRoutes(app: FastifyInstance, deps: RelayDeps): void {
             startedAt,
             forwardHeaders: {},
             meter: newCallMeter(),
+            traceHeaders: clientTraceHeaders(deps, request.headers),
           });
           return sendRelayReply(reply, result);
         } finally {

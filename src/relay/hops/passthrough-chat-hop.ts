@@ -12,14 +12,14 @@ import type { Operation } from '../../providers/provider-definition.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
 import type { RoutedChannel } from '../../routing/routing-table.ts';
 import type { UpstreamErrorHeaders } from '../../hub/hub-format.ts';
-import type { SseEvent } from '../../hub/hub-stream.ts';
 import type { RelayCall } from '../relay-types.ts';
 import type { RelayHop, StreamConverter, UpstreamCallShape, WholeAnswer } from '../relay-hop.ts';
+import { WatchedStream } from './watched-stream.ts';
 import type { AttemptUsage } from '../attempt-usage.ts';
-import { formatSseEvent } from '../sse-pump.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
 import { rawBodyIsUnambiguous } from '../raw-body-keys.ts';
 import { streamUsageOptionOf, type StreamUsageOption } from './stream-usage-option.ts';
+import type { ClientWarnings } from '../client-warnings.ts';
 
 interface PassthroughChatOptions {
   call: RelayCall;
@@ -28,6 +28,10 @@ interface PassthroughChatOptions {
   logger: Logger;
   /** The operations sent to: the format's chat operations, or legacy completions' for both. */
   operations?: { whole: Operation; stream: Operation };
+  /** Where the changes made to the body for a same-format channel are told to the client, when one answers. */
+  warnings?: ClientWarnings;
+  /** Those changes (an Anthropic body without another provider's thinking), one line each. */
+  changes?: readonly string[];
 }
 
 export function passthroughChatHop(options: PassthroughChatOptions): RelayHop {
@@ -65,6 +69,7 @@ class PassthroughChatHop implements RelayHop {
   }
 
   whole(text: string, _channel: RoutedChannel, _sent: UpstreamCallShape, usage: AttemptUsage): WholeAnswer {
+    this.options.warnings?.answered(this.options.changes ?? []);
     const read = this.watcher(usage, false).whole(text);
     return { body: text, contentType: 'application/json', usage: usage.resolve(read.reported, read.outputTokens) };
   }
@@ -74,6 +79,7 @@ class PassthroughChatHop implements RelayHop {
   }
 
   stream(_channel: RoutedChannel, _sent: UpstreamCallShape, usage: AttemptUsage): StreamConverter {
+    this.options.warnings?.answered(this.options.changes ?? []);
     return new WatchedStream(this.options.format, usage, (resolved) => this.watcher(usage, true, resolved));
   }
 
@@ -102,52 +108,6 @@ class PassthroughChatHop implements RelayHop {
     const { models: _fallbackList, ...rest } = call.body;
     const body = format.prefillBody!({ ...rest, model: upstreamModel }, prefill);
     return JSON.stringify(this.usageOption === null ? body : this.usageOption.mergeInto(body));
-  }
-}
-
-/**
- * One streamed attempt: the watcher's text for the client, its reading for the bill. The usage is resolved
- * again only after new events (a usage event written at the end and the record read the same figures).
- */
-class WatchedStream implements StreamConverter {
-  private readonly format: FormatConverters;
-  private readonly attemptUsage: AttemptUsage;
-  private readonly watcher: AnswerWatcher;
-  private events = 0;
-  private resolvedAt = -1;
-  private resolved: Usage | null = null;
-
-  constructor(format: FormatConverters, attemptUsage: AttemptUsage, watcherFor: (resolved: () => Usage) => AnswerWatcher) {
-    this.format = format;
-    this.attemptUsage = attemptUsage;
-    this.watcher = watcherFor(() => this.usage());
-  }
-
-  event(event: SseEvent): string {
-    this.events++;
-    return this.watcher.event(event);
-  }
-
-  end(): string {
-    return this.watcher.end();
-  }
-
-  failure(error: GatewayError): string {
-    const event = this.format.hubErrorToStreamEvent(error);
-    return formatSseEvent(event.data, event.event);
-  }
-
-  usage(): Usage {
-    if (this.resolved === null || this.resolvedAt !== this.events) {
-      const watcher = this.watcher;
-      this.resolved = this.attemptUsage.resolve(watcher.reported(), () => watcher.outputTokens());
-      this.resolvedAt = this.events;
-    }
-    return this.resolved;
-  }
-
-  delivered(): { text: string; toolCalls: boolean } {
-    return this.watcher.delivered();
   }
 }
 

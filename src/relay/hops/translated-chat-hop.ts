@@ -1,11 +1,13 @@
 // Chat between different wire formats: the client's request (already in the hub) is written in the
 // channel's format, and the answer, whole or streamed, is read back into the hub and written in the
-// client's format. Warnings for what could not be carried are logged. A request for several answers (`n`,
+// client's format. Warnings for what could not be carried are logged, and told to the client (ClientWarnings)
+// when the channel whose request dropped them answers. A request for several answers (`n`,
 // `candidateCount`) is not translated: the hub carries one answer, so the client would get one of the n it
 // asked for; such a call goes only to channels of its own format, or is refused with a 400.
 import type { Logger } from 'pino';
 import type { FormatConverters, UpstreamErrorHeaders } from '../../hub/hub-format.ts';
 import type { HubRequest } from '../../hub/hub-request.ts';
+import type { HubWarning } from '../../hub/hub-warnings.ts';
 import type { HubStreamPart, SseEvent, StreamMachine } from '../../hub/hub-stream.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
 import type { RoutedChannel } from '../../routing/routing-table.ts';
@@ -18,12 +20,21 @@ import { hubStreamConverter } from './hub-stream-converter.ts';
 import { collectDocumentUrls, collectImageUrls, inlineDocuments, inlineImages, type InlineImage } from '../../hub/hub-images.ts';
 import { fetchDocuments, fetchImages } from '../../upstream/fetch-images.ts';
 import { estimateHubResponseTokens } from '../../metering/estimate-tokens.ts';
+import { describeHubWarnings, type ClientWarnings } from '../client-warnings.ts';
+
+/** The client's request in the hub, and what its conversion could not carry (a format's requestToHub). */
+export interface ClientRequestInHub {
+  request: HubRequest;
+  warnings: readonly HubWarning[];
+}
 
 interface TranslatedHopOptions {
   call: RelayCall;
   client: FormatConverters;
   /** The client's request in the hub; computed on first use, since a passthrough channel may answer first. */
-  request: () => HubRequest;
+  request: () => ClientRequestInHub;
+  /** Where the changes made for the answering channel are told to the client (x-gateway-warnings). */
+  warnings?: ClientWarnings;
   logger: Logger;
   imageFetchAllowPrivate: boolean;
   /** How many answers the request asks for (`severalAnswers`), when the caller has read it already. */
@@ -43,6 +54,9 @@ export function translatedChatHop(options: TranslatedHopOptions): RelayHop {
 class TranslatedChatHop implements RelayHop {
   private readonly options: TranslatedHopOptions;
   private memo: HubRequest | undefined;
+  private clientWarnings: readonly HubWarning[] = [];
+  /** What each channel's request left out or changed, for the client once that channel answers. */
+  private readonly changes = new Map<RoutedChannel['id'], readonly HubWarning[]>();
   private lastMachine: StreamMachine<HubStreamPart, SseEvent> | undefined;
   private inlined: Promise<HubRequest> | undefined;
   /** Document URLs (Responses input_file file_url), fetched once per call however many channels are tried. */
@@ -60,7 +74,18 @@ class TranslatedChatHop implements RelayHop {
 
   private hubRequest(): HubRequest {
     const { options } = this;
-    return (this.memo ??= options.continuation ? withPrefill(options.request(), options.continuation.prefill) : options.request());
+    if (this.memo) return this.memo;
+    const converted = options.request();
+    this.clientWarnings = converted.warnings;
+    return (this.memo = options.continuation ? withPrefill(converted.request, options.continuation.prefill) : converted.request);
+  }
+
+  /** The answering channel's changes hold: the client is told them. */
+  private answeredBy(channel: RoutedChannel): void {
+    const warnings = this.options.warnings;
+    if (!warnings) return;
+    const changes = this.changes.get(channel.id) ?? [];
+    warnings.answered(describeHubWarnings(this.clientWarnings.length === 0 ? changes : [...this.clientWarnings, ...changes]));
   }
 
   private withInlineImages(): Promise<HubRequest> {
@@ -104,6 +129,7 @@ class TranslatedChatHop implements RelayHop {
     const source = format.needsInlineDocuments ? await this.withInlineDocuments(withImages) : withImages;
     const { body, warnings } = format.hubToRequest({ ...source, stream: call.stream }, upstreamModel);
     this.warn(channel, warnings);
+    if (this.options.warnings) this.changes.set(channel.id, warnings);
     return {
       path: operationPath(channel, call.stream ? format.chatOperations.stream : format.chatOperations.whole, upstreamModel),
       headers: { 'content-type': 'application/json' },
@@ -116,6 +142,7 @@ class TranslatedChatHop implements RelayHop {
 
   whole(text: string, channel: RoutedChannel, _sent: UpstreamCallShape, attemptUsage: AttemptUsage): WholeAnswer {
     const { call, client } = this.options;
+    this.answeredBy(channel);
     const hub = target(channel).responseToHub(JSON.parse(text));
     // What the upstream left unreported is counted, and the client is shown the usage it is billed by.
     const usage = attemptUsage.resolve(hub.usage, () => estimateHubResponseTokens(hub));
@@ -129,6 +156,7 @@ class TranslatedChatHop implements RelayHop {
 
   stream(channel: RoutedChannel, _sent: UpstreamCallShape, usage: AttemptUsage): StreamConverter {
     const { options } = this;
+    this.answeredBy(channel);
     const converter = hubStreamConverter({
       usage,
       upstream: target(channel),
