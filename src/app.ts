@@ -45,7 +45,7 @@ declare module 'fastify' {
   }
 }
 
-export interface AppOptions {
+interface AppOptions {
   bodyLimit: number;
   /** Proxies whose X-Forwarded-For is believed (addresses or CIDRs), or none. */
   trustProxy: string[] | undefined;
@@ -64,7 +64,7 @@ export interface AppOptions {
   metricsAccess?: MetricsAccess | null;
 }
 
-export interface AppDeps extends RelayDeps {
+interface AppDeps extends RelayDeps {
   logger: Logger;
   db: Kysely<DatabaseSchema>;
   announce: AnnounceChange;

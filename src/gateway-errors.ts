@@ -160,12 +160,6 @@ export const upstreamTimeout = (channel: string, phase: string) =>
     code: 'upstream_timeout',
   });
 
-export const upstreamBadResponse = (channel: string, detail: string) =>
-  gatewayError('GW_ERR_UPSTREAM_BAD_RESPONSE', {
-    message: `The upstream channel '${channel}' sent a response the gateway could not read: ${detail}`,
-    code: 'upstream_bad_response',
-  });
-
 export const internalError = (cause: unknown) =>
   gatewayError('GW_ERR_INTERNAL', {
     message: 'The gateway hit an internal error. It has been logged.',
@@ -235,7 +229,7 @@ export const shuttingDown = () =>
   });
 
 /** A non-streamed upstream answer over UPSTREAM_BODY_LIMIT: refused rather than buffered without bound. */
-export const upstreamResponseTooLarge = (channel: string, cause: unknown) =>
+const upstreamResponseTooLarge = (channel: string, cause: unknown) =>
   gatewayError('GW_ERR_UPSTREAM_RESPONSE_TOO_LARGE', {
     message: `The upstream channel '${channel}' sent an answer larger than the gateway accepts (${(cause as Error).message.replace(/^the upstream answer is /, '')}). Ask for less (fewer inputs, a stream), or raise UPSTREAM_BODY_LIMIT.`,
     code: 'upstream_response_too_large',

@@ -16,7 +16,7 @@ import { getHeapStatistics } from 'node:v8';
 type MemoryReducingGc = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 
 /** `gc` as exposed by --expose-gc, or null. */
-export function exposedGc(): MemoryReducingGc | null {
+function exposedGc(): MemoryReducingGc | null {
   return typeof globalThis.gc === 'function' ? (globalThis.gc as unknown as MemoryReducingGc) : null;
 }
 
@@ -27,7 +27,7 @@ export function releaseMemory(rounds: number, gc: MemoryReducingGc | null = expo
   return true;
 }
 
-export interface IdleWatchOptions {
+interface IdleWatchOptions {
   /** How often the heap is sampled. */
   tickMs: number;
   /** Consecutive quiet ticks before memory is released. */

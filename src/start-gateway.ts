@@ -61,7 +61,7 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-export interface StartOptions {
+interface StartOptions {
   env: Env;
   configFile?: string | undefined;
   logger?: Logger;

@@ -16,6 +16,6 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
   throw invalidRequest(`Invalid value${param ? ` for '${param}'` : ''}: ${issue.message}`, param, 'invalid_value');
 }
 
-export function formatParam(path: PropertyKey[]): string {
+function formatParam(path: PropertyKey[]): string {
   return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join('');
 }

@@ -5,7 +5,7 @@ import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { EmailTokensTable } from '../db/schema.ts';
 import { hashToken } from './sessions.ts';
 
-export type EmailTokenPurpose = EmailTokensTable['purpose'];
+type EmailTokenPurpose = EmailTokensTable['purpose'];
 
 export const TOKEN_TTL_MS: Record<EmailTokenPurpose, number> = {
   verify_email: 24 * 3_600_000,

@@ -7,8 +7,8 @@
 // account's failures.
 import type { Db } from '../db/repositories/repository-helpers.ts';
 
-export const MAX_FAILURES = 5;
-export const MAX_FAILURES_PER_IP = 20;
+const MAX_FAILURES = 5;
+const MAX_FAILURES_PER_IP = 20;
 export const FAILURE_WINDOW_MS = 15 * 60_000;
 
 export const ipSubject = (ip: string) => `ip:${ip}`;

@@ -34,7 +34,7 @@ async function saveState(deps: AccountsDeps, user: UserRow, state: NotificationS
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function runNotificationPass(deps: AccountsDeps, balanceOf: (userId: number) => Promise<number>, now = Date.now()): Promise<number> {
+async function runNotificationPass(deps: AccountsDeps, balanceOf: (userId: number) => Promise<number>, now = Date.now()): Promise<number> {
   let sent = 0;
   // Only users who asked for a notification; the settings JSON is small.
   const users = await deps.db.selectFrom('users').selectAll().where('status', '=', 'active').where('email', 'is not', null)

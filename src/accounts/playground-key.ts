@@ -7,7 +7,7 @@ import type { GatewayState } from '../gateway-state.ts';
 import { createUserKey } from './user-keys.ts';
 import { gatewayError } from '../gateway-errors.ts';
 
-export const PLAYGROUND_KEY_NAME = 'playground';
+const PLAYGROUND_KEY_NAME = 'playground';
 
 export async function playgroundKeyFor(deps: AccountsDeps, state: GatewayState, userId: number): Promise<CachedKey> {
   const existing = await deps.db.selectFrom('api_keys').select(['id', 'status']).where('user_id', '=', userId).where('name', '=', PLAYGROUND_KEY_NAME).executeTakeFirst();

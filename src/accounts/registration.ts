@@ -12,7 +12,7 @@ import { forbidden, invalidRequest } from '../gateway-errors.ts';
 import { confirmEmailChange } from './profile.ts';
 import { createUser, findUserByEmail } from '../db/repositories/users.ts';
 
-export interface RegistrationSetting {
+interface RegistrationSetting {
   mode: 'open' | 'closed' | 'domains';
   /** For mode 'domains': e-mail domains allowed to sign up, lower case. */
   domains: string[];
@@ -64,7 +64,7 @@ export async function signUp(deps: AccountsDeps, input: { email: string; passwor
   await sendVerification(deps, user.id, email);
 }
 
-export async function sendVerification(deps: AccountsDeps, userId: number, email: string): Promise<void> {
+async function sendVerification(deps: AccountsDeps, userId: number, email: string): Promise<void> {
   const token = await issueEmailToken(deps.db, userId, 'verify_email');
   const link = `${deps.publicUrl()}/verify-email?token=${token}`;
   await deps.outbox.enqueue(verifyEmailMail(email, link), link);

@@ -15,7 +15,7 @@ import type { UserRow } from '../db/schema.ts';
 /** Checked against when the address is unknown, so both answers take as long. */
 let dummyHash: Promise<string> | undefined;
 
-export type SignInResult =
+type SignInResult =
   | { stage: 'active'; session: NewSession; user: UserRow }
   | { stage: 'pending_totp'; session: NewSession };
 

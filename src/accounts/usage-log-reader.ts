@@ -9,7 +9,7 @@ import { findModelById } from '../db/repositories/models.ts';
 import { explainCharge } from '../metering/charge-explanation.ts';
 import type { ModelPricing } from '../metering/pricing.ts';
 
-export interface LogQuery {
+interface LogQuery {
   from?: number | undefined;
   to?: number | undefined;
   key_id?: number | undefined;
@@ -22,11 +22,11 @@ export interface LogQuery {
   error_code?: string | undefined;
 }
 
-export function encodeCursor(cursor: UsageLogCursor): string {
+function encodeCursor(cursor: UsageLogCursor): string {
   return Buffer.from(`${cursor.createdAt}.${cursor.id}`).toString('base64url');
 }
 
-export function decodeCursor(text: string): UsageLogCursor {
+function decodeCursor(text: string): UsageLogCursor {
   const match = /^(\d{1,16})\.(\d{1,16})$/.exec(Buffer.from(text, 'base64url').toString('utf8'));
   if (!match) throw invalidRequest("Invalid value for 'cursor': pass back the next_cursor of the previous page.", 'cursor', 'invalid_value');
   return { createdAt: Number(match[1]), id: Number(match[2]) };

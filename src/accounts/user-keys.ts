@@ -8,9 +8,9 @@ import { apiNotFound, conflict, invalidRequest } from '../gateway-errors.ts';
 import { usdToMicros } from '../metering/pricing.ts';
 import { getSetting } from '../db/repositories/settings.ts';
 
-export const MAX_KEYS_PER_USER = 200;
+const MAX_KEYS_PER_USER = 200;
 
-export interface KeySettings {
+interface KeySettings {
   name?: string | undefined;
   group?: string | undefined;
   models?: string[] | null | undefined;

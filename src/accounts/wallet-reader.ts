@@ -3,7 +3,7 @@
 import type { Db } from '../db/repositories/repository-helpers.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 
-export interface LedgerEntryView {
+interface LedgerEntryView {
   kind: string;
   amount_usd: number;
   at: string;

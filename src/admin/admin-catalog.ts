@@ -2,9 +2,10 @@
 // (the same zod schemas validate both), so what an admin sends is what the file would say. Upstream keys
 // are write-only: views never carry them, not even masked. Every change is announced, so every instance
 // routes with it on its next request.
-import { z, type ZodArray, type ZodDefault, type ZodObject } from 'zod';
-import { channelObjectSchema, checkCloudChannel, configFileSchema } from '../config/config-file-schema.ts';
-import { channelRowFromConfig, checkChannelCredentials, groupRowFromConfig, modelRowFromConfig } from '../config/config-to-rows.ts';
+import type { z, ZodArray, ZodDefault, ZodObject } from 'zod';
+import { configFileSchema } from '../config/config-file-schema.ts';
+import { channelSchemas, type ChannelConfig, type ChannelEdit } from '../config/channel-schema.ts';
+import { channelRowFromConfig, groupRowFromConfig, modelRowFromConfig } from '../config/config-to-rows.ts';
 import type { ChannelRow, GroupRow, ModelRow } from '../db/schema.ts';
 import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
@@ -12,31 +13,23 @@ import { apiNotFound, conflict } from '../gateway-errors.ts';
 import { parseBody } from '../validate-request.ts';
 import { MICROS_PER_USD, type ModelPricing, type TokenPrices } from '../metering/pricing.ts';
 import { TOKEN_PRICE_FIELDS, type TokenPriceConfigName } from '../metering/price-fields.ts';
-import type { ProviderSettings } from '../providers/registry.ts';
+import { getProviderEntry } from '../providers/registry.ts';
+import { openSecretSettings, putSecrets, sealSecretSettings } from '../providers/provider-secrets.ts';
 
 type Element<T> = T extends ZodDefault<ZodArray<infer E>> ? E : never;
 const element = <T extends ZodDefault<ZodArray<ZodObject>>>(schema: T) => schema.unwrap().element as Element<T>;
-export const channelConfigSchema = element(configFileSchema.shape.channels);
 export const modelConfigSchema = element(configFileSchema.shape.models);
 export const groupConfigSchema = element(configFileSchema.shape.groups);
-/** Creating a channel needs an upstream key; editing keeps the stored ones unless new ones are given. */
-export const channelEditSchema = channelObjectSchema.partial({ api_key: true }).superRefine(checkCloudChannel);
-
-/**
- * The body of a PATCH: every field optional and no defaults. (A zod default inside .partial() still fills
- * in absent fields, which would reset the groups, weight or status a PATCH did not mention.)
- */
-export const channelPatchSchema = z.object(Object.fromEntries(Object.entries(channelConfigSchema.shape)
-  .map(([name, field]) => [name, (field instanceof z.ZodDefault ? field.unwrap() as z.ZodType : field as z.ZodType).optional()]))).strict() as unknown as z.ZodType<Partial<z.infer<typeof channelEditSchema>>>;
-
-type ChannelInput = z.infer<typeof channelEditSchema>;
+// Channels: the schemas follow the provider registry (src/config/channel-schema.ts). A PATCH body has every
+// field optional and no defaults (a zod default inside .partial() would still fill in absent fields, and
+// reset the groups, weight or status a PATCH did not mention); the merged whole is then checked as an edit.
 type ModelInput = z.infer<typeof modelConfigSchema>;
 type GroupInput = z.infer<typeof groupConfigSchema>;
 
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message);
 
 export function channelView(row: ChannelRow) {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean } & ProviderSettings;
+  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean; provider?: Record<string, unknown> };
   const t = settings.timeouts;
   return {
     id: row.id,
@@ -52,23 +45,13 @@ export function channelView(row: ChannelRow) {
     status: row.status,
     status_reason: row.status_reason,
     ...(settings.supportsPrefill !== undefined ? { supports_prefill: settings.supportsPrefill } : {}),
-    ...(settings.region !== undefined ? { region: settings.region } : {}),
     ...(settings.chatFormat !== undefined ? { chat_format: settings.chatFormat } : {}),
     ...(settings.unsupportedEndpoints !== undefined ? { unsupported_endpoints: settings.unsupportedEndpoints } : {}),
     ...(typeof settings.http2 === 'boolean' ? { http2: settings.http2 } : {}),
     ...(t ? { timeouts: Object.fromEntries(Object.entries({ connect_ms: t.connectMs, headers_ms: t.headersMs, first_token_ms: t.firstTokenMs, idle_ms: t.idleMs }).filter(([, v]) => v !== undefined)) } : {}),
-    ...cloudSettingsView(settings),
+    // The type's own settings (src/providers/*), in the config file's shape.
+    ...settings.provider,
     updated_at: new Date(row.updated_at).toISOString(),
-  };
-}
-
-/** The cloud channels' settings (issue 17) back in the config file's shape; nothing secret is in them. */
-function cloudSettingsView(settings: ProviderSettings) {
-  const defined = (entries: Record<string, string | undefined>) => Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
-  const { azure, vertex } = settings;
-  return {
-    ...(azure ? { azure: defined({ api_version: azure.apiVersion, path_style: azure.pathStyle, entra_authority: azure.entraAuthority }) } : {}),
-    ...(vertex ? { vertex: defined({ project: vertex.project, location: vertex.location, token_url: vertex.tokenUrl }) } : {}),
   };
 }
 
@@ -78,13 +61,12 @@ function channelAsConfig(row: ChannelRow): Record<string, unknown> {
   return config;
 }
 
-export async function createChannel(db: Db, secrets: SecretBox, input: ChannelInput & { api_key: string | string[] }): Promise<ChannelRow> {
-  const parsed = parseBody(channelConfigSchema, input);
-  checkChannelCredentials(parsed, parsed.api_key);
+export async function createChannel(db: Db, secrets: SecretBox, input: ChannelConfig): Promise<ChannelRow> {
+  const parsed = parseBody(channelSchemas().channel, input);
   const now = Date.now();
   try {
     return await db.insertInto('channels').values({
-      ...channelRowFromConfig(parsed),
+      ...channelRowFromConfig(parsed, (secret) => sealSecretSettings(secrets, secret)),
       api_keys_encrypted: secrets.encrypt(JSON.stringify([parsed.api_key].flat())),
       status_reason: null, created_at: now, updated_at: now,
     }).returningAll().executeTakeFirstOrThrow();
@@ -95,21 +77,22 @@ export async function createChannel(db: Db, secrets: SecretBox, input: ChannelIn
 }
 
 /** Merges the changes into the stored channel (in config shape), validates the whole, and writes it. */
-export async function editChannel(db: Db, secrets: SecretBox, id: number, changes: Partial<ChannelInput>): Promise<{ before: ChannelRow; after: ChannelRow }> {
+export async function editChannel(db: Db, secrets: SecretBox, id: number, changes: Partial<ChannelEdit>): Promise<{ before: ChannelRow; after: ChannelRow }> {
   const before = await db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
   if (!before) throw apiNotFound('Channel');
   const stored = channelAsConfig(before);
-  // A new type leaves the old type's settings behind (azure:, vertex:, region), unless the edit gives them.
+  // A new type leaves the old type's settings behind (Azure's azure:, Bedrock's region), unless the edit gives them.
   if (changes.type !== undefined && changes.type !== before.type) {
-    delete stored.azure;
-    delete stored.vertex;
-    delete stored.region;
+    for (const field of Object.keys(getProviderEntry(before.type).settings ?? {})) delete stored[field];
     delete stored.chat_format;
   }
-  const merged = parseBody(channelEditSchema, { ...stored, ...changes });
+  // Secret settings are never shown, so an edit that does not give them again keeps the stored ones.
+  const storedSettings = JSON.parse(before.settings_json) as { providerSecrets?: string };
+  const sameType = changes.type === undefined || changes.type === before.type;
+  const kept = sameType ? openSecretSettings(secrets, storedSettings.providerSecrets) : null;
+  const merged = parseBody(channelSchemas().edit, putSecrets({ ...stored, ...changes }, kept));
   const { api_key: newKey, ...rest } = merged;
-  if (newKey !== undefined) checkChannelCredentials(rest, newKey);
-  const row = channelRowFromConfig({ ...rest, api_key: 'unused' });
+  const row = channelRowFromConfig(rest, (secret) => sealSecretSettings(secrets, secret, sameType ? storedSettings.providerSecrets : undefined));
   // An automatically disabled channel stays so unless the edit says enabled explicitly.
   const status = changes.enabled === undefined ? before.status : row.status;
   try {

@@ -7,7 +7,7 @@ import { apiNotFound, type GatewayError, invalidRequest, gatewayError } from '..
 import type { AnnounceChange } from '../cluster/invalidation-bus.ts';
 import { boundedUsdToMicros } from '../metering/money-bounds.ts';
 
-export interface KeyChanges {
+interface KeyChanges {
   enabled?: boolean;
   group?: string;
   models?: string[] | null;
@@ -19,7 +19,7 @@ export interface KeyChanges {
   tpm_limit?: number | null;
 }
 
-export interface NewKeyRequest extends KeyChanges {
+interface NewKeyRequest extends KeyChanges {
   user: string;
   name: string;
 }

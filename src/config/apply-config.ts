@@ -5,8 +5,9 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
+import { sealSecretSettings } from '../providers/provider-secrets.ts';
 import type { ConfigFile } from './config-file-schema.ts';
-import { channelRowFromConfig, checkChannelCredentials, groupRowFromConfig, keyRowFromConfig, modelRowFromConfig, userRowFromConfig } from './config-to-rows.ts';
+import { channelRowFromConfig, groupRowFromConfig, keyRowFromConfig, modelRowFromConfig, userRowFromConfig } from './config-to-rows.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from '../accounts/api-key-format.ts';
 import { hashPassword, verifyPassword } from '../accounts/passwords.ts';
 import { usdToMicros } from '../metering/pricing.ts';
@@ -30,10 +31,10 @@ export async function applyConfig(db: Db, config: ConfigFile, secrets: SecretBox
       await upsertGroupByName(trx, name, fields, now);
     }
     for (const channel of config.channels) {
-      checkChannelCredentials(channel, channel.api_key);
-      const { name, ...fields } = channelRowFromConfig(channel);
+      const existing = await findChannelByName(trx, channel.name);
+      const storedSecrets = existing ? (JSON.parse(existing.settings_json) as { providerSecrets?: string }).providerSecrets : undefined;
+      const { name, ...fields } = channelRowFromConfig(channel, (secret) => sealSecretSettings(secrets, secret, storedSecrets));
       const keysJson = JSON.stringify(Array.isArray(channel.api_key) ? channel.api_key : [channel.api_key]);
-      const existing = await findChannelByName(trx, name);
       // Encryption is randomised, so compare plaintexts: an unchanged key must not rewrite the row.
       const keysChanged = !existing || safeDecrypt(secrets, existing.api_keys_encrypted) !== keysJson;
       await upsertChannelByName(trx, name, {

@@ -1,11 +1,9 @@
-// The declarative config file (YAML or JSON): groups, channels, models with prices, users and keys.
+// The declarative config file (YAML or JSON): groups, channels (channel-schema.ts), models with prices, users and keys.
 // Human units here (USD, ratios as decimals); src/config/apply-config.ts converts to integer micro-USD.
 import { modelCapabilitiesSchema } from './model-capabilities.ts';
 import { z } from 'zod';
 import { isValidCidr } from '../accounts/ip-allowlist.ts';
-import { operations } from '../providers/provider-definition.ts';
-import { providerTypes } from '../providers/registry.ts';
-import { formatNames, type FormatName } from '../formats/index.ts';
+import { channelSchemas } from './channel-schema.ts';
 import { MAX_AMOUNT_USD } from '../metering/money-bounds.ts';
 import { looksLikeGatewayKey } from '../accounts/api-key-format.ts';
 import { mcpServerSchema, mcpToolEntry } from './mcp-server-schema.ts';
@@ -23,77 +21,6 @@ const groupSchema = z.object({
   rpm_limit: z.number().int().positive().optional(),
   tpm_limit: z.number().int().positive().optional(),
 }).strict();
-
-/** A channel's fields; `channelSchema` adds the checks across fields (zod cannot .partial() a refined object). */
-export const channelObjectSchema = z.object({
-  name,
-  type: z.enum(providerTypes),
-  base_url: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://api.openai.com' }).optional(),
-  /** One key, or several used in turn. */
-  api_key: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-  models: z.array(z.string().min(1)).min(1),
-  model_mapping: z.record(z.string(), z.string().min(1)).default({}),
-  groups: z.array(name).min(1).default(['default']),
-  priority: z.number().int().default(0),
-  weight: z.number().int().min(0).default(1),
-  enabled: z.boolean().default(true),
-  /** The upstream continues a trailing assistant message (Anthropic; vLLM's continue_final_message). */
-  supports_prefill: z.boolean().optional(),
-  /** AWS region of a `bedrock` channel (us-east-1, eu-central-1, …): its endpoint and signing scope. */
-  region: z.string().regex(/^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/, 'must be an AWS region such as us-east-1').optional(),
-  /**
-   * The wire format the channel serves chat in, when not its type's own: 'openai-responses' for an OpenAI
-   * channel whose models answer only on /v1/responses (chat clients are then translated to it).
-   */
-  chat_format: z.enum(formatNames as [FormatName, ...FormatName[]]).optional(),
-  /**
-   * Endpoints the upstream lacks although its type has them (an OpenAI-compatible server without
-   * /v1/responses): such calls go to other channels, or are translated (Responses → chat, state kept by
-   * the gateway) instead of being sent here.
-   */
-  unsupported_endpoints: z.array(z.enum(operations)).max(operations.length).optional(),
-  /**
-   * Speak HTTP/2 to the upstream: many calls share one connection (10,000 streams take 100 sockets, not
-   * 10,000). https: h2 asked for first by ALPN, HTTP/1.1 if the server does not offer it; http: h2c with
-   * prior knowledge, so the server must speak h2c. `false`: HTTP/1.1 only (ALPN offers http/1.1 alone), for
-   * upstreams or proxies that misbehave on h2. Absent, or null (how an admin API PATCH clears it): undici's
-   * default, HTTP/1.1 to http origins and h2 or HTTP/1.1 by the https server's choice.
-   */
-  http2: z.boolean().nullable().optional(),
-  timeouts: z.object({
-    connect_ms: z.number().int().positive().optional(),
-    headers_ms: z.number().int().positive().optional(),
-    first_token_ms: z.number().int().positive().optional(),
-    idle_ms: z.number().int().positive().optional(),
-  }).strict().optional(),
-  // ── Cloud channels (issue 17): each type's own settings block ──
-  /** type azure-openai: api_key is the resource's key, or a JSON {tenant_id, client_id, client_secret} for Entra ID. */
-  azure: z.object({
-    api_version: z.string().regex(/^\d{4}-\d{2}-\d{2}(?:-preview)?$/, 'an api-version such as 2024-10-21 or 2025-04-01-preview').optional(),
-    /** deployments: /openai/deployments/{deployment}/…?api-version=…; v1: /openai/v1/… (model = deployment). */
-    path_style: z.enum(['deployments', 'v1']).optional(),
-    /** Entra ID authority, default https://login.microsoftonline.com (sovereign clouds). */
-    entra_authority: z.url({ protocol: /^https?$/ }).optional(),
-  }).strict().optional(),
-  /** type vertex: api_key is the service-account JSON key. */
-  vertex: z.object({
-    project: z.string().regex(/^[a-z][a-z0-9-]{4,61}[a-z0-9]$/, 'a Google Cloud project id (lowercase letters, digits and hyphens)'),
-    /** A region such as us-central1, or global. */
-    location: z.string().regex(/^(?:global|[a-z]+-[a-z]+\d+)$/, 'a Vertex AI location such as us-central1, europe-west4 or global'),
-    /** Google's token endpoint, default https://oauth2.googleapis.com/token. */
-    token_url: z.url({ protocol: /^https?$/ }).optional(),
-  }).strict().optional(),
-}).strict();
-
-/** The checks across a channel's fields: the cloud types' required settings (issue 17). */
-export function checkCloudChannel(channel: { type?: string | undefined; base_url?: string | undefined; azure?: unknown; vertex?: unknown }, context: z.RefinementCtx): void {
-  if (channel.type === 'azure-openai' && !channel.base_url) context.addIssue({ code: 'custom', path: ['base_url'], message: 'an azure-openai channel needs base_url: its resource endpoint, such as https://my-resource.openai.azure.com' });
-  if (channel.type === 'vertex' && !channel.vertex) context.addIssue({ code: 'custom', path: ['vertex'], message: 'a vertex channel needs vertex.project and vertex.location' });
-  if (channel.azure && channel.type !== 'azure-openai') context.addIssue({ code: 'custom', path: ['azure'], message: 'azure settings belong to an azure-openai channel' });
-  if (channel.vertex && channel.type !== 'vertex') context.addIssue({ code: 'custom', path: ['vertex'], message: 'vertex settings belong to a vertex channel' });
-}
-
-const channelSchema = channelObjectSchema.superRefine(checkCloudChannel);
 
 /** Token prices in USD per million tokens; a model states them, and a long-context tier states them again. */
 const tokenPrices = {
@@ -186,7 +113,8 @@ const identityProviderSchema = z.object({
 
 export const configFileSchema = z.object({
   groups: z.array(groupSchema).default([]),
-  channels: z.array(channelSchema).default([]),
+  // Lazy: the channel schema follows the provider registry, which start-up code may extend (registerProvider).
+  channels: z.array(z.lazy(() => channelSchemas().channel)).default([]),
   models: z.array(modelSchema).default([]),
   users: z.array(userSchema).default([]),
   keys: z.array(keySchema).default([]),
@@ -196,6 +124,6 @@ export const configFileSchema = z.object({
 }).strict();
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
-export type ChannelConfig = z.infer<typeof channelSchema>;
+export type { ChannelConfig } from './channel-schema.ts';
 export type ModelConfig = z.infer<typeof modelSchema>;
 export type KeyConfig = z.infer<typeof keySchema>;

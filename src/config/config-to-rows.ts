@@ -4,8 +4,9 @@ import type { ChannelConfig, ConfigFile, KeyConfig, ModelConfig } from './config
 import { usdToMicros, type ModelPricing, type TokenPrices } from '../metering/pricing.ts';
 import { TOKEN_PRICE_FIELDS, type TokenPriceConfigName } from '../metering/price-fields.ts';
 import { normalizeBaseUrl } from './normalize-base-url.ts';
-import { getProvider } from '../providers/registry.ts';
-import type { ProviderDefinition, ProviderSettings } from '../providers/provider-definition.ts';
+import { getProviderEntry } from '../providers/registry.ts';
+import { settingsOfType, type ChannelEdit } from './channel-schema.ts';
+import { takeSecrets, type SecretSettings } from '../providers/provider-secrets.ts';
 import { channelChatFormat } from '../routing/channel-chat-format.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 
@@ -22,35 +23,13 @@ export function groupRowFromConfig(group: GroupConfig) {
   };
 }
 
-/** The settings a channel's provider reads (Bedrock's region, the clouds' blocks), from its config entry. */
-export function providerSettingsOfConfig(channel: Omit<ChannelConfig, 'api_key'>): ProviderSettings {
-  return { ...(channel.region !== undefined ? { region: channel.region } : {}), ...cloudSettings(channel) };
-}
-
-/** The channel's provider as its settings make it; a cloud channel without its block is refused naming the problem. */
-export function providerOfConfig(channel: Omit<ChannelConfig, 'api_key'>): ProviderDefinition {
-  try {
-    return getProvider(channel.type, providerSettingsOfConfig(channel));
-  } catch (error) {
-    throw invalidRequest(`Channel '${channel.name}': ${(error as Error).message}`, 'type');
-  }
-}
-
-/** Refuses upstream credentials whose shape the provider cannot use (Bedrock's AKID:SECRET), naming none of them. */
-export function checkChannelCredentials(channel: Omit<ChannelConfig, 'api_key'>, apiKey: string | string[]): void {
-  const check = providerOfConfig(channel).credentialProblem;
-  if (!check) return;
-  for (const key of [apiKey].flat()) {
-    const problem = check(key);
-    if (problem) throw invalidRequest(`Channel '${channel.name}': ${problem}`, 'api_key');
-  }
-}
-
-export function channelRowFromConfig(channel: ChannelConfig) {
-  // Settings a provider cannot work without (Bedrock's region) are refused here, for the file and the admin API alike.
-  const problem = providerOfConfig(channel).settingsProblem?.(providerSettingsOfConfig(channel));
-  if (problem) throw invalidRequest(`Channel '${channel.name}': ${problem.message}`, problem.param);
+/**
+ * `sealSecrets` encrypts the settings the type's block marks secret (src/providers/provider-secrets.ts): they
+ * are stored apart from the others, in settings_json's providerSecrets.
+ */
+export function channelRowFromConfig(channel: ChannelEdit, sealSecrets: (secret: SecretSettings) => string) {
   checkChatFormat(channel);
+  const { open: provider, secret } = takeSecrets(getProviderEntry(channel.type), settingsOfType(channel.type, channel));
   return {
     name: channel.name,
     type: channel.type,
@@ -65,32 +44,24 @@ export function channelRowFromConfig(channel: ChannelConfig) {
     settings_json: JSON.stringify({
       ...(channel.timeouts ? { timeouts: camelTimeouts(channel.timeouts) } : {}),
       ...(channel.supports_prefill !== undefined ? { supportsPrefill: channel.supports_prefill } : {}),
-      ...(channel.region !== undefined ? { region: channel.region } : {}),
       ...(channel.chat_format !== undefined ? { chatFormat: channel.chat_format } : {}),
       ...(channel.unsupported_endpoints?.length ? { unsupportedEndpoints: [...new Set(channel.unsupported_endpoints)] } : {}),
       // Three states: true, false (HTTP/1.1 only), and absent (null or left out: undici's default).
       ...(typeof channel.http2 === 'boolean' ? { http2: channel.http2 } : {}),
-      ...cloudSettings(channel),
+      // The type's own settings, as its provider's block declares them (src/providers/*).
+      ...(Object.keys(provider).length > 0 ? { provider } : {}),
+      ...(secret ? { providerSecrets: sealSecrets(secret) } : {}),
     }),
   };
 }
 
 /** A chat format the channel's type cannot serve chat in is refused (400 from the admin API, a start-up error from the file). */
-function checkChatFormat(channel: ChannelConfig): void {
+function checkChatFormat(channel: ChannelEdit): void {
   try {
-    channelChatFormat(providerOfConfig(channel), channel.chat_format);
+    channelChatFormat(getProviderEntry(channel.type), channel.chat_format);
   } catch (error) {
     throw invalidRequest(`Channel '${channel.name}': ${(error as Error).message}.`, 'chat_format', 'invalid_value');
   }
-}
-
-/** The cloud channels' own blocks (issue 17), in settings_json's camelCase. */
-function cloudSettings(channel: Omit<ChannelConfig, 'api_key'>) {
-  const { azure, vertex } = channel;
-  return {
-    ...(azure ? { azure: { apiVersion: azure.api_version, pathStyle: azure.path_style, entraAuthority: azure.entra_authority } } : {}),
-    ...(vertex ? { vertex: { project: vertex.project, location: vertex.location, tokenUrl: vertex.token_url } } : {}),
-  };
 }
 
 function camelTimeouts(timeouts: NonNullable<ChannelConfig['timeouts']>) {

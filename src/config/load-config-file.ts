@@ -2,8 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { configFileSchema, type ConfigFile } from './config-file-schema.ts';
-import { providerOfConfig, providerSettingsOfConfig } from './config-to-rows.ts';
 import { chatFormatsOf } from '../routing/channel-chat-format.ts';
+import { getProviderEntry } from '../providers/registry.ts';
 
 // The YAML parser (72 CommonJS modules) is needed only while a config file is parsed: it is required
 // then, and its modules are dropped from require's cache afterwards, so that an idle gateway does not keep
@@ -63,24 +63,10 @@ function assertReferences(file: string, config: ConfigFile): void {
     channel.groups.forEach((group, j) => {
       if (!groupNames.has(group)) problems.push(`channels[${i}].groups[${j}]: unknown group '${group}' (declare it under groups)`);
     });
-    let provider;
-    try {
-      provider = providerOfConfig(channel);
-    } catch (error) {
-      problems.push(`channels[${i}]: ${(error as Error).message}`);
-      return;
-    }
-    const chatFormats = chatFormatsOf(provider);
+    const chatFormats = chatFormatsOf(getProviderEntry(channel.type));
     if (channel.chat_format !== undefined && !chatFormats.includes(channel.chat_format)) {
       problems.push(`channels[${i}].chat_format: a '${channel.type}' channel serves chat in ${chatFormats.join(' or ')}, not '${channel.chat_format}'`);
     }
-    // What a provider cannot work without: Bedrock's region and the AKID:SECRET shape of its credential.
-    const settings = provider.settingsProblem?.(providerSettingsOfConfig(channel));
-    if (settings) problems.push(`channels[${i}].${settings.param}: ${settings.message}`);
-    [channel.api_key].flat().forEach((key, j) => {
-      const problem = provider.credentialProblem?.(key);
-      if (problem) problems.push(`channels[${i}].api_key${Array.isArray(channel.api_key) ? `[${j}]` : ''}: ${problem}`);
-    });
   });
   config.keys.forEach((key, i) => {
     if (!groupNames.has(key.group)) problems.push(`keys[${i}].group: unknown group '${key.group}' (declare it under groups)`);

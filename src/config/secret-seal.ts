@@ -9,12 +9,12 @@ import type { DatabaseSchema } from '../db/schema.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import { StartupError } from './startup-error.ts';
 
-export const SECRET_FINGERPRINT_SETTING = 'gateway_secret_fingerprint';
+const SECRET_FINGERPRINT_SETTING = 'gateway_secret_fingerprint';
 const LABEL = 'model-gateway/secret-fingerprint/v1';
 
 interface StoredFingerprint { hmac_sha256: string }
 
-export function secretFingerprint(secret: string): string {
+function secretFingerprint(secret: string): string {
   return createHmac('sha256', secret).update(LABEL).digest('hex');
 }
 

@@ -39,7 +39,7 @@ export async function ensurePostgresDatabase(url: string): Promise<void> {
   }
 }
 
-export function quoteIdentifier(name: string): string {
+function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 

@@ -4,7 +4,7 @@
 // - money is integer micro-USD (`*_micros`); ratios are integer parts-per-million (`*_ppm`);
 // - lists and small records are JSON text columns (`*_json`), parsed by the repositories;
 // - booleans are integers 0/1.
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -460,18 +460,12 @@ export interface DatabaseSchema {
 }
 
 export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
 export type GroupRow = Selectable<GroupsTable>;
 export type ChannelRow = Selectable<ChannelsTable>;
-export type NewChannel = Insertable<ChannelsTable>;
-export type ChannelUpdate = Updateable<ChannelsTable>;
 export type ModelRow = Selectable<ModelsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
-export type NewApiKey = Insertable<ApiKeysTable>;
 export type UsageLogRow = Selectable<UsageLogsTable>;
 export type NewUsageLog = Insertable<UsageLogsTable>;
 export type WalletLedgerRow = Selectable<WalletLedgerTable>;
-export type MeteringDeadLetterRow = Selectable<MeteringDeadLettersTable>;
-export type NewResponseRow = Insertable<ResponsesTable>;
 export type PaymentRow = Selectable<PaymentsTable>;
 export type McpServerRow = Selectable<McpServersTable>;

@@ -11,14 +11,14 @@ import type { RelayHop } from '../relay/relay-hop.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { gatewayErrorFromUpstream } from '../relay/upstream-error.ts';
 
-export interface EmbeddingsRequest {
+interface EmbeddingsRequest {
   input: string | string[] | number[] | number[][];
   dimensions?: number | null;
   encoding_format?: 'float' | 'base64' | null;
   model: string;
 }
 
-export function textInputs(body: EmbeddingsRequest): string[] {
+function textInputs(body: EmbeddingsRequest): string[] {
   if (typeof body.input === 'string') return [body.input];
   if (body.input.every((item) => typeof item === 'string')) return body.input as string[];
   throw invalidRequest("Invalid value for 'input': token arrays cannot be sent to a Gemini model; send text.", 'input', 'unsupported_for_model');

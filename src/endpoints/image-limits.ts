@@ -4,7 +4,7 @@
 import type { ModelRow } from '../db/schema.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 
-export interface ImageLimits {
+interface ImageLimits {
   sizes: string[] | null;
   maxImages: number;
   maxPromptChars: number;
@@ -29,7 +29,7 @@ export function imageLimitsFor(modelId: string, row: ModelRow | undefined): Imag
   };
 }
 
-export interface ImageRequestFields { prompt: string; n?: number | null; size?: string | null; quality?: string | null }
+interface ImageRequestFields { prompt: string; n?: number | null; size?: string | null; quality?: string | null }
 
 /** Refuses what the model would refuse, with a 400 naming the field, before anything goes upstream. */
 export function checkImageRequest(model: string, limits: ImageLimits, fields: ImageRequestFields): void {

@@ -32,7 +32,7 @@ export interface ApiCallerDeps {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The caller, or undefined when nobody is signed in (or the cookie is stale). Does not check access. */
-export async function findApiCaller(deps: ApiCallerDeps, request: FastifyRequest, allowKeys: boolean): Promise<ApiCaller | undefined> {
+async function findApiCaller(deps: ApiCallerDeps, request: FastifyRequest, allowKeys: boolean): Promise<ApiCaller | undefined> {
   const token = readSessionCookie(request);
   if (token) {
     const session = await findSession(deps.db, token);

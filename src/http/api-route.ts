@@ -11,7 +11,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type AnyObject = z.ZodType<Record<string, unknown>>;
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
-export interface ApiContext<B, Q, P, A extends ApiAccess> {
+interface ApiContext<B, Q, P, A extends ApiAccess> {
   body: Infer<B>;
   query: Infer<Q>;
   params: Infer<P>;

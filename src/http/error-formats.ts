@@ -6,7 +6,7 @@ import { getFormat, hasFormat, type FormatName } from '../formats/index.ts';
 import type { FormatConverters } from '../hub/hub-format.ts';
 
 /** Errors are rendered in a wire format's own envelope, by the format (its `hubToError`). */
-export type ErrorFormat = FormatName;
+type ErrorFormat = FormatName;
 
 /** A registered format's name, as a route declares its error format by. */
 export function registeredName(format: FormatConverters): ErrorFormat {

@@ -1,7 +1,7 @@
 // The OpenAI error envelope: {"error":{"message","type","param","code"}}.
 import type { GatewayError } from '../gateway-errors.ts';
 
-export interface RenderedError { status: number; body: string; headers?: Record<string, string> }
+interface RenderedError { status: number; body: string; headers?: Record<string, string> }
 
 export function renderOpenAIError(error: GatewayError): RenderedError {
   return {

@@ -22,7 +22,7 @@ import type { AnswerHeaders } from './send-relay-result.ts';
 import { relayForKey, type RelayExchange, type RelayRouteOptions } from './routes/relay-route.ts';
 import { BodyBuffer } from './read-body.ts';
 
-export interface RelayLaneSettings {
+interface RelayLaneSettings {
   bodyLimit: number;
   /** Whether answers carry `x-gateway-cost`. */
   costHeader: boolean;
@@ -48,7 +48,7 @@ interface LaneRoute {
 }
 
 /** Routes under a path prefix (Gemini's /v1beta/models/{model}:{method}): the rest of the path decides. */
-export interface LanePrefixRoutes {
+interface LanePrefixRoutes {
   readonly metricsRoute: string;
   readonly errorFormat: WireFormat;
   /** The route for the rest of the path (undecoded; never holds `%`), or null to leave it to Fastify. */
@@ -56,7 +56,7 @@ export interface LanePrefixRoutes {
 }
 
 /** What route declarations register on the lane (relay-route.ts, the Gemini route). */
-export interface RelayLaneRoutes {
+interface RelayLaneRoutes {
   add(options: RelayRouteOptions): void;
   addPrefix(prefix: string, routes: LanePrefixRoutes): void;
 }

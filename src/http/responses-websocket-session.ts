@@ -19,7 +19,7 @@ import { newCallMeter, type RelayCall, type RelayResult } from '../relay/relay-t
 import { responseEnvelope } from '../formats/openai-responses/index.ts';
 import { mintResponseId } from '../responses/keeping-client.ts';
 
-export interface ResponsesSocketLimits {
+interface ResponsesSocketLimits {
   /** Closed after this long without a message while no response is running. */
   idleTimeoutMs: number;
 }
@@ -36,6 +36,7 @@ const ENDPOINT = '/v1/responses';
  * `authenticate` checks the key presented on the upgrade again against the current key index: a key
  * disabled, deleted or expired while the connection is open answers its next response.create with the
  * error (and the connection closes), as the next HTTP call would.
+ * @public Loaded on first use through a dynamic import (issue 16: idle memory).
  */
 export function serveResponsesSocket(deps: RelayDeps, socket: WebSocket, authenticate: () => CachedKey, connectionId: string, limits: ResponsesSocketLimits, onClose: () => void): void {
   let queue: Promise<void> = Promise.resolve();

@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_ABSOLUTE_MS } from '../accounts/sessions.ts';
 
-export const SESSION_COOKIE = 'gw_session';
+const SESSION_COOKIE = 'gw_session';
 
 export function readSessionCookie(request: FastifyRequest): string | undefined {
   const header = request.headers.cookie;

@@ -10,7 +10,7 @@ import { DashboardAssets } from './dashboard-assets.ts';
 export const DEFAULT_WEB_DIST = join(import.meta.dirname, '..', '..', 'web', 'dist');
 
 /** The client routes of web/src/app/router.tsx; a reload on any of them must land on the app. */
-export const DASHBOARD_PAGES = [
+const DASHBOARD_PAGES = [
   '/',
   '/login',
   '/signup',
@@ -44,7 +44,7 @@ const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><meta charset="utf-8"><ti
 <h1>The dashboard is not built</h1><p>The API works. To build the web dashboard, run <code>npm run build:web</code>
 (<code>npm ci</code> does it for you) and restart the gateway.</p></body></html>`;
 
-export interface WebAppOptions {
+interface WebAppOptions {
   distDir: string;
   warn: (message: string) => void;
   /** Pages an administrator turns on or off (/pricing): off, the app is sent with 404 and shows Not Found. */
@@ -52,7 +52,7 @@ export interface WebAppOptions {
 }
 
 /** The app's page, read once: it is small and changes only with a new build (a restart). */
-export interface DashboardPage {
+interface DashboardPage {
   built: boolean;
   page: Buffer;
 }

@@ -1,12 +1,8 @@
 // Upstream errors as GatewayErrors: the status is kept (a 429 stays a 429, a 400 keeps its message), and the
 // kind follows the status so every format can render it in its own error shape.
 import { type GatewayError, type GatewayErrorKind, gatewayError } from '../gateway-errors.ts';
-import { kindForStatus } from '../gateway-error-codes.ts';
 
-/** The one status-to-kind mapping, declared with the error codes. */
-export { kindForStatus };
-
-export interface UpstreamErrorInit {
+interface UpstreamErrorInit {
   message: string;
   kind?: GatewayErrorKind;
   param?: string | null;

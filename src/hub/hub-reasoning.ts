@@ -3,13 +3,13 @@
 import type { HubReasoningConfig, HubReasoningEffort } from './hub-request.ts';
 
 /** Budgets used when only an effort is known. Anthropic's minimum budget is 1024. */
-export const EFFORT_BUDGET_TOKENS: Record<HubReasoningEffort, number> = {
+const EFFORT_BUDGET_TOKENS: Record<HubReasoningEffort, number> = {
   low: 1024,
   medium: 8192,
   high: 24576,
 };
 
-export function budgetForEffort(effort: HubReasoningEffort): number {
+function budgetForEffort(effort: HubReasoningEffort): number {
   return EFFORT_BUDGET_TOKENS[effort];
 }
 

@@ -9,7 +9,7 @@ import type { HubReasoningPart } from './hub-request.ts';
 
 const MARK = 'gwsig:';
 /** The family written for reasoning that no upstream signed (OpenAI chat's reasoning_content). */
-export const UNSIGNED_FAMILY = 'unsigned';
+const UNSIGNED_FAMILY = 'unsigned';
 
 /** The signature as a client of `clientFamily` gets it: as is when its own family signed it, marked otherwise. */
 export function signatureForClient(signature: string | undefined, family: string | undefined, clientFamily: string): string {

@@ -10,14 +10,14 @@ import type { Usage } from './usage.ts';
 import type { ModelRow } from '../db/schema.ts';
 
 /** Used when neither the request nor the model's definition bounds the output. */
-export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
-export interface Admission {
+interface Admission {
   reservation: Reservation | null;
   pricing: ModelPricing | undefined;
 }
 
-export interface AdmissionRequest {
+interface AdmissionRequest {
   key: CachedKey;
   model: string;
   /** Fallback models that may answer instead: the reservation covers the dearest of them. */

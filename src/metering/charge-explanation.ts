@@ -6,7 +6,7 @@ import { costOfLogRow, usageOfLogRow, type LogQuantities } from './log-cost.ts';
 import { imagePrice, MICROS_PER_USD, oneHourCacheWrites, type ModelPricing } from './pricing.ts';
 import { pricesForPrompt, tierFor } from './price-tiers.ts';
 
-export interface ChargeLine {
+interface ChargeLine {
   /** What was counted: input_tokens, cached_input_tokens, cache_write_tokens, cache_write_1h_tokens, output_tokens, reasoning_tokens, images, audio_minutes, characters, searches, request. */
   item: string;
   /** What the quantity counts, in words ("input tokens read from the cache"). */
@@ -19,7 +19,7 @@ export interface ChargeLine {
   description: string;
 }
 
-export interface ChargeExplanation {
+interface ChargeExplanation {
   lines: ChargeLine[];
   /** The prompt's size and the tier it fell in, or null when the model has no tiers. */
   tier: { prompt_tokens: number; above_prompt_tokens: number | null } | null;

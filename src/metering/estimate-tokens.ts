@@ -102,7 +102,7 @@ export function estimateHubResponseTokens(response: Pick<HubResponse, 'content'>
 }
 
 /** Every string in a JSON value, joined: close enough for prompts, whatever their shape. */
-export function collectText(value: unknown): string {
+function collectText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map(collectText).join(' ');
   if (value && typeof value === 'object') {

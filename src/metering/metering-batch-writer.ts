@@ -43,9 +43,9 @@ export interface MeteringBatchWriter {
  * idle gateway does not keep a second V8 isolate (~15 MB resident) for nothing. PostgreSQL keeps its
  * worker for the life of the process.
  */
-export const SQLITE_WORKER_IDLE_STOP_MS = 60_000;
+const SQLITE_WORKER_IDLE_STOP_MS = 60_000;
 
-export interface MeteringBatchWriterOptions {
+interface MeteringBatchWriterOptions {
   /** Overrides SQLITE_WORKER_IDLE_STOP_MS (tests). */
   idleStopMs?: number;
 }

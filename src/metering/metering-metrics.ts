@@ -2,7 +2,7 @@
 import type { Registry } from 'prom-client';
 import { Counter, Gauge, Histogram } from '../http/prom-client-parts.ts';
 
-export interface MeteringMetrics {
+interface MeteringMetrics {
   deadLetters: Counter;
   writeFailures: Counter;
   dropped: Counter;

@@ -7,7 +7,7 @@ import { usdToMicros } from './pricing.ts';
 /** The largest single grant, debit or key quota: one billion USD. */
 export const MAX_AMOUNT_USD = 1_000_000_000;
 /** The largest balance a grant may leave, either way: four billion USD, 4e15 micro-USD (< 2^53 ≈ 9.007e15). */
-export const MAX_BALANCE_MICROS = 4_000_000_000_000_000;
+const MAX_BALANCE_MICROS = 4_000_000_000_000_000;
 
 /** USD from an admin request → integer micro-USD, or a 400 naming the field. */
 export function boundedUsdToMicros(usd: number, field: string, options: { allowNegative: boolean; allowZero: boolean }): number {

@@ -3,7 +3,7 @@
 // explanation of a charge name the same prices the same way.
 import type { ModelPricing } from './model-pricing.ts';
 
-export type TokenPriceKey = 'inputPerMtok' | 'cachedInputPerMtok' | 'cacheWritePerMtok' | 'cacheWrite1hPerMtok' | 'outputPerMtok' | 'reasoningPerMtok';
+type TokenPriceKey = 'inputPerMtok' | 'cachedInputPerMtok' | 'cacheWritePerMtok' | 'cacheWrite1hPerMtok' | 'outputPerMtok' | 'reasoningPerMtok';
 
 export const TOKEN_PRICE_FIELDS = [
   { config: 'input_per_mtok', key: 'inputPerMtok' },

@@ -5,7 +5,7 @@
 import type { Usage } from './usage.ts';
 import { pricesForPrompt } from './price-tiers.ts';
 
-export type { ModelPricing, PriceTier, TokenPrices } from './model-pricing.ts';
+export type { ModelPricing, TokenPrices } from './model-pricing.ts';
 import type { ModelPricing } from './model-pricing.ts';
 
 export const MICROS_PER_USD = 1_000_000;

@@ -8,8 +8,8 @@ import type { AccountLimits, Accounting, AccountingStore, DurableCharge, Reserva
 import { reserveScript, settleScript } from './redis-accounting-scripts.ts';
 import { createWalletSync, type CounterField, type WalletSync } from './redis-wallet-sync.ts';
 
-export const DEFAULT_RESERVATION_TTL_MS = 3_600_000;
-export const DEFAULT_INSTANCE_TTL_MS = 15_000;
+const DEFAULT_RESERVATION_TTL_MS = 3_600_000;
+const DEFAULT_INSTANCE_TTL_MS = 15_000;
 
 export interface RedisAccounting extends Accounting {
   readonly sync: WalletSync;

@@ -5,7 +5,7 @@
 import type { HubUsage } from '../hub/hub-response.ts';
 import type { Usage } from './usage.ts';
 
-export interface UsageCounts {
+interface UsageCounts {
   /** Tokens of the prompt that was sent. */
   prompt(): number;
   /** Tokens of what reached the client: text, reasoning and tool-call arguments. */

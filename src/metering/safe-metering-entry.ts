@@ -51,7 +51,7 @@ function mapColumns(log: NewUsageLog, fix: (column: string, value: unknown) => u
   return (copy ?? log) as NewUsageLog;
 }
 
-export function safeUsageLog(log: NewUsageLog): NewUsageLog {
+function safeUsageLog(log: NewUsageLog): NewUsageLog {
   return mapColumns(log, safeValue);
 }
 

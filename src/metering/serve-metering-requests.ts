@@ -7,7 +7,7 @@ import { decodeMeteringBatch } from './metering-batch-encoding.ts';
 import type { MeteringStore } from './metering-store.ts';
 import type { WorkerReply, WorkerRequest } from './metering-worker-protocol.ts';
 
-export interface MeteringConnection {
+interface MeteringConnection {
   store: MeteringStore;
   /** Proves the connection works (the start-up probe: an empty write). */
   probe(): Promise<void>;

@@ -4,7 +4,7 @@
 // range (the by-key and by-model breakdowns) then read a few rows per key and week, not 7, 168 or 10,080.
 import { STAT_BUCKETS } from './metering-rows.ts';
 
-export type StatBucketName = keyof typeof STAT_BUCKETS;
+type StatBucketName = keyof typeof STAT_BUCKETS;
 
 /**
  * Six-hour and week buckets exist in usage_stats_keys only (migration 0011): the by-key breakdown sums a

@@ -10,7 +10,7 @@ import { coveringSpans, type BucketSpan } from './stat-ranges.ts';
 export type StatBucket = keyof typeof STAT_BUCKETS;
 export type StatScope = { kind: 'key'; keyId: number } | { kind: 'user'; userId: number } | { kind: 'platform' };
 
-export interface StatPoint {
+interface StatPoint {
   start: number;
   requests: number;
   errors: number;
@@ -19,7 +19,7 @@ export interface StatPoint {
   costMicros: number;
 }
 
-export interface StatsReport {
+interface StatsReport {
   bucket: StatBucket;
   from: number;
   to: number;
@@ -75,7 +75,7 @@ async function readRates(db: Kysely<DatabaseSchema>, scope: StatScope, now: numb
 }
 
 /** Rows in any of `spans` (none when there are no spans). */
-export function covering<Query extends SelectQueryBuilder<DatabaseSchema, 'usage_stats_platform', object>>(query: Query, spans: readonly BucketSpan[]): Query {
+function covering<Query extends SelectQueryBuilder<DatabaseSchema, 'usage_stats_platform', object>>(query: Query, spans: readonly BucketSpan[]): Query {
   return query.where((eb) => eb.or(spans.map((span) => eb.and([eb('bucket', '=', span.bucket), eb('bucket_start', '>=', span.from), eb('bucket_start', '<', span.to)])))) as Query;
 }
 

@@ -65,7 +65,7 @@ export interface UsageRecorder {
   close(): Promise<void>;
 }
 
-export interface UsageRecorderDeps {
+interface UsageRecorderDeps {
   writer: MeteringBatchWriter;
   logger: Logger;
   accounting: Accounting;
@@ -77,7 +77,7 @@ export interface UsageRecorderDeps {
   metricsRegistry?: Registry;
 }
 
-export const DEFAULT_METERING_QUEUE_LIMIT = 20_000;
+const DEFAULT_METERING_QUEUE_LIMIT = 20_000;
 /** Most entries per transaction: large enough that a backlog drains in few round trips. */
 const MAX_BATCH = 1_000;
 

@@ -11,7 +11,7 @@
 // they are written with the next flush, marked as a retry: the writer then skips rows a failed write had
 // committed after all, so a row is never written twice. close() retries until everything
 // is written, so a clean stop loses nothing.
-export interface WriteBehindQueue<T> {
+interface WriteBehindQueue<T> {
   enqueue(row: T): void;
   /** Resolves once the rows queued before the call are written, or once a write has failed. */
   flush(): Promise<void>;
@@ -36,7 +36,7 @@ export interface RowStore<T, B> {
   concat(first: B, second: B): B;
 }
 
-export interface WriteBehindOptions<T, B = T[]> {
+interface WriteBehindOptions<T, B = T[]> {
   intervalMs: number;
   /** Most rows per write (one transaction). */
   maxBatch: number;

@@ -12,7 +12,7 @@ const hashCode = (code: string) => createHash('sha256').update(code.trim()).dige
 /** 128 random bits as 22 base64url characters after a readable `rc-` prefix. */
 const newCode = () => `rc-${randomBytes(16).toString('base64url')}`;
 
-export const invalidCode = () => invalidRequest('This redemption code is not valid or has already been used.', 'code', 'invalid_redemption_code');
+const invalidCode = () => invalidRequest('This redemption code is not valid or has already been used.', 'code', 'invalid_redemption_code');
 
 export async function createRedemptionCodes(deps: Pick<PaymentsDeps, 'db'>, input: { count: number; amountMicros: number; note: string | null; createdBy: number | null }): Promise<{ codes: string[]; ids: number[] }> {
   const now = Date.now();
@@ -36,7 +36,7 @@ export async function redeemCode(deps: PaymentsDeps, userId: number, code: strin
   return { amountMicros };
 }
 
-export type CodeState = 'unused' | 'redeemed' | 'revoked';
+type CodeState = 'unused' | 'redeemed' | 'revoked';
 
 /** Codes, newest first, a page at a time (`before`: the last id of the previous page), with who redeemed them. */
 export async function listRedemptionCodes(deps: Pick<PaymentsDeps, 'db'>, page: { limit: number; before?: number | undefined; state?: CodeState | undefined }) {

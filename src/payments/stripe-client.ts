@@ -5,7 +5,7 @@ import type Stripe from 'stripe';
 // The SDK (~6 MB of heap) is loaded only when a Stripe key is configured.
 const requireModule = createRequire(import.meta.url);
 
-export interface StripeSettings {
+interface StripeSettings {
   secretKey: string | undefined;
   apiBase: string | undefined;
 }

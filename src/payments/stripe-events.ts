@@ -12,7 +12,7 @@ import { gatewayError } from '../gateway-errors.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
 import { applyWalletEntry } from './wallet-entries.ts';
 
-export type EventOutcome = 'credited' | 'debited' | 'failed' | 'updated' | 'duplicate' | 'ignored';
+type EventOutcome = 'credited' | 'debited' | 'failed' | 'updated' | 'duplicate' | 'ignored';
 
 /** Stripe retries any non-2xx: used for a refund that arrives before its payment's completion. */
 const retryLater = (message: string) => gatewayError('GW_ERR_WEBHOOK_RETRY', { message, code: 'retry_later' });

@@ -6,7 +6,7 @@ import { invalidRequest, gatewayError } from '../gateway-errors.ts';
 import { getSetting } from '../db/repositories/settings.ts';
 import { DEFAULT_MAX_TOPUP_USD, MAX_TOPUP_SETTING, type PaymentsDeps } from './payments-deps.ts';
 
-export const cardPaymentsOff = () =>
+const cardPaymentsOff = () =>
   gatewayError('GW_ERR_CARD_PAYMENTS_OFF', {
     message: 'Card payments are not configured on this gateway. Ask an administrator for a redemption code.',
     code: 'card_payments_not_configured',

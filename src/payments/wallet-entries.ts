@@ -7,7 +7,7 @@ import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { DatabaseSchema, WalletLedgerTable } from '../db/schema.ts';
 import type { Accounting } from '../metering/accounting.ts';
 
-export interface WalletEntry {
+interface WalletEntry {
   userId: number;
   /** Signed micro-USD: positive adds to the balance. */
   amountMicros: number;

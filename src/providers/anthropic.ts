@@ -1,7 +1,7 @@
 // Anthropic's Messages API. Translated hops pin the version the gateway's converters speak.
 import type { ProviderDefinition } from './provider-definition.ts';
 
-export const ANTHROPIC_VERSION = '2023-06-01';
+const ANTHROPIC_VERSION = '2023-06-01';
 
 export const anthropicProvider: ProviderDefinition = {
   type: 'anthropic',

@@ -3,11 +3,13 @@
 // for temporary credentials (none of the three contains a colon); its `region` setting names the endpoint
 // and the signing scope. Signing is @smithy/signature-v4 with @aws-crypto's SHA-256, as the AWS SDK does.
 import type { SignatureV4 } from '@smithy/signature-v4';
-import type { ProviderDefinition, ProviderSettings, UpstreamRequestToSign } from './provider-definition.ts';
+import { z } from 'zod';
+import type { ProviderDefinition, UpstreamRequestToSign } from './provider-definition.ts';
+import { defineProvider, setting } from './provider-entry.ts';
 
-export const BEDROCK_SIGNING_SERVICE = 'bedrock';
+const BEDROCK_SIGNING_SERVICE = 'bedrock';
 
-export interface AwsCredentials {
+interface AwsCredentials {
   accessKeyId: string;
   secretAccessKey: string;
   sessionToken?: string;
@@ -21,7 +23,7 @@ function credentialParts(apiKey: string): string[] | null {
 }
 
 /** Reads `AKID:SECRET[:TOKEN]`; the message never repeats the value. */
-export function parseAwsCredentials(apiKey: string): AwsCredentials {
+function parseAwsCredentials(apiKey: string): AwsCredentials {
   const parts = credentialParts(apiKey);
   if (!parts) throw new Error(CREDENTIAL_FORMAT);
   const [accessKeyId, secretAccessKey, sessionToken] = parts as [string, string, string | undefined];
@@ -32,7 +34,7 @@ export function parseAwsCredentials(apiKey: string): AwsCredentials {
  * A model id in the path as the AWS SDK writes it: one segment, with `:` and `/` of versioned ids and
  * inference-profile ARNs percent-encoded (and !'()* too, as its extendedEncodeURIComponent does).
  */
-export function bedrockModelSegment(modelId: string): string {
+function bedrockModelSegment(modelId: string): string {
   return encodeURIComponent(modelId).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
@@ -61,9 +63,9 @@ async function signerFor(region: string, apiKey: string): Promise<SignatureV4> {
   return signer;
 }
 
-export async function signBedrockRequest(request: UpstreamRequestToSign, apiKey: string, settings: ProviderSettings): Promise<Record<string, string>> {
+async function signBedrockRequest(request: UpstreamRequestToSign, apiKey: string, channelRegion: string | undefined): Promise<Record<string, string>> {
   const url = new URL(request.url);
-  const region = settings.region ?? regionOfHost(url.hostname);
+  const region = channelRegion ?? regionOfHost(url.hostname);
   if (!region) throw new Error('A bedrock channel needs a region (its `region` setting) to sign requests.');
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = value;
@@ -82,22 +84,39 @@ export async function signBedrockRequest(request: UpstreamRequestToSign, apiKey:
   return headers;
 }
 
-export const bedrockProvider: ProviderDefinition = {
+const REGION_NEEDED = "a bedrock channel needs its AWS region, e.g. region: 'us-east-1'.";
+
+/** A Bedrock channel's own setting: its AWS region (us-east-1, eu-central-1, …), the endpoint and the signing scope. */
+const bedrockSettings = {
+  region: setting(z.string({ error: (issue) => (issue.input === undefined ? REGION_NEEDED : undefined) }).regex(/^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/, 'must be an AWS region such as us-east-1'), {
+    title: 'AWS region', description: "The Bedrock endpoint's region, also the signing scope.", examples: ['us-east-1'],
+  }),
+};
+
+function bedrockProvider(region: string | undefined): ProviderDefinition {
+  return {
+    type: 'bedrock',
+    chatFormat: 'bedrock-converse',
+    defaultBaseUrl: `https://bedrock-runtime.${region ?? 'us-east-1'}.amazonaws.com`,
+    path(operation, upstreamModel) {
+      switch (operation) {
+        case 'chat':
+          return `/model/${bedrockModelSegment(upstreamModel)}/converse`;
+        case 'chat-stream':
+          return `/model/${bedrockModelSegment(upstreamModel)}/converse-stream`;
+        default:
+          return null;
+      }
+    },
+    authenticate: (request, apiKey) => signBedrockRequest(request, apiKey, region),
+  };
+}
+
+export const bedrockEntry = defineProvider({
   type: 'bedrock',
   chatFormat: 'bedrock-converse',
-  defaultBaseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com',
-  baseUrlFor: (settings) => `https://bedrock-runtime.${settings.region ?? 'us-east-1'}.amazonaws.com`,
+  settings: bedrockSettings,
+  credential: { label: 'AWS credentials', description: 'ACCESS_KEY_ID:SECRET_ACCESS_KEY, or ACCESS_KEY_ID:SECRET_ACCESS_KEY:SESSION_TOKEN.' },
   credentialProblem: (apiKey) => (credentialParts(apiKey) ? null : CREDENTIAL_FORMAT),
-  settingsProblem: (settings) => (settings.region ? null : { param: 'region', message: "a bedrock channel needs its AWS region, e.g. region: 'us-east-1'." }),
-  path(operation, upstreamModel) {
-    switch (operation) {
-      case 'chat':
-        return `/model/${bedrockModelSegment(upstreamModel)}/converse`;
-      case 'chat-stream':
-        return `/model/${bedrockModelSegment(upstreamModel)}/converse-stream`;
-      default:
-        return null;
-    }
-  },
-  authenticate: signBedrockRequest,
-};
+  create: (settings) => bedrockProvider(settings.region),
+});

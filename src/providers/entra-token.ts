@@ -4,11 +4,11 @@
 import { UpstreamCredentialError } from '../upstream/upstream-credential-error.ts';
 import { createTokenCache, type IssuedToken } from './token-cache.ts';
 
-export const ENTRA_AUTHORITY = 'https://login.microsoftonline.com';
+const ENTRA_AUTHORITY = 'https://login.microsoftonline.com';
 const COGNITIVE_SERVICES_SCOPE = 'https://cognitiveservices.azure.com/.default';
 const TOKEN_TIMEOUT_MS = 15_000;
 
-export interface EntraCredential {
+interface EntraCredential {
   tenant_id: string;
   client_id: string;
   client_secret: string;

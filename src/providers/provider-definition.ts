@@ -1,7 +1,6 @@
 // An upstream described as data: its wire format, where it lives, how to call it and how to authenticate.
+// Built for each channel from its own settings by its type's entry (provider-entry.ts, registry.ts).
 import type { FormatName } from '../formats/index.ts';
-import type { AzureChannelSettings } from './azure-openai-settings.ts';
-import type { VertexChannelSettings } from './vertex-settings.ts';
 
 /** A wire format: one of the registered formats (src/formats/index.ts). */
 export type WireFormat = FormatName;
@@ -10,19 +9,6 @@ export type WireFormat = FormatName;
 import type { Operation } from '../hub/hub-operations.ts';
 
 export { operations, type Operation } from '../hub/hub-operations.ts';
-
-/**
- * A channel's provider-specific settings (the channel's settings_json): where a cloud upstream lives and
- * how it signs. Absent for providers that need none.
- */
-export interface ProviderSettings {
-  /** AWS region of a Bedrock channel (`us-east-1`): its endpoint and its SigV4 signing scope. */
-  region?: string;
-  /** An Azure OpenAI channel's block (api-version, path style, Entra authority): its provider is built from it. */
-  azure?: AzureChannelSettings;
-  /** A Vertex AI channel's block (project, location, token URL): its provider is built from it. */
-  vertex?: VertexChannelSettings;
-}
 
 export interface ProviderDefinition {
   type: string;
@@ -39,13 +25,8 @@ export interface ProviderDefinition {
    * (routing-table.ts, channelForModel). Absent: every model speaks `chatFormat`.
    */
   formatFor?(upstreamModel: string): WireFormat;
+  /** The base URL of a channel without its own base_url ('' when every channel must give one). */
   defaultBaseUrl: string;
-  /** The base URL when it depends on the channel's settings (Bedrock's region); defaultBaseUrl otherwise. */
-  baseUrlFor?(settings: ProviderSettings): string;
-  /** What is wrong with a channel's settings for this provider (a missing region), or null; checked on save. */
-  settingsProblem?(settings: ProviderSettings): { param: string; message: string } | null;
-  /** What is wrong with the shape of one upstream credential (never quoting it), or null; checked on save. */
-  credentialProblem?(apiKey: string): string | null;
   /** Path (with query) below the base URL for an operation on an upstream model id; null when unsupported. */
   path(operation: Operation, upstreamModel: string): string | null;
   /**
@@ -65,7 +46,7 @@ export interface ProviderDefinition {
    * asynchronous, so request signing (AWS SigV4) and short-lived tokens (Vertex OAuth) fit here; a plain
    * key answers synchronously and costs the hot path no extra tick. Applied in src/upstream/upstream-auth.ts.
    */
-  authenticate(request: UpstreamRequestToSign, apiKey: string, settings: ProviderSettings): Record<string, string> | Promise<Record<string, string>>;
+  authenticate(request: UpstreamRequestToSign, apiKey: string): Record<string, string> | Promise<Record<string, string>>;
   /**
    * The upstream refused what `authenticate` sent for this key (a 401/403): drop anything derived from it
    * (a cached access token revoked early), so the next call, or the channel's re-test, starts afresh.

@@ -21,7 +21,7 @@ interface Entry {
   inflight: Promise<IssuedToken> | null;
 }
 
-export interface TokenCache {
+interface TokenCache {
   /** A token for the credential, fetching a new one when there is none or it is close to expiry. */
   get(credential: string, fetchToken: () => Promise<IssuedToken>): Promise<string>;
   /** Forgets the credential's token (the upstream refused it before its time). */

@@ -5,7 +5,7 @@ import { createPrivateKey } from 'node:crypto';
 import { UpstreamCredentialError } from '../upstream/upstream-credential-error.ts';
 import { createTokenCache, type IssuedToken } from './token-cache.ts';
 
-export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 
 interface ServiceAccountKey {
@@ -17,7 +17,7 @@ interface ServiceAccountKey {
 const tokens = createTokenCache();
 
 /** The service account in a channel key, or an error naming what is missing (never echoing the key). */
-export function parseServiceAccount(credential: string): ServiceAccountKey {
+function parseServiceAccount(credential: string): ServiceAccountKey {
   let parsed: unknown;
   try {
     parsed = JSON.parse(credential);

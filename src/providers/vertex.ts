@@ -7,11 +7,10 @@ import type { Operation, ProviderDefinition, UpstreamRequestToSign, WireFormat }
 import { forgetVertexToken, vertexAccessToken } from './vertex-token.ts';
 import { pathSegment } from './path-segment.ts';
 
-export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
-import type { VertexChannelSettings } from './vertex-settings.ts';
-
-export type { VertexChannelSettings };
+import { vertexSettings, type VertexChannelSettings } from './vertex-settings.ts';
+import { defineProvider } from './provider-entry.ts';
 
 /** `anthropic/claude-x` and `google/gemini-x` name their publisher; a bare `claude-*` is Anthropic's. */
 function publisherAndModel(upstreamModel: string): { publisher: string; model: string } {
@@ -21,7 +20,7 @@ function publisherAndModel(upstreamModel: string): { publisher: string; model: s
 }
 
 /** Vertex's host for a location: regional endpoints, and one global endpoint without a region prefix. */
-export function vertexBaseUrl(location: string): string {
+function vertexBaseUrl(location: string): string {
   return location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
 }
 
@@ -48,7 +47,7 @@ const ANTHROPIC_COUNT_TOKENS_MODEL = 'count-tokens';
  * `:predict`: the Gemini embedding models after gemini-embedding-001 (gemini-embedding-2…) and partner (MaaS)
  * models, the rule @google/genai applies in Vertex mode (tIsVertexEmbedContentModel).
  */
-export function usesEmbedContent(model: string): boolean {
+function usesEmbedContent(model: string): boolean {
   return (model.includes('gemini') && !/^gemini-embedding-001(?:@|$)/.test(model)) || model.includes('maas');
 }
 
@@ -56,7 +55,7 @@ export function usesEmbedContent(model: string): boolean {
 const FORMAT_OF_PUBLISHER: Readonly<Record<string, WireFormat>> = { google: 'gemini-generate', anthropic: 'anthropic-messages' };
 const DEFAULT_FORMAT: WireFormat = 'gemini-generate';
 
-export function vertexProvider(settings: VertexChannelSettings): ProviderDefinition {
+function vertexProvider(settings: VertexChannelSettings): ProviderDefinition {
   const scope = `/v1/projects/${encodeURIComponent(settings.project)}/locations/${encodeURIComponent(settings.location)}`;
   return {
     type: 'vertex',
@@ -88,10 +87,18 @@ export function vertexProvider(settings: VertexChannelSettings): ProviderDefinit
       parsed.anthropic_version ??= VERTEX_ANTHROPIC_VERSION;
       return JSON.stringify(parsed);
     },
-    authenticate: (_request: UpstreamRequestToSign, apiKey: string) => vertexAccessToken(apiKey, settings.tokenUrl).then((token) => ({ authorization: `Bearer ${token}` })),
-    forgetCredential: (apiKey) => forgetVertexToken(apiKey, settings.tokenUrl),
+    authenticate: (_request: UpstreamRequestToSign, apiKey: string) => vertexAccessToken(apiKey, settings.token_url).then((token) => ({ authorization: `Bearer ${token}` })),
+    forgetCredential: (apiKey) => forgetVertexToken(apiKey, settings.token_url),
   };
 }
+
+export const vertexEntry = defineProvider({
+  type: 'vertex',
+  chatFormat: 'gemini-generate',
+  settings: vertexSettings,
+  credential: { label: 'Upstream API key', description: "The service account's JSON key file, pasted whole." },
+  create: (settings) => vertexProvider(settings.vertex),
+});
 
 interface BatchEmbedRequest { content?: { parts?: { text?: string }[] }; taskType?: string; title?: string; outputDimensionality?: number }
 

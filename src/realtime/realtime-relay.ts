@@ -24,7 +24,10 @@ export interface RealtimeSession {
   forwardHeaders: Record<string, string>;
 }
 
-/** Checks the model, limits and wallet, and picks the channel, before the client's socket is accepted. */
+/**
+ * Checks the model, limits and wallet, and picks the channel, before the client's socket is accepted.
+ * @public Loaded on first use through a dynamic import (issue 16: idle memory).
+ */
 export async function admitRealtime(deps: RelayDeps, session: RealtimeSession): Promise<RoutedChannel> {
   const snapshot = deps.state.current;
   const channels = resolveCandidates(snapshot.routing, session.key, session.model).filter((channel) => speaksFamilyOf(channel, openaiChatFormat) && supportsOperation(channel, 'realtime'));
@@ -40,6 +43,7 @@ export async function admitRealtime(deps: RelayDeps, session: RealtimeSession): 
   return channel;
 }
 
+/** @public Loaded on first use through a dynamic import (issue 16: idle memory). */
 export function relayRealtime(deps: RelayDeps, session: RealtimeSession, channel: RoutedChannel, client: WebSocket): void {
   const upstreamModel = upstreamModelFor(channel, session.model);
   const url = new URL(channel.origin + channel.basePath + operationPath(channel, 'realtime', upstreamModel));

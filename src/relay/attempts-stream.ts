@@ -19,7 +19,7 @@ import { estimateTextTokens } from '../metering/estimate-tokens.ts';
 export type { CommittedStream } from './committed-stream.ts';
 
 /** Receives what recording the answer charged, for the x-gateway-cost trailer. */
-export interface Settled {
+interface Settled {
   settle(costMicros: number): void;
 }
 

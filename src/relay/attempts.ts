@@ -217,7 +217,7 @@ function nextEvent(deps: RelayDeps, running: Set<Running>): Promise<Settled | 'h
 const hedgeByModelRow = new WeakMap<ModelRow, number | null>();
 
 /** The model's `hedge_after_ms`, else HEDGE_AFTER_MS; 0 means no hedge. */
-export function hedgeAfterMs(deps: RelayDeps, model: string): number {
+function hedgeAfterMs(deps: RelayDeps, model: string): number {
   const row = deps.state.current.models.get(model);
   let own: number | null | undefined = row ? hedgeByModelRow.get(row) : null;
   if (row && own === undefined) {

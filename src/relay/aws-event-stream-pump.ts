@@ -23,7 +23,7 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 export class EventStreamFramingError extends Error {}
 
 /** Cuts whole messages out of arbitrary chunks; holds at most one partial message. */
-export function createEventStreamSplitter(): { push(chunk: Uint8Array): Uint8Array[]; pending(): number } {
+function createEventStreamSplitter(): { push(chunk: Uint8Array): Uint8Array[]; pending(): number } {
   let buffer: Buffer = Buffer.alloc(0);
   return {
     push(chunk) {
@@ -48,7 +48,7 @@ const headerText = (message: Message, name: string): string | undefined => {
 };
 
 /** One decoded message as the event a converter reads; undefined for a message with no name. */
-export function eventStreamMessageToEvent(message: Message): { event: string; data: string } | undefined {
+function eventStreamMessageToEvent(message: Message): { event: string; data: string } | undefined {
   const kind = headerText(message, ':message-type') ?? 'event';
   if (kind === 'error') {
     // A protocol-level error: its code and message are headers, not a payload.

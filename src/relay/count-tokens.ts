@@ -44,7 +44,7 @@ export interface CountTokensRequest {
   log: { requestId: string; endpoint: string; inboundFormat: WireFormat; startedAt: number };
 }
 
-export type TokenCount =
+type TokenCount =
   | { exact: true; channel: string; body: Record<string, unknown> }
   | { exact: false; tokens: number };
 

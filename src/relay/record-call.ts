@@ -11,7 +11,7 @@ import type { GatewayErrorCode } from '../gateway-error-codes.ts';
 import { overheadMs } from './upstream-wait.ts';
 import { endCallTrace } from './call-tracing.ts';
 
-export interface CallOutcome {
+interface CallOutcome {
   /** The public id of the model that answered (a fallback may answer); defaults to the requested one. */
   model?: string;
   status: number;
@@ -30,7 +30,7 @@ export interface CallOutcome {
 }
 
 /** What recording a call charged it, in micro-USD: the recorder's computation, for `x-gateway-cost`. */
-export type SettledCostMicros = number;
+type SettledCostMicros = number;
 
 export function recordCall(deps: RelayDeps, call: RelayCall, outcome: CallOutcome): SettledCostMicros {
   const latencyMs = performance.now() - call.startedAt;
@@ -81,7 +81,7 @@ function recordCallMetrics(deps: RelayDeps, call: RelayCall, outcome: CallOutcom
 }
 
 /** The prices of the model that answered: the requested one's from admission, a fallback's as in force now. */
-export function pricingOf(deps: RelayDeps, call: RelayCall, model: string): ModelPricing | undefined {
+function pricingOf(deps: RelayDeps, call: RelayCall, model: string): ModelPricing | undefined {
   return model === call.model ? call.meter.pricing : deps.state.current.pricing.get(model);
 }
 

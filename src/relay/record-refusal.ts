@@ -8,7 +8,7 @@ import { emptyUsage } from '../metering/usage.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import { isRecordedFailure } from './record-call.ts';
 
-export interface RefusedCall {
+interface RefusedCall {
   requestId: string;
   key: CachedKey;
   endpoint: string;

@@ -14,7 +14,7 @@ import { relayFormat } from '../formats/index.ts';
 import { modelSupport } from '../config/model-capabilities.ts';
 import type { FormatConverters } from '../hub/hub-format.ts';
 
-export interface ChatRelayOptions {
+interface ChatRelayOptions {
   /** The client's request in the hub; lazily, because a passthrough channel needs no conversion. */
   hubRequest: () => ClientRequestInHub;
   /** What the gateway changed in the body a channel of the client's own format gets, one line each. */

@@ -17,7 +17,7 @@ import { runAttempts, type ModelRoute } from './attempts.ts';
 import { OVERHEAD_HEADER, overheadHeaderValue, overheadMs } from './upstream-wait.ts';
 import { endRefusedTrace, startCallTrace } from './call-tracing.ts';
 
-export interface EndpointOptions {
+interface EndpointOptions {
   /** What to reserve for, per candidate model. */
   estimate(model: ModelRow | undefined): Usage;
 }

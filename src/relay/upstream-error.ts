@@ -11,13 +11,13 @@ import { redactSecrets, refusesCredential } from './redact-credentials.ts';
  * Upstream 401/403 mean the gateway's channel credentials were refused, not the client's key:
  * passing them on would tell the client its own key is bad, so they become 502.
  */
-export function upstreamStatusForClient(status: number): number {
+function upstreamStatusForClient(status: number): number {
   if (status === 401 || status === 403) return 502;
   if (status < 400 || status > 599) return 502;
   return status;
 }
 
-export type ErrorReadingChannel = Pick<RoutedChannel, 'name' | 'apiKeys' | 'chatFormat'>;
+type ErrorReadingChannel = Pick<RoutedChannel, 'name' | 'apiKeys' | 'chatFormat'>;
 
 /**
  * The gateway error for an upstream's non-2xx answer, keeping its message and code. A refusal of the

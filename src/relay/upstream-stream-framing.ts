@@ -12,7 +12,7 @@ const CONTENT_TYPES: Record<StreamFraming, string> = {
   'aws-event-stream': 'application/vnd.amazon.eventstream',
 };
 
-export function streamFramingOf(channel: RoutedChannel): StreamFraming {
+function streamFramingOf(channel: RoutedChannel): StreamFraming {
   return channel.chatFormat.streamFraming ?? 'sse';
 }
 

@@ -10,7 +10,7 @@ import { askingForEncryptedReasoning, responseWithoutEncryptedReasoning, wantsEn
 import type { FormatConverters } from '../hub/hub-format.ts';
 import type { HubStreamPart, HubToStreamContext, SseEvent, StreamMachine } from '../hub/hub-stream.ts';
 
-export interface KeepingOptions {
+interface KeepingOptions {
   previousResponseId: string | null;
   onFinished(response: Record<string, unknown>): void;
 }

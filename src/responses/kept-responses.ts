@@ -13,7 +13,7 @@ import { gatewayError } from '../gateway-errors.ts';
 
 export type ResponseItem = Record<string, unknown>;
 
-export interface KeptResponse {
+interface KeptResponse {
   id: string;
   userId: number;
   keyId: number | null;
@@ -26,7 +26,7 @@ export interface KeptResponse {
   response: Record<string, unknown>;
 }
 
-export interface InputItemsPage {
+interface InputItemsPage {
   object: 'list';
   data: ResponseItem[];
   first_id: string | null;
@@ -34,7 +34,7 @@ export interface InputItemsPage {
   has_more: boolean;
 }
 
-export interface KeptResponsesOptions {
+interface KeptResponsesOptions {
   db: Kysely<DatabaseSchema>;
   /** How long a kept response lives (the usage-log retention); null: until deleted. */
   retentionMs: number | null;
@@ -44,7 +44,7 @@ export interface KeptResponsesOptions {
 export const MAX_KEPT_RESPONSE_CHARS = 4 * 1024 * 1024;
 /** A rebuilt conversation spans at most this many responses and this many characters. */
 export const MAX_CHAIN_RESPONSES = 256;
-export const MAX_CHAIN_CHARS = 16 * 1024 * 1024;
+const MAX_CHAIN_CHARS = 16 * 1024 * 1024;
 
 /** Ids for input items the client sent without one, so input_items and item_reference can name them. */
 /** A message's text content as a part, the way OpenAI lists input items. */
@@ -64,7 +64,7 @@ function normalised(items: readonly ResponseItem[]): ResponseItem[] {
   });
 }
 
-export const chainTooLong = (id: string, why: string) =>
+const chainTooLong = (id: string, why: string) =>
   gatewayError('GW_ERR_RESPONSE_CHAIN_TOO_LONG', {
     message: `The conversation continued from response '${id.slice(0, 256)}' is too long to rebuild (${why}); start a new one with the whole conversation in 'input'.`,
     param: 'previous_response_id',

@@ -63,7 +63,7 @@ export function wholeResponsesUsage(text: string, call: PassthroughCall, attempt
   return attempt.resolve(read.reported, read.outputTokens);
 }
 
-export interface PassthroughObserver {
+interface PassthroughObserver {
   onResponseId(id: unknown): void;
   /** The answer's output item ids, once it has ended. */
   onItemIds(ids: string[]): void;

@@ -1,6 +1,6 @@
 // A bounded memory of recently seen ids (response ids, item ids) and what is known of each.
 
-export interface RecentIds<T> {
+interface RecentIds<T> {
   get(id: string): T | undefined;
   set(id: string, owner: T): void;
   delete(id: string): void;

@@ -8,7 +8,7 @@ import type { ResponseItem } from './kept-responses.ts';
 import type { ResponseOwner, ResponseOwners } from './response-owners.ts';
 
 /** More references than this in one request are refused: each is looked up. */
-export const MAX_ITEM_REFERENCES = 1000;
+const MAX_ITEM_REFERENCES = 1000;
 
 export interface ResolvedResponsesState {
   /** The owner of previous_response_id, when the request names one. */

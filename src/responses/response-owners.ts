@@ -49,7 +49,7 @@ export interface ResponseOwners {
   close(): Promise<void>;
 }
 
-export interface ResponseOwnersOptions {
+interface ResponseOwnersOptions {
   db: Kysely<DatabaseSchema>;
   logger: Logger;
   redis?: RedisContext | undefined;
@@ -62,9 +62,9 @@ export interface ResponseOwnersOptions {
   memoryEntries?: number;
 }
 
-export const RESPONSE_RETENTION_MS = 30 * 86_400_000;
+const RESPONSE_RETENTION_MS = 30 * 86_400_000;
 /** Longer strings are not ids any upstream issues; refused without a lookup. */
-export const MAX_RESPONSE_ID_LENGTH = 256;
+const MAX_RESPONSE_ID_LENGTH = 256;
 
 export function createResponseOwners(options: ResponseOwnersOptions): ResponseOwners {
   const retentionMs = options.retentionMs ?? RESPONSE_RETENTION_MS;

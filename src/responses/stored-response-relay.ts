@@ -12,7 +12,7 @@ import { operationPath, supportsOperation } from '../providers/operation-path.ts
 import { sendUpstream } from '../upstream/send-upstream.ts';
 import { serveKeptResponse } from './serve-kept-response.ts';
 
-export type { StoredResponseAction, StoredResponseRequest } from './stored-response-request.ts';
+export type { StoredResponseAction } from './stored-response-request.ts';
 
 
 const SHAPES: Record<StoredResponseAction, { method: 'GET' | 'POST' | 'DELETE'; suffix: string }> = {

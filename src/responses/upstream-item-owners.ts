@@ -13,7 +13,7 @@ import { createWriteBehindQueue } from '../metering/write-behind-queue.ts';
 import { createRecentIds } from './recent-ids.ts';
 
 /** Items recorded per response: a Responses answer rarely has more; the rest cannot be referenced. */
-export const MAX_RECORDED_ITEMS = 64;
+const MAX_RECORDED_ITEMS = 64;
 const MAX_ITEM_ID_LENGTH = 256;
 
 export interface UpstreamItemOwners {
@@ -24,7 +24,7 @@ export interface UpstreamItemOwners {
   close(): Promise<void>;
 }
 
-export interface UpstreamItemOwnersOptions {
+interface UpstreamItemOwnersOptions {
   db: Kysely<DatabaseSchema>;
   logger: Logger;
   redis?: RedisContext | undefined;

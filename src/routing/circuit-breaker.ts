@@ -5,13 +5,13 @@
 // really sends the attempt, and hands it back (release) when the attempt ended without a verdict (the
 // client left, a hedge lost, the request itself was refused). A probe claimed and never sent would keep
 // the circuit open for good.
-export interface CircuitBreakerOptions {
+interface CircuitBreakerOptions {
   failureThreshold: number;
   windowMs: number;
   cooldownMs: number;
 }
 
-export const DEFAULT_BREAKER: CircuitBreakerOptions = { failureThreshold: 5, windowMs: 30_000, cooldownMs: 5_000 };
+const DEFAULT_BREAKER: CircuitBreakerOptions = { failureThreshold: 5, windowMs: 30_000, cooldownMs: 5_000 };
 
 /** A probe that never reported (a lost promise) stops blocking others after this long. */
 const PROBE_EXPIRY_MS = 10 * 60_000;

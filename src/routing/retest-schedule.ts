@@ -9,7 +9,7 @@ import type { AnnounceChange } from '../cluster/invalidation-bus.ts';
 import { setChannelEnabled } from '../admin/admin-channels.ts';
 import { testChannel } from './channel-tester.ts';
 
-export interface RetestDeps {
+interface RetestDeps {
   db: Kysely<DatabaseSchema>;
   agents: UpstreamAgents;
   state: GatewayState;
@@ -17,7 +17,7 @@ export interface RetestDeps {
   logger: Logger;
 }
 
-export async function retestDisabledChannels(deps: RetestDeps): Promise<number> {
+async function retestDisabledChannels(deps: RetestDeps): Promise<number> {
   const rows = await deps.db.selectFrom('channels').select(['id', 'name']).where('status', '=', 'auto_disabled').execute();
   let reenabled = 0;
   for (const row of rows) {

@@ -1,7 +1,7 @@
 // A channel as routing hands it to the relay: its provider, its chat format, where it lives, its keys,
 // which models and groups it serves, and its settings. Built by the routing table (routing-table.ts).
 import type { FormatConverters } from '../hub/hub-format.ts';
-import type { ProviderDefinition, ProviderSettings } from '../providers/provider-definition.ts';
+import type { ProviderDefinition } from '../providers/provider-definition.ts';
 
 export interface ChannelTimeouts {
   connectMs?: number;
@@ -34,8 +34,6 @@ export interface RoutedChannel {
   timeouts: ChannelTimeouts;
   /** Whether a mid-stream failure elsewhere may be continued here with an assistant prefill. */
   supportsPrefill: boolean;
-  /** Provider-specific settings (Bedrock's region), handed to the provider's authentication. */
-  providerSettings?: ProviderSettings;
   /** Operations its type has but this upstream lacks (`unsupported_endpoints`); absent when none. */
   unsupportedOperations?: ReadonlySet<string>;
   /**

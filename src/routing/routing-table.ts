@@ -3,7 +3,7 @@
 import type { ChannelRow, ModelRow } from '../db/schema.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import { getProvider } from '../providers/registry.ts';
-import type { ProviderSettings } from '../providers/provider-definition.ts';
+import { openSecretSettings, putSecrets } from '../providers/provider-secrets.ts';
 import { getFormat } from '../formats/index.ts';
 import type { ChannelTimeouts, RoutedChannel } from './routed-channel.ts';
 import { channelChatFormat } from './channel-chat-format.ts';
@@ -13,7 +13,7 @@ export { channelForModel } from './channel-for-model.ts';
 
 export const DEFAULT_GROUP = 'default';
 
-export type { ChannelTimeouts, RoutedChannel } from './routed-channel.ts';
+export type { RoutedChannel } from './routed-channel.ts';
 
 export interface ModelInfo {
   id: string;
@@ -40,7 +40,7 @@ export interface RoutingTable {
   readonly unreadableChannels: ReadonlyMap<number, string>;
 }
 
-export const UNREADABLE_CREDENTIAL_REASON = "its stored upstream credential cannot be decrypted with this gateway's GATEWAY_SECRET: enter the channel's api_key again (config file or admin)";
+const UNREADABLE_CREDENTIAL_REASON = "its stored upstream credential cannot be decrypted with this gateway's GATEWAY_SECRET: enter the channel's api_key again (config file or admin)";
 
 export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow[], secrets: SecretBox): RoutingTable {
   // One channel whose credential cannot be decrypted (written under another secret, corrupted) is left out
@@ -132,25 +132,26 @@ function tryRoutedChannel(row: ChannelRow, secrets: SecretBox): { channel: Route
     return { reason: UNREADABLE_CREDENTIAL_REASON };
   }
   try {
-    return { channel: toRoutedChannel(row, apiKeys) };
+    return { channel: toRoutedChannel(row, apiKeys, secrets) };
   } catch (error) {
     return { reason: `its stored settings cannot be read: ${(error as Error).message}` };
   }
 }
 
-function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean } & ProviderSettings;
-  const provider = getProvider(row.type, settings);
-  const providerSettings: ProviderSettings = settings.region !== undefined ? { region: settings.region } : {};
+function toRoutedChannel(row: ChannelRow, apiKeys: string[], secrets: SecretBox): RoutedChannel {
+  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean; provider?: Record<string, unknown>; providerSecrets?: string };
+  // The type's own settings (src/providers/*) passed its block's checks when the channel was saved; the
+  // ones it marks secret are stored sealed, apart.
+  const provider = getProvider(row.type, putSecrets(settings.provider ?? {}, openSecretSettings(secrets, settings.providerSecrets)));
   const chatFormat = getFormat(channelChatFormat(provider, settings.chatFormat));
-  if (!row.base_url && !provider.defaultBaseUrl && !provider.baseUrlFor) throw new Error(`a ${row.type} channel needs its base_url`);
+  if (!row.base_url && !provider.defaultBaseUrl) throw new Error(`a ${row.type} channel needs its base_url`);
   const channel: RoutedChannel = {
     id: row.id,
     name: row.name,
     type: row.type,
     provider,
     chatFormat,
-    ...splitBaseUrl(row.base_url || (provider.baseUrlFor ? provider.baseUrlFor(providerSettings) : provider.defaultBaseUrl)),
+    ...splitBaseUrl(row.base_url || provider.defaultBaseUrl),
     apiKeys,
     models: new Set(JSON.parse(row.models_json) as string[]),
     modelMapping: JSON.parse(row.model_mapping_json) as Record<string, string>,
@@ -161,7 +162,6 @@ function toRoutedChannel(row: ChannelRow, apiKeys: string[]): RoutedChannel {
     // The format says whether its upstreams continue a trailing assistant message natively (Anthropic);
     // OpenAI-compatible servers only when the channel declares it (vLLM's continue_final_message).
     supportsPrefill: settings.supportsPrefill ?? chatFormat.supportsPrefill,
-    providerSettings,
     ...(settings.unsupportedEndpoints?.length ? { unsupportedOperations: new Set(settings.unsupportedEndpoints) } : {}),
     ...(typeof settings.http2 === 'boolean' ? { http2: settings.http2 } : {}),
   };

@@ -21,7 +21,7 @@ const pins = new Map<string, Pin>();
 /** Per channel, the key the next new session gets, so sessions spread over a channel's keys. */
 const nextKeyOfChannel = new Map<number, number>();
 
-export interface SessionSource {
+interface SessionSource {
   key: { id: number };
   body: Record<string, unknown>;
   forwardHeaders: Record<string, string>;

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { UploadedFile } from '../http/multipart-upload.ts';
 
-export interface MultipartBody {
+interface MultipartBody {
   contentType: string;
   contentLength: number;
   body: () => AsyncIterable<Uint8Array>;

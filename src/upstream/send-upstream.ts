@@ -13,7 +13,7 @@ const NO_HEADERS: IncomingHttpHeaders = Object.freeze({});
 const HIGH_WATER_CHUNKS = 64;
 
 /** A whole (non-streamed) upstream body larger than the agents' limit: the call fails instead of growing memory. */
-export class UpstreamBodyTooLargeError extends Error {
+class UpstreamBodyTooLargeError extends Error {
   readonly code = 'GW_UPSTREAM_BODY_TOO_LARGE';
   constructor(limitBytes: number) {
     super(`the upstream answer is larger than the gateway's limit of ${limitBytes} bytes (UPSTREAM_BODY_LIMIT)`);
@@ -21,7 +21,7 @@ export class UpstreamBodyTooLargeError extends Error {
   }
 }
 
-export interface UpstreamRequest {
+interface UpstreamRequest {
   channel: RoutedChannel;
   /** Path below the channel's base URL, with query. */
   path: string;

@@ -4,10 +4,10 @@
 // (forConnectTimeout, undici's default); agentForChannel picks.
 import { Agent } from './undici-parts.ts';
 
-export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** Largest non-streamed upstream answer read into memory (UPSTREAM_BODY_LIMIT): 100 embeddings of 3,072
  * floats as JSON are about 6 MB, ten 1024² images as base64 about 20 MB. */
-export const DEFAULT_UPSTREAM_BODY_LIMIT = 64 * 1024 * 1024;
+const DEFAULT_UPSTREAM_BODY_LIMIT = 64 * 1024 * 1024;
 /**
  * Streams one HTTP/2 connection carries before undici opens another (the lower of this and the server's
  * SETTINGS_MAX_CONCURRENT_STREAMS). undici's own default of 100, kept on purpose: 10,000 streams then take

@@ -4,12 +4,12 @@
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { nextUpstreamKey } from '../routing/choose-channel.ts';
 
-export type UpstreamHeaders = Record<string, string>;
+type UpstreamHeaders = Record<string, string>;
 
 /** Synchronous unless the provider's authentication is (request signing, token refresh). */
 export function authenticatedHeaders(channel: RoutedChannel, method: string, path: string, headers: UpstreamHeaders, body: string | Buffer | null): UpstreamHeaders | Promise<UpstreamHeaders> {
   const provider = channel.provider;
   const merged = provider.defaultHeaders ? { ...provider.defaultHeaders, ...headers } : headers;
-  const auth = provider.authenticate({ method, url: channel.origin + channel.basePath + path, headers: merged, body }, nextUpstreamKey(channel), channel.providerSettings ?? {});
+  const auth = provider.authenticate({ method, url: channel.origin + channel.basePath + path, headers: merged, body }, nextUpstreamKey(channel));
   return auth instanceof Promise ? auth.then((credentials) => ({ ...merged, ...credentials })) : { ...merged, ...auth };
 }

@@ -13,7 +13,7 @@ import type { RecordedRequest, Simulator } from '../simulators/simulator-core.ts
 import { startVertexSimulator } from '../simulators/vertex-simulator.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 
-export interface AgentChannel {
+interface AgentChannel {
   /** The channel's name in the gateway (also the usage rows' channel). */
   channel: string;
   /** What the test names the case by. */

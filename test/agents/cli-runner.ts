@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 /** node_modules/.bin of this repository: the pinned CLIs, and Node 24 for the CLIs whose shebang asks for node. */
-export const PROJECT_BIN = resolve(import.meta.dirname, '../../node_modules/.bin');
+const PROJECT_BIN = resolve(import.meta.dirname, '../../node_modules/.bin');
 
 export interface AgentSandbox {
   /** The CLI's HOME (also CODEX_HOME's parent and the XDG folders' root). */
@@ -49,7 +49,7 @@ export async function createAgentSandbox(label: string): Promise<AgentSandbox> {
   };
 }
 
-export interface CliRunOptions {
+interface CliRunOptions {
   /** An executable path, or a name found in PROJECT_BIN. */
   command: string;
   args: string[];
@@ -64,7 +64,7 @@ export interface CliRunOptions {
   trap?: OutsideTrap;
 }
 
-export interface CliResult {
+interface CliResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
@@ -149,7 +149,7 @@ export function describeRun(result: CliResult): string {
     + `--- stdout\n${tail(result.stdout)}\n--- stderr\n${tail(result.stderr)}`;
 }
 
-export interface OutsideTrap {
+interface OutsideTrap {
   /** http://127.0.0.1:PORT */
   url: string;
   /** host:port of each connection asked for, in order. */
@@ -158,7 +158,7 @@ export interface OutsideTrap {
 }
 
 /** A proxy that lets nothing through: CONNECT and plain requests are refused with 403 and recorded. */
-export async function startOutsideTrap(): Promise<OutsideTrap> {
+async function startOutsideTrap(): Promise<OutsideTrap> {
   const attempts: string[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((request, response) => {

@@ -17,9 +17,9 @@ import { openDatabase, type Database } from '../../src/db/database.ts';
 import type { DatabaseEngine } from '../../src/db/engine.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 
-export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-export interface TestDatabase {
+interface TestDatabase {
   engine: DatabaseEngine;
   /** A DATABASE_URL for openDatabase(); usable after create(). */
   url: string;
@@ -31,7 +31,7 @@ export interface TestDatabase {
   toString(): string;
 }
 
-export function testDatabaseEngines(): DatabaseEngine[] {
+function testDatabaseEngines(): DatabaseEngine[] {
   const wanted = process.env.TEST_DATABASES?.split(',').map((name) => name.trim()).filter(Boolean);
   const all: DatabaseEngine[] = ['sqlite', 'postgres'];
   return wanted ? all.filter((engine) => wanted.includes(engine)) : all;
@@ -42,16 +42,10 @@ export function withTestDatabases(): TestDatabase[] {
   return testDatabaseEngines().map(testDatabase);
 }
 
-export function testDatabase(engine: DatabaseEngine): TestDatabase {
+function testDatabase(engine: DatabaseEngine): TestDatabase {
   return engine === 'sqlite' ? sqliteTestDatabase() : postgresTestDatabase();
 }
 
-/** A created database of the given engine, for tests that manage their own lifetime. */
-export async function createTestDatabase(engine: DatabaseEngine): Promise<TestDatabase> {
-  const target = testDatabase(engine);
-  await target.create();
-  return target;
-}
 
 /**
  * Registers beforeAll/afterAll in the current describe block: creates the database, opens it, migrates it

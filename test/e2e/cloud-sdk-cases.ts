@@ -6,7 +6,7 @@ import OpenAI from 'openai';
 import { GoogleGenAI, type Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 
-export interface CloudModelCase {
+interface CloudModelCase {
   /** The gateway model id. */
   model: string;
   /** The simulator's greeting: `${greeting}: you said "…"`. */

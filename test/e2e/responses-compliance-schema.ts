@@ -9,16 +9,16 @@ const nullable = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()])
 const outputText = z.object({ type: z.literal('output_text'), text: z.string(), annotations: z.array(z.unknown()), logprobs: z.array(z.unknown()) });
 const summaryText = z.object({ type: z.literal('summary_text'), text: z.string() });
 
-export const messageItem = z.object({
+const messageItem = z.object({
   id: z.string().min(1), type: z.literal('message'), role: z.literal('assistant'),
   status: z.enum(['in_progress', 'completed', 'incomplete']), content: z.array(outputText),
 });
-export const functionCallItem = z.object({
+const functionCallItem = z.object({
   id: z.string().min(1), type: z.literal('function_call'), call_id: z.string().min(1), name: z.string().min(1),
   arguments: z.string(), status: z.enum(['in_progress', 'completed', 'incomplete']),
 });
-export const reasoningItem = z.object({ id: z.string().min(1), type: z.literal('reasoning'), summary: z.array(summaryText), encrypted_content: nullable(z.string()).optional() });
-export const outputItem = z.discriminatedUnion('type', [messageItem, functionCallItem, reasoningItem]);
+const reasoningItem = z.object({ id: z.string().min(1), type: z.literal('reasoning'), summary: z.array(summaryText), encrypted_content: nullable(z.string()).optional() });
+const outputItem = z.discriminatedUnion('type', [messageItem, functionCallItem, reasoningItem]);
 
 const usage = z.object({
   input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0), total_tokens: z.number().int().min(0),

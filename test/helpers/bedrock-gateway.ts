@@ -12,7 +12,7 @@ export const MODEL = 'claude-bedrock';
 export const UPSTREAM_MODEL = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
 export const GREETING = 'Hello from the Bedrock simulator';
 // Per million tokens: 4 input, 1 cached, 5 cache write, 8 output: each kind of token costs a different amount.
-export const PRICES = { input_per_mtok: 4, cached_input_per_mtok: 1, cache_write_per_mtok: 5, output_per_mtok: 8 };
+const PRICES = { input_per_mtok: 4, cached_input_per_mtok: 1, cache_write_per_mtok: 5, output_per_mtok: 8 };
 
 export interface BedrockGateway { sim: BedrockSimulator; spare: BedrockSimulator; gateway: TestGateway; dispose(): Promise<void> }
 

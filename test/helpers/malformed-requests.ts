@@ -13,13 +13,13 @@ export interface MalformedRequest {
   raw?: Buffer;
 }
 
-export interface GeneratorKeys {
+interface GeneratorKeys {
   user: string;
   admin: string;
 }
 
 /** mulberry32: small, fast and good enough to pick mutations. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -15,7 +15,7 @@ export interface TestGateway extends RunningGateway {
   dispose(): Promise<void>;
 }
 
-export interface TestGatewayOptions {
+interface TestGatewayOptions {
   /** Extra environment, e.g. DATABASE_URL for PostgreSQL. */
   env?: Record<string, string>;
   /** A logger of the test's own (e.g. one that collects every line). */

@@ -16,7 +16,7 @@ export interface ThreeFamilies {
   close(): Promise<void>;
 }
 
-export interface ThreeFamilyOptions {
+interface ThreeFamilyOptions {
   user: { name: string; balance: number };
   key: { name: string; key: string };
   /** Gateway model id → Gemini upstream model; default `gemini-up` → gemini-2.5-flash. */

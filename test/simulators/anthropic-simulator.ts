@@ -22,10 +22,9 @@ import { anthropicError, anthropicErrorForStatus } from './anthropic-simulator-e
 import { countMessageTokens, messages } from './anthropic-simulator-messages.ts';
 
 export type AnthropicSimulator = Simulator;
-export type { RecordedRequest, ScriptStep } from './simulator-core.ts';
-export { anthropicError, anthropicErrorForStatus } from './anthropic-simulator-errors.ts';
+export { anthropicError } from './anthropic-simulator-errors.ts';
 
-export interface AnthropicSimulatorOptions {
+interface AnthropicSimulatorOptions {
   /** The accepted key; default 'sk-ant-sim'. */
   apiKey?: string;
   /** Record every request in `sim.requests` (default true; false for benchmarks). */
@@ -34,7 +33,7 @@ export interface AnthropicSimulatorOptions {
   models?: string[];
 }
 
-export const DEFAULT_ANTHROPIC_MODELS = ['claude-sonnet-4-6', 'claude-opus-4-6', 'claude-haiku-4-5-20251001'];
+const DEFAULT_ANTHROPIC_MODELS = ['claude-sonnet-4-6', 'claude-opus-4-6', 'claude-haiku-4-5-20251001'];
 
 export function startAnthropicSimulator(options: AnthropicSimulatorOptions = {}): Promise<AnthropicSimulator> {
   const apiKey = options.apiKey ?? 'sk-ant-sim';

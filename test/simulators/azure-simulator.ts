@@ -22,7 +22,7 @@ export interface AzureSimulator extends Simulator {
   readonly tokensIssued: number;
 }
 
-export interface AzureSimulatorOptions {
+interface AzureSimulatorOptions {
   apiKey?: string;
   /** Deployments that exist (404 DeploymentNotFound for others); every name when absent. */
   deployments?: string[];

@@ -19,14 +19,14 @@ interface ConverseBody extends ClaudeBody {
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
 
-export function eventMessage(type: string, payload: object): Uint8Array {
+function eventMessage(type: string, payload: object): Uint8Array {
   return codec.encode({
     headers: { ':event-type': { type: 'string', value: type }, ':content-type': { type: 'string', value: 'application/json' }, ':message-type': { type: 'string', value: 'event' } },
     body: fromUtf8(JSON.stringify(payload)),
   });
 }
 
-export function exceptionMessage(type: string, message: string): Uint8Array {
+function exceptionMessage(type: string, message: string): Uint8Array {
   return codec.encode({
     headers: { ':exception-type': { type: 'string', value: type }, ':content-type': { type: 'string', value: 'application/json' }, ':message-type': { type: 'string', value: 'exception' } },
     body: fromUtf8(JSON.stringify({ message })),

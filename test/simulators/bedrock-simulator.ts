@@ -25,16 +25,15 @@ export type BedrockSimulator = Simulator & {
   modelIds: string[];
   failNextStream(exception: StreamException): void;
 };
-export type { AwsTestCredentials } from './bedrock-simulator-auth.ts';
 
-export interface BedrockSimulatorOptions {
+interface BedrockSimulatorOptions {
   credentials?: AwsTestCredentials[];
   region?: string;
   recordRequests?: boolean;
 }
 
 export const BEDROCK_SIM_CREDENTIALS: AwsTestCredentials = { accessKeyId: 'AKIASIMULATOR0000001', secretAccessKey: 'simSecretKey/0123456789+abcdefghijklmnopqrs' };
-export const BEDROCK_SIM_REGION = 'us-east-1';
+const BEDROCK_SIM_REGION = 'us-east-1';
 
 const TYPE_FOR_STATUS: Record<number, string> = { 400: 'ValidationException', 403: 'AccessDeniedException', 404: 'ResourceNotFoundException', 408: 'ModelTimeoutException', 424: 'ModelErrorException', 429: 'ThrottlingException', 500: 'InternalServerException', 503: 'ServiceUnavailableException' };
 

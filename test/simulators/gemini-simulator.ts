@@ -31,10 +31,8 @@ import { geminiError, geminiErrorForStatus, geminiInvalidKeyError, geminiMissing
 import { batchEmbedContents, countTokens, embedContent, generateContent } from './gemini-simulator-generate.ts';
 
 export type GeminiSimulator = Simulator;
-export type { RecordedRequest, ScriptStep } from './simulator-core.ts';
-export { geminiError, geminiErrorForStatus } from './gemini-simulator-errors.ts';
 
-export interface GeminiSimulatorOptions {
+interface GeminiSimulatorOptions {
   /** The accepted key; default 'sim-gemini-key'. */
   apiKey?: string;
   /** Record every request in `sim.requests` (default true; false for benchmarks). */
@@ -43,7 +41,7 @@ export interface GeminiSimulatorOptions {
   models?: string[];
 }
 
-export const DEFAULT_GEMINI_MODELS = ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-2.0-flash', 'gemini-embedding-001'];
+const DEFAULT_GEMINI_MODELS = ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-2.0-flash', 'gemini-embedding-001'];
 
 // A model name may span segments (`google/gemini-2.0-flash`, as @google/genai sends a prefixed id).
 const ACTION_PATH = /^\/v1(?:beta)?\/models\/(.+):([A-Za-z]+)$/;

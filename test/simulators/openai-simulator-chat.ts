@@ -128,7 +128,7 @@ function planAnswer(body: ChatBody, step: Readonly<ScriptStep>): PlannedAnswer {
 }
 
 /** The text of a message content: a string, or the text parts of a list joined by spaces. */
-export function textOf(content: unknown): string {
+function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content.map((part) => (part && typeof part === 'object' && 'text' in part ? String((part as { text: unknown }).text) : '')).join(' ').trim();

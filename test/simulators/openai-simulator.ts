@@ -29,10 +29,8 @@ import { imagesEdits, imagesGenerations, speech, storedResponse, transcriptions 
 import { responses } from './openai-simulator-responses.ts';
 
 export type OpenAISimulator = Simulator;
-export type { RecordedRequest, ScriptStep } from './simulator-core.ts';
-export { openAIError, openAIErrorForStatus } from './openai-simulator-errors.ts';
 
-export interface OpenAISimulatorOptions {
+interface OpenAISimulatorOptions {
   /** The accepted key; default 'sk-sim-openai'. */
   apiKey?: string;
   /** Record every request in `sim.requests` (default true; false for benchmarks). */
@@ -53,7 +51,7 @@ export interface OpenAISimulatorOptions {
   billing?: { kind: 'subscription'; hardLimitUsd: number; usedUsd: number } | { kind: 'credit_grants'; grantedUsd: number; usedUsd: number };
 }
 
-export const DEFAULT_OPENAI_MODELS = ['gpt-4o-mini', 'gpt-4o', 'gpt-3.5-turbo-instruct', 'text-embedding-3-small', 'text-embedding-3-large'];
+const DEFAULT_OPENAI_MODELS = ['gpt-4o-mini', 'gpt-4o', 'gpt-3.5-turbo-instruct', 'text-embedding-3-small', 'text-embedding-3-large'];
 
 export function startOpenAISimulator(options: OpenAISimulatorOptions = {}): Promise<OpenAISimulator> {
   const apiKey = options.apiKey ?? 'sk-sim-openai';

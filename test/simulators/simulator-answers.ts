@@ -91,7 +91,7 @@ export function weatherCities(said: string): string[] | null {
   return cities.length > 0 ? cities : ['Paris'];
 }
 
-export interface ShapedText { text: string; stopSequence: string | null; truncated: boolean }
+interface ShapedText { text: string; stopSequence: string | null; truncated: boolean }
 
 /**
  * Applies stop sequences (cut before the first one found) and then a token limit (keep the first
@@ -126,7 +126,7 @@ export function stopList(stop: unknown): string[] | undefined {
 }
 
 /** FNV-1a over the UTF-16 code units. */
-export function hashText(text: string): number {
+function hashText(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);

@@ -53,7 +53,7 @@ export interface SimulatorExchange {
 
 export interface ErrorAnswer { status: number; body: unknown; headers?: Record<string, string> }
 
-export interface SimulatorDefinition {
+interface SimulatorDefinition {
   recordRequests?: boolean | undefined;
   /** Serve h2c (HTTP/2 without TLS, prior knowledge) instead of HTTP/1.1; with `tls`, offer h2 by ALPN. */
   http2?: boolean | undefined;

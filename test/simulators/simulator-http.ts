@@ -35,7 +35,7 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   response.end(text);
 }
 
-export interface EventStreamFormat {
+interface EventStreamFormat {
   /** Written after the events unless the script omits it; null when the format has none. */
   terminator: string | null;
   /** A complete SSE event whose data is not valid JSON (for `malformedChunkAt`). */

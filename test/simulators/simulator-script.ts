@@ -59,9 +59,9 @@ export interface ScriptStep {
 export interface ScriptedToolCall { name: string; arguments: Record<string, unknown> }
 
 /** The step of a request with no script: shared and frozen, so the default path allocates nothing. */
-export const DEFAULT_STEP: Readonly<ScriptStep> = Object.freeze({});
+const DEFAULT_STEP: Readonly<ScriptStep> = Object.freeze({});
 
-export interface ScriptQueue {
+interface ScriptQueue {
   push(steps: ScriptStep[]): void;
   next(): Readonly<ScriptStep>;
   clear(): void;

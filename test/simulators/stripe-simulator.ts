@@ -27,7 +27,7 @@ export interface CheckoutSession {
   livemode: false;
 }
 
-export interface StripeSimulatorOptions {
+interface StripeSimulatorOptions {
   secretKey: string;
   webhookSecret: string;
   /** Where completed sessions are announced (the gateway's webhook URL); settable later. */

@@ -32,7 +32,7 @@ export interface VertexSimulator extends Simulator {
   revokeTokens(): void;
 }
 
-export interface VertexSimulatorOptions {
+interface VertexSimulatorOptions {
   project: string;
   /** client_email → the service account's public key (PEM). */
   serviceAccounts: Record<string, string>;

@@ -16,15 +16,15 @@ describe('Azure OpenAI provider', () => {
     expect(classic.path('responses', 'gpt')).toBe('/openai/v1/responses');
     expect(classic.path('rerank', 'gpt')).toBeNull();
     expect(classic.path('chat', '..')).toBe('/openai/deployments/%2E%2E/chat/completions?api-version=2024-10-21');
-    const pinned = getProvider('azure-openai', { azure: { apiVersion: '2025-04-01-preview' } });
+    const pinned = getProvider('azure-openai', { azure: { api_version: '2025-04-01-preview' } });
     expect(pinned.path('embeddings', 'embed')).toBe('/openai/deployments/embed/embeddings?api-version=2025-04-01-preview');
-    const v1 = getProvider('azure-openai', { azure: { pathStyle: 'v1' } });
+    const v1 = getProvider('azure-openai', { azure: { path_style: 'v1' } });
     expect(v1.path('images-generations', 'img')).toBe('/openai/v1/images/generations');
     expect(v1.path('models', 'x')).toBe('/openai/v1/models');
   });
 
   it('uses the api-key header for a plain key and reads an Entra ID credential from JSON', () => {
-    expect(getProvider('azure-openai', {}).authenticate({ method: 'POST', url: 'u', headers: {}, body: null }, 'resource-key', {})).toEqual({ 'api-key': 'resource-key' });
+    expect(getProvider('azure-openai', {}).authenticate({ method: 'POST', url: 'u', headers: {}, body: null }, 'resource-key')).toEqual({ 'api-key': 'resource-key' });
     expect(parseEntraCredential('{"tenant_id":"t1","client_id":"c","client_secret":"s"}')).toEqual({ tenant_id: 't1', client_id: 'c', client_secret: 's' });
     expect(() => parseEntraCredential('{"tenant_id":"t1"}')).toThrow(UpstreamCredentialError);
     expect(() => parseEntraCredential('{"tenant_id":"../evil","client_id":"c","client_secret":"s"}')).toThrow(UpstreamCredentialError);

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'test-results', 'screenshots');
 
 export async function launchBrowser(): Promise<Browser> {
@@ -15,7 +15,7 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 375, height: 740 } } as const;
-export type ColorScheme = 'light' | 'dark';
+type ColorScheme = 'light' | 'dark';
 
 export async function newContext(browser: Browser, options: { width?: number; height?: number; colorScheme?: ColorScheme } = {}): Promise<BrowserContext> {
   return browser.newContext({
@@ -44,7 +44,7 @@ export async function screenshotEverywhere(browser: Browser, url: string, name: 
   return files;
 }
 
-export interface ContrastProblem {
+interface ContrastProblem {
   text: string;
   ratio: number;
   required: number;

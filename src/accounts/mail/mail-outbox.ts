@@ -6,9 +6,9 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/repositories/repository-helpers.ts';
 import type { MailTransport, OutgoingMail } from './mail-transport.ts';
 
-export const MAX_MAIL_ATTEMPTS = 8;
+const MAX_MAIL_ATTEMPTS = 8;
 /** At most this many mails to one address per hour: the public forms cannot be used to flood an inbox. */
-export const MAX_MAILS_PER_ADDRESS_PER_HOUR = 10;
+const MAX_MAILS_PER_ADDRESS_PER_HOUR = 10;
 const CLAIM_MS = 60_000;
 const BATCH = 20;
 
@@ -21,7 +21,7 @@ export interface MailOutbox {
   close(): Promise<void>;
 }
 
-export function retryDelayMs(attempts: number): number {
+function retryDelayMs(attempts: number): number {
   return Math.min(1000 * 2 ** attempts, 10 * 60_000);
 }
 

@@ -7,7 +7,7 @@ import type { Db } from '../../db/repositories/repository-helpers.ts';
 import { getSetting, setSetting } from '../../db/repositories/settings.ts';
 import type { SecretBox } from '../secret-box.ts';
 
-export const MAIL_SETTING = 'mail';
+const MAIL_SETTING = 'mail';
 
 interface StoredMailSetting {
   /** The runtime SMTP URL, encrypted; absent: SMTP_URL applies. */
@@ -36,7 +36,7 @@ export const mailSettingsChange = z.object({
     .refine((text) => URL.canParse(text) && new URL(text).hostname !== '', 'not a URL with a host').nullable().optional(),
   from: z.string().trim().min(3).max(320).regex(/^[^\r\n]+$/, 'one line').nullable().optional(),
 }).strict();
-export type MailSettingsChange = z.infer<typeof mailSettingsChange>;
+type MailSettingsChange = z.infer<typeof mailSettingsChange>;
 
 export async function readMailSettings(db: Db, secrets: SecretBox, defaults: MailDefaults): Promise<EffectiveMailSettings> {
   const stored = (await getSetting<StoredMailSetting>(db, MAIL_SETTING)) ?? {};
@@ -75,7 +75,7 @@ export function mailSettingsView(settings: EffectiveMailSettings) {
   };
 }
 
-export function smtpHost(url: string): string | null {
+function smtpHost(url: string): string | null {
   try {
     const parsed = new URL(url);
     return parsed.port ? `${parsed.hostname}:${parsed.port}` : parsed.hostname;

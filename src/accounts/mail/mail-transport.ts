@@ -19,7 +19,7 @@ export interface MailTransport {
   close(): void;
 }
 
-export interface MailTransportOptions {
+interface MailTransportOptions {
   smtpUrl: string | undefined;
   from: string;
   dataDir: string;

@@ -5,6 +5,7 @@ import { sql } from '../kysely-parts.ts';
 import type { DatabaseEngine } from '../engine.ts';
 import { idColumn } from './column-helpers.ts';
 
+/** @public Loaded by src/db/migrate.ts through a dynamic import. */
 export function initialSchema(engine: DatabaseEngine): Migration {
   const id = idColumn(engine);
   return {

@@ -4,6 +4,7 @@
 // `state_kept_by` says where the conversation lives, `response_json`/`input_json` hold it when the gateway does.
 import type { Kysely, Migration } from 'kysely';
 
+/** @public Loaded by src/db/migrate.ts through a dynamic import. */
 export const responsesTable: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema.createTable('responses')

@@ -7,6 +7,7 @@ import { sql } from '../kysely-parts.ts';
 
 const COUNT_COLUMNS = ['cache_write_tokens', 'image_count', 'audio_ms', 'characters', 'searches', 'requests', 'tokens_counted'] as const;
 
+/** @public Loaded by src/db/migrate.ts through a dynamic import. */
 export const usageLogQuantities: Migration = {
   async up(db: Kysely<unknown>) {
     for (const column of COUNT_COLUMNS) {

@@ -9,6 +9,7 @@ import { sql } from '../kysely-parts.ts';
 
 const COUNTERS = ['requests', 'errors', 'input_tokens', 'output_tokens', 'cost_micros'] as const;
 
+/** @public Loaded by src/db/migrate.ts through a dynamic import. */
 export const platformStats: Migration = {
   async up(db: Kysely<unknown>) {
     let platform = db.schema.createTable('usage_stats_platform')

@@ -5,6 +5,7 @@
 // a reference to it is relayed for its owner only.
 import type { Kysely, Migration } from 'kysely';
 
+/** @public Loaded by src/db/migrate.ts through a dynamic import. */
 export const responseState: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema.alterTable('responses').addColumn('previous_response_id', 'text').execute();

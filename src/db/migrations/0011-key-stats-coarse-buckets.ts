@@ -8,6 +8,7 @@ import { sql } from '../kysely-parts.ts';
 const COUNTERS = ['requests', 'errors', 'input_tokens', 'output_tokens', 'cost_micros'] as const;
 const COARSER = [['hour', 'six_hours', 6 * 3_600_000], ['day', 'week', 7 * 86_400_000]] as const;
 
+/** @public Loaded by src/db/migrate.ts through a dynamic import. */
 export const keyStatsCoarseBuckets: Migration = {
   async up(db: Kysely<unknown>) {
     const sums = sql.raw(COUNTERS.map((counter) => `sum(${counter})`).join(', '));

@@ -3,6 +3,7 @@
 // and for calls whose time the gateway cannot split (a token count, which may ask an upstream).
 import type { Kysely, Migration } from 'kysely';
 
+/** @public Loaded by src/db/migrate.ts through a dynamic import. */
 export const otelOverhead: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema.alterTable('usage_logs').addColumn('overhead_us', 'bigint').execute();

@@ -4,11 +4,11 @@ import type { ApiKeyRow, ApiKeysTable } from '../schema.ts';
 import { upsertRow } from './upsert.ts';
 import type { Db, UpsertResult } from './repository-helpers.ts';
 
-export type NewApiKeyInput = Pick<ApiKeysTable, 'user_id' | 'name' | 'key_hash' | 'key_prefix'>
+type NewApiKeyInput = Pick<ApiKeysTable, 'user_id' | 'name' | 'key_hash' | 'key_prefix'>
   & Partial<Omit<ApiKeysTable, 'id' | 'user_id' | 'name' | 'key_hash' | 'key_prefix' | 'used_micros' | 'created_at' | 'updated_at' | 'last_used_at'>>;
 
 /** Fields an update may set; spend (used_micros) is metering's, and the owner and name are the key. */
-export type ApiKeyFields = Partial<Omit<ApiKeysTable, 'id' | 'user_id' | 'name' | 'used_micros' | 'created_at' | 'updated_at' | 'last_used_at'>>;
+type ApiKeyFields = Partial<Omit<ApiKeysTable, 'id' | 'user_id' | 'name' | 'used_micros' | 'created_at' | 'updated_at' | 'last_used_at'>>;
 
 export async function insertApiKey(db: Db, key: NewApiKeyInput, now = Date.now()): Promise<ApiKeyRow> {
   return db.insertInto('api_keys').values({

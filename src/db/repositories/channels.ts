@@ -6,7 +6,7 @@ import { upsertRow } from './upsert.ts';
 import type { Db, UpsertResult } from './repository-helpers.ts';
 
 /** On insert, `type` and `api_keys_encrypted` are required (NOT NULL without a default). */
-export type ChannelFields = Partial<Omit<ChannelsTable, 'id' | 'name' | 'created_at' | 'updated_at'>>;
+type ChannelFields = Partial<Omit<ChannelsTable, 'id' | 'name' | 'created_at' | 'updated_at'>>;
 
 export async function upsertChannelByName(db: Db, name: string, fields: ChannelFields, now = Date.now()): Promise<UpsertResult<ChannelRow>> {
   return upsertRow<ChannelRow>(db, { table: 'channels', key: { name }, fields, idColumn: 'id', now });

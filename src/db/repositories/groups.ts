@@ -4,7 +4,7 @@ import type { GroupRow, GroupsTable } from '../schema.ts';
 import { upsertRow } from './upsert.ts';
 import type { Db, UpsertResult } from './repository-helpers.ts';
 
-export type GroupFields = Partial<Omit<GroupsTable, 'id' | 'name' | 'created_at' | 'updated_at'>>;
+type GroupFields = Partial<Omit<GroupsTable, 'id' | 'name' | 'created_at' | 'updated_at'>>;
 
 export async function upsertGroupByName(db: Db, name: string, fields: GroupFields, now = Date.now()): Promise<UpsertResult<GroupRow>> {
   return upsertRow<GroupRow>(db, { table: 'groups', key: { name }, fields, idColumn: 'id', now });

@@ -3,7 +3,7 @@ import type { ModelRow, ModelsTable } from '../schema.ts';
 import { upsertRow } from './upsert.ts';
 import type { Db, UpsertResult } from './repository-helpers.ts';
 
-export type ModelFields = Partial<Omit<ModelsTable, 'id' | 'created_at' | 'updated_at'>>;
+type ModelFields = Partial<Omit<ModelsTable, 'id' | 'created_at' | 'updated_at'>>;
 
 export async function upsertModelById(db: Db, id: string, fields: ModelFields, now = Date.now()): Promise<UpsertResult<ModelRow>> {
   return upsertRow<ModelRow>(db, { table: 'models', key: { id }, fields, idColumn: 'id', now });

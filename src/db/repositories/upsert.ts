@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../schema.ts';
 import { changedFields, hasFields, type Db, type UpsertResult } from './repository-helpers.ts';
 
-export interface UpsertSpec<Row> {
+interface UpsertSpec<Row> {
   table: keyof DatabaseSchema;
   /** The natural key, e.g. { name } or { user_id, name }; a unique constraint must cover exactly these columns. */
   key: Partial<Row>;

@@ -72,13 +72,13 @@ export interface UsageLogCursor {
   id: number;
 }
 
-export interface UsageLogPage {
+interface UsageLogPage {
   rows: UsageLogRow[];
   /** Pass back as `after` for the next page; null on the last page. */
   next: UsageLogCursor | null;
 }
 
-export const MAX_USAGE_LOG_PAGE = 1000;
+const MAX_USAGE_LOG_PAGE = 1000;
 
 /**
  * Newest first. Keyset pagination on (created_at, id) rather than OFFSET: deep pages of a large log stay

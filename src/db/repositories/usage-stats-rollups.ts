@@ -6,7 +6,6 @@ import type { UsageStatsTable } from '../schema.ts';
 import { chunks, type Db } from './repository-helpers.ts';
 import { COUNTERS, keyRows, platformRows } from '../../metering/stat-rollup-rows.ts';
 
-export { keyRows, platformRows } from '../../metering/stat-rollup-rows.ts';
 
 const ROWS_PER_STATEMENT = 500;
 

@@ -45,7 +45,7 @@ export async function upsertUsageStatsBatch(db: Db, rows: readonly UsageStatsRow
   return ordered.length;
 }
 
-export interface UsageStatsFilter {
+interface UsageStatsFilter {
   bucket: 'minute' | 'hour' | 'day';
   /** Inclusive lower bound on bucket_start. */
   since?: number;

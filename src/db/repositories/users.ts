@@ -5,7 +5,7 @@ import { upsertRow } from './upsert.ts';
 import type { Db, UpsertResult } from './repository-helpers.ts';
 
 /** Everything a caller may set on a user; the balance and the timestamps are the repository's business. */
-export type UserFields = Partial<Omit<UsersTable, 'id' | 'name' | 'balance_micros' | 'created_at' | 'updated_at'>>;
+type UserFields = Partial<Omit<UsersTable, 'id' | 'name' | 'balance_micros' | 'created_at' | 'updated_at'>>;
 
 export async function createUser(db: Db, name: string, fields: UserFields = {}, now = Date.now()): Promise<UserRow> {
   return db.insertInto('users').values({
@@ -49,7 +49,7 @@ export async function setUserStatus(db: Db, id: number, status: UserRow['status'
   return result.numUpdatedRows > 0n;
 }
 
-export interface ListUsersOptions {
+interface ListUsersOptions {
   limit?: number;
   offset?: number;
   status?: UserRow['status'];

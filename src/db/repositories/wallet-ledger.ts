@@ -16,7 +16,7 @@ export interface LedgerEntry {
   created_at?: number;
 }
 
-export interface LedgerAppendResult {
+interface LedgerAppendResult {
   /** Rows written, in (kind, reference) order. */
   applied: WalletLedgerRow[];
   /** Entries not applied because their (kind, reference) was already in the ledger or earlier in the batch. */
@@ -90,7 +90,7 @@ export async function sumLedgerByUser(db: Db, userId: number): Promise<number> {
   return Number(row.total);
 }
 
-export interface BalanceMismatch {
+interface BalanceMismatch {
   user_id: number;
   balance_micros: number;
   ledger_micros: number;

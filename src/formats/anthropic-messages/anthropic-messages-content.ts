@@ -17,7 +17,7 @@ import type { Warnings } from '../../hub/hub-warnings.ts';
 import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-messages-schema.ts';
 import { decodeToolCallId } from '../../hub/hub-tool-call-ids.ts';
 import { documentAsParts, SERVER_TOOL_BLOCK_TYPES, searchResultText, serverToolBlockText, toolResultInnerParts } from './anthropic-messages-extra-blocks.ts';
-import { ownSignature, signatureForClient, signatureFromClient } from '../../hub/hub-signatures.ts';
+import { ownSignature, signatureFromClient } from '../../hub/hub-signatures.ts';
 
 type ImageBlock = Extract<AnthropicContentBlock, { type: 'image'; source: unknown }>;
 

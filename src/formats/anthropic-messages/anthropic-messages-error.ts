@@ -58,13 +58,13 @@ const ANTHROPIC_TYPE_FOR_KIND: Record<GatewayErrorKind, string> = {
   server_error: 'api_error',
 };
 
-export function anthropicErrorType(error: GatewayError): string {
+function anthropicErrorType(error: GatewayError): string {
   // A 404 for an unknown model is an invalid request in OpenAI's words but not_found_error in Anthropic's.
   if (error.status === 404) return 'not_found_error';
   return ANTHROPIC_TYPE_FOR_KIND[error.kind];
 }
 
-export function hubErrorToAnthropicBody(error: GatewayError): Record<string, unknown> {
+function hubErrorToAnthropicBody(error: GatewayError): Record<string, unknown> {
   return { type: 'error', error: { type: anthropicErrorType(error), message: error.message } };
 }
 

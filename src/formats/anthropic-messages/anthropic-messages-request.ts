@@ -11,9 +11,9 @@ import { anthropicMessagesToHub, hubMessagesToAnthropic } from './anthropic-mess
 import { anthropicRequestSchema, type AnthropicRequest } from './anthropic-messages-schema.ts';
 
 /** Anthropic requires max_tokens; requests from formats where it is optional get this. */
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 /** Anthropic's smallest thinking budget. */
-export const ANTHROPIC_MIN_THINKING_BUDGET = 1024;
+const ANTHROPIC_MIN_THINKING_BUDGET = 1024;
 
 const KNOWN_FIELDS = new Set([
   'model', 'messages', 'max_tokens', 'system', 'stop_sequences', 'stream', 'temperature', 'top_p', 'top_k',

@@ -4,9 +4,9 @@ import { z } from 'zod';
 
 const nullish = <T extends z.ZodType>(schema: T) => schema.nullish();
 
-export const anthropicTextBlockSchema = z.looseObject({ type: z.literal('text'), text: z.string() });
+const anthropicTextBlockSchema = z.looseObject({ type: z.literal('text'), text: z.string() });
 
-export const anthropicImageBlockSchema = z.looseObject({
+const anthropicImageBlockSchema = z.looseObject({
   type: z.literal('image'),
   source: z.discriminatedUnion('type', [
     z.looseObject({ type: z.literal('base64'), media_type: z.string(), data: z.string() }),
@@ -15,7 +15,7 @@ export const anthropicImageBlockSchema = z.looseObject({
   ]),
 });
 
-export const anthropicToolUseBlockSchema = z.looseObject({
+const anthropicToolUseBlockSchema = z.looseObject({
   type: z.literal('tool_use'),
   id: z.string(),
   name: z.string(),
@@ -25,7 +25,7 @@ export const anthropicToolUseBlockSchema = z.looseObject({
 /** Blocks inside a tool result besides text and image (search_result, document, tool_reference, …). */
 const otherToolResultBlockSchema = z.looseObject({ type: z.string().refine((type) => type !== 'text' && type !== 'image') });
 
-export const anthropicToolResultBlockSchema = z.looseObject({
+const anthropicToolResultBlockSchema = z.looseObject({
   type: z.literal('tool_result'),
   tool_use_id: z.string(),
   content: z.union([
@@ -35,8 +35,8 @@ export const anthropicToolResultBlockSchema = z.looseObject({
   is_error: nullish(z.boolean()),
 });
 
-export const anthropicThinkingBlockSchema = z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() });
-export const anthropicRedactedThinkingBlockSchema = z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() });
+const anthropicThinkingBlockSchema = z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() });
+const anthropicRedactedThinkingBlockSchema = z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() });
 
 /** Any other block type (documents, server tools, …): accepted by the schema, refused by the converter. */
 const KNOWN_BLOCK_TYPES = new Set(['text', 'image', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking']);
@@ -64,7 +64,7 @@ export const anthropicMessageSchema = z.looseObject({
 
 export type AnthropicMessage = z.output<typeof anthropicMessageSchema>;
 
-export const anthropicToolSchema = z.looseObject({
+const anthropicToolSchema = z.looseObject({
   name: z.string().min(1),
   type: nullish(z.string()),
   description: z.string().optional(),
@@ -72,14 +72,14 @@ export const anthropicToolSchema = z.looseObject({
   strict: z.boolean().optional(),
 });
 
-export const anthropicToolChoiceSchema = z.discriminatedUnion('type', [
+const anthropicToolChoiceSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
   z.looseObject({ type: z.literal('any'), disable_parallel_tool_use: z.boolean().optional() }),
   z.looseObject({ type: z.literal('tool'), name: z.string(), disable_parallel_tool_use: z.boolean().optional() }),
   z.looseObject({ type: z.literal('none') }),
 ]);
 
-export const anthropicThinkingSchema = z.discriminatedUnion('type', [
+const anthropicThinkingSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('enabled'), budget_tokens: z.int().min(1) }),
   z.looseObject({ type: z.literal('disabled') }),
   z.looseObject({ type: z.literal('adaptive') }),

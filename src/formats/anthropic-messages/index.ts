@@ -18,28 +18,6 @@ import {
   hubToAnthropicMessagesStream,
 } from './anthropic-messages-stream.ts';
 
-export {
-  anthropicErrorToHub,
-  anthropicErrorType,
-  hubErrorToAnthropicBody,
-  hubErrorToAnthropicMessages,
-  hubErrorToAnthropicStreamEvent,
-} from './anthropic-messages-error.ts';
-export { hubFinishReasonToAnthropic, mapAnthropicStopReason } from './anthropic-messages-finish-reason.ts';
-export {
-  ANTHROPIC_DEFAULT_MAX_TOKENS,
-  ANTHROPIC_MIN_THINKING_BUDGET,
-  anthropicMessagesRequestToHub,
-  hubToAnthropicMessagesRequest,
-} from './anthropic-messages-request.ts';
-export { anthropicMessagesResponseToHub, hubToAnthropicMessagesResponse } from './anthropic-messages-response.ts';
-export {
-  anthropicMessagesStreamToHub,
-  createAnthropicMessagesStreamToHubMachine,
-  createHubToAnthropicMessagesStreamMachine,
-  hubToAnthropicMessagesStream,
-} from './anthropic-messages-stream.ts';
-export { anthropicUsageToHub, hubUsageToAnthropic } from './anthropic-messages-usage.ts';
 
 export const anthropicMessagesFormat: FormatConverters = {
   fitToModel: fitAnthropicRequestToModel,

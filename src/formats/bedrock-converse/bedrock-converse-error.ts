@@ -85,7 +85,7 @@ const TYPE_FOR_KIND: Record<GatewayErrorKind, string> = {
   server_error: 'InternalServerException',
 };
 
-export function converseErrorType(error: GatewayError): string {
+function converseErrorType(error: GatewayError): string {
   return error.status === 404 ? 'ResourceNotFoundException' : TYPE_FOR_KIND[error.kind];
 }
 

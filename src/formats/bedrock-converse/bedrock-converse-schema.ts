@@ -31,7 +31,7 @@ export const converseContentBlockSchema = z.looseObject({
 });
 export type ConverseContentBlock = z.infer<typeof converseContentBlockSchema>;
 
-export const converseMessageSchema = z.looseObject({
+const converseMessageSchema = z.looseObject({
   role: z.enum(['user', 'assistant']),
   content: z.array(converseContentBlockSchema),
 });
@@ -63,7 +63,7 @@ export const converseRequestSchema = z.looseObject({
 });
 export type ConverseRequest = z.infer<typeof converseRequestSchema>;
 
-export const converseUsageSchema = z.looseObject({
+const converseUsageSchema = z.looseObject({
   inputTokens: z.number().optional(),
   outputTokens: z.number().optional(),
   totalTokens: z.number().optional(),

@@ -12,11 +12,6 @@ import { converseUsageToHub } from './bedrock-converse-usage.ts';
 import { converseRefusalOf } from './bedrock-converse-refusal.ts';
 import { openaiModelEntry, openaiModelList } from '../openai-chat/openai-chat-models.ts';
 
-export { converseErrorToHub, converseExceptionEventToHub, hubErrorToConverse } from './bedrock-converse-error.ts';
-export { converseRequestToHub, hubToConverseRequest } from './bedrock-converse-request.ts';
-export { converseResponseToHub, hubToConverseResponse } from './bedrock-converse-response.ts';
-export { createConverseStreamToHubMachine, createHubToConverseStreamMachine } from './bedrock-converse-stream.ts';
-export { converseUsageToHub, hubUsageToConverse } from './bedrock-converse-usage.ts';
 
 export const bedrockConverseFormat: FormatConverters = {
   name: 'bedrock-converse',

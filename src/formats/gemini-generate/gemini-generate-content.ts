@@ -15,7 +15,7 @@ import { toolNamesById } from '../../hub/hub-tool-names.ts';
 import { parseArgumentsObject } from '../../hub/hub-validation.ts';
 import type { Warnings } from '../../hub/hub-warnings.ts';
 import type { GeminiContent, GeminiPart } from './gemini-generate-schema.ts';
-import { ownSignature, signatureForClient, signatureFromClient } from '../../hub/hub-signatures.ts';
+import { ownSignature, signatureFromClient } from '../../hub/hub-signatures.ts';
 
 /** PDFs and text files read as documents; audio and video have no hub part. */
 const isDocumentType = (mimeType: string) => mimeType === 'application/pdf' || mimeType.startsWith('text/');

@@ -42,12 +42,12 @@ const STATUS_NAME_FOR_KIND: Record<GatewayErrorKind, string> = {
   server_error: 'INTERNAL',
 };
 
-export function googleStatusName(error: GatewayError): string {
+function googleStatusName(error: GatewayError): string {
   if (error.status === 404) return 'NOT_FOUND';
   return STATUS_NAME_FOR_KIND[error.kind];
 }
 
-export function hubErrorToGeminiBody(error: GatewayError): Record<string, unknown> {
+function hubErrorToGeminiBody(error: GatewayError): Record<string, unknown> {
   return { error: { code: error.status, message: error.message, status: googleStatusName(error) } };
 }
 

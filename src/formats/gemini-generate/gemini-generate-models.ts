@@ -2,7 +2,7 @@
 import type { HubModelInfo } from '../../hub/hub-format.ts';
 
 /** What a served model can do, as Gemini's model list says it. */
-export const GEMINI_SUPPORTED_METHODS = ['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents'];
+const GEMINI_SUPPORTED_METHODS = ['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents'];
 
 export const geminiModelEntry = (model: HubModelInfo) => ({
   name: `models/${model.id}`,

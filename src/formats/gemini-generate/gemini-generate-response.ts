@@ -12,7 +12,7 @@ import { geminiGroundingToHub } from './gemini-generate-grounding.ts';
 import type { HubTextPart } from '../../hub/hub-request.ts';
 
 /** One response part as hub content; Gemini names no call ids, so missing ones are generated. */
-export function geminiPartToHub(part: GeminiPart, generateId: () => string): HubResponseContent | undefined {
+function geminiPartToHub(part: GeminiPart, generateId: () => string): HubResponseContent | undefined {
   if (part.functionCall) {
     return {
       type: 'tool-call',
@@ -64,7 +64,7 @@ export function geminiGenerateResponseToHub(json: unknown, ctx: ResponseToHubCon
   };
 }
 
-export function hubContentToGemini(part: HubResponseContent): Record<string, unknown> | undefined {
+function hubContentToGemini(part: HubResponseContent): Record<string, unknown> | undefined {
   switch (part.type) {
     case 'text':
       return { text: part.text };

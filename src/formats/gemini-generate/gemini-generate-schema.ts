@@ -23,20 +23,20 @@ export const geminiContentSchema = z.looseObject({
 
 export type GeminiContent = z.output<typeof geminiContentSchema>;
 
-export const geminiFunctionDeclarationSchema = z.looseObject({
+const geminiFunctionDeclarationSchema = z.looseObject({
   name: z.string().min(1),
   description: z.string().optional(),
   parameters: z.record(z.string(), z.unknown()).optional(),
   parametersJsonSchema: z.record(z.string(), z.unknown()).optional(),
 });
 
-export const geminiThinkingConfigSchema = z.looseObject({
+const geminiThinkingConfigSchema = z.looseObject({
   includeThoughts: z.boolean().optional(),
   thinkingBudget: z.int().min(-1).optional(),
   thinkingLevel: z.enum(['THINKING_LEVEL_UNSPECIFIED', 'MINIMAL', 'LOW', 'MEDIUM', 'HIGH']).optional(),
 });
 
-export const geminiGenerationConfigSchema = z.looseObject({
+const geminiGenerationConfigSchema = z.looseObject({
   stopSequences: z.array(z.string()).optional(),
   responseMimeType: z.string().optional(),
   responseSchema: z.record(z.string(), z.unknown()).optional(),
@@ -72,7 +72,7 @@ export const geminiRequestSchema = z.looseObject({
 
 export type GeminiRequest = z.output<typeof geminiRequestSchema>;
 
-export const geminiUsageSchema = z.looseObject({
+const geminiUsageSchema = z.looseObject({
   promptTokenCount: nullish(z.number()),
   cachedContentTokenCount: nullish(z.number()),
   candidatesTokenCount: nullish(z.number()),
@@ -80,8 +80,6 @@ export const geminiUsageSchema = z.looseObject({
   toolUsePromptTokenCount: nullish(z.number()),
   totalTokenCount: nullish(z.number()),
 });
-
-export type GeminiUsage = z.output<typeof geminiUsageSchema>;
 
 export const geminiResponseSchema = z.looseObject({
   candidates: z
@@ -98,8 +96,6 @@ export const geminiResponseSchema = z.looseObject({
   modelVersion: z.string().optional(),
   responseId: z.string().optional(),
 });
-
-export type GeminiResponse = z.output<typeof geminiResponseSchema>;
 
 export const geminiErrorSchema = z.looseObject({
   error: z.looseObject({ code: z.number().optional(), message: z.string(), status: z.string().optional() }),

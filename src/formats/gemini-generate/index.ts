@@ -18,18 +18,6 @@ import {
   hubToGeminiGenerateStream,
 } from './gemini-generate-stream.ts';
 
-export { geminiErrorToHub, googleStatusName, hubErrorToGeminiBody, hubErrorToGeminiGenerate, hubErrorToGeminiStreamEvent } from './gemini-generate-error.ts';
-export { hubFinishReasonToGemini, mapGeminiFinishReason } from './gemini-generate-finish-reason.ts';
-export { normalizeGeminiKeys } from './gemini-generate-keys.ts';
-export { geminiGenerateRequestToHub, hubToGeminiGenerateRequest } from './gemini-generate-request.ts';
-export { geminiGenerateResponseToHub, hubToGeminiGenerateResponse } from './gemini-generate-response.ts';
-export {
-  createGeminiGenerateStreamToHubMachine,
-  createHubToGeminiGenerateStreamMachine,
-  geminiGenerateStreamToHub,
-  hubToGeminiGenerateStream,
-} from './gemini-generate-stream.ts';
-export { geminiUsageToHub, hubUsageToGemini } from './gemini-generate-usage.ts';
 
 export const geminiGenerateFormat: FormatConverters = {
   fitToModel: fitGeminiRequestToModel,

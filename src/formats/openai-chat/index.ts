@@ -18,17 +18,6 @@ import {
 } from './openai-chat-stream.ts';
 import { answerCount } from '../shared/answer-count.ts';
 
-export { hubErrorToOpenaiBody, hubErrorToOpenaiChat, hubErrorToOpenaiStreamEvent, openaiErrorToHub } from './openai-chat-error.ts';
-export { hubFinishReasonToOpenai, mapOpenaiFinishReason } from './openai-chat-finish-reason.ts';
-export { hubToOpenaiChatRequest, openaiChatRequestToHub } from './openai-chat-request.ts';
-export { hubToOpenaiChatResponse, openaiChatResponseToHub } from './openai-chat-response.ts';
-export {
-  createHubToOpenaiChatStreamMachine,
-  createOpenaiChatStreamToHubMachine,
-  hubToOpenaiChatStream,
-  openaiChatStreamToHub,
-} from './openai-chat-stream.ts';
-export { hubUsageToOpenai, openaiUsageToHub } from './openai-chat-usage.ts';
 
 export const openaiChatFormat: FormatConverters = {
   fitToModel: fitOpenAIChatRequestToModel,

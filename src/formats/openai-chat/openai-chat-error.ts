@@ -20,7 +20,7 @@ export function openaiErrorToHub(status: number, body: unknown): GatewayError {
   return upstreamStatusError(status, { message: error.message, param: error.param ?? null, code, ...(kind ? { kind } : {}) });
 }
 
-export function hubErrorToOpenaiBody(error: GatewayError): Record<string, unknown> {
+function hubErrorToOpenaiBody(error: GatewayError): Record<string, unknown> {
   return { error: { message: error.message, type: error.kind, param: error.param, code: error.code } };
 }
 

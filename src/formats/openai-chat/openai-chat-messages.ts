@@ -23,7 +23,7 @@ type TextContent = string | Array<{ text: string }>;
 const textOf = (content: TextContent): string =>
   typeof content === 'string' ? content : content.map((part) => part.text).join('');
 
-export function openaiImageToHub(url: string, detail: HubImagePart['detail']): HubImagePart {
+function openaiImageToHub(url: string, detail: HubImagePart['detail']): HubImagePart {
   const inline = parseDataUrl(url);
   const image: HubImagePart = inline
     ? { type: 'image', source: { kind: 'base64', data: inline.data, mediaType: inline.mediaType } }

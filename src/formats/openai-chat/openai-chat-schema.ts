@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 const nullish = <T extends z.ZodType>(schema: T) => schema.nullish();
 
-export const openaiTextPartSchema = z.looseObject({ type: z.literal('text'), text: z.string() });
+const openaiTextPartSchema = z.looseObject({ type: z.literal('text'), text: z.string() });
 
 const imagePartSchema = z.looseObject({
   type: z.literal('image_url'),
@@ -14,11 +14,11 @@ const imagePartSchema = z.looseObject({
 // Audio and files are accepted by the schema and refused by the converter with a clear message.
 const otherUserPartSchema = z.looseObject({ type: z.enum(['input_audio', 'file']) });
 
-export const openaiUserPartSchema = z.discriminatedUnion('type', [openaiTextPartSchema, imagePartSchema, otherUserPartSchema]);
+const openaiUserPartSchema = z.discriminatedUnion('type', [openaiTextPartSchema, imagePartSchema, otherUserPartSchema]);
 
 const refusalPartSchema = z.looseObject({ type: z.literal('refusal'), refusal: z.string() });
 
-export const openaiToolCallSchema = z.looseObject({
+const openaiToolCallSchema = z.looseObject({
   id: z.string(),
   type: z.literal('function').optional(),
   function: z.looseObject({ name: z.string(), arguments: z.string() }),
@@ -45,7 +45,7 @@ export const openaiMessageSchema = z.discriminatedUnion('role', [
   z.looseObject({ role: z.literal('tool'), tool_call_id: z.string(), content: textContent }),
 ]);
 
-export const openaiToolSchema = z.looseObject({
+const openaiToolSchema = z.looseObject({
   type: z.literal('function'),
   function: z.looseObject({
     name: z.string().min(1),
@@ -55,12 +55,12 @@ export const openaiToolSchema = z.looseObject({
   }),
 });
 
-export const openaiToolChoiceSchema = z.union([
+const openaiToolChoiceSchema = z.union([
   z.enum(['none', 'auto', 'required']),
   z.looseObject({ type: z.literal('function'), function: z.looseObject({ name: z.string() }) }),
 ]);
 
-export const openaiResponseFormatSchema = z.discriminatedUnion('type', [
+const openaiResponseFormatSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('text') }),
   z.looseObject({ type: z.literal('json_object') }),
   z.looseObject({
@@ -100,15 +100,13 @@ export const openaiChatRequestSchema = z.looseObject({
 export type OpenAIChatRequest = z.output<typeof openaiChatRequestSchema>;
 export type OpenAIMessage = z.output<typeof openaiMessageSchema>;
 
-export const openaiUsageSchema = z.looseObject({
+const openaiUsageSchema = z.looseObject({
   prompt_tokens: z.number(),
   completion_tokens: z.number(),
   total_tokens: z.number().optional(),
   prompt_tokens_details: nullish(z.looseObject({ cached_tokens: nullish(z.number()), cache_write_tokens: nullish(z.number()) })),
   completion_tokens_details: nullish(z.looseObject({ reasoning_tokens: nullish(z.number()) })),
 });
-
-export type OpenAIUsage = z.output<typeof openaiUsageSchema>;
 
 export const openaiChatResponseSchema = z.looseObject({
   id: z.string(),
@@ -159,8 +157,6 @@ export const openaiChatChunkSchema = z.looseObject({
   ),
   usage: nullish(openaiUsageSchema),
 });
-
-export type OpenAIChatChunk = z.output<typeof openaiChatChunkSchema>;
 
 export const openaiErrorSchema = z.looseObject({
   error: z.looseObject({

@@ -3,7 +3,7 @@
 // Hand-written rather than a schema library: this runs on every request, and costs well under a microsecond.
 import { invalidRequest } from '../../gateway-errors.ts';
 
-export interface OpenAIChatBody extends Record<string, unknown> {
+interface OpenAIChatBody extends Record<string, unknown> {
   model: string;
   messages: { role: string }[];
   stream?: boolean | null;

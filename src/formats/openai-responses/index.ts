@@ -17,19 +17,7 @@ import {
   openaiResponsesStreamToHub,
 } from './openai-responses-stream.ts';
 
-export { hubErrorToOpenaiResponses, hubErrorToOpenaiResponsesStreamEvent, openaiResponsesErrorToHub } from './openai-responses-error.ts';
-export { hubFinishReasonToResponses, mapResponsesStatus } from './openai-responses-finish-reason.ts';
-export { hubMessagesToResponsesInput, responsesInputToHub } from './openai-responses-input.ts';
 export { responseEnvelope } from './openai-responses-items.ts';
-export { hubToOpenaiResponsesRequest, openaiResponsesRequestToHub } from './openai-responses-request.ts';
-export { hubContentToResponsesOutput, hubToOpenaiResponsesResponse, openaiResponsesResponseToHub } from './openai-responses-response.ts';
-export {
-  createHubToOpenaiResponsesStreamMachine,
-  createOpenaiResponsesStreamToHubMachine,
-  hubToOpenaiResponsesStream,
-  openaiResponsesStreamToHub,
-} from './openai-responses-stream.ts';
-export { hubUsageToOpenaiResponses, openaiResponsesUsageToHub } from './openai-responses-usage.ts';
 
 export const openaiResponsesFormat: FormatConverters = {
   fitToModel: fitResponsesRequestToModel,

@@ -20,7 +20,6 @@ import {
   responsesReasoningItemSchema,
 } from './openai-responses-schema.ts';
 
-export { parseAt } from './openai-responses-parts.ts';
 
 /**
  * A reasoning item back in the history. Its encrypted_content, when the gateway sealed it, gives the

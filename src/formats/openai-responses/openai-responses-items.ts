@@ -20,7 +20,6 @@ export function itemIdBase(responseId: string): string {
 
 export const reasoningItemId = (base: string, outputIndex: number) => `rs_${base}_${outputIndex}`;
 export const messageItemId = (base: string, outputIndex: number) => `msg_${base}_${outputIndex}`;
-export const functionCallItemId = (base: string, outputIndex: number) => `fc_${base}_${outputIndex}`;
 
 export const outputTextPart = (text: string, annotations: readonly Record<string, unknown>[] = []) => ({ type: 'output_text', annotations, logprobs: [], text });
 
@@ -42,11 +41,7 @@ export function reasoningItem(id: string, summaryText: string, seal: ReasoningSe
   return item;
 }
 
-export function functionCallItem(id: string, callId: string, name: string, args: string, status: ItemStatus): Record<string, unknown> {
-  return { id, type: 'function_call', status, arguments: args, call_id: callId, name };
-}
-
-export interface EnvelopeInit {
+interface EnvelopeInit {
   id: string;
   createdAt: number;
   model: string;

@@ -53,7 +53,7 @@ export function openReasoning(sealed: string): ReasoningSeal | null {
 }
 
 /** Whether an encrypted_content is the gateway's own (it may still fail to open under another key). */
-export const isGatewaySeal = (sealed: unknown): boolean => typeof sealed === 'string' && sealed.startsWith(PREFIX);
+const isGatewaySeal = (sealed: unknown): boolean => typeof sealed === 'string' && sealed.startsWith(PREFIX);
 
 /**
  * A request for an OpenAI channel: reasoning items the gateway sealed (another provider's reasoning, from

@@ -66,7 +66,7 @@ export function openaiResponsesResponseToHub(json: unknown, _ctx: ResponseToHubC
 }
 
 /** The output items for hub content; on a cut answer the last item, if it is a message, is incomplete. */
-export function hubContentToResponsesOutput(content: readonly HubResponseContent[], base: string, incomplete: boolean, requestBody?: unknown): Record<string, unknown>[] {
+function hubContentToResponsesOutput(content: readonly HubResponseContent[], base: string, incomplete: boolean, requestBody?: unknown): Record<string, unknown>[] {
   const clientTools = clientToolsOf(requestBody);
   const output: Record<string, unknown>[] = [];
   let text: string | null = null;

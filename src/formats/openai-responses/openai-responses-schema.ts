@@ -8,8 +8,6 @@ const nullish = <T extends z.ZodType>(schema: T) => schema.nullish();
 
 // ---- request: input items -------------------------------------------------------------------------------
 
-export const responsesInputTextSchema = z.looseObject({ type: z.literal('input_text'), text: z.string() });
-
 export const responsesInputImageSchema = z.looseObject({
   type: z.literal('input_image'),
   image_url: nullish(z.string().min(1)),
@@ -26,12 +24,8 @@ export const responsesInputFileSchema = z.looseObject({
   filename: nullish(z.string()),
 });
 
-/** History: the assistant's own earlier text comes back as output_text (or refusal) parts. */
-export const responsesOutputTextSchema = z.looseObject({ type: z.literal('output_text'), text: z.string() });
-export const responsesRefusalSchema = z.looseObject({ type: z.literal('refusal'), refusal: z.string() });
-
 /** Any content part: known ones are read by the converter, input_file / input_audio are refused there. */
-export const responsesContentPartSchema = z.looseObject({ type: z.string() });
+const responsesContentPartSchema = z.looseObject({ type: z.string() });
 
 export const responsesMessageItemSchema = z.looseObject({
   type: z.literal('message').optional(),
@@ -70,7 +64,7 @@ export const responsesReasoningItemSchema = z.looseObject({
 });
 
 /** The outer shape of every input item; the converter picks the specific schema by `type` (or `role`). */
-export const responsesInputItemSchema = z.looseObject({ type: z.string().optional() });
+const responsesInputItemSchema = z.looseObject({ type: z.string().optional() });
 
 // ---- request: tools and options -------------------------------------------------------------------------
 
@@ -83,16 +77,16 @@ export const responsesFunctionToolSchema = z.looseObject({
 });
 
 /** Every tool: function tools are read, hosted ones (web_search, file_search, …) are refused by name. */
-export const responsesToolSchema = z.looseObject({ type: z.string() });
+const responsesToolSchema = z.looseObject({ type: z.string() });
 
-export const responsesToolChoiceSchema = z.union([
+const responsesToolChoiceSchema = z.union([
   z.enum(['none', 'auto', 'required']),
   z.looseObject({ type: z.literal('function'), name: z.string().min(1) }),
   z.looseObject({ type: z.literal('allowed_tools'), mode: z.enum(['auto', 'required']), tools: z.array(z.looseObject({ type: z.string(), name: z.string().optional() })) }),
   z.looseObject({ type: z.string() }),
 ]);
 
-export const responsesTextFormatSchema = z.discriminatedUnion('type', [
+const responsesTextFormatSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('text') }),
   z.looseObject({ type: z.literal('json_object') }),
   z.looseObject({
@@ -137,7 +131,7 @@ export type ResponsesRequest = z.output<typeof responsesRequestSchema>;
 
 // ---- response ---------------------------------------------------------------------------------------------
 
-export const responsesUsageSchema = z.looseObject({
+const responsesUsageSchema = z.looseObject({
   input_tokens: z.number(),
   output_tokens: z.number(),
   total_tokens: nullish(z.number()),
@@ -145,10 +139,8 @@ export const responsesUsageSchema = z.looseObject({
   output_tokens_details: nullish(z.looseObject({ reasoning_tokens: nullish(z.number()) })),
 });
 
-export type ResponsesUsage = z.output<typeof responsesUsageSchema>;
-
 /** Output items: the converter reads message, function_call and reasoning, and warns about the others. */
-export const responsesOutputItemSchema = z.looseObject({ type: z.string() });
+const responsesOutputItemSchema = z.looseObject({ type: z.string() });
 
 export const responsesResponseSchema = z.looseObject({
   id: z.string(),
@@ -160,8 +152,6 @@ export const responsesResponseSchema = z.looseObject({
   error: nullish(z.looseObject({ code: nullish(z.string()), message: z.string() })),
   usage: nullish(responsesUsageSchema),
 });
-
-export type ResponsesResponse = z.output<typeof responsesResponseSchema>;
 
 // ---- stream -----------------------------------------------------------------------------------------------
 
@@ -180,5 +170,3 @@ export const responsesStreamEventSchema = z.looseObject({
   message: nullish(z.string()),
   param: nullish(z.string()),
 });
-
-export type ResponsesStreamEvent = z.output<typeof responsesStreamEventSchema>;

@@ -120,7 +120,7 @@ function shellOutputText(output: unknown): string {
   }).join('\n\n');
 }
 
-export type ToolHistoryItem = { call: HubToolCallPart } | { result: HubToolResultPart };
+type ToolHistoryItem = { call: HubToolCallPart } | { result: HubToolResultPart };
 
 /** A history item of a client-run tool other than function_call / function_call_output; null for other types. */
 export function clientToolItemToHub(type: string, raw: Record<string, unknown>, at: string): ToolHistoryItem | null {

@@ -9,8 +9,10 @@ import type { ApiRouter } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
 import type { ApiCaller } from '../api-caller.ts';
 import { recordAudit } from '../../admin/audit-log.ts';
-import { channelConfigSchema, channelPatchSchema, channelView, createChannel, deleteChannel, deleteGroup, deleteModel, editChannel, groupView, modelView, putGroup, putModel } from '../../admin/admin-catalog.ts';
+import { channelView, createChannel, deleteChannel, deleteGroup, deleteModel, editChannel, groupView, modelView, putGroup, putModel } from '../../admin/admin-catalog.ts';
 import { setChannelEnabled } from '../../admin/admin-channels.ts';
+import { channelSchemas } from '../../config/channel-schema.ts';
+import { channelTypesView } from '../../admin/channel-types.ts';
 import { adminGroupSchema, adminModelSchema, checkChannelTimeouts, requireKnownGroups, requireKnownModels } from '../../admin/admin-number-rules.ts';
 import { testChannel } from '../../routing/channel-tester.ts';
 import { apiNotFound, invalidRequest } from '../../gateway-errors.ts';
@@ -23,7 +25,7 @@ import { pricingPageSetting, setPricingPageSetting } from '../../accounts/public
 import { actorOf } from './admin-routes.ts';
 import { emailField } from './api-auth-routes.ts';
 
-export interface AdminCatalogDeps {
+interface AdminCatalogDeps {
   state: GatewayState;
   agents: UpstreamAgents;
 }
@@ -47,7 +49,13 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     handler: async () => ({ data: (await db.selectFrom('channels').selectAll().orderBy('id').execute()).map(channelView) }),
   });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/channels', status: 201, body: channelConfigSchema, summary: "Create a channel (the config file's channel shape; api_key is write-only).",
+    ...admin, method: 'GET', url: '/api/admin/channel-types', summary: "Every channel type with the JSON Schema of its own settings (the dashboard's channel form is rendered from it).",
+    handler: async () => ({ data: channelTypesView() }),
+  });
+  // The channel schemas as the provider registry is when the routes are built (registrations come before).
+  const channels = channelSchemas();
+  api.route({
+    ...admin, method: 'POST', url: '/api/admin/channels', status: 201, body: channels.channel, summary: "Create a channel (the config file's channel shape; api_key is write-only).",
     handler: async ({ caller, body }) => {
       await requireKnownGroups(db, body.groups, 'groups');
       checkChannelTimeouts(body.timeouts);
@@ -57,7 +65,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     },
   });
   api.route({
-    ...admin, method: 'PATCH', url: '/api/admin/channels/:id', params: idParams, body: channelPatchSchema, summary: 'Edit any field; api_key replaces the upstream keys (never shown back).',
+    ...admin, method: 'PATCH', url: '/api/admin/channels/:id', params: idParams, body: channels.patch, summary: 'Edit any field; api_key replaces the upstream keys (never shown back).',
     handler: async ({ caller, params, body }) => {
       if (body.groups) await requireKnownGroups(db, body.groups, 'groups');
       checkChannelTimeouts(body.timeouts ?? undefined);

@@ -40,7 +40,7 @@ const keyChangesSchema = z.object({
 const newKeySchema = keyChangesSchema.extend({ user: text().min(1).max(256), name: text().min(1).max(128) }).strict();
 const grantSchema = z.object({ amount_usd: usd().refine((n) => n !== 0, 'must not be zero'), note: text().max(500).optional() }).strict();
 
-export interface AdminRouteDeps {
+interface AdminRouteDeps {
   state: GatewayState;
   accounting: Accounting;
 }

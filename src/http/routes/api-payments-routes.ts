@@ -16,7 +16,7 @@ import { actorOf } from './admin-routes.ts';
 /** Stripe's default tolerance: a signed event older than 5 minutes is refused (replay protection). */
 const WEBHOOK_TOLERANCE_SECONDS = 300;
 
-export function paymentView(row: PaymentRow) {
+function paymentView(row: PaymentRow) {
   return {
     id: Number(row.id),
     provider: row.provider,

@@ -43,7 +43,7 @@ export interface AccountsOptions {
   notifyIntervalMs?: number;
 }
 
-export interface AccountsApiDeps {
+interface AccountsApiDeps {
   db: Kysely<DatabaseSchema>;
   state: GatewayState;
   logger: Logger;

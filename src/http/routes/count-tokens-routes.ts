@@ -16,7 +16,7 @@ import { abortSignalForClient } from '../client-abort.ts';
 /** Validation only: count_tokens has no max_tokens, so the Messages validator gets one that bounds nothing. */
 const UNBOUNDED_MAX_TOKENS = 2 ** 31;
 
-export interface CountAnswer {
+interface CountAnswer {
   body: Record<string, unknown>;
   exact: boolean;
 }

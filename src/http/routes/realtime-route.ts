@@ -29,7 +29,7 @@ declare module 'fastify' {
 }
 
 /** The subprotocol the server answers with: never the one carrying the key. */
-export function chooseRealtimeProtocol(offered: Set<string>): string | false {
+function chooseRealtimeProtocol(offered: Set<string>): string | false {
   if (offered.has('realtime')) return 'realtime';
   for (const protocol of offered) if (!protocol.startsWith(KEY_PROTOCOL_PREFIX)) return protocol;
   return false;

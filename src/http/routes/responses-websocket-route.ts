@@ -21,7 +21,7 @@ export interface ResponsesWebSocketLimits {
   idleTimeoutMs: number;
 }
 
-export const DEFAULT_RESPONSES_WS_LIMITS: ResponsesWebSocketLimits = { maxPerKey: 16, maxConnections: 1000, idleTimeoutMs: 300_000 };
+const DEFAULT_RESPONSES_WS_LIMITS: ResponsesWebSocketLimits = { maxPerKey: 16, maxConnections: 1000, idleTimeoutMs: 300_000 };
 
 let session: Promise<typeof import('../responses-websocket-session.ts')> | undefined;
 const loadSession = () => (session ??= import('../responses-websocket-session.ts'));

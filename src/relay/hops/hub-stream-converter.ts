@@ -11,12 +11,12 @@ import { deliveredOutput, type DeliveredOutput } from '../../formats/shared/deli
 import type { StreamConverter } from '../relay-hop.ts';
 import { formatSseEvent } from '../sse-pump.ts';
 
-export interface HubStreamConverter extends StreamConverter {
+interface HubStreamConverter extends StreamConverter {
   /** The client-side machine, for a continuation segment to keep writing into. */
   readonly clientMachine: StreamMachine<HubStreamPart, SseEvent>;
 }
 
-export interface HubStreamConverterOptions {
+interface HubStreamConverterOptions {
   upstream: FormatConverters;
   client: FormatConverters;
   requestModel: string;

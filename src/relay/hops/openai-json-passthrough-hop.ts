@@ -13,7 +13,7 @@ import { getFormat } from '../../formats/index.ts';
 import { speaksFamilyOf } from './api-family.ts';
 import { rawBodyIsUnambiguous } from '../raw-body-keys.ts';
 
-export interface JsonPassthroughSpec {
+interface JsonPassthroughSpec {
   operation: Operation;
   /** Which channels can take it; by default those of the client format's API family whose provider has the operation. */
   supports?(channel: RoutedChannel): boolean;
@@ -46,7 +46,7 @@ export function openAIJsonPassthroughHop(call: RelayCall, spec: JsonPassthroughS
 }
 
 /** The client's bytes when the model id is unchanged (and they say what was parsed), else the body re-serialised with the upstream id. */
-export function withModel(call: RelayCall, upstreamModel: string): Buffer | string {
+function withModel(call: RelayCall, upstreamModel: string): Buffer | string {
   if (upstreamModel === call.model && call.body.models === undefined && rawBodyIsUnambiguous(call.rawBody)) return call.rawBody;
   const { models: _fallbackList, ...rest } = call.body;
   return JSON.stringify({ ...rest, model: upstreamModel });

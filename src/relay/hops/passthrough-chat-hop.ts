@@ -21,7 +21,7 @@ import { rawBodyIsUnambiguous } from '../raw-body-keys.ts';
 import { streamUsageOptionOf, type StreamUsageOption } from './stream-usage-option.ts';
 import type { ClientWarnings } from '../client-warnings.ts';
 
-export interface PassthroughChatOptions {
+interface PassthroughChatOptions {
   call: RelayCall;
   /** The client's format, which is the channel's. */
   format: FormatConverters;

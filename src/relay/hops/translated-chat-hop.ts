@@ -28,7 +28,7 @@ export interface ClientRequestInHub {
   warnings: readonly HubWarning[];
 }
 
-export interface TranslatedHopOptions {
+interface TranslatedHopOptions {
   call: RelayCall;
   client: FormatConverters;
   /** The client's request in the hub; computed on first use, since a passthrough channel may answer first. */

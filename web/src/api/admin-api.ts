@@ -22,9 +22,7 @@ export interface AdminChannel {
   name: string;
   type: string;
   base_url?: string;
-  /** Bedrock channels: the AWS region. */
-  region?: string;
-  /** OpenAI channels: the format chat is sent in (openai-responses for models served only on /v1/responses). */
+  /** The format chat is sent in, for types that offer several (OpenAI: openai-responses for models served only on /v1/responses). */
   chat_format?: string;
   /** Endpoints the upstream lacks although its type has them (an OpenAI-compatible server without /v1/responses). */
   unsupported_endpoints?: string[];
@@ -41,9 +39,29 @@ export interface AdminChannel {
   /** Whether the upstream continues an assistant prefill; absent: the type's default. */
   supports_prefill?: boolean;
   timeouts?: { connect_ms?: number; headers_ms?: number; first_token_ms?: number; idle_ms?: number };
-  /** Cloud channel settings (issue 17), present for their types. */
-  azure?: { api_version?: string; path_style?: string; entra_authority?: string };
-  vertex?: { project?: string; location?: string; token_url?: string };
+  /** The type's own settings (Bedrock's region, Azure's azure block, …), as its ChannelTypeView's schema describes them. */
+  [setting: string]: unknown;
+}
+
+/** The part of JSON Schema the channel form reads (a field's type, choices, label, help, placeholder, secret mark). */
+export interface JsonSchema {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  enum?: unknown[];
+  title?: string;
+  description?: string;
+  examples?: unknown[];
+  secret?: boolean;
+}
+
+/** GET /api/admin/channel-types: a channel type and its own settings, for the channel form. */
+export interface ChannelTypeView {
+  type: string;
+  chat_formats: string[];
+  needs_base_url: string | null;
+  credential: { label: string; description: string } | null;
+  settings: JsonSchema;
 }
 
 /** POST /api/admin/channels/:id/test: ok:false carries the upstream's status (null: no answer) and error. */
@@ -77,7 +95,7 @@ export interface AdminGroup {
   tpm_limit: number | null;
 }
 
-export interface AuditEntry {
+interface AuditEntry {
   id: number;
   actor: string;
   action: string;
@@ -128,6 +146,7 @@ export const adminApi = {
   grant: (id: number, amount_usd: number, note: string) => api.post(`/api/admin/users/${id}/grant`, { amount_usd, ...(note ? { note } : {}) }),
 
   channels: async () => rows<AdminChannel>(await api.get('/api/admin/channels')),
+  channelTypes: async () => rows<ChannelTypeView>(await api.get('/api/admin/channel-types')),
   createChannel: (body: Record<string, unknown>) => api.post('/api/admin/channels', body),
   updateChannel: (id: number, body: Record<string, unknown>) => api.patch(`/api/admin/channels/${id}`, body),
   deleteChannel: (id: number) => api.delete(`/api/admin/channels/${id}`),

@@ -1,7 +1,7 @@
 // Puts a server error next to the field it names ("param": "email"), or returns it for a notification.
 import { ApiError } from './api-client.ts';
 
-export interface FieldErrorTarget {
+interface FieldErrorTarget {
   setFieldError: (field: string, message: string) => void;
 }
 

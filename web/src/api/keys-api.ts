@@ -32,7 +32,7 @@ export interface KeyChanges {
 const usd = (value: unknown, micros: unknown): number | null =>
   typeof value === 'number' ? value : typeof micros === 'number' ? micros / 1_000_000 : null;
 
-export function readKey(raw: Record<string, unknown>): ApiKey {
+function readKey(raw: Record<string, unknown>): ApiKey {
   const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : null);
   return {
     id: String(raw.id),

@@ -53,7 +53,7 @@ export function readLog(raw: Record<string, unknown>): LogRow {
   };
 }
 
-export function logQuery(filters: LogFilters, cursor: string | null = null): string {
+function logQuery(filters: LogFilters, cursor: string | null = null): string {
   const params = new URLSearchParams();
   if (filters.from !== null) params.set('from', String(filters.from));
   if (filters.to !== null) params.set('to', String(filters.to));

@@ -13,7 +13,7 @@ export async function listPlaygroundModels(): Promise<string[]> {
   return (answer.data ?? []).map((model) => model.id);
 }
 
-export interface PlaygroundRequest {
+interface PlaygroundRequest {
   model: string;
   messages: PlaygroundMessage[];
   temperature: number;

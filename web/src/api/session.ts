@@ -18,7 +18,7 @@ export interface Me {
 export const meQueryKey = ['me'] as const;
 
 /** Reads {user, settings, csrf_token} (GET /api/me, sign-in) and remembers the CSRF token. */
-export function readMe(data: unknown): Me {
+function readMe(data: unknown): Me {
   const record = (data ?? {}) as Record<string, unknown>;
   const user = (record.user ?? record) as Record<string, unknown>;
   if (typeof record.csrf_token === 'string') setCsrfToken(record.csrf_token);

@@ -17,7 +17,7 @@ export interface Breakdown extends Omit<StatPoint, 'start'> {
   label: string;
 }
 
-export interface Stats {
+interface Stats {
   totals: Omit<StatPoint, 'start'>;
   series: StatPoint[];
   byModel: Breakdown[];
@@ -64,7 +64,7 @@ export function readStats(raw: Record<string, unknown>): Stats {
   };
 }
 
-export interface StatsQuery {
+interface StatsQuery {
   from: number;
   to: number;
   bucket: Bucket;

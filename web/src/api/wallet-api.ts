@@ -1,7 +1,7 @@
 // The wallet (/api/wallet): balance, totals, the ledger page by page, and the ways money comes in.
 import { api } from './api-client.ts';
 
-export interface LedgerEntry {
+interface LedgerEntry {
   id: string;
   kind: string;
   amountUsd: number;
@@ -11,7 +11,7 @@ export interface LedgerEntry {
   createdAt: string | null;
 }
 
-export interface Wallet {
+interface Wallet {
   balanceUsd: number | null;
   totalUsageUsd: number | null;
   requests: number | null;
@@ -25,7 +25,7 @@ const usd = (value: unknown, micros: unknown): number | null =>
 
 const when = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' ? new Date(value).toISOString() : null);
 
-export function readWallet(raw: Record<string, unknown>): Wallet {
+function readWallet(raw: Record<string, unknown>): Wallet {
   const ledgerRaw = raw.ledger as unknown;
   const ledgerList = (Array.isArray(ledgerRaw) ? ledgerRaw : ((ledgerRaw as { data?: unknown[] } | undefined)?.data ?? [])) as Array<Record<string, unknown>>;
   const topup = (raw.topup ?? raw.card_payments ?? {}) as Record<string, unknown>;

@@ -13,7 +13,7 @@ const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<Route
   lazy: async () => ({ Component: (await load()).default }),
 });
 
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   { path: '/login', Component: LoginPage },
   { path: '/signup', Component: SignupPage },
   { path: '/verify-email', Component: VerifyEmailPage },

@@ -3,7 +3,7 @@
 import { Alert, Stack, Table, Text, Title } from '@mantine/core';
 import { formatCount } from './format.ts';
 
-export interface ChargeCalculationData {
+interface ChargeCalculationData {
   lines: { item: string; label: string; quantity: number; unit_price_usd: number; per: string; amount_usd: number; description: string }[];
   tier: { prompt_tokens: number; above_prompt_tokens: number | null } | null;
   subtotal_usd: number;

@@ -17,7 +17,7 @@ const LABELS = new Proxy({} as Record<Metric, string>, { get: (_target, metric: 
 const isMoney = (metric: Metric) => metric === 'costUsd';
 
 /** A tick's label: the time of day within a day, the day and hour when the range spans a day (else 8 PM would appear twice), the day for days. */
-export function timeTick(start: number, bucket: Bucket, spanMs: number): string {
+function timeTick(start: number, bucket: Bucket, spanMs: number): string {
   const date = new Date(start);
   if (bucket === 'day') return date.toLocaleDateString(currentLanguage(), { month: 'short', day: 'numeric' });
   if (bucket === 'hour' && spanMs >= 86_400_000) return date.toLocaleString(currentLanguage(), { month: 'short', day: 'numeric', hour: '2-digit' });

@@ -23,7 +23,7 @@ export function formatUsd(value: number | null | undefined): string {
   return format.format(exact as unknown as number);
 }
 
-export function formatMicroUsd(micros: number | null | undefined): string {
+function formatMicroUsd(micros: number | null | undefined): string {
   return micros === null || micros === undefined ? '—' : formatUsd(micros / 1_000_000);
 }
 

@@ -3,7 +3,7 @@
 // layout are ignored, sections the layout does not mention (added in a later release) are appended, and
 // Settings can never be hidden (it is where a hidden section is brought back).
 
-export interface SidebarSection {
+interface SidebarSection {
   id: string;
   label: string;
   path: string;
@@ -15,7 +15,7 @@ export interface SidebarLayout {
   hidden: string[];
 }
 
-export const SIDEBAR_SECTIONS: readonly SidebarSection[] = [
+const SIDEBAR_SECTIONS: readonly SidebarSection[] = [
   { id: 'overview', label: 'Overview', path: '/' },
   { id: 'keys', label: 'Keys', path: '/keys' },
   { id: 'playground', label: 'Playground', path: '/playground' },

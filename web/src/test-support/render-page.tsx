@@ -7,7 +7,7 @@ import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-rout
 import { theme } from '../app/theme.ts';
 
 // jsdom lacks these; Mantine reads them for the colour scheme and for resize-aware components.
-export function installBrowserShims(): void {
+function installBrowserShims(): void {
   if (!window.matchMedia) {
     window.matchMedia = (query: string) =>
       ({ matches: false, media: query, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false }) as MediaQueryList;

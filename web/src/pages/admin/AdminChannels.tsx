@@ -3,12 +3,13 @@
 // new one is typed; the model list can be fetched from the upstream) and delete.
 import { useState } from 'react';
 import { Badge, Button, Group, Menu, Modal, MultiSelect, NumberInput, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
-import { adminApi, type AdminChannel, type ChannelTestOutcome } from '../../api/admin-api.ts';
+import { useQuery } from '@tanstack/react-query';
+import { adminApi, type AdminChannel, type ChannelTestOutcome, type ChannelTypeView } from '../../api/admin-api.ts';
 import { announceChannelTest, ChannelTestResult } from './ChannelTestResult.tsx';
 import { exactNumberProps, numberProblems } from '../../components/number-rules.ts';
 import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
-import { CloudChannelFields, cloudSettingsBody, initialCloudSettings, keyDescription } from './CloudChannelFields.tsx';
+import { initialSettings, ProviderSettingsFields, settingsBody } from './ProviderSettingsFields.tsx';
 import { http2Body, httpVersionOf, UpstreamHttpVersionField } from './UpstreamHttpVersionField.tsx';
 import { ChannelBalanceCell } from './ChannelBalance.tsx';
 import { UpstreamModelPicker } from './UpstreamModelPicker.tsx';
@@ -16,7 +17,6 @@ import { TestAllChannels } from './TestAllChannels.tsx';
 import { advancedChannelBody, advancedChannelProblems, advancedChannelState, ChannelAdvancedFields } from './ChannelAdvancedFields.tsx';
 import { CardTable } from '../../components/CardTable.tsx';
 
-const TYPES = ['openai', 'anthropic', 'gemini', 'jina', 'cohere', 'azure-openai', 'vertex', 'bedrock'];
 /** Endpoints a channel may declare its upstream lacks (the gateway then routes or translates around it). */
 const ENDPOINTS = ['responses', 'completions', 'embeddings', 'images-generations', 'images-edits', 'audio-speech', 'audio-transcriptions', 'realtime', 'count-tokens'];
 
@@ -148,10 +148,16 @@ function ChannelDialog({ channel, onClose, onDone }: { channel: AdminChannel | '
 }
 
 function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | null; onClose: () => void; onDone: () => unknown }) {
+  // The types and their own settings come from the gateway (its providers' declarations), not from this page.
+  const types = useQuery({ queryKey: ['admin', 'channel-types'], queryFn: adminApi.channelTypes });
+  return types.data ? <ChannelFields types={types.data} existing={existing} onClose={onClose} onDone={onDone} /> : types.isError ? <Text c="red">The channel types could not be loaded.</Text> : null;
+}
+
+function ChannelFields({ types, existing, onClose, onDone }: { types: ChannelTypeView[]; existing: AdminChannel | null; onClose: () => void; onDone: () => unknown }) {
   const [name, setName] = useState(existing?.name ?? '');
   const [type, setType] = useState(existing?.type ?? 'openai');
+  const typeView = types.find((candidate) => candidate.type === type);
   const [baseUrl, setBaseUrl] = useState(existing?.base_url ?? '');
-  const [region, setRegion] = useState(existing?.region ?? '');
   const [apiKey, setApiKey] = useState('');
   const [models, setModels] = useState((existing?.models ?? []).join('\n'));
   const [mapping, setMapping] = useState(existing && Object.keys(existing.model_mapping).length > 0 ? JSON.stringify(existing.model_mapping, null, 2) : '');
@@ -160,8 +166,15 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
   const [weight, setWeight] = useState<number | string>(existing?.weight ?? 1);
   const [enabled, setEnabled] = useState(existing?.enabled ?? true);
   const [httpVersion, setHttpVersion] = useState(() => httpVersionOf(existing?.http2));
-  const [cloud, setCloud] = useState(() => initialCloudSettings(existing));
-  const [chatFormat, setChatFormat] = useState(existing?.chat_format ?? 'openai-chat');
+  const [settings, setSettings] = useState(() => initialSettings(typeView, existing));
+  const [chatFormat, setChatFormat] = useState(existing?.chat_format ?? typeView?.chat_formats[0] ?? '');
+  const chooseType = (next: string) => {
+    const view = types.find((candidate) => candidate.type === next);
+    setType(next);
+    // Another type's settings do not carry over; the stored ones come back when the stored type is chosen again.
+    setSettings(initialSettings(view, next === existing?.type ? existing : null));
+    setChatFormat(next === existing?.type ? existing.chat_format ?? view?.chat_formats[0] ?? '' : view?.chat_formats[0] ?? '');
+  };
   const [unsupported, setUnsupported] = useState<string[]>(existing?.unsupported_endpoints ?? []);
   const [problem, setProblem] = useState<string | null>(null);
   const [advanced, setAdvanced] = useState(() => advancedChannelState(existing));
@@ -185,15 +198,14 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
       name: name.trim(),
       type,
       ...(baseUrl.trim() ? { base_url: baseUrl.trim() } : {}),
-      ...(type === 'bedrock' && region.trim() ? { region: region.trim() } : {}),
       models: splitList(models),
       model_mapping: modelMapping,
       groups: splitList(groups),
       priority: Number(priority),
       weight: Number(weight),
       enabled,
-      ...cloudSettingsBody(type, cloud),
-      ...(type === 'openai' ? { chat_format: chatFormat } : {}),
+      ...settingsBody(typeView, settings),
+      ...((typeView?.chat_formats.length ?? 0) > 1 ? { chat_format: chatFormat } : {}),
       unsupported_endpoints: unsupported,
       http2: http2Body(httpVersion),
       ...advancedChannelBody(advanced),
@@ -207,26 +219,23 @@ function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | n
     <Stack>
       {problem ? <Text c="red">{problem}</Text> : null}
       <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} />
-      <Select label="Type" data={TYPES} value={type} onChange={(value) => setType(value ?? 'openai')} allowDeselect={false} />
-      <TextInput label="Base URL" placeholder="https://api.openai.com" value={baseUrl} onChange={(event) => setBaseUrl(event.currentTarget.value)} />
-      {type === 'bedrock' ? (
-        <TextInput label="AWS region" placeholder="us-east-1" description="The Bedrock endpoint's region, also the signing scope." value={region} onChange={(event) => setRegion(event.currentTarget.value)} />
-      ) : null}
-      <CloudChannelFields type={type} settings={cloud} onChange={setCloud} />
+      <Select label="Type" data={types.map((candidate) => candidate.type)} value={type} onChange={(value) => chooseType(value ?? type)} allowDeselect={false} />
+      <TextInput label="Base URL" description={typeView?.needs_base_url ?? undefined} placeholder="https://api.openai.com" value={baseUrl} onChange={(event) => setBaseUrl(event.currentTarget.value)} />
+      <ProviderSettingsFields type={typeView} values={settings} keeping={existing !== null && existing.type === type} onChange={setSettings} />
       <PasswordInput
-        label={type === 'bedrock' ? 'AWS credentials' : 'Upstream API key'}
-        description={`${keyDescription(type) ?? ''} ${existing ? 'Write-only: leave empty to keep the current key.' : 'Stored encrypted; never shown again.'}`.trim()}
+        label={typeView?.credential?.label ?? 'Upstream API key'}
+        description={`${typeView?.credential?.description ?? ''} ${existing ? 'Write-only: leave empty to keep the current key.' : 'Stored encrypted; never shown again.'}`.trim()}
         value={apiKey}
         onChange={(event) => setApiKey(event.currentTarget.value)}
         autoComplete="off"
       />
-      {type === 'openai' ? (
+      {typeView && typeView.chat_formats.length > 1 ? (
         <Select
           label="Chat format"
-          description="openai-responses for models the upstream serves only on /v1/responses (chat clients are translated)."
-          data={['openai-chat', 'openai-responses']}
+          description={`Another format for models the upstream serves only through it (chat clients are translated); ${typeView.chat_formats[0]} by default.`}
+          data={typeView.chat_formats}
           value={chatFormat}
-          onChange={(value) => setChatFormat(value ?? 'openai-chat')}
+          onChange={(value) => setChatFormat(value ?? typeView.chat_formats[0]!)}
           allowDeselect={false}
         />
       ) : null}

@@ -13,7 +13,7 @@ import { downloadText, newCodesCsv } from './new-codes-csv.ts';
 import { CardTable } from '../../components/CardTable.tsx';
 
 /** From this many codes on, creating them asks first (a typo of a zero is money). */
-export const LARGE_BATCH = 100;
+const LARGE_BATCH = 100;
 const RULES = {
   count: { integer: true, min: 1, max: 1000 },
   amount: { min: 0, above: true, max: 100_000, decimals: 2, format: usdBound },

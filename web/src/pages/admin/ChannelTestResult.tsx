@@ -19,7 +19,7 @@ export function upstreamErrorText(error: string | null): string {
 }
 
 /** One sentence a person can act on, as the API said it. */
-export function describeChannelTest(outcome: ChannelTestOutcome): string {
+function describeChannelTest(outcome: ChannelTestOutcome): string {
   if (outcome.ok) return `answered ${outcome.model} in ${outcome.latency_ms} ms${outcome.reenabled ? ', and is enabled again' : ''}.`;
   const status = outcome.status === null ? 'no answer' : `HTTP ${outcome.status}`;
   return `${outcome.model}: ${status} after ${outcome.latency_ms} ms: ${upstreamErrorText(outcome.error)}`;

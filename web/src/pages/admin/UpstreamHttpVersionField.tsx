@@ -3,7 +3,7 @@
 // Radios in a column rather than a segmented row: the three labels do not fit side by side on a phone.
 import { Radio, Stack } from '@mantine/core';
 
-export type UpstreamHttpVersion = 'automatic' | 'http2' | 'http1';
+type UpstreamHttpVersion = 'automatic' | 'http2' | 'http1';
 
 const CHOICES: { value: UpstreamHttpVersion; label: string; description: string }[] = [
   { value: 'automatic', label: 'Automatic', description: 'http: HTTP/1.1. https: both offered, the server chooses.' },

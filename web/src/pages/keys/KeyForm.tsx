@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { ApiKey, GroupChoice, KeyChanges } from '../../api/keys-api.ts';
 import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
 
-export interface KeyFormValues {
+interface KeyFormValues {
   name: string;
   group: string;
   models: string[];
