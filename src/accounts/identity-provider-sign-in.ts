@@ -26,7 +26,7 @@ export function redirectUriFor(deps: AccountsDeps, provider: Pick<IdentityProvid
   return `${deps.publicUrl()}/api/auth/sso/${encodeURIComponent(provider.slug)}/callback`;
 }
 
-export function githubApiBase(provider: Pick<IdentityProviderRow, 'issuer'>): string {
+function githubApiBase(provider: Pick<IdentityProviderRow, 'issuer'>): string {
   const base = (provider.issuer ?? GITHUB_DEFAULT_BASE).replace(/\/+$/, '');
   // github.com's API has a host of its own; GitHub Enterprise Server serves it under /api/v3.
   return base === GITHUB_DEFAULT_BASE ? 'https://api.github.com' : `${base}/api/v3`;

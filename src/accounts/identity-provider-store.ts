@@ -7,7 +7,7 @@ import { apiNotFound, conflict } from '../gateway-errors.ts';
 
 export type IdentityProviderRow = Selectable<IdentityProvidersTable>;
 
-export interface IdentityProviderInput {
+interface IdentityProviderInput {
   slug: string;
   kind: 'oidc' | 'github';
   name: string;
@@ -71,7 +71,7 @@ export async function createIdentityProvider(deps: Pick<AccountsDeps, 'db' | 'se
   }).returningAll().executeTakeFirstOrThrow();
 }
 
-export interface IdentityProviderChanges {
+interface IdentityProviderChanges {
   name?: string | undefined;
   issuer?: string | undefined;
   client_id?: string | undefined;

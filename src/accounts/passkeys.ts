@@ -18,8 +18,8 @@ import { findUserById } from '../db/repositories/users.ts';
 // Loaded on first use: a gateway whose users have no passkeys never loads the WebAuthn verifier.
 const loadServer = () => import('@simplewebauthn/server');
 
-export const PASSKEY_CHALLENGE_MS = 5 * 60_000;
-export const MAX_PASSKEYS = 20;
+const PASSKEY_CHALLENGE_MS = 5 * 60_000;
+const MAX_PASSKEYS = 20;
 
 type Purpose = 'register' | 'sign_in';
 interface ChallengeRecord { p: Purpose; u: number | null; e: number; r: string }

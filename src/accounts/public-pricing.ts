@@ -12,9 +12,9 @@ import { selfServiceGroups } from './user-keys.ts';
 import { kindOfModel } from '../config/model-kind.ts';
 import type { ModelKind } from '../config/model-capabilities.ts';
 
-export const PRICING_PAGE_SETTING = 'pricing_page';
+const PRICING_PAGE_SETTING = 'pricing_page';
 
-export interface PricingPageSetting {
+interface PricingPageSetting {
   enabled: boolean;
 }
 
@@ -28,7 +28,7 @@ export async function setPricingPageSetting(deps: Pick<AccountsDeps, 'db'>, sett
 
 type PriceView = Partial<Record<TokenPriceConfigName | 'per_request' | 'per_audio_minute' | 'per_mchars' | 'per_search', number>> & { per_image?: Record<string, number> };
 
-export interface PublicModelPrice {
+interface PublicModelPrice {
   id: string;
   owned_by: string;
   kind: ModelKind;
@@ -38,7 +38,7 @@ export interface PublicModelPrice {
   tiers?: Array<{ above_prompt_tokens: number; prices: PriceView }>;
 }
 
-export interface PublicGroupPricing {
+interface PublicGroupPricing {
   name: string;
   description: string | null;
   ratio: number;

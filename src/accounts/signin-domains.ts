@@ -5,9 +5,9 @@ import type { AccountsDeps } from './accounts-deps.ts';
 import { getSetting, setSetting } from '../db/repositories/settings.ts';
 import { forbidden } from '../gateway-errors.ts';
 
-export const SIGNIN_DOMAINS_SETTING = 'identity_provider_domains';
+const SIGNIN_DOMAINS_SETTING = 'identity_provider_domains';
 
-export interface SigninDomainsSetting {
+interface SigninDomainsSetting {
   /** Lower-case domains (example.com) that must sign in with an identity provider. */
   domains: string[];
 }

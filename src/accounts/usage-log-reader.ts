@@ -33,7 +33,7 @@ function decodeCursor(text: string): UsageLogCursor {
 }
 
 /** `ownerId` null: the admin's view over everyone (optionally one user); `channels` names them for channel_id. */
-export function toFilter(query: LogQuery, ownerId: number | null, channels?: ReadonlyMap<number, string>): UsageLogFilter {
+function toFilter(query: LogQuery, ownerId: number | null, channels?: ReadonlyMap<number, string>): UsageLogFilter {
   const filter: UsageLogFilter = {};
   if (ownerId !== null) filter.userId = ownerId;
   else {
@@ -51,9 +51,9 @@ export function toFilter(query: LogQuery, ownerId: number | null, channels?: Rea
   return filter;
 }
 
-export interface UserLabel { name: string; email: string | null }
+interface UserLabel { name: string; email: string | null }
 
-export function logView(row: UsageLogRow, admin: boolean, channelNames?: ReadonlyMap<number, string>, users?: ReadonlyMap<number, UserLabel>) {
+function logView(row: UsageLogRow, admin: boolean, channelNames?: ReadonlyMap<number, string>, users?: ReadonlyMap<number, UserLabel>) {
   return {
     id: row.id,
     created_at: new Date(row.created_at).toISOString(),
@@ -93,13 +93,13 @@ function channelOf(row: UsageLogRow, channelNames: ReadonlyMap<number, string> |
   }
 }
 
-export async function channelNames(db: Db): Promise<Map<number, string>> {
+async function channelNames(db: Db): Promise<Map<number, string>> {
   const rows = await db.selectFrom('channels').select(['id', 'name']).execute();
   return new Map(rows.map((row) => [row.id, row.name]));
 }
 
 /** Names and e-mails of the users these rows belong to (one indexed read for a page, not a join per row). */
-export async function userLabels(db: Db, rows: readonly UsageLogRow[]): Promise<Map<number, UserLabel>> {
+async function userLabels(db: Db, rows: readonly UsageLogRow[]): Promise<Map<number, UserLabel>> {
   const ids = [...new Set(rows.map((row) => row.user_id).filter((id): id is number => id !== null))];
   if (ids.length === 0) return new Map();
   const users = await db.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', ids).execute();

@@ -13,7 +13,7 @@ import { buildMcpUpstreams } from '../mcp/mcp-upstream.ts';
 import { usdToMicros } from '../metering/pricing.ts';
 
 type Db = Kysely<DatabaseSchema>;
-export type McpServerPatch = z.infer<typeof mcpServerPatchSchema>;
+type McpServerPatch = z.infer<typeof mcpServerPatchSchema>;
 
 export async function createMcpServer(db: Db, secrets: SecretBox, server: McpServerConfig): Promise<McpServerRow> {
   if (await findMcpServerByName(db, server.name)) throw conflict(`An MCP server named '${server.name}' exists already.`, 'name', 'name_taken');

@@ -12,12 +12,12 @@ import type { Db } from '../db/repositories/repository-helpers.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 import { groupConfigSchema, modelConfigSchema } from './admin-catalog.ts';
 
-export const MAX_PRICE_USD = 10_000;
-export const MAX_GROUP_RATIO = 100;
+const MAX_PRICE_USD = 10_000;
+const MAX_GROUP_RATIO = 100;
 /** Hedging waits at most ten minutes for a first byte; a channel timeout is at most an hour. */
-export const MAX_HEDGE_AFTER_MS = 600_000;
-export const MAX_TIMEOUT_MS = 3_600_000;
-export const MAX_FALLBACKS = 16;
+const MAX_HEDGE_AFTER_MS = 600_000;
+const MAX_TIMEOUT_MS = 3_600_000;
+const MAX_FALLBACKS = 16;
 /** Token, image and character limits of a model: far above any real model, below what would overflow. */
 const MODEL_LIMIT_BOUNDS = { context_window: 100_000_000, max_output_tokens: 100_000_000, max_images: 1_000, max_prompt_chars: 100_000_000 } as const;
 

@@ -10,12 +10,12 @@ import { readStatsReport } from '../accounts/usage-stats-reader.ts';
 import { coveringSpans, KEY_ROLLUP_LEVELS } from '../metering/stat-ranges.ts';
 import type { StatBucket } from '../metering/statistics.ts';
 
-export const TOP_LISTED = 10;
+const TOP_LISTED = 10;
 /** Failed calls of the last hour read for the channels' health, newest first. */
-export const RECENT_ERRORS_READ = 500;
+const RECENT_ERRORS_READ = 500;
 const RECENT_ERRORS_WINDOW_MS = 3_600_000;
 
-export type BreakerState = 'closed' | 'open' | 'half-open';
+type BreakerState = 'closed' | 'open' | 'half-open';
 
 const usd = (micros: number) => micros / 1_000_000;
 

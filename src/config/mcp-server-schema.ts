@@ -15,7 +15,7 @@ const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'not 
 const headerValue = z.string().min(1).max(8_192).refine((value) => !/[\r\n\u0000]/.test(value), 'must not contain line breaks');
 
 /** OAuth client credentials: the SDK discovers the token endpoint from the server's protected-resource metadata. */
-export const mcpOAuthSchema = z.object({
+const mcpOAuthSchema = z.object({
   client_id: z.string().min(1).max(500).refine(NUL_FREE),
   client_secret: z.string().min(1).max(2_000).refine(NUL_FREE),
   scope: z.string().max(1_000).refine(NUL_FREE).optional(),
@@ -23,7 +23,7 @@ export const mcpOAuthSchema = z.object({
   issuer: z.url({ protocol: /^https?$/ }).max(2_000).optional(),
 }).strict();
 
-export const mcpServerObjectSchema = z.object({
+const mcpServerObjectSchema = z.object({
   name: z.string().min(1).max(64).regex(MCP_SERVER_NAME, 'lower-case letters, digits and single hyphens (it prefixes tool names as name__tool)'),
   url: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://tools.example.com/mcp' }).max(2_000),
   /** streamable-http: the current specification; sse: the older HTTP+SSE transport. */

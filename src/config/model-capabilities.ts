@@ -25,9 +25,9 @@ export const modelCapabilitiesSchema = z.object({
   unsupported: z.enum(['drop', 'refuse']).optional(),
 }).strict();
 
-export type ModelCapabilities = z.infer<typeof modelCapabilitiesSchema>;
+type ModelCapabilities = z.infer<typeof modelCapabilitiesSchema>;
 
-export interface ModelSupport extends ModelCapabilities, HubModelSupport {
+interface ModelSupport extends ModelCapabilities, HubModelSupport {
   contextWindow: number | null;
   /** Whether the entry declares anything a request could be fitted to: when not, nothing is looked at. */
   declared: boolean;

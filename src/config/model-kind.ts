@@ -18,7 +18,7 @@ export function modelKind(declared: ModelKind | undefined, pricing: ModelPricing
 }
 
 /** The declared kind kept in a models row's limits_json (config-to-rows.ts, admin-catalog.ts). */
-export function declaredKind(limitsJson: string): ModelKind | undefined {
+function declaredKind(limitsJson: string): ModelKind | undefined {
   const limits = JSON.parse(limitsJson || '{}') as { capabilities?: { kind?: ModelKind } };
   return limits.capabilities?.kind;
 }

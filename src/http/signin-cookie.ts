@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SIGNIN_FLOW_MS } from '../accounts/signin-flows.ts';
 
-export const SIGNIN_COOKIE = 'gw_signin';
+const SIGNIN_COOKIE = 'gw_signin';
 const PATH = '/api/auth/sso';
 
 export function readSigninCookie(request: FastifyRequest): string | undefined {

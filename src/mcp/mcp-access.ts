@@ -4,16 +4,16 @@
 import type { CachedKey } from '../accounts/key-index.ts';
 import type { McpUpstream } from './mcp-upstream.ts';
 
-export const TOOL_SEPARATOR = '__';
+const TOOL_SEPARATOR = '__';
 
 /** Where a session was opened: `/mcp` (every server the key may use) or `/mcp/{server}` (that one alone, unprefixed). */
 export type McpScope = { kind: 'all' } | { kind: 'one'; server: string };
 
-export function prefixed(server: string, name: string): string {
+function prefixed(server: string, name: string): string {
   return `${server}${TOOL_SEPARATOR}${name}`;
 }
 
-export function splitPrefixed(name: string): { server: string; name: string } | null {
+function splitPrefixed(name: string): { server: string; name: string } | null {
   const at = name.indexOf(TOOL_SEPARATOR);
   if (at <= 0 || at + TOOL_SEPARATOR.length >= name.length) return null;
   return { server: name.slice(0, at), name: name.slice(at + TOOL_SEPARATOR.length) };

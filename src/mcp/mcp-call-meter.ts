@@ -24,7 +24,7 @@ export interface McpMeterDeps {
   payloads: McpPayloadLog;
 }
 
-export interface AdmittedToolCall {
+interface AdmittedToolCall {
   requestId: string;
   startedAt: number;
   key: CachedKey;
@@ -37,7 +37,7 @@ export interface AdmittedToolCall {
 /** One billed request at the server's per-call price. */
 const ONE_CALL: Usage = { ...emptyUsage(), requests: 1 };
 
-export function mcpCallModel(server: string): string {
+function mcpCallModel(server: string): string {
   return `mcp:${server}`;
 }
 
@@ -63,7 +63,7 @@ export async function admitToolCall(deps: McpMeterDeps, key: CachedKey, upstream
   }
 }
 
-export interface ToolCallOutcome {
+interface ToolCallOutcome {
   /** 200 for an answer (a tool's own isError result included), else the gateway error's status. */
   status: number;
   error: string | null;

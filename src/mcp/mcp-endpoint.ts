@@ -12,7 +12,7 @@ import { createMcpSessions, DEFAULT_MCP_SESSION_LIMITS, type McpSessionLimits, t
 
 const PAYLOAD_FLUSH_MS = 250;
 
-export interface McpEndpointDeps extends Omit<McpSessionDeps, 'payloads'> {
+interface McpEndpointDeps extends Omit<McpSessionDeps, 'payloads'> {
   db: Kysely<DatabaseSchema>;
   limits?: McpSessionLimits;
 }

@@ -7,7 +7,7 @@ import type { McpUpstream } from './mcp-upstream.ts';
 const SECRET_FIELD = /pass(?:word|phrase)?|secret|token|api[_-]?key|authori[sz]ation|cookie|credential|private[_-]?key/i;
 const MAX_DEPTH = 20;
 /** Longest stored JSON per payload; longer ones are cut and marked. */
-export const MAX_PAYLOAD_CHARS = 16 * 1024;
+const MAX_PAYLOAD_CHARS = 16 * 1024;
 
 function redactValue(value: unknown, credentials: readonly string[], depth: number): unknown {
   if (depth > MAX_DEPTH) return '[too deep]';
@@ -21,7 +21,7 @@ function redactValue(value: unknown, credentials: readonly string[], depth: numb
   return value;
 }
 
-export function credentialValues(upstream: McpUpstream): string[] {
+function credentialValues(upstream: McpUpstream): string[] {
   const credential = upstream.credential;
   if (!credential) return [];
   return 'headers' in credential ? Object.values(credential.headers) : [credential.oauth.client_secret];

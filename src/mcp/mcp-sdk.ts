@@ -8,7 +8,7 @@ type ServerModule = typeof import('@modelcontextprotocol/sdk/server/index.js');
 type StreamableServerModule = typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
 type TypesModule = typeof import('@modelcontextprotocol/sdk/types.js');
 
-export interface McpSdk {
+interface McpSdk {
   Client: ClientModule['Client'];
   StreamableHTTPClientTransport: StreamableClientModule['StreamableHTTPClientTransport'];
   SSEClientTransport: SseClientModule['SSEClientTransport'];

@@ -21,7 +21,7 @@ function newSessionId(): string {
   return randomBytes(32).toString('base64url');
 }
 
-export interface SessionEvents {
+interface SessionEvents {
   /** The transport gave the session its id (while answering initialize, before the client can use it). */
   onInitialized(session: GatewaySession): void;
   onClosed(session: GatewaySession): void;

@@ -25,7 +25,7 @@ export interface McpSessions {
   closeAll(): Promise<void>;
 }
 
-export function sameScope(a: McpScope, b: McpScope): boolean {
+function sameScope(a: McpScope, b: McpScope): boolean {
   return a.kind === b.kind && (a.kind === 'all' || a.server === (b as { server: string }).server);
 }
 

@@ -15,7 +15,7 @@ import type { McpUpstream } from './mcp-upstream.ts';
 
 const MAX_NAME_LENGTH = 300;
 
-export function toolNotFound(name: string) {
+function toolNotFound(name: string) {
   return gatewayError('GW_ERR_MCP_TOOL_NOT_FOUND', { message: `Unknown tool: '${name.slice(0, 100)}'. tools/list shows the tools this key may call.`, code: 'mcp_tool_not_found' });
 }
 

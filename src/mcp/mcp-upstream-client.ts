@@ -10,12 +10,12 @@ import type { McpUpstream } from './mcp-upstream.ts';
 
 const GATEWAY_CLIENT = { name: 'model-gateway', version: '1.0.0' };
 
-export function upstreamUnavailable(upstream: McpUpstream, why: string, cause?: unknown): GatewayError {
+function upstreamUnavailable(upstream: McpUpstream, why: string, cause?: unknown): GatewayError {
   return gatewayError('GW_ERR_MCP_UPSTREAM_UNAVAILABLE', { message: `The MCP server '${upstream.name}' ${why}`, code: 'mcp_upstream_unavailable', cause });
 }
 
 /** Refuses a URL whose host resolves to a private, loopback or link-local address, unless the server allows it. */
-export async function assertReachableAddress(upstream: McpUpstream, url: URL): Promise<void> {
+async function assertReachableAddress(upstream: McpUpstream, url: URL): Promise<void> {
   if (upstream.allowPrivateNetwork) return;
   let addresses: { address: string; family: number }[];
   try {

@@ -28,7 +28,7 @@ export interface McpUpstream {
 }
 
 /** A call or a list with no answer after this long fails with a clean MCP error, unless the server sets its own. */
-export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
+const DEFAULT_MCP_TIMEOUT_MS = 30_000;
 
 /** The servers by name; a server whose credential cannot be decrypted is left out, and reported. */
 export function buildMcpUpstreams(rows: McpServerRow[], secrets: SecretBox, unreadable?: (name: string, reason: string) => void): ReadonlyMap<string, McpUpstream> {

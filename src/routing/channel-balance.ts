@@ -7,7 +7,7 @@ import type { UpstreamAgents } from '../upstream/upstream-agent.ts';
 import type { RoutedChannel } from './routed-channel.ts';
 import { upstreamGetJson } from './upstream-get.ts';
 
-export type ChannelBalance =
+type ChannelBalance =
   | { available: true; balance_usd: number; limit_usd: number | null; used_usd: number | null; source: 'subscription' | 'credit_grants' }
   | { available: false; reason: string };
 

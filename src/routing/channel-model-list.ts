@@ -9,7 +9,7 @@ import { upstreamGetJson } from './upstream-get.ts';
 const MAX_PAGES = 20;
 const MAX_MODELS = 5_000;
 
-export type ChannelModelList = { available: true; models: string[] } | { available: false; status: number | null; reason: string };
+type ChannelModelList = { available: true; models: string[] } | { available: false; status: number | null; reason: string };
 
 interface ListPage {
   data?: { id?: unknown }[];

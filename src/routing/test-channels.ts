@@ -4,9 +4,9 @@ import type { UpstreamAgents } from '../upstream/upstream-agent.ts';
 import type { RoutedChannel } from './routed-channel.ts';
 import { testChannel, type ChannelTestResult } from './channel-tester.ts';
 
-export const TEST_ALL_CONCURRENCY = 4;
+const TEST_ALL_CONCURRENCY = 4;
 
-export interface ChannelTestRun extends ChannelTestResult {
+interface ChannelTestRun extends ChannelTestResult {
   channel: RoutedChannel;
   model: string;
 }

@@ -9,7 +9,7 @@ const LOOKUP_TIMEOUT_MS = 15_000;
 /** A model list of a few thousand entries fits; anything larger is not what was asked for. */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
-export type UpstreamGetResult = { ok: true; status: number; json: unknown } | { ok: false; status: number | null; error: string };
+type UpstreamGetResult = { ok: true; status: number; json: unknown } | { ok: false; status: number | null; error: string };
 
 export async function upstreamGetJson(agents: UpstreamAgents, channel: RoutedChannel, path: string): Promise<UpstreamGetResult> {
   try {

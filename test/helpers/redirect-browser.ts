@@ -1,6 +1,6 @@
 // A browser reduced to what a sign-in redirect chain needs: one cookie jar for localhost (cookies are not
 // port-scoped, as in a real browser), redirects followed by hand so each hop can be looked at or replayed.
-export interface Hop {
+interface Hop {
   url: string;
   status: number;
   location: string | null;

@@ -38,7 +38,7 @@ function closeServer(server: HttpServer): Promise<void> {
 }
 
 /** OAuth client credentials the files server may require instead: it then issues `credential` as its token. */
-export interface FilesServerOAuth {
+interface FilesServerOAuth {
   clientId: string;
   clientSecret: string;
 }

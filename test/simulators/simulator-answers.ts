@@ -26,7 +26,7 @@ export function greeting(provider: string, said: string): string {
 }
 
 /** What a simulated hosted web search finds for a question: one page, and an answer citing it. */
-export interface WebSearchFinding {
+interface WebSearchFinding {
   query: string;
   url: string;
   title: string;

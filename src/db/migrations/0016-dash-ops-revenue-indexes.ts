@@ -3,6 +3,7 @@
 // every code ever made.
 import type { Kysely, Migration } from 'kysely';
 
+/** @public Loaded by src/db/migrate.ts through a dynamic import. */
 export const revenueIndexes: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema.createIndex('payments_completed_at').on('payments').column('completed_at').execute();

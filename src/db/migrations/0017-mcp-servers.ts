@@ -5,6 +5,7 @@ import type { Kysely, Migration } from 'kysely';
 import type { DatabaseEngine } from '../engine.ts';
 import { idColumn } from './column-helpers.ts';
 
+/** @public Loaded by src/db/migrate.ts through a dynamic import. */
 export function mcpServers(engine: DatabaseEngine): Migration {
   const id = idColumn(engine);
   return {

@@ -4,7 +4,7 @@ import type { McpServerRow, McpServersTable } from '../schema.ts';
 import { upsertRow } from './upsert.ts';
 import type { Db, UpsertResult } from './repository-helpers.ts';
 
-export type McpServerFields = Partial<Omit<McpServersTable, 'id' | 'name' | 'created_at' | 'updated_at'>>;
+type McpServerFields = Partial<Omit<McpServersTable, 'id' | 'name' | 'created_at' | 'updated_at'>>;
 
 export async function upsertMcpServerByName(db: Db, name: string, fields: McpServerFields, now = Date.now()): Promise<UpsertResult<McpServerRow>> {
   return upsertRow<McpServerRow>(db, { table: 'mcp_servers', key: { name }, fields, idColumn: 'id', now });
@@ -36,6 +36,6 @@ export async function insertMcpCallPayloads(db: Db, rows: { request_id: string; 
   await db.insertInto('mcp_call_payloads').values(rows).onConflict((conflict) => conflict.column('request_id').doNothing()).execute();
 }
 
-export async function findMcpCallPayload(db: Db, requestId: string) {
+async function findMcpCallPayload(db: Db, requestId: string) {
   return db.selectFrom('mcp_call_payloads').selectAll().where('request_id', '=', requestId).executeTakeFirst();
 }

@@ -11,7 +11,7 @@ import { signatureForClient } from '../../hub/hub-signatures.ts';
 import { anthropicCitationsToHub, anthropicServerToolCallToHub, anthropicWebSearchResultToHub, hubServerToolCallToAnthropic, hubServerToolResultToAnthropic, hubTextToAnthropicBlocks } from './anthropic-messages-server-tools.ts';
 
 /** One response block as hub content; server tools other than web search (code execution, …) have no hub form. */
-export function anthropicBlockToHub(block: AnthropicContentBlock): HubResponseContent | undefined {
+function anthropicBlockToHub(block: AnthropicContentBlock): HubResponseContent | undefined {
   const b = block as Record<string, unknown>;
   switch (block.type) {
     case 'text': {
@@ -54,7 +54,7 @@ export function anthropicMessagesResponseToHub(json: unknown): HubResponse {
   };
 }
 
-export function hubContentToAnthropic(part: HubResponseContent): Record<string, unknown>[] {
+function hubContentToAnthropic(part: HubResponseContent): Record<string, unknown>[] {
   switch (part.type) {
     case 'text':
       return hubTextToAnthropicBlocks(part);

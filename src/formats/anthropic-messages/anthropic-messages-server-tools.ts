@@ -112,4 +112,4 @@ export function hubServerToolResultToAnthropic(part: HubServerToolResultPart): B
 }
 
 /** Anthropic's server tool ids start with srvtoolu_. */
-export const anthropicServerToolId = (id: string): string => (id.startsWith('srvtoolu_') ? id : `srvtoolu_${id.replace(/[^A-Za-z0-9_]/g, '')}`);
+const anthropicServerToolId = (id: string): string => (id.startsWith('srvtoolu_') ? id : `srvtoolu_${id.replace(/[^A-Za-z0-9_]/g, '')}`);

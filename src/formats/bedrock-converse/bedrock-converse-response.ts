@@ -36,7 +36,7 @@ export function converseResponseToHub(json: unknown, ctx: ResponseToHubContext =
 }
 
 /** A content block for Converse; a hosted tool's call or result (another provider's web search) has none. */
-export function hubContentToConverse(part: HubResponseContent): Record<string, unknown> | undefined {
+function hubContentToConverse(part: HubResponseContent): Record<string, unknown> | undefined {
   switch (part.type) {
     case 'text':
       return { text: part.text };

@@ -7,7 +7,7 @@
 import type { HubCitation } from '../../hub/hub-request.ts';
 import type { HubServerToolCallPart, HubServerToolResultPart, HubWebSource } from '../../hub/hub-response.ts';
 
-export interface GeminiGrounding {
+interface GeminiGrounding {
   call: HubServerToolCallPart;
   result: HubServerToolResultPart;
   /** Citations with spans in UTF-16 offsets of the text they were read against. */

@@ -6,7 +6,7 @@ import type { HubServerToolCallPart, HubWebSource } from '../../hub/hub-response
 
 export const webSearchItemId = (base: string, outputIndex: number) => `ws_${base}_${outputIndex}`;
 
-export type WebSearchStatus = 'in_progress' | 'searching' | 'completed' | 'failed';
+type WebSearchStatus = 'in_progress' | 'searching' | 'completed' | 'failed';
 
 export function webSearchCallItem(id: string, call: Pick<HubServerToolCallPart, 'queries'>, sources: readonly HubWebSource[], status: WebSearchStatus): Record<string, unknown> {
   const [query = '', ...more] = call.queries;

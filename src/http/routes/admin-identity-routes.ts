@@ -19,7 +19,7 @@ const providerFields = {
   scopes: z.string().trim().min(1).max(500).regex(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, 'must be scopes separated by single spaces').optional(),
   enabled: z.boolean().optional(),
 };
-export const identityProviderSchema = z.object({
+const identityProviderSchema = z.object({
   slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be lower-case letters, digits and dashes'),
   kind: z.enum(['oidc', 'github']),
   ...providerFields,

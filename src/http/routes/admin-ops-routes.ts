@@ -17,7 +17,7 @@ import { recordAudit } from '../../admin/audit-log.ts';
 import { apiNotFound, invalidRequest } from '../../gateway-errors.ts';
 import { actorOf } from './admin-routes.ts';
 
-export interface AdminOpsDeps {
+interface AdminOpsDeps {
   state: GatewayState;
   agents: UpstreamAgents;
   breakers: CircuitBreakers;

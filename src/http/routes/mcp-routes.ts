@@ -18,7 +18,7 @@ import type { McpEndpoint } from '../../mcp/mcp-endpoint.ts';
 import { authenticateRequest } from '../authenticate.ts';
 import { answerableError } from '../error-handler.ts';
 
-export interface McpRouteDeps {
+interface McpRouteDeps {
   state: GatewayState;
   accounting: Accounting;
   rateLimiter: RateLimiter;

@@ -14,7 +14,7 @@ export interface OverviewChannel {
   last_error: { at: string; status: number | null; code: string | null; message: string | null } | null;
 }
 
-export interface PlatformOverview {
+interface PlatformOverview {
   bucket: 'minute' | 'hour' | 'day';
   from: string;
   to: string;
@@ -67,7 +67,7 @@ export type ChannelBalance = { channel: string; checked_at: string } & (
 
 export type UpstreamModels = { channel: string } & ({ available: true; models: { id: string; served: boolean }[] } | { available: false; status: number | null; reason: string });
 
-export interface ChannelTestAllResult {
+interface ChannelTestAllResult {
   channel_id: number;
   channel: string;
   model: string;
@@ -78,7 +78,7 @@ export interface ChannelTestAllResult {
   reenabled: boolean;
 }
 
-export function adminLogQuery(filters: AdminLogFilters, cursor: string | null = null): string {
+function adminLogQuery(filters: AdminLogFilters, cursor: string | null = null): string {
   const params = new URLSearchParams();
   const set = (name: string, value: string | number | null) => {
     if (value !== null && value !== '') params.set(name, String(value));

@@ -27,7 +27,7 @@ export interface PublicModelPrice {
   tiers?: Array<{ above_prompt_tokens: number; prices: PublicPrices }>;
 }
 
-export interface PublicGroupPricing {
+interface PublicGroupPricing {
   name: string;
   description: string | null;
   ratio: number;

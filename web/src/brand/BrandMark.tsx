@@ -2,7 +2,7 @@
 // drawn inline so it needs no request and follows the text size.
 import { Group, Text } from '@mantine/core';
 
-export const BRAND_NAME = 'Model gateway';
+const BRAND_NAME = 'Model gateway';
 
 export function LogoMark({ size = 28 }: { size?: number }) {
   return (

@@ -8,7 +8,7 @@ import { Table } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import './card-table.css';
 
-export const PHONE_QUERY = '(max-width: 47.99em)';
+const PHONE_QUERY = '(max-width: 47.99em)';
 
 function labelCells(root: HTMLElement): void {
   for (const table of root.querySelectorAll('table')) {

@@ -3,7 +3,7 @@ import { ActionIcon, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mant
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
-export function firstCallCommand(origin: string, model: string): string {
+function firstCallCommand(origin: string, model: string): string {
   const body = JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello' }] });
   return `curl ${origin}/v1/chat/completions \\\n  -H "Authorization: Bearer $GATEWAY_KEY" \\\n  -H "Content-Type: application/json" \\\n  -d '${body}'`;
 }

@@ -9,7 +9,7 @@ export const LANGUAGES = [
   { code: 'en', label: 'English' },
   { code: 'zh-CN', label: '简体中文' },
 ] as const;
-export type LanguageCode = (typeof LANGUAGES)[number]['code'];
+type LanguageCode = (typeof LANGUAGES)[number]['code'];
 
 const STORAGE_KEY = 'gateway.language';
 
@@ -28,7 +28,7 @@ function storedLanguage(): LanguageCode | null {
 }
 
 /** The remembered choice, else the browser's first language we have (any Chinese reads Simplified). */
-export function initialLanguage(): LanguageCode {
+function initialLanguage(): LanguageCode {
   const stored = storedLanguage();
   if (stored) return stored;
   const preferred = typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language];

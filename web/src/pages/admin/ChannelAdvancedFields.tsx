@@ -4,7 +4,7 @@
 import { Fieldset, NumberInput, Select, SimpleGrid, Stack } from '@mantine/core';
 import { exactNumberProps, numberProblems, type NumberRule } from '../../components/number-rules.ts';
 
-export const TIMEOUT_FIELDS = [
+const TIMEOUT_FIELDS = [
   { field: 'connect_ms', label: 'Connect timeout (ms)' },
   { field: 'headers_ms', label: 'Headers timeout (ms)' },
   { field: 'first_token_ms', label: 'First token timeout (ms)' },
@@ -12,7 +12,7 @@ export const TIMEOUT_FIELDS = [
 ] as const;
 type TimeoutField = (typeof TIMEOUT_FIELDS)[number]['field'];
 
-export interface AdvancedChannelState {
+interface AdvancedChannelState {
   prefill: 'default' | 'yes' | 'no';
   timeouts: Record<TimeoutField, number | string>;
 }

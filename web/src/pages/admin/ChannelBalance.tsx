@@ -5,7 +5,7 @@ import { Button, Stack, Text } from '@mantine/core';
 import { adminOpsApi, type ChannelBalance } from '../../api/admin-ops-api.ts';
 import { formatUsd } from '../../components/format.ts';
 
-export function describeBalance(balance: ChannelBalance): string {
+function describeBalance(balance: ChannelBalance): string {
   if (!balance.available) return `Not available: ${balance.reason}`;
   const parts = [balance.limit_usd !== null ? `of ${formatUsd(balance.limit_usd)}` : null, balance.used_usd !== null ? `${formatUsd(balance.used_usd)} used` : null].filter(Boolean);
   return `${formatUsd(balance.balance_usd)} left${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;

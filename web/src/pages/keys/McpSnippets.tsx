@@ -2,7 +2,7 @@
 // sk- key reaches the tools of every MCP server the key's group may use (docs/mcp.md).
 import { Code, Stack, Tabs, Text, Title } from '@mantine/core';
 
-export function mcpSnippets(origin: string): { label: string; value: string; where: string; text: string }[] {
+function mcpSnippets(origin: string): { label: string; value: string; where: string; text: string }[] {
   const url = `${origin}/mcp`;
   return [
     { label: 'Claude Code', value: 'claude', where: 'Run once (or put the JSON in .mcp.json):', text: `claude mcp add --transport http gateway ${url} --header "Authorization: Bearer sk-…your key…"\n\n{ "mcpServers": { "gateway": { "type": "http", "url": "${url}",\n    "headers": { "Authorization": "Bearer sk-…your key…" } } } }` },

@@ -1,7 +1,7 @@
 // The prices of one model as short lines a person reads ("$0.15 / 1M input tokens"), in a fixed order.
 import type { PublicPrices } from '../../api/pricing-api.ts';
 
-export interface PriceLine {
+interface PriceLine {
   /** i18n key of the unit, e.g. "pricing.unit.input". */
   unit: string;
   usd: number;
