@@ -107,7 +107,18 @@ export const en = {
     tryPlayground: 'Try the playground',
     noMatch: 'No calls match these filters.',
   },
+  mcp: {
+    title: 'MCP tools',
+    introBefore: "Your key also reaches the team's MCP tool servers at",
+    introMiddle: '(one server alone:',
+    introAfter: '). Tools are named server__tool.',
+    whereClaude: 'Run once (or put the JSON in .mcp.json):',
+    whereCodex: '~/.codex/config.toml (the key in the GATEWAY_KEY environment variable):',
+    whereCursor: '~/.cursor/mcp.json (or .cursor/mcp.json in a project):',
+  },
   auth: {
+    signInWithPasskey: 'Sign in with a passkey',
+    signInWithProvider: 'Sign in with {{name}}',
     signIn: 'Sign in',
     signUp: 'Sign up',
     email: 'Email',

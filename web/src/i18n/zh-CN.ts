@@ -108,7 +108,18 @@ export const zhCN: CatalogueShape = {
     tryPlayground: '试试操练场',
     noMatch: '没有符合筛选条件的调用。',
   },
+  mcp: {
+    title: 'MCP 工具',
+    introBefore: '你的密钥也可以访问团队的 MCP 工具服务器，地址为',
+    introMiddle: '（单个服务器：',
+    introAfter: '）。工具名为 服务器__工具。',
+    whereClaude: '运行一次（或把 JSON 放进 .mcp.json）：',
+    whereCodex: '~/.codex/config.toml（密钥放在环境变量 GATEWAY_KEY 中）：',
+    whereCursor: '~/.cursor/mcp.json（或项目中的 .cursor/mcp.json）：',
+  },
   auth: {
+    signInWithPasskey: '使用通行密钥登录',
+    signInWithProvider: '使用 {{name}} 登录',
     signIn: '登录',
     signUp: '注册',
     email: '邮箱',

@@ -98,7 +98,7 @@ export function LoginPage() {
             </Button>
             <Divider label="or" labelPosition="center" />
             <Button variant="default" fullWidth onClick={passkey} disabled={busy}>
-              Sign in with a passkey
+              {t('auth.signInWithPasskey')}
             </Button>
             <ProviderButtons next={next} />
           </Stack>

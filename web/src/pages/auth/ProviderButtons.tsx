@@ -3,6 +3,7 @@
 import { Button, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
+import { useTranslation } from 'react-i18next';
 
 interface Provider {
   slug: string;
@@ -27,6 +28,7 @@ export function signinErrorText(code: string | null): string | null {
 }
 
 export function ProviderButtons({ next }: { next: string }) {
+  const { t } = useTranslation();
   const providers = useQuery({ queryKey: ['auth-providers'], queryFn: () => api.get<{ data: Provider[] }>('/api/auth/providers'), staleTime: 60_000 });
   const list = providers.data?.data ?? [];
   if (list.length === 0) return null;
@@ -34,7 +36,7 @@ export function ProviderButtons({ next }: { next: string }) {
     <Stack gap="xs">
       {list.map((provider) => (
         <Button key={provider.slug} component="a" variant="default" fullWidth href={`${provider.start_url}?next=${encodeURIComponent(next)}`}>
-          Sign in with {provider.name}
+          {t('auth.signInWithProvider', { name: provider.name })}
         </Button>
       ))}
     </Stack>
