@@ -113,13 +113,20 @@ async function githubGet(url: string, accessToken: string): Promise<unknown> {
 
 /** The body as text, read no further than `limit` bytes: a server answering without end is cut off there. */
 async function limitedText(response: Response, limit: number, what: string): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
-    // Leaving the loop by the throw cancels the body (the stream's iterator returns), closing the socket.
-    if (size > limit) throw new Error(`GitHub's answer to ${what} is larger than ${limit} bytes`);
-    chunks.push(chunk);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      // Cancelling closes the socket: nothing more is read.
+      await reader.cancel().catch(() => {});
+      throw new Error(`GitHub's answer to ${what} is larger than ${limit} bytes`);
+    }
+    chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
