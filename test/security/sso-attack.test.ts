@@ -8,6 +8,7 @@ import { startTestGateway, type TestGateway } from '../helpers/test-gateway.ts';
 import { ApiClient } from '../helpers/api-client.ts';
 import { RedirectBrowser } from '../helpers/redirect-browser.ts';
 import { startOidcIdentityProvider, type TestIdentityProvider } from '../simulators/oidc-identity-provider.ts';
+import { startGithubSimulator } from '../simulators/github-oauth-simulator.ts';
 
 let gateway: TestGateway;
 let idp: TestIdentityProvider;
@@ -92,7 +93,7 @@ describe('who may manage identity providers', () => {
     const after = (await adminClient.get('/api/admin/identity-providers')).body.data;
     expect(after.map((p: any) => p.slug)).toEqual(['corp']);
     expect(after[0].issuer).toBe(idp.issuer);
-    expect((await adminClient.get('/api/admin/signin-domains')).body).toEqual({ domains: [] });
+    expect((await adminClient.get('/api/admin/signin-domains')).body).toEqual({ domains: [], providers: [] });
   });
 
   it('never shows a client secret: not in answers, errors, the audit log nor the public list', async () => {
@@ -204,6 +205,54 @@ describe('a hostile GitHub (Enterprise) server', () => {
       await adminClient.delete(`/api/admin/identity-providers/${created.body.id}`);
     } finally {
       await endless.close();
+    }
+  });
+});
+
+describe('a domain bound to its organisation\'s provider', () => {
+  it('is refused to every other provider: a GitHub account that still holds a former employee\'s verified address gets nothing', async () => {
+    const github = await startGithubSimulator();
+    const created = await adminClient.post('/api/admin/identity-providers', { slug: 'github', kind: 'github', name: 'GitHub', issuer: github.baseUrl, client_id: github.clientId, client_secret: github.clientSecret });
+    expect(created.status).toBe(201);
+    const viaGithub = async (person: typeof github.nextPerson) => {
+      github.nextPerson = person;
+      const browser = new RedirectBrowser();
+      const { stoppedAt } = await browser.follow(`${base}/api/auth/sso/github/start`, (url) => url.startsWith(callbackOf('github')));
+      const hop = await browser.get(stoppedAt!);
+      const me = await fetch(`${base}/api/me`, { headers: { cookie: browser.cookieHeader() } });
+      return { location: hop.location, signedIn: me.status === 200 };
+    };
+    try {
+      // Ex-employee Erin: her corp account, and a GitHub account linked to it while she worked there.
+      idp.nextPerson = { sub: 'erin', email: 'erin@corp.test', email_verified: true };
+      const first = new RedirectBrowser();
+      expect((await first.get(await toCallback(first, '/'))).location).toBe(`${base}/`);
+      expect(await viaGithub({ id: 77, login: 'erin', name: 'Erin', emails: [{ email: 'erin@corp.test', primary: true, verified: true }] })).toEqual({ location: `${base}/`, signedIn: true });
+
+      expect((await adminClient.put('/api/admin/signin-domains', { domains: ['corp.test'], providers: ['nobody-such'] })).status).toBe(400);
+      const set = await adminClient.put('/api/admin/signin-domains', { domains: ['corp.test'], providers: ['corp'] });
+      expect(set.body).toEqual({ domains: ['corp.test'], providers: ['corp'] });
+      // The dashboard's form sends the domains alone: the providers stay.
+      expect((await adminClient.put('/api/admin/signin-domains', { domains: ['corp.test'] })).body).toEqual({ domains: ['corp.test'], providers: ['corp'] });
+      try {
+        const refused = `${base}/login?signin_error=identity_provider_required`;
+        // Her GitHub identity, already linked; a new GitHub account with the same verified address; and a
+        // corp address that has no account yet: none of them gets in through GitHub.
+        expect(await viaGithub({ id: 77, login: 'erin', name: 'Erin', emails: [{ email: 'erin@corp.test', primary: true, verified: true }] })).toEqual({ location: refused, signedIn: false });
+        expect(await viaGithub({ id: 78, login: 'erin2', name: 'Erin', emails: [{ email: 'erin@corp.test', primary: true, verified: true }] })).toEqual({ location: refused, signedIn: false });
+        expect(await viaGithub({ id: 79, login: 'new', name: 'New', emails: [{ email: 'newcomer@corp.test', primary: true, verified: true }] })).toEqual({ location: refused, signedIn: false });
+        expect((await adminClient.get('/api/admin/users?q=newcomer')).text).not.toContain('newcomer@corp.test');
+        // Other domains still sign in with GitHub, and corp people with their own provider.
+        expect(await viaGithub({ id: 80, login: 'octo', name: 'Octo', emails: [{ email: 'octo@elsewhere.test', primary: true, verified: true }] })).toEqual({ location: `${base}/`, signedIn: true });
+        idp.nextPerson = { sub: 'erin', email: 'erin@corp.test', email_verified: true };
+        const corp = new RedirectBrowser();
+        expect((await corp.get(await toCallback(corp, '/'))).location).toBe(`${base}/`);
+      } finally {
+        await adminClient.put('/api/admin/signin-domains', { domains: [], providers: [] });
+      }
+    } finally {
+      if (created.body?.id) await adminClient.delete(`/api/admin/identity-providers/${created.body.id}`);
+      await github.close();
     }
   });
 });
