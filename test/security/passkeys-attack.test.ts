@@ -167,3 +167,28 @@ describe("another account's passkeys", () => {
     expect((await withKey.post('/api/me/passkeys/options')).status).toBe(401);
   });
 });
+
+describe('a session taken over', () => {
+  it('cannot add a passkey long after its sign-in: a stolen cookie does not become a credential that skips the password and the code', async () => {
+    const thief = new ApiClient(base);
+    expect((await thief.post('/api/auth/login', BOB)).status).toBe(200);
+    const authenticator = new SoftAuthenticator(base);
+    const options = (await thief.post('/api/me/passkeys/options')).body;
+    // The session is 16 minutes old (as a cookie stolen from a browser left signed in would be).
+    const current = (await thief.get('/api/me/sessions')).body.data.find((session: { current: boolean }) => session.current);
+    await gateway.database.db.updateTable('sessions').set({ created_at: Date.now() - 16 * 60_000 }).where('id', '=', current.id).execute();
+    const before = (await thief.get('/api/me/passkeys')).body.data.length;
+    const late = await thief.post('/api/me/passkeys/options');
+    expect(late.status).toBe(403);
+    expect(late.body.error.code).toBe('recent_sign_in_required');
+    // Options fetched in time do not help either.
+    const planted = await thief.post('/api/me/passkeys', { name: 'planted', response: authenticator.register(options as never) });
+    expect(planted.status).toBe(403);
+    expect((await thief.get('/api/me/passkeys')).body.data.length).toBe(before);
+    expect((await signIn(authenticator.signIn(await signInOptions()))).status).toBe(401);
+    // Signing in again opens the window again.
+    const again = new ApiClient(base);
+    expect((await again.post('/api/auth/login', BOB)).status).toBe(200);
+    expect((await again.post('/api/me/passkeys/options')).status).toBe(200);
+  });
+});

@@ -1,5 +1,7 @@
 // Passkeys: sign in with one (/api/auth/passkey), and manage one's own (/api/me/passkeys). Registration
-// and removal need a verified, signed-in session and its CSRF token, as the other security settings do.
+// and removal need a verified, signed-in session and its CSRF token, as the other security settings do;
+// registration also a recent sign-in: a passkey signs in without the password and without the TOTP code,
+// so a session taken over (a stolen cookie) must not turn into a credential of its own that outlives it.
 import { z } from 'zod';
 import type { ApiRouter } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
@@ -9,6 +11,15 @@ import { createSession } from '../../accounts/sessions.ts';
 import { refuseWhenProviderRequired } from '../../accounts/signin-domains.ts';
 import { forbidden } from '../../gateway-errors.ts';
 import { clientOf, startSession } from './api-auth-routes.ts';
+import type { ApiCaller } from '../api-caller.ts';
+
+/** How recent the session's sign-in must be to add a passkey. */
+const PASSKEY_SIGN_IN_WINDOW_MS = 15 * 60_000;
+
+function requireRecentSignIn(caller: ApiCaller, now = Date.now()): void {
+  if (caller.session && Number(caller.session.created_at) >= now - PASSKEY_SIGN_IN_WINDOW_MS) return;
+  throw forbidden('To add a passkey, sign out and sign in again first: a passkey can be added within 15 minutes of signing in.', 'recent_sign_in_required');
+}
 
 /** A WebAuthn answer as @simplewebauthn/browser produces it; the verifier checks the rest. */
 const credentialSchema = z.object({
@@ -45,14 +56,20 @@ export function apiPasskeyRoutes(api: ApiRouter, deps: AccountsDeps): void {
   });
   api.route({
     method: 'POST', url: '/api/me/passkeys/options', tag: me, access: 'verified',
-    summary: 'Options for registering a passkey (navigator.credentials.create); good for one answer within 5 minutes.',
-    handler: async ({ caller }) => passkeyRegistrationOptions(deps, caller.user),
+    summary: 'Options for registering a passkey (navigator.credentials.create); good for one answer within 5 minutes. Within 15 minutes of signing in (403 recent_sign_in_required after).',
+    handler: async ({ caller }) => {
+      requireRecentSignIn(caller);
+      return passkeyRegistrationOptions(deps, caller.user);
+    },
   });
   api.route({
     method: 'POST', url: '/api/me/passkeys', tag: me, access: 'verified', status: 201,
     body: z.object({ name: passkeyName, response: credentialSchema }).strict(),
-    summary: 'Register a passkey: a name and the answer of navigator.credentials.create.',
-    handler: async ({ caller, body }) => passkeyView(await registerPasskey(deps, caller.user, body.name, body.response)),
+    summary: 'Register a passkey: a name and the answer of navigator.credentials.create. Within 15 minutes of signing in (403 recent_sign_in_required after).',
+    handler: async ({ caller, body }) => {
+      requireRecentSignIn(caller);
+      return passkeyView(await registerPasskey(deps, caller.user, body.name, body.response));
+    },
   });
   api.route({
     method: 'PATCH', url: '/api/me/passkeys/:id', tag: me, access: 'verified', params: idParams, body: z.object({ name: passkeyName }).strict(),
