@@ -38,6 +38,8 @@ export interface ApiRouteSpec<B extends AnyObject | undefined, Q extends AnyObje
   returns?: string;
   /** Other content type of the answer, e.g. text/csv. */
   produces?: string;
+  /** Largest body in bytes, when smaller than BODY_LIMIT (a public route a stranger can post to). */
+  bodyLimit?: number;
   handler(context: ApiContext<B, Q, P, A>): Promise<unknown>;
 }
 
@@ -76,6 +78,7 @@ export function createApiRouter(app: FastifyInstance, deps: ApiCallerDeps): ApiR
         method: spec.method,
         url: spec.url,
         config: { errorFormat: 'openai-chat' },
+        ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
         handler: async (request, reply) => {
           // JSON only: a cross-site HTML form can post text/plain that happens to parse as JSON (a sign-in
           // CSRF); it cannot send application/json without the browser asking this origin first.

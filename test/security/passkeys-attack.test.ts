@@ -192,3 +192,14 @@ describe('a session taken over', () => {
     expect((await again.post('/api/me/passkeys/options')).status).toBe(200);
   });
 });
+
+describe('huge bodies from strangers', () => {
+  it('refuses a passkey answer of megabytes before parsing it, naming the route\'s own limit', async () => {
+    const huge = { response: { id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'x', padding: 'a'.repeat(8 * 1024 * 1024) } } };
+    const answer = await new ApiClient(base).post('/api/auth/passkey', huge);
+    expect(answer.status).toBe(413);
+    expect(answer.body.error.message).toContain(String(128 * 1024));
+    // An ordinary answer still goes through to the verifier.
+    expect((await new ApiClient(base).post('/api/auth/passkey', { response: new SoftAuthenticator(base).signIn(await signInOptions()) })).status).toBe(401);
+  });
+});

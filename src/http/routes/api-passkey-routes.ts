@@ -29,18 +29,20 @@ const credentialSchema = z.object({
   response: z.object({ clientDataJSON: z.string().min(1).max(20_000) }).passthrough(),
 }).passthrough();
 const passkeyName = z.string().trim().min(1).max(64);
+/** A WebAuthn answer is a few KB (an attestation with its certificates included): a stranger may not make the gateway parse 20 MB. */
+const PASSKEY_BODY_LIMIT = 128 * 1024;
 
 export function apiPasskeyRoutes(api: ApiRouter, deps: AccountsDeps): void {
   const auth = 'Sign-up and sign-in';
   const me = 'My account';
 
   api.route({
-    method: 'POST', url: '/api/auth/passkey/options', tag: auth, access: 'public',
+    method: 'POST', url: '/api/auth/passkey/options', tag: auth, access: 'public', bodyLimit: PASSKEY_BODY_LIMIT,
     summary: 'Options for signing in with a passkey (navigator.credentials.get); the challenge is good for one answer within 5 minutes.',
     handler: async () => passkeySignInOptions(deps),
   });
   api.route({
-    method: 'POST', url: '/api/auth/passkey', tag: auth, access: 'public', body: z.object({ response: credentialSchema }).strict(),
+    method: 'POST', url: '/api/auth/passkey', tag: auth, access: 'public', bodyLimit: PASSKEY_BODY_LIMIT, body: z.object({ response: credentialSchema }).strict(),
     summary: 'Sign in with a passkey: the answer of navigator.credentials.get. No two-factor code follows (the passkey verified its user).',
     handler: async ({ body, request, reply }) => {
       const user = await signInWithPasskey(deps, body.response);
@@ -55,7 +57,7 @@ export function apiPasskeyRoutes(api: ApiRouter, deps: AccountsDeps): void {
     handler: async ({ caller }) => ({ data: (await listPasskeys(deps, caller.user.id)).map(passkeyView) }),
   });
   api.route({
-    method: 'POST', url: '/api/me/passkeys/options', tag: me, access: 'verified',
+    method: 'POST', url: '/api/me/passkeys/options', tag: me, access: 'verified', bodyLimit: PASSKEY_BODY_LIMIT,
     summary: 'Options for registering a passkey (navigator.credentials.create); good for one answer within 5 minutes. Within 15 minutes of signing in (403 recent_sign_in_required after).',
     handler: async ({ caller }) => {
       requireRecentSignIn(caller);
@@ -63,7 +65,7 @@ export function apiPasskeyRoutes(api: ApiRouter, deps: AccountsDeps): void {
     },
   });
   api.route({
-    method: 'POST', url: '/api/me/passkeys', tag: me, access: 'verified', status: 201,
+    method: 'POST', url: '/api/me/passkeys', tag: me, access: 'verified', status: 201, bodyLimit: PASSKEY_BODY_LIMIT,
     body: z.object({ name: passkeyName, response: credentialSchema }).strict(),
     summary: 'Register a passkey: a name and the answer of navigator.credentials.create. Within 15 minutes of signing in (403 recent_sign_in_required after).',
     handler: async ({ caller, body }) => {
