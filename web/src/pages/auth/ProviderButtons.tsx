@@ -17,6 +17,7 @@ const SIGNIN_ERRORS: Record<string, string> = {
   registration_closed: 'Sign-up is closed on this gateway. Ask an administrator for an account.',
   registration_domain_not_allowed: 'Sign-up is open only to some e-mail domains, and your address is not in one of them.',
   account_disabled: 'This account is disabled.',
+  identity_provider_required: "Addresses at your domain sign in with your organisation's identity provider, not this one: use its button.",
   unknown_provider: 'That identity provider is not available.',
   provider_unavailable: 'The identity provider could not be reached. Please try again later.',
   provider_error: 'The identity provider did not sign you in. Please start again.',
