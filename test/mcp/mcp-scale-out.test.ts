@@ -2,7 +2,7 @@
 // balancer in front of them that is not sticky (round robin, every request to the other instance). The
 // SDK's Client opens a session on one instance and uses it on both: listing and calling tools, each call
 // logged and charged once. A session is still bound to its key and path on the other instance (404 like an
-// unknown id), and a DELETE on one instance ends it on both.
+// unknown id), and a DELETE on one instance ends it on both. A server's rpm_limit counts calls on both.
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,7 +50,11 @@ async function startRoundRobin(targets: string[]) {
 const config = () => ({
   users: [{ name: 'alice', balance: 1 }, { name: 'bob', balance: 1 }],
   keys: [{ name: 'alice-key', key: KEYS.alice, user: 'alice' }, { name: 'bob-key', key: KEYS.bob, user: 'bob' }],
-  mcp_servers: [{ name: 'files', url: files.url, headers: { Authorization: `Bearer ${CREDENTIAL}` }, price_per_call: 0.002, allow_private_network: true }],
+  mcp_servers: [
+    { name: 'files', url: files.url, headers: { Authorization: `Bearer ${CREDENTIAL}` }, price_per_call: 0.002, allow_private_network: true },
+    // Two calls a minute over every key and both instances.
+    { name: 'scarce', url: files.url, headers: { Authorization: `Bearer ${CREDENTIAL}` }, rpm_limit: 2, allow_private_network: true },
+  ],
 });
 
 beforeAll(async () => {
@@ -84,7 +88,7 @@ describe('an MCP session behind a load balancer that is not sticky', () => {
     const client = new Client({ name: 'scale-out-test', version: '1.0.0' });
     await client.connect(transport);
     try {
-      const tools = (await client.listTools()).tools.map((tool) => tool.name).sort();
+      const tools = (await client.listTools()).tools.map((tool) => tool.name).filter((name) => name.startsWith('files__')).sort();
       expect(tools).toEqual(['files__crash', 'files__echo', 'files__hang', 'files__read_note']);
       const answers: string[] = [];
       for (const text of ['one', 'two', 'three']) {
@@ -132,5 +136,21 @@ describe('an MCP session behind a load balancer that is not sticky', () => {
     const afterEnd = await post(a, '/mcp', KEYS.alice, id, call);
     expect(afterEnd.status).toBe(404);
     await client.close().catch(() => {});
+  });
+
+  it("counts a server's rpm_limit over both instances (Redis): the third call in the minute is refused, wherever it lands", async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${KEYS.bob}` } } });
+    const client = new Client({ name: 'scale-out-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const landed = balancer.instances.length;
+      for (let i = 0; i < 2; i++) expect((await client.callTool({ name: 'scarce__read_note', arguments: {} })).isError).toBeFalsy();
+      const refused = await client.callTool({ name: 'scarce__read_note', arguments: {} }).catch((error: unknown) => error);
+      expect((refused as { data?: { gateway_code?: string } }).data?.gateway_code).toBe('GW_ERR_MCP_SERVER_RATE_LIMITED');
+      // The three calls were not all on one instance.
+      expect(new Set(balancer.instances.slice(landed)).size).toBe(2);
+    } finally {
+      await client.close();
+    }
   });
 });
