@@ -100,7 +100,16 @@ export async function openGatewaySession(deps: McpSessionDeps, key: CachedKey, s
   };
   server.onerror = (error) => deps.logger.debug({ err: error }, 'MCP session error');
   await server.connect(transport);
-  if (adopt) await replayInitialize(transport, adopt);
+  if (adopt) {
+    try {
+      await replayInitialize(transport, adopt);
+    } catch (error) {
+      // Never registered: closed without telling the caller's bookkeeping, which frees its place on the throw.
+      transport.onclose = undefined;
+      await session.close();
+      throw error;
+    }
+  }
   return session;
 }
 

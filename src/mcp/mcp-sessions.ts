@@ -74,7 +74,6 @@ export function createMcpSessions(deps: McpSessionDeps, limits: McpSessionLimits
   const adopt = (id: string, key: CachedKey, binding: SharedSessionBinding): Promise<GatewaySession> => {
     const pending = adopting.get(id);
     if (pending) return pending;
-    if (byId.size >= limits.maxTotal) throw instanceFull();
     // The session exists already: it counts against the key's cap here but is not refused by it.
     perKey.set(key.id, (perKey.get(key.id) ?? 0) + 1);
     const rebuilt = openGatewaySession(deps, key, binding.scope, {
@@ -106,7 +105,16 @@ export function createMcpSessions(deps: McpSessionDeps, limits: McpSessionLimits
         }
         // Another key's session, or one opened on another path, is answered like an unknown one.
         if (binding && !ownedBy(binding, key, scope)) return undefined;
-        if (!session && binding) session = await adopt(id, key, binding);
+        if (!session && binding) {
+          if (byId.size >= limits.maxTotal && !adopting.has(id)) throw instanceFull();
+          try {
+            session = await adopt(id, key, binding);
+          } catch (error) {
+            // The client initializes again, as after an expired session.
+            deps.logger.warn({ err: error }, 'an MCP session of another instance could not be rebuilt here');
+            return undefined;
+          }
+        }
       }
       if (!session || !ownedBy(session, key, scope)) return undefined;
       session.lastSeen = Date.now();
