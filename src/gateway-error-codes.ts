@@ -96,6 +96,7 @@ export const GATEWAY_ERRORS = {
   GW_ERR_WEBHOOK_RETRY: { status: 409, kind: 'invalid_request_error', clientCodes: ['retry_later'], meaning: 'A Stripe refund event that arrived before its payment was credited: Stripe delivers it again.' },
   // The MCP gateway (issue 32): HTTP answers of /mcp, and JSON-RPC errors inside an MCP session (data.gateway_code).
   GW_ERR_MCP_SERVER_NOT_FOUND: { status: 404, kind: 'not_found_error', clientCodes: ['mcp_server_not_found'], meaning: "An MCP server that is unknown, disabled, or not one the key's group may use (the same answer for all three)." },
+  GW_ERR_MCP_SERVER_RATE_LIMITED: { status: 429, kind: 'rate_limit_error', clientCodes: ['mcp_server_rate_limited'], meaning: "An MCP server's own requests-per-minute limit (rpm_limit in its settings), over every key and instance: the call did not reach the server and is not charged." },
   GW_ERR_MCP_SESSION_NOT_FOUND: { status: 404, kind: 'not_found_error', clientCodes: ['mcp_session_not_found'], meaning: 'An Mcp-Session-Id that is unknown, expired, or was opened by another key or on another path: initialize a new session.' },
   GW_ERR_MCP_SESSION_REQUIRED: { status: 400, kind: 'invalid_request_error', clientCodes: ['mcp_session_required'], meaning: 'An MCP request other than initialize without an Mcp-Session-Id header.' },
   GW_ERR_MCP_TOO_MANY_SESSIONS: { status: 429, kind: 'rate_limit_error', clientCodes: ['mcp_too_many_sessions'], meaning: 'The key holds the most MCP sessions allowed at once; close one (DELETE) or wait for an idle one to expire.' },

@@ -17,7 +17,7 @@ import type { PreparedCall } from '../relay/prepared-call.ts';
 import { translatedChatHop } from '../relay/hops/translated-chat-hop.ts';
 import { byChannelFormat } from '../relay/hops/by-channel-format.ts';
 import { openaiResponsesFormat } from '../formats/openai-responses/index.ts';
-import { outputItemIdsOf, responseIdOf, responsesPassthroughStream, wholeResponsesUsage, type PassthroughCall } from '../responses/passthrough-answers.ts';
+import { outputItemIdsOf, responseIdOf, responsesPassthroughStream, wholeResponsesReading, wholeResponsesUsage, type PassthroughCall } from '../responses/passthrough-answers.ts';
 import { rebuiltForUpstream, resolveResponsesState, type ResolvedResponsesState } from '../responses/resolve-responses-state.ts';
 import { keepingClient, mintResponseId } from '../responses/keeping-client.ts';
 import { noticingAnswers } from '../responses/answering-channel.ts';
@@ -116,6 +116,7 @@ function passthroughHop(deps: RelayDeps, call: RelayCall, state: ResolvedRespons
     operation: 'responses',
     // max_output_tokens of the client's body: a rebuilt body (previous_response_id) keeps it too.
     usage: (text, attempt) => wholeResponsesUsage(text, watched, attempt),
+    reading: (text) => wholeResponsesReading(text, watched),
     transform: (text, channel) => {
       remember(responseIdOf(text), channel, () => outputItemIdsOf(text));
       return text;

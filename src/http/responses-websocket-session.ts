@@ -9,6 +9,7 @@
 // the connection remembers its last response (the whole input it answered and its output) and a create that
 // names it gets that history put in front of its new input, on whichever channel serves it. With store on,
 // the gateway's kept responses serve it as for HTTP.
+import type { IncomingHttpHeaders } from 'node:http';
 import type WebSocket from 'ws';
 import type { CachedKey } from '../accounts/key-index.ts';
 import { prepareResponses } from '../endpoints/responses.ts';
@@ -22,6 +23,8 @@ import { mintResponseId } from '../responses/keeping-client.ts';
 interface ResponsesSocketLimits {
   /** Closed after this long without a message while no response is running. */
   idleTimeoutMs: number;
+  /** The upgrade request's traceparent and tracestate (tracing on): each response's span is their child. */
+  traceHeaders?: IncomingHttpHeaders | undefined;
 }
 
 interface LastResponse {
@@ -122,6 +125,7 @@ export function serveResponsesSocket(deps: RelayDeps, socket: WebSocket, authent
       call = {
         requestId: `${connectionId}-${++count}`, key, endpoint: ENDPOINT, inboundFormat: 'openai-responses', model: prepared.model, stream: true,
         body: prepared.body, rawBody: Buffer.from(JSON.stringify(body)), signal: abort.signal, startedAt, forwardHeaders: {}, meter: newCallMeter(),
+        traceHeaders: limits.traceHeaders,
       };
       result = await prepared.relay(deps, call);
     } catch (error) {

@@ -9,6 +9,11 @@ export interface HubFinishReason {
   raw: string | null;
 }
 
+/** A finish reason as a trace span names it: the provider's own value, else the gateway's unified one. */
+export function finishReasonName(reason: HubFinishReason): string {
+  return reason.raw ?? reason.unified;
+}
+
 /**
  * Token usage as the upstream reported it, in one convention whatever the provider's:
  * - inputTokens is the whole prompt, cached tokens included (OpenAI's and Gemini's convention; Anthropic's

@@ -53,7 +53,12 @@ export async function connectUpstream(upstream: McpUpstream): Promise<Client> {
     ? new sdk.SSEClientTransport(url, options)
     // No reconnection: a server that died is reported by the call's timeout and reconnected on the next call.
     : new sdk.StreamableHTTPClientTransport(url, { ...options, reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1 } });
+  // No sampling, elicitation or roots capability: a server-initiated request could only reach the gateway,
+  // not the user's client (whose session may be on another instance, or gone), so it is refused at once.
   const client = new sdk.Client(GATEWAY_CLIENT, { capabilities: {} });
+  client.fallbackRequestHandler = async (request) => {
+    throw new sdk.types.McpError(sdk.types.ErrorCode.MethodNotFound, `The model gateway does not relay requests from MCP servers to its clients ('${request.method.slice(0, 100)}'): sampling, elicitation and roots are not available through it.`);
+  };
   try {
     await client.connect(transport, { timeout: upstream.timeoutMs });
   } catch (error) {

@@ -15,14 +15,15 @@ interface McpServerDraft {
   headerValue: string;
   groups: string;
   price: number | string;
+  rpmLimit: number | string;
   allowPrivate: boolean;
 }
 
-const EMPTY: McpServerDraft = { name: '', url: '', transport: 'streamable-http', headerName: 'Authorization', headerValue: '', groups: 'default', price: '', allowPrivate: false };
+const EMPTY: McpServerDraft = { name: '', url: '', transport: 'streamable-http', headerName: 'Authorization', headerValue: '', groups: 'default', price: '', rpmLimit: '', allowPrivate: false };
 
 function McpServerForm({ editing, onDone }: { editing: AdminMcpServer | 'new'; onDone: () => void }) {
   const existing = editing === 'new' ? null : editing;
-  const [draft, setDraft] = useState<McpServerDraft>(existing ? { ...EMPTY, name: existing.name, url: existing.url, transport: existing.transport, groups: existing.groups.join(', '), price: existing.price_per_call || '', allowPrivate: existing.allow_private_network, headerName: existing.credential.header_names?.[0] ?? 'Authorization' } : EMPTY);
+  const [draft, setDraft] = useState<McpServerDraft>(existing ? { ...EMPTY, name: existing.name, url: existing.url, transport: existing.transport, groups: existing.groups.join(', '), price: existing.price_per_call || '', rpmLimit: existing.rpm_limit ?? '', allowPrivate: existing.allow_private_network, headerName: existing.credential.header_names?.[0] ?? 'Authorization' } : EMPTY);
   const set = <K extends keyof McpServerDraft>(field: K, value: McpServerDraft[K]) => setDraft((previous) => ({ ...previous, [field]: value }));
   const save = async () => {
     const body: Record<string, unknown> = {
@@ -31,6 +32,8 @@ function McpServerForm({ editing, onDone }: { editing: AdminMcpServer | 'new'; o
       groups: splitList(draft.groups),
       price_per_call: draft.price === '' ? 0 : Number(draft.price),
       allow_private_network: draft.allowPrivate,
+      // Empty: no limit (an edit clears a limit set before; a new server simply has none).
+      ...(draft.rpmLimit !== '' ? { rpm_limit: Number(draft.rpmLimit) } : existing?.rpm_limit ? { rpm_limit: null } : {}),
       // Write-only: a value typed replaces the credential; left empty, the stored one stays.
       ...(draft.headerValue ? { headers: { [draft.headerName.trim() || 'Authorization']: draft.headerValue } } : {}),
     };
@@ -48,6 +51,7 @@ function McpServerForm({ editing, onDone }: { editing: AdminMcpServer | 'new'; o
       </Group>
       <TextInput label="Groups" description="Comma-separated: the groups whose keys see this server." value={draft.groups} onChange={(event) => set('groups', event.currentTarget.value)} />
       <NumberInput label="Price per call (USD)" description="Charged to the caller's wallet for each tool call. Empty: free." min={0} decimalScale={6} prefix="$" value={draft.price} onChange={(value) => set('price', value)} />
+      <NumberInput label="Calls per minute" description="Tool calls a minute this server takes through the gateway, over every key. Empty: no limit." min={1} allowDecimal={false} value={draft.rpmLimit} onChange={(value) => set('rpmLimit', value)} />
       <Switch label="Allow a private-network address" checked={draft.allowPrivate} onChange={(event) => set('allowPrivate', event.currentTarget.checked)} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onDone}>Cancel</Button>
@@ -114,7 +118,10 @@ export default function AdminMcpServers() {
                   <TestResult outcome={tests[server.id]} />
                 </Table.Td>
                 <Table.Td>{server.groups.join(', ')}</Table.Td>
-                <Table.Td>{server.price_per_call > 0 ? `$${server.price_per_call}` : 'free'}</Table.Td>
+                <Table.Td>
+                  {server.price_per_call > 0 ? `$${server.price_per_call}` : 'free'}
+                  {server.rpm_limit !== null ? ` · at most ${server.rpm_limit}/min` : ''}
+                </Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
                     <Button size="xs" variant="light" loading={testing === server.id} aria-label={`Test ${server.name}`} onClick={() => void test(server)}>
