@@ -11,7 +11,8 @@ import type { RelayCall, RelayResult } from '../relay/relay-types.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import type { RelayHop, UpstreamCallShape } from '../relay/relay-hop.ts';
 import type { AttemptUsage } from '../relay/attempt-usage.ts';
-import { invalidRequest } from '../gateway-errors.ts';
+import { GatewayError, invalidRequest } from '../gateway-errors.ts';
+import { recordRefusedCall } from '../relay/record-refusal.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import type { PreparedCall } from '../relay/prepared-call.ts';
 import { translatedChatHop } from '../relay/hops/translated-chat-hop.ts';
@@ -22,9 +23,9 @@ import { rebuiltForUpstream, resolveResponsesState, type ResolvedResponsesState 
 import { keepingClient, mintResponseId } from '../responses/keeping-client.ts';
 import { noticingAnswers } from '../responses/answering-channel.ts';
 import { ClientWarnings } from '../relay/client-warnings.ts';
-import { fitResponsesRequestToModel } from '../formats/openai-responses/openai-responses-model-support.ts';
+import { contextFailureStream, fitResponsesRequestToModel, responsesContextFit } from '../formats/openai-responses/openai-responses-model-support.ts';
 import { withoutGatewayReasoning } from '../formats/openai-responses/openai-responses-reasoning-seal.ts';
-import { modelSupport } from '../config/model-capabilities.ts';
+import { hasModelChain, modelSupport } from '../config/model-capabilities.ts';
 
 const responsesSchema = z.looseObject({
   model: z.string().min(1),
@@ -47,11 +48,29 @@ export function prepareResponses(raw: unknown): PreparedCall {
     relay: async (deps, call) => {
       // What the model's entry says it does not support is dropped (named in x-gateway-warnings) or refused.
       const support = modelSupport(deps.state.current.models.get(call.model));
-      const fitted = support.declared ? fitResponsesRequestToModel(parsed, call.model, support) : { body: parsed, warnings: [] };
-      const body = fitted.body as typeof parsed;
+      const fitted = support.declared ? fitResponsesRequestToModel(parsed, call.model, support, null) : { body: parsed, warnings: [] };
+      let body = fitted.body as typeof parsed;
       if (body !== parsed) call.body = body;
       // Names of earlier state are checked against their owner, and what the gateway keeps is put back in.
       const state = await resolveResponsesState(deps.responseOwners, call.key, body);
+      const size = state.rebuilt ? Buffer.byteLength(JSON.stringify(state.rebuilt.input ?? '')) + call.rawBody.length : call.rawBody.length;
+      // The context window, on the conversation as it will be sent.
+      if (support.contextWindow !== null && state.previous?.keptBy !== 'upstream' && !hasModelChain(support, body)) {
+        const sent = state.rebuilt ?? body;
+        let context: ReturnType<typeof responsesContextFit>;
+        try {
+          context = responsesContextFit(sent, call.model, support, { bound: size, tokens: () => openaiResponsesFormat.requestFacts.promptTokens(sent) });
+        } catch (error) {
+          if (call.stream && error instanceof GatewayError && error.gatewayCode === 'GW_ERR_CONTEXT_LENGTH') return contextFailure(deps, call, body, error);
+          throw error;
+        }
+        if (context) {
+          body = { ...body, max_output_tokens: context.maxOutputTokens };
+          if (state.rebuilt) state.rebuilt = { ...state.rebuilt, max_output_tokens: context.maxOutputTokens };
+          call.body = body;
+          fitted.warnings.push(...context.warnings);
+        }
+      }
       // Usage the upstream leaves unreported is counted from what was sent: the rebuilt conversation.
       if (state.rebuilt) call.body = state.rebuilt;
       const store = body.store !== false;
@@ -80,11 +99,27 @@ export function prepareResponses(raw: unknown): PreparedCall {
       const homeChannel = previous?.keptBy === 'upstream' && previous.channelId !== null ? deps.state.current.routing.channel(previous.channelId) : undefined;
       const home = homeChannel?.models.has(call.model) ? homeChannel.id : null;
       const hop = home === null ? either : onlyOnChannel(either, home);
-      const size = state.rebuilt ? JSON.stringify(state.rebuilt.input ?? '').length + call.rawBody.length : call.rawBody.length;
       const result = await relayEndpoint(deps, call, hop, { estimate: estimateChatUsage(size, body.max_output_tokens ?? null) });
       const shown = warnings.onto(result);
       return keeper ? keeper.afterSaving(shown) : shown;
     },
+  };
+}
+
+/**
+ * A streamed call whose prompt does not fit the model: answered as OpenAI streams it (response.failed,
+ * code context_length_exceeded), which Codex takes as a full context window and compacts; logged as the
+ * refusal it is (status 400, no charge).
+ */
+function contextFailure(deps: RelayDeps, call: RelayCall, body: Record<string, unknown>, error: GatewayError): RelayResult {
+  recordRefusedCall(deps, call, error);
+  const events = contextFailureStream(mintResponseId(), body, call.model, { code: error.code ?? 'context_length_exceeded', message: error.message });
+  return {
+    kind: 'stream', status: 200,
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
+    body: (async function* () {
+      yield events;
+    })(),
   };
 }
 
