@@ -11,8 +11,7 @@ import type { RelayCall, RelayResult } from '../relay/relay-types.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import type { RelayHop, UpstreamCallShape } from '../relay/relay-hop.ts';
 import type { AttemptUsage } from '../relay/attempt-usage.ts';
-import { GatewayError, invalidRequest } from '../gateway-errors.ts';
-import { recordRefusedCall } from '../relay/record-refusal.ts';
+import { invalidRequest } from '../gateway-errors.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import type { PreparedCall } from '../relay/prepared-call.ts';
 import { translatedChatHop } from '../relay/hops/translated-chat-hop.ts';
@@ -23,7 +22,7 @@ import { rebuiltForUpstream, resolveResponsesState, type ResolvedResponsesState 
 import { keepingClient, mintResponseId } from '../responses/keeping-client.ts';
 import { noticingAnswers } from '../responses/answering-channel.ts';
 import { ClientWarnings } from '../relay/client-warnings.ts';
-import { contextFailureStream, fitResponsesRequestToModel, responsesContextFit } from '../formats/openai-responses/openai-responses-model-support.ts';
+import { fitResponsesRequestToModel, responsesContextFit } from '../formats/openai-responses/openai-responses-model-support.ts';
 import { withoutGatewayReasoning } from '../formats/openai-responses/openai-responses-reasoning-seal.ts';
 import { hasModelChain, modelSupport } from '../config/model-capabilities.ts';
 
@@ -57,13 +56,7 @@ export function prepareResponses(raw: unknown): PreparedCall {
       // The context window, on the conversation as it will be sent.
       if (support.contextWindow !== null && state.previous?.keptBy !== 'upstream' && !hasModelChain(support, body)) {
         const sent = state.rebuilt ?? body;
-        let context: ReturnType<typeof responsesContextFit>;
-        try {
-          context = responsesContextFit(sent, call.model, support, { bound: size, tokens: () => openaiResponsesFormat.requestFacts.promptTokens(sent) });
-        } catch (error) {
-          if (call.stream && error instanceof GatewayError && error.gatewayCode === 'GW_ERR_CONTEXT_LENGTH') return contextFailure(deps, call, body, error);
-          throw error;
-        }
+        const context = responsesContextFit(sent, call.model, support, { bound: size, tokens: () => openaiResponsesFormat.requestFacts.promptTokens(sent) });
         if (context) {
           body = { ...body, max_output_tokens: context.maxOutputTokens };
           if (state.rebuilt) state.rebuilt = { ...state.rebuilt, max_output_tokens: context.maxOutputTokens };
@@ -103,23 +96,6 @@ export function prepareResponses(raw: unknown): PreparedCall {
       const shown = warnings.onto(result);
       return keeper ? keeper.afterSaving(shown) : shown;
     },
-  };
-}
-
-/**
- * A streamed call whose prompt does not fit the model: answered as OpenAI streams it (response.failed,
- * code context_length_exceeded), which Codex takes as a full context window and compacts; logged as the
- * refusal it is (status 400, no charge).
- */
-function contextFailure(deps: RelayDeps, call: RelayCall, body: Record<string, unknown>, error: GatewayError): RelayResult {
-  recordRefusedCall(deps, call, error);
-  const events = contextFailureStream(mintResponseId(), body, call.model, { code: error.code ?? 'context_length_exceeded', message: error.message });
-  return {
-    kind: 'stream', status: 200,
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
-    body: (async function* () {
-      yield events;
-    })(),
   };
 }
 

@@ -116,7 +116,8 @@ describe.each(['custom', 'built-in'] as const)('Codex and a gateway model\'s con
     try {
       upstream.reset();
       const run = await runCodex(sandbox, provider, agents.extraAccount.key, SMALL_WINDOW);
-      // CodexErr::ContextWindowExceeded, which Codex maps from response.failed with code context_length_exceeded.
+      // CodexErr::ContextWindowExceeded, which Codex maps from the code context_length_exceeded (a 400, or an
+      // error event on the WebSocket); any other 400 it reports as a bad request and stops.
       expect(run.stdout + run.stderr, describeRun(run)).toContain("Codex ran out of room in the model's context window");
       expect(modelCalls(upstream.requests)).toEqual([]);
       await agents.gateway.recorder.flush();

@@ -1,8 +1,8 @@
 // A model entry's context window (issue 29): a prompt the gateway estimates over it is refused before
 // anything is sent, in the words the caller's own provider uses for it (Anthropic's "prompt is too long: N
 // tokens > M maximum", which Claude Code compacts on; OpenAI's context_length_exceeded; Google's "input token
-// count"), and a streamed Responses call gets what OpenAI streams for it (response.failed, code
-// context_length_exceeded), the one form Codex compacts on. An output limit that does not fit beside the
+// count"); Codex takes the code context_length_exceeded (a 400, or the WebSocket's error event) as a full
+// context window and compacts. An output limit that does not fit beside the
 // prompt is lowered and named in x-gateway-warnings, or refused for a strict model (Anthropic's "input length
 // and `max_tokens` exceed context limit", which Claude Code retries with a lower max_tokens). A model with
 // fallbacks leaves the window to the chain. The refusal is logged with its error and not charged.
@@ -168,18 +168,16 @@ describe('OpenAI Responses', () => {
     nothingSent();
   });
 
-  it('streamed: response.created then response.failed with code context_length_exceeded, as OpenAI streams it; logged as the refusal', async () => {
-    const stream = await openai().responses.create({ model: 'gpt-small', input: LONG, stream: true });
-    const events: Array<{ type: string; response?: { status: string; error: unknown } }> = [];
-    for await (const event of stream) events.push(event as never);
-    expect(events.map((event) => event.type)).toEqual(['response.created', 'response.failed']);
-    expect(events[1]!.response).toMatchObject({ status: 'failed', error: { code: 'context_length_exceeded', message: 'Your input exceeds the context window of this model. Please adjust your input and try again.' } });
+  it('streamed: the same 400 before any event; logged as the refusal, not charged', async () => {
+    const error = await openai().responses.create({ model: 'gpt-small', input: LONG, stream: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).code).toBe('context_length_exceeded');
     nothingSent();
     const row = await lastUsageRow();
     expect([row.model, row.status, Number(row.cost_micros)]).toEqual(['gpt-small', 400, 0]);
   });
 
-  it('over the WebSocket: the same two events as frames, and the connection serves the next response', async () => {
+  it('over the WebSocket: an error event with status 400 and the code, and the connection serves the next response', async () => {
     const socket = new WebSocket(`${gateway.url.replace(/^http/, 'ws')}/v1/responses`, { headers: { authorization: `Bearer ${KEY}` } });
     const frames: Array<Record<string, unknown>> = [];
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
@@ -189,9 +187,8 @@ describe('OpenAI Responses', () => {
     });
     socket.on('message', (data) => frames.push(JSON.parse(String(data)) as Record<string, unknown>));
     socket.send(JSON.stringify({ type: 'response.create', model: 'claude-small', input: LONG, store: false }));
-    await until('response.failed');
-    expect(frames.map((frame) => frame.type)).toEqual(['response.created', 'response.failed']);
-    expect((frames[1]!.response as { error: { code: string } }).error.code).toBe('context_length_exceeded');
+    await until('error');
+    expect(frames).toEqual([{ type: 'error', status: 400, error: { type: 'invalid_request_error', code: 'context_length_exceeded', param: 'input', message: 'Your input exceeds the context window of this model. Please adjust your input and try again.' } }]);
     socket.send(JSON.stringify({ type: 'response.create', model: 'claude-small', input: 'hi', store: false }));
     await until('response.completed');
     socket.close();

@@ -4,9 +4,8 @@
 // that cannot see them, max_output_tokens above the model's limit or beyond its context window (checked
 // on the conversation as sent, once a stored one is put back: responsesContextFit).
 import { IMAGE_LEFT_OUT, isSet, ModelFitting, statedOutput, type ContextOverflowWording, type FittedRequest, type ModelSupport, type PromptSize } from '../../hub/hub-model-support.ts';
-import { responseEnvelope } from './openai-responses-items.ts';
 
-/** OpenAI's words for the Responses API; Codex keys on the code (context_length_exceeded), not the text. */
+/** OpenAI's words for the Responses API; Codex keys on the code (context_length_exceeded: it then compacts), not the text. */
 const RESPONSES_CONTEXT_WORDING: ContextOverflowWording = {
   promptTooLong: () => ({ message: 'Your input exceeds the context window of this model. Please adjust your input and try again.', param: 'input' }),
   withOutputTooLong: (prompt, output, window) => ({ message: `Your input exceeds the context window of this model: about ${prompt} input tokens and max_output_tokens ${output} exceed ${window}. Please adjust your input and try again.`, param: 'max_output_tokens' }),
@@ -61,23 +60,6 @@ export function responsesContextFit(sent: Record<string, unknown>, model: string
   fitResponsesContext(fit, sent, support, prompt);
   const { body, warnings } = fit.result();
   return body === sent ? null : { maxOutputTokens: body.max_output_tokens as number, warnings };
-}
-
-/**
- * A streamed call refused for its context: what OpenAI streams for it (response.created, then
- * response.failed with code context_length_exceeded), the one form Codex takes for a full context window
- * (it then compacts; a 400 it reports as a bad request).
- */
-export function contextFailureStream(id: string, requestBody: Record<string, unknown>, model: string, error: { code: string; message: string }): string {
-  const createdAt = Math.floor(Date.now() / 1000);
-  const envelope = (status: 'in_progress' | 'failed') => responseEnvelope({
-    id, createdAt, model, status, incompleteDetails: null, output: [], usage: null, requestBody, error: status === 'failed' ? error : null,
-  });
-  const events = [
-    { type: 'response.created', sequence_number: 0, response: envelope('in_progress') },
-    { type: 'response.failed', sequence_number: 1, response: envelope('failed') },
-  ];
-  return events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
 }
 
 const isImage = (part: unknown) => (part as { type?: unknown } | null)?.type === 'input_image';
