@@ -111,7 +111,7 @@ export const isSet = (value: unknown): boolean => value !== undefined && value !
  * when only the asked output does not fit. A prompt that leaves no room is refused. The estimate is only
  * counted when the body's length does not settle it, so most requests cost one comparison.
  */
-export function contextRoom(support: Pick<ModelSupport, 'contextWindow'>, prompt: PromptSize | null, asked: number | undefined, wording: ContextOverflowWording): { window: number; promptTokens: number; left: number } | null {
+function contextRoom(support: Pick<ModelSupport, 'contextWindow'>, prompt: PromptSize | null, asked: number | undefined, wording: ContextOverflowWording): { window: number; promptTokens: number; left: number } | null {
   const window = support.contextWindow;
   if (window === null || prompt === null || prompt.bound + (asked ?? 0) <= window) return null;
   const promptTokens = prompt.tokens();
