@@ -93,6 +93,11 @@ export class ModelFitting {
     this.change(param, `has a context window of ${room.window} tokens and the prompt takes about ${room.promptTokens}; lowered to ${room.left}`, (copy) => apply(copy, room.left), 'lowered');
   }
 
+  /** A further change an `apply` made to keep the body valid (a thinking budget below a lowered limit), told as one more warning. */
+  alsoChanged(param: string, why: string, verb = 'lowered'): void {
+    this.warnings.push(`${param} ${verb}: ${this.model} ${why}`);
+  }
+
   result(): FittedRequest {
     return { body: this.out, warnings: this.warnings };
   }

@@ -99,6 +99,15 @@ describe('Anthropic Messages', () => {
     expect(response.headers.get('x-gateway-warnings')).toBe(`max_tokens lowered: claude-small has a context window of 1000 tokens and the prompt takes about ${WINDOW - sent.max_tokens}; lowered to ${sent.max_tokens}`);
   });
 
+  it('a thinking budget that no longer fits below the lowered max_tokens goes (Anthropic would refuse the request), and is named', async () => {
+    const { response } = await anthropic().messages.create({ model: 'claude-small', max_tokens: 4000, thinking: { type: 'enabled', budget_tokens: 2048 }, messages: [{ role: 'user', content: MEDIUM }] }).withResponse();
+    expect(response.status).toBe(200);
+    const sent = anthropicUpstream.requests.at(-1)!.body as { max_tokens: number; thinking?: unknown };
+    expect(sent.max_tokens).toBeLessThan(1024);
+    expect(sent).not.toHaveProperty('thinking');
+    expect(response.headers.get('x-gateway-warnings')).toContain(`thinking dropped: claude-small has room for ${sent.max_tokens} output tokens, less than the smallest thinking budget`);
+  });
+
   it('a strict model refuses it in the words Claude Code parses to retry with a lower max_tokens', async () => {
     const error = await anthropic().messages.create({ model: 'claude-strict', max_tokens: 4000, messages: [{ role: 'user', content: MEDIUM }] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);

@@ -9,6 +9,9 @@ type Block = Record<string, unknown>;
  * Anthropic's own words: Claude Code compacts on the first (its pattern is the whole message) and retries
  * with a lower max_tokens parsed from the second.
  */
+/** Anthropic's smallest thinking budget. */
+const MIN_THINKING_BUDGET = 1024;
+
 const ANTHROPIC_CONTEXT_WORDING: ContextOverflowWording = {
   promptTooLong: (prompt, window) => ({ message: `prompt is too long: ${prompt} tokens > ${window} maximum`, param: null }),
   withOutputTooLong: (prompt, output, window) => ({ message: `input length and \`max_tokens\` exceed context limit: ${prompt} + ${output} > ${window}, decrease input length or \`max_tokens\` and try again`, param: null }),
@@ -38,6 +41,16 @@ export function fitAnthropicRequestToModel(body: Record<string, unknown>, model:
   });
   fit.fitContext('max_tokens', statedOutput(body.max_tokens, support.maxOutputTokens), prompt, ANTHROPIC_CONTEXT_WORDING, (copy, limit) => {
     copy.max_tokens = limit;
+    // Anthropic wants 1024 <= budget_tokens < max_tokens: the budget goes below the new limit, or thinking goes.
+    const thinking = copy.thinking as { type?: unknown; budget_tokens?: unknown } | undefined;
+    if (thinking?.type !== 'enabled' || typeof thinking.budget_tokens !== 'number' || thinking.budget_tokens < limit) return;
+    if (limit - 1 >= MIN_THINKING_BUDGET) {
+      copy.thinking = { ...thinking, budget_tokens: limit - 1 };
+      fit.alsoChanged('thinking.budget_tokens', `has room for ${limit} output tokens; lowered to ${limit - 1}`);
+    } else {
+      delete copy.thinking;
+      fit.alsoChanged('thinking', `has room for ${limit} output tokens, less than the smallest thinking budget`, 'dropped');
+    }
   });
   return fit.result();
 }
