@@ -198,6 +198,7 @@ export const enAdmin = {
     back: 'Back to SMTP_URL and MAIL_FROM.',
     fromEnv: 'from MAIL_FROM',
     fromLine: 'From: {{from}} ({{source}})',
+    fromPlaceholder: 'Gateway <gateway@example.com>',
     links: 'Links start with {{url}}',
     newFrom: 'New From address',
     newUrl: 'New SMTP URL',

@@ -13,6 +13,8 @@ export const en = {
     unreachable: 'The gateway could not be reached.',
     unreachableCheck: 'The gateway could not be reached. Check your connection and try again.',
     somethingWrong: 'Something went wrong',
+    togglePassword: 'Toggle password visibility',
+    or: 'or',
   },
   brand: {
     home: 'Model gateway home',

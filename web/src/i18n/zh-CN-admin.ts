@@ -201,6 +201,7 @@ export const zhAdmin: CatalogueShape<typeof enAdmin> = {
     back: '已恢复为 SMTP_URL 和 MAIL_FROM。',
     fromEnv: '来自 MAIL_FROM',
     fromLine: '发件人：{{from}}（{{source}}）',
+    fromPlaceholder: '网关 <gateway@example.com>',
     links: '链接开头为 {{url}}',
     newFrom: '新发件人地址',
     newUrl: '新 SMTP URL',

@@ -12,6 +12,8 @@ export const zhCN: CatalogueShape = {
     unreachable: '无法连接网关。',
     unreachableCheck: '无法连接网关。请检查网络后重试。',
     somethingWrong: '出错了',
+    togglePassword: '显示或隐藏密码',
+    or: '或',
   },
   brand: {
     home: '模型网关首页',

@@ -61,7 +61,7 @@ export function AdminMailSettings({ mail }: { mail: MailSettings | undefined }) 
         value={smtpUrl}
         onChange={(event) => setSmtpUrl(event.currentTarget.value)}
       />
-      <TextInput label={t('admin.mail.newFrom')} placeholder="Gateway <gateway@example.com>" value={from} onChange={(event) => setFrom(event.currentTarget.value)} />
+      <TextInput label={t('admin.mail.newFrom')} placeholder={t('admin.mail.fromPlaceholder')} value={from} onChange={(event) => setFrom(event.currentTarget.value)} />
       <Group>
         <Button w="fit-content" disabled={!smtpUrl.trim() && !from.trim()} onClick={() => void save()}>
           {t('admin.mail.save')}
