@@ -38,7 +38,7 @@ function readWallet(raw: Record<string, unknown>): Wallet {
       id: String(entry.id ?? entry.reference ?? ''),
       kind: String(entry.kind ?? entry.type ?? ''),
       amountUsd: usd(entry.amount_usd, entry.amount_micros) ?? 0,
-      note: typeof entry.note === 'string' ? entry.note : typeof entry.count === 'number' ? i18n.t('wallet.calls', { count: entry.count }) : null,
+      note: typeof entry.note === 'string' ? entry.note : typeof entry.count === 'number' ? `${entry.count} call${entry.count === 1 ? '' : 's'}` : null,
       status: typeof entry.status === 'string' ? entry.status : null,
       receiptUrl: typeof entry.receipt_url === 'string' ? entry.receipt_url : null,
       createdAt: when(entry.at ?? entry.created_at),

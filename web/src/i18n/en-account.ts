@@ -36,6 +36,12 @@ export const enAccount = {
     kinds: { charge: 'Charge', charges: 'Calls', refund: 'Refund', topup: 'Top-up', grant: 'Grant', redemption: 'Code redeemed' },
     statuses: { pending: 'Pending', completed: 'Paid', failed: 'Failed', refunded: 'Refunded' },
     paymentStatus: { pending: 'Pending', completed: 'Paid', failed: 'Failed', refunded: 'Refunded' },
+    notes: {
+      opening: 'opening balance from the config file',
+      redemption: 'Redemption code',
+      topup: 'Card top-up {{amount}}',
+      refunded: 'Card payment refunded: {{amount}}',
+    },
     calls_one: '{{count}} call',
     calls_other: '{{count}} calls',
     confirming: 'Thank you. Your payment is being confirmed; this page updates as soon as it is.',

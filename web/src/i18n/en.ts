@@ -1,8 +1,9 @@
 // English, the dashboard's own language and the fallback for any string another language lacks.
 // Keys are grouped by page; zh-CN.ts has the same keys (web/src/i18n/catalogue.test.ts checks it). The
-// account pages, the admin pages and the error sentences have files of their own, spread in at the end.
+// account pages and the error sentences have files of their own, spread in at the end; the admin pages'
+// strings (en-admin.ts) load with the admin pages' chunk, out of the sign-in bundle (AdminPage.tsx).
 import { enAccount } from './en-account.ts';
-import { enAdmin } from './en-admin.ts';
+import type { enAdmin } from './en-admin.ts';
 import { enErrors } from './en-errors.ts';
 
 export const en = {
@@ -357,8 +358,8 @@ export const en = {
     byItems: '{{metric}} by {{count}} items',
   },
   ...enAccount,
-  admin: enAdmin,
   errors: enErrors,
 };
 
-export type Catalogue = typeof en;
+/** Every string of the dashboard: the bundled ones and the admin pages' (added when those load). */
+export type Catalogue = typeof en & { admin: typeof enAdmin };

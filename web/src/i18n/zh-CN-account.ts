@@ -39,6 +39,12 @@ export const zhAccount: CatalogueShape<typeof enAccount> = {
     kinds: { charge: '扣费', charges: '调用', refund: '退款', topup: '充值', grant: '赠送', redemption: '兑换码' },
     statuses: { pending: '处理中', completed: '已支付', failed: '失败', refunded: '已退款' },
     paymentStatus: { pending: '处理中', completed: '已支付', failed: '失败', refunded: '已退款' },
+    notes: {
+      opening: '配置文件中的初始余额',
+      redemption: '兑换码',
+      topup: '银行卡充值 {{amount}}',
+      refunded: '银行卡付款已退款：{{amount}}',
+    },
     calls_one: '{{count}} 次调用',
     calls_other: '{{count}} 次调用',
     confirming: '谢谢。你的付款正在确认中，确认后本页会立即更新。',

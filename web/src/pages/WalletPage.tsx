@@ -77,7 +77,7 @@ export default function WalletPage() {
                   <Table.Td>{entry.amountUsd > 0 ? `+${formatUsd(entry.amountUsd)}` : formatUsd(entry.amountUsd)}</Table.Td>
                   <Table.Td>{entry.status ? <Badge variant="filled">{i18n.exists(`wallet.statuses.${entry.status}`) ? t(`wallet.statuses.${entry.status}`) : entry.status}</Badge> : null}</Table.Td>
                   <Table.Td>
-                    <span data-user-content>{entry.note}</span>
+                    <LedgerNote note={entry.note} />
                     {entry.receiptUrl ? (
                       <>
                         {' '}
@@ -103,6 +103,24 @@ export default function WalletPage() {
       </Paper>
     </Stack>
   );
+}
+
+/**
+ * A ledger line's note: the ones the gateway writes itself (an opening balance, a code, a card top-up or
+ * refund, a day's calls) in the language in force; an administrator's own note (a grant's) as written.
+ */
+function LedgerNote({ note }: { note: string | null }) {
+  const { t } = useTranslation();
+  if (!note) return null;
+  const topup = /^Card top-up ([\d.]+) USD$/.exec(note);
+  const refund = /^Card payment refunded: ([\d.]+) USD$/.exec(note);
+  const calls = /^(\d+) calls?$/.exec(note);
+  if (note === 'opening balance from the config file') return <>{t('wallet.notes.opening')}</>;
+  if (note === 'Redemption code') return <>{t('wallet.notes.redemption')}</>;
+  if (topup) return <>{t('wallet.notes.topup', { amount: formatUsd(Number(topup[1])) })}</>;
+  if (refund) return <>{t('wallet.notes.refunded', { amount: formatUsd(Number(refund[1])) })}</>;
+  if (calls) return <>{t('wallet.calls', { count: Number(calls[1]) })}</>;
+  return <span data-user-content>{note}</span>;
 }
 
 function PaymentStatus({ payment }: { payment: Payment | undefined }) {
@@ -200,7 +218,7 @@ function TopUp({ enabled, maxUsd }: { enabled: boolean; maxUsd: number }) {
       {enabled ? (
         <form onSubmit={submit} noValidate>
           <Group align="flex-start">
-            <NumberInput label={t('wallet.amountUsd')} description={t('wallet.wholeDollars', { max: formatUsd(maxUsd) })} clampBehavior="none" prefix="$" w={220} {...form.getInputProps('amount_usd')} />
+            <NumberInput label={t('wallet.amountUsd')} description={t('wallet.wholeDollars', { max: maxUsd.toLocaleString(i18n.language, { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 }) })} clampBehavior="none" prefix="$" w={220} {...form.getInputProps('amount_usd')} />
             <Button type="submit" loading={busy} mt={25}>
               {t('wallet.topUp')}
             </Button>
