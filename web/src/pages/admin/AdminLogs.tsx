@@ -168,28 +168,33 @@ function LogLine({ row, onOpen }: { row: AdminLogRow; onOpen: () => void }) {
   return (
     <Table.Tr>
       <Table.Td>{formatDateTime(row.created_at)}</Table.Td>
+      {/* One block per cell, so that on a phone's card the e-mail stays beside its label, under the name. */}
       <Table.Td>
-        <Text size="sm" fw={500} data-user-content={row.user_name === null ? undefined : ''}>
-          {row.user_name ?? (row.user_id === null ? '—' : t('admin.deletedUser', { id: row.user_id }))}
-        </Text>
-        {row.user_email ? (
-          <Text size="xs" c="dimmed">
-            {row.user_email}
+        <div>
+          <Text size="sm" fw={500} data-user-content={row.user_name === null ? undefined : ''}>
+            {row.user_name ?? (row.user_id === null ? '—' : t('admin.deletedUser', { id: row.user_id }))}
           </Text>
-        ) : null}
+          {row.user_email ? (
+            <Text size="xs" c="dimmed">
+              {row.user_email}
+            </Text>
+          ) : null}
+        </div>
       </Table.Td>
       <Table.Td data-user-content>{row.key_name ?? '—'}</Table.Td>
       <Table.Td>{row.model}</Table.Td>
       <Table.Td data-user-content>{row.channel ?? '—'}</Table.Td>
       <Table.Td>
-        <Badge color={row.outcome === 'success' ? 'green' : 'red.9'} variant="filled">
-          {row.outcome === 'success' ? t('logs.ok') : t('logs.failedStatus', { status: row.status })}
-        </Badge>
-        {row.error_code ? (
-          <Text size="xs" c="dimmed">
-            {row.error_code}
-          </Text>
-        ) : null}
+        <div>
+          <Badge color={row.outcome === 'success' ? 'green' : 'red.9'} variant="filled">
+            {row.outcome === 'success' ? t('logs.ok') : t('logs.failedStatus', { status: row.status })}
+          </Badge>
+          {row.error_code ? (
+            <Text size="xs" c="dimmed">
+              {row.error_code}
+            </Text>
+          ) : null}
+        </div>
       </Table.Td>
       <Table.Td>
         {formatCount(row.input_tokens)} / {formatCount(row.output_tokens)}

@@ -5,12 +5,7 @@ import { Alert, Loader, ScrollArea, Stack, Tabs, Title } from '@mantine/core';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { useMe } from '../../api/session.ts';
 import { useTranslation } from 'react-i18next';
-import { i18n } from '../../i18n/i18n.ts';
-import { enAdmin } from '../../i18n/en-admin.ts';
-
-// The admin pages' English comes with their chunk, not in the sign-in bundle (another language's file has
-// them already). Added before any admin section renders: each is a lazy child of this page.
-i18n.addResourceBundle('en', 'translation', { admin: enAdmin }, true, false);
+import './admin-strings.ts';
 
 const AdminOverview = lazy(() => import('./AdminOverview.tsx'));
 const AdminUsers = lazy(() => import('./AdminUsers.tsx'));
