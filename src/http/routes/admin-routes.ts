@@ -14,7 +14,8 @@ import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import { recordAudit, listAudit, type AuditActor } from '../../admin/audit-log.ts';
 import { adminCreateUser, adminResetTwoFactor, adminUpdateUser, adminUserView, findUserOr404, searchUsers } from '../../admin/admin-users.ts';
 import { keyView } from '../../accounts/user-keys.ts';
-import { hasAtMostDecimals, requireKnownGroups } from '../../admin/admin-number-rules.ts';
+import { requireKnownGroups } from '../../admin/admin-number-rules.ts';
+import { hasAtMostDecimals } from '../../metering/money-bounds.ts';
 import { emailField, passwordField } from './api-auth-routes.ts';
 import { mcpToolEntry } from '../../config/mcp-server-schema.ts';
 
