@@ -114,6 +114,11 @@ describe('the operator view', { timeout: 60_000 }, () => {
       await poll(async () => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1
         ? Array.from(document.querySelectorAll('body *')).filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 5).map((element) => `${element.tagName}.${element.className} ${Math.round(element.getBoundingClientRect().right)}`)
         : [])).toEqual([]);
+      if (width === VIEWPORTS.phone) {
+        // On a phone the three tables are cards: every cell (the cost, the breaker) whole on the screen.
+        await poll(async () => page.locator('[data-layout="cards"]').count()).toBe(3);
+        expect(await page.evaluate(() => Array.from(document.querySelectorAll('td')).filter((cell) => cell.getBoundingClientRect().right > window.innerWidth + 1).map((cell) => cell.textContent))).toEqual([]);
+      }
     }
     await page.setViewportSize(VIEWPORTS.desktop);
     await screenshots('admin-overview');

@@ -1,6 +1,7 @@
 // The platform at a glance, for administrators: traffic, cost and revenue over a chosen period, a chart,
 // the users and models that cost most, and every channel's health (status, breaker, last hour's errors).
 import { useState } from 'react';
+import { CardTable } from '../../components/CardTable.tsx';
 import { Badge, Group, Paper, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { adminOpsApi, type OverviewChannel } from '../../api/admin-ops-api.ts';
@@ -96,7 +97,7 @@ export default function AdminOverview() {
           <Title order={3} size="h4" mb="sm">
             {t('admin.overview.topUsers')}
           </Title>
-          <Table.ScrollContainer minWidth={360}>
+          <CardTable minWidth={360}>
             <Table aria-label={t('admin.overview.topUsersTable')}>
               <Table.Thead>
                 <Table.Tr>
@@ -124,14 +125,14 @@ export default function AdminOverview() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </CardTable>
           {data && data.top_users.length === 0 ? <Text c="dimmed">{t('admin.overview.noCalls')}</Text> : null}
         </Paper>
         <Paper withBorder p="md">
           <Title order={3} size="h4" mb="sm">
             {t('admin.overview.topModels')}
           </Title>
-          <Table.ScrollContainer minWidth={360}>
+          <CardTable minWidth={360}>
             <Table aria-label={t('admin.overview.topModelsTable')}>
               <Table.Thead>
                 <Table.Tr>
@@ -150,7 +151,7 @@ export default function AdminOverview() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </CardTable>
           {data && data.top_models.length === 0 ? <Text c="dimmed">{t('admin.overview.noCalls')}</Text> : null}
         </Paper>
       </SimpleGrid>
@@ -158,7 +159,7 @@ export default function AdminOverview() {
         <Title order={3} size="h4" mb="sm">
           {t('admin.overview.health')}
         </Title>
-        <Table.ScrollContainer minWidth={900}>
+        <CardTable minWidth={900}>
           <Table aria-label={t('admin.overview.health')}>
             <Table.Thead>
               <Table.Tr>
@@ -175,7 +176,7 @@ export default function AdminOverview() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </CardTable>
         {data && data.channels.length === 0 ? <Text c="dimmed">{t('admin.overview.noChannels')}</Text> : null}
       </Paper>
     </Stack>
