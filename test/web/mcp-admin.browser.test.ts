@@ -97,4 +97,19 @@ describe('the MCP servers admin page', { timeout: 90_000 }, () => {
     expect(await section.getByRole('tabpanel').textContent()).toContain(`"url": "${gateway.url}/mcp"`);
     await section.screenshot({ path: join(SCREENSHOT_DIR, 'keys-mcp-snippets.png') });
   });
+
+  it('deletes a server only after asking, and Cancel keeps it', async () => {
+    const page = await signedIn(ADMIN);
+    await page.goto(`${gateway.url}/admin/mcp`);
+    const row = page.getByRole('row').filter({ hasText: 'files' });
+    await row.getByRole('button', { name: 'Delete files' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete the MCP server files?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await userTools()).toHaveLength(4);
+    await row.getByRole('button', { name: 'Delete files' }).click();
+    await dialog.getByRole('button', { name: 'Delete server' }).click();
+    await expect.poll(async () => page.getByRole('row').filter({ hasText: 'files' }).count()).toBe(0);
+    expect(await userTools()).toEqual([]);
+  });
 });

@@ -87,6 +87,9 @@ export const enAdminCatalog = {
     label: 'HTTP version to the upstream',
   },
   mcp: {
+    deleteTitle: 'Delete the MCP server {{name}}?',
+    deleteBody: 'Its tools disappear from every key at once, and sessions open on it end. Its calls stay in the logs.',
+    delete: 'Delete server',
     add: 'Add MCP server',
     addServer: 'Add server',
     connected: 'Connected in {{ms}} ms; tools: {{tools}}',

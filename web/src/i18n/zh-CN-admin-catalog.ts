@@ -89,6 +89,9 @@ export const zhAdminCatalog: CatalogueShape<typeof enAdminCatalog> = {
     label: '到上游的 HTTP 版本',
   },
   mcp: {
+    deleteTitle: '删除 MCP 服务器 {{name}}？',
+    deleteBody: '它的工具会立即从所有密钥中消失，在其上打开的会话随之结束。它的调用记录仍保留在日志中。',
+    delete: '删除服务器',
     add: '添加 MCP 服务器',
     addServer: '添加服务器',
     connected: '{{ms}} 毫秒内连接成功；工具：{{tools}}',

@@ -7,6 +7,7 @@ import { adminApi, type AdminMcpServer, type McpServerTestOutcome } from '../../
 import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 import { CardTable } from '../../components/CardTable.tsx';
+import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
 import { formatUsd } from '../../components/format.ts';
 import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
 import { useTranslation } from 'react-i18next';
@@ -93,7 +94,16 @@ export default function AdminMcpServers() {
   const { list: servers, refresh, editing, setEditing } = useAdminCollection<AdminMcpServer>('mcp-servers', adminApi.mcpServers);
   const [tests, setTests] = useState<Record<number, McpServerTestOutcome>>({});
   const [testing, setTesting] = useState<number | null>(null);
+  const [confirming, setConfirming] = useState<PendingConfirmation | null>(null);
   const { t } = useTranslation();
+  // Deleting a server takes its tools from every key at once: asked first, as every deletion is.
+  const askDelete = (server: AdminMcpServer) =>
+    setConfirming({
+      title: t('admin.mcp.deleteTitle', { name: server.name }),
+      body: t('admin.mcp.deleteBody'),
+      confirmLabel: t('admin.mcp.delete'),
+      run: () => runAdminAction(() => adminApi.deleteMcpServer(server.id), t('admin.deletedNamed', { name: server.name }), refresh),
+    });
   const test = async (server: AdminMcpServer) => {
     setTesting(server.id);
     await runAdminAction(async () => {
@@ -155,7 +165,7 @@ export default function AdminMcpServers() {
                     <Button size="xs" variant="default" aria-label={t('keys.editTitle', { name: server.name })} onClick={() => setEditing(server)}>
                       {t('keys.edit')}
                     </Button>
-                    <Button size="xs" color="red" variant="light" aria-label={t('admin.deleteNamed', { name: server.name })} onClick={() => void runAdminAction(() => adminApi.deleteMcpServer(server.id), t('admin.deletedNamed', { name: server.name }), refresh)}>
+                    <Button size="xs" color="red" variant="light" aria-label={t('admin.deleteNamed', { name: server.name })} onClick={() => askDelete(server)}>
                       {t('keys.delete')}
                     </Button>
                   </Group>
@@ -165,6 +175,7 @@ export default function AdminMcpServers() {
           </Table.Tbody>
         </Table>
       </CardTable>
+      <ConfirmDialog pending={confirming} onClose={() => setConfirming(null)} />
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? t('admin.mcp.add') : t('admin.mcp.edit')} size="lg">
         {editing !== null ? <McpServerForm editing={editing} onDone={() => { setEditing(null); void refresh(); }} /> : null}
       </Modal>
