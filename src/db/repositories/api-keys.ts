@@ -69,3 +69,9 @@ export async function setApiKeyStatus(db: Db, id: number, status: ApiKeyRow['sta
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 }
+
+/** A key's spend (0 for a key not stored), read once per key by accounting. */
+export async function findApiKeySpend(db: Db, id: number): Promise<number> {
+  const row = await db.selectFrom('api_keys').select('used_micros').where('id', '=', id).executeTakeFirst();
+  return row?.used_micros ?? 0;
+}

@@ -66,3 +66,9 @@ function stripBalance(fields: UserFields): UserFields {
   const { balance_micros: _ignored, ...rest } = fields as UserFields & { balance_micros?: number };
   return rest;
 }
+
+/** The cached balance (0 for a user not stored), read once per wallet by accounting. */
+export async function findUserBalance(db: Db, id: number): Promise<number> {
+  const row = await db.selectFrom('users').select('balance_micros').where('id', '=', id).executeTakeFirst();
+  return row?.balance_micros ?? 0;
+}
