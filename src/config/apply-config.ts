@@ -32,7 +32,7 @@ export async function applyConfig(db: Db, config: ConfigFile, secrets: SecretBox
     }
     for (const channel of config.channels) {
       const existing = await findChannelByName(trx, channel.name);
-      const storedSecrets = existing ? (JSON.parse(existing.settings_json) as { providerSecrets?: string }).providerSecrets : undefined;
+      const storedSecrets = existing ? existing.settings.providerSecrets : undefined;
       const { name, ...fields } = channelRowFromConfig(channel, (secret) => sealSecretSettings(secrets, secret, storedSecrets));
       const keysJson = JSON.stringify(Array.isArray(channel.api_key) ? channel.api_key : [channel.api_key]);
       // Encryption is randomised, so compare plaintexts: an unchanged key must not rewrite the row.

@@ -3,8 +3,6 @@
 // a gateway only drops what the operator said the model cannot take. With `unsupported: refuse` the model
 // is strict: a request using what it lacks gets a 400 naming the parameter instead.
 import { z } from 'zod';
-import type { ModelRow } from '../db/schema.ts';
-import type { ModelSupport as HubModelSupport } from '../hub/hub-model-support.ts';
 
 /** What a model is for; the playground offers chat models only, the pricing page names the kind. */
 export const MODEL_KINDS = ['chat', 'embedding', 'image', 'audio', 'rerank'] as const;
@@ -25,29 +23,4 @@ export const modelCapabilitiesSchema = z.object({
   unsupported: z.enum(['drop', 'refuse']).optional(),
 }).strict();
 
-type ModelCapabilities = z.infer<typeof modelCapabilitiesSchema>;
-
-interface ModelSupport extends ModelCapabilities, HubModelSupport {
-  contextWindow: number | null;
-  /** Whether the entry declares anything a request could be fitted to: when not, nothing is looked at. */
-  declared: boolean;
-}
-
-const UNDECLARED: ModelSupport = { contextWindow: null, maxOutputTokens: null, declared: false };
-
-/** Read once per model row (rows are replaced on reload): chat calls ask for it on every request. */
-const supportByRow = new WeakMap<ModelRow, ModelSupport>();
-
-/** The capabilities a model row declares (none for an unknown model). */
-export function modelSupport(row: ModelRow | undefined): ModelSupport {
-  if (!row) return UNDECLARED;
-  let support = supportByRow.get(row);
-  if (support === undefined) {
-    const limits = JSON.parse(row.limits_json || '{}') as { capabilities?: ModelCapabilities };
-    const capabilities = limits.capabilities ?? {};
-    const declared = row.max_output_tokens !== null || Object.values(capabilities).some((value) => value === false);
-    support = { ...capabilities, contextWindow: row.context_window, maxOutputTokens: row.max_output_tokens, declared };
-    supportByRow.set(row, support);
-  }
-  return support;
-}
+export type ModelCapabilities = z.infer<typeof modelCapabilitiesSchema>;

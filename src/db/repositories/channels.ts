@@ -1,9 +1,33 @@
 // Upstream channels. api_keys_encrypted is sealed with a random nonce, so the same keys encrypt differently
 // each time: callers leave it out of an upsert when the plaintext keys did not change, or every apply of
 // the config would rewrite the row.
+// Reads return `Channel`: the row with its JSON columns parsed once, here (json-columns.ts).
 import type { ChannelRow, ChannelsTable } from '../schema.ts';
+import { channelSettingsColumn, parseJsonColumn, stringListColumn, stringMapColumn, type ChannelSettings } from '../json-columns.ts';
 import { upsertRow } from './upsert.ts';
 import type { Db, UpsertResult } from './repository-helpers.ts';
+
+export type { ChannelSettings } from '../json-columns.ts';
+
+export interface Channel extends Omit<ChannelRow, 'models_json' | 'model_mapping_json' | 'groups_json' | 'settings_json'> {
+  models: string[];
+  /** Client model id → the upstream's. */
+  model_mapping: Record<string, string>;
+  groups: string[];
+  settings: ChannelSettings;
+}
+
+export function channelOf(row: ChannelRow): Channel {
+  const { models_json, model_mapping_json, groups_json, settings_json, ...rest } = row;
+  const where = (column: string) => `channel '${row.name}': ${column}`;
+  return {
+    ...rest,
+    models: parseJsonColumn(stringListColumn, models_json, where('models_json')),
+    model_mapping: parseJsonColumn(stringMapColumn, model_mapping_json, where('model_mapping_json')),
+    groups: parseJsonColumn(stringListColumn, groups_json, where('groups_json')),
+    settings: parseJsonColumn(channelSettingsColumn, settings_json, where('settings_json')),
+  };
+}
 
 /** On insert, `type` and `api_keys_encrypted` are required (NOT NULL without a default). */
 type ChannelFields = Partial<Omit<ChannelsTable, 'id' | 'name' | 'created_at' | 'updated_at'>>;
@@ -12,17 +36,19 @@ export async function upsertChannelByName(db: Db, name: string, fields: ChannelF
   return upsertRow<ChannelRow>(db, { table: 'channels', key: { name }, fields, idColumn: 'id', now });
 }
 
-export async function findChannelById(db: Db, id: number): Promise<ChannelRow | undefined> {
-  return db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findChannelById(db: Db, id: number): Promise<Channel | undefined> {
+  const row = await db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && channelOf(row);
 }
 
-export async function findChannelByName(db: Db, name: string): Promise<ChannelRow | undefined> {
-  return db.selectFrom('channels').selectAll().where('name', '=', name).executeTakeFirst();
+export async function findChannelByName(db: Db, name: string): Promise<Channel | undefined> {
+  const row = await db.selectFrom('channels').selectAll().where('name', '=', name).executeTakeFirst();
+  return row && channelOf(row);
 }
 
 /** Highest priority first, the order the routing table wants. */
-export async function listChannels(db: Db): Promise<ChannelRow[]> {
-  return db.selectFrom('channels').selectAll().orderBy('priority', 'desc').orderBy('id').execute();
+export async function listChannels(db: Db): Promise<Channel[]> {
+  return (await db.selectFrom('channels').selectAll().orderBy('priority', 'desc').orderBy('id').execute()).map(channelOf);
 }
 
 /**
@@ -39,4 +65,9 @@ export async function setChannelStatus(db: Db, id: number, status: ChannelRow['s
     ]))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** Channels the health checker disabled, for the scheduled re-test (an administrator's disabled ones stay so). */
+export async function listAutoDisabledChannels(db: Db): Promise<{ id: number; name: string }[]> {
+  return db.selectFrom('channels').select(['id', 'name']).where('status', '=', 'auto_disabled').execute();
 }

@@ -72,3 +72,8 @@ export async function findUserBalance(db: Db, id: number): Promise<number> {
   const row = await db.selectFrom('users').select('balance_micros').where('id', '=', id).executeTakeFirst();
   return row?.balance_micros ?? 0;
 }
+
+/** Every user, for the in-memory key index (src/gateway-state.ts). */
+export async function listAllUsers(db: Db): Promise<UserRow[]> {
+  return db.selectFrom('users').selectAll().orderBy('id').execute();
+}
