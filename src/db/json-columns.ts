@@ -80,3 +80,35 @@ export const channelSettingsColumn = z.object({
 });
 
 export type ChannelSettings = z.infer<typeof channelSettingsColumn>;
+
+/** One attempt as usage_logs.attempts_json records it (src/relay/relay-types.ts's AttemptRecord). */
+const loggedAttemptColumn = z.object({
+  model: z.string().optional(),
+  channel: z.string(),
+  status: z.number().nullable(),
+  outcome: z.string().optional(),
+  error: z.string().nullable(),
+  code: z.string().optional(),
+  ms: z.number().optional(),
+});
+
+export type LoggedAttempt = z.infer<typeof loggedAttemptColumn>;
+
+/**
+ * usage_logs.attempts_json, read leniently: the log is history, so a row an older version wrote in another
+ * shape loses its unreadable attempts (or all of them: null), never the page that lists it.
+ */
+export function loggedAttemptsOf(json: string | null): LoggedAttempt[] | null {
+  if (!json) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value)) return null;
+  return value.flatMap((item) => {
+    const attempt = loggedAttemptColumn.safeParse(item);
+    return attempt.success ? [attempt.data] : [];
+  });
+}

@@ -46,6 +46,24 @@ export async function findModel(db: Db, id: string): Promise<Model | undefined> 
   return row && modelOf(row);
 }
 
+/** Inserts the model or replaces the given fields of the stored one. */
+export async function putModelById(db: Db, id: string, fields: Omit<ModelsTable, 'id' | 'created_at' | 'updated_at'>, now = Date.now()): Promise<Model> {
+  return modelOf(await db.insertInto('models').values({ id, ...fields, created_at: now, updated_at: now })
+    .onConflict((c) => c.column('id').doUpdateSet({ ...fields, updated_at: now })).returningAll().executeTakeFirstOrThrow());
+}
+
+/** The deleted model, or undefined when there was none. */
+export async function deleteModelById(db: Db, id: string): Promise<Model | undefined> {
+  const row = await db.deleteFrom('models').where('id', '=', id).returningAll().executeTakeFirst();
+  return row && modelOf(row);
+}
+
+/** Which of these ids are models. */
+export async function existingModelIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  return new Set((await db.selectFrom('models').select('id').where('id', 'in', [...new Set(ids)]).execute()).map((row) => row.id));
+}
+
 export async function listModels(db: Db): Promise<Model[]> {
   return (await db.selectFrom('models').selectAll().orderBy('id').execute()).map(modelOf);
 }

@@ -154,3 +154,19 @@ export async function writeBatchCharges(trx: Db, charges: BatchCharges): Promise
     await trx.updateTable('api_keys').set((eb) => ({ used_micros: eb('used_micros', '+', total), last_used_at: now })).where('id', '=', keyId).execute();
   }
 }
+
+/**
+ * An administrator's grant (negative: a debit): the ledger row and the cached balance in one transaction.
+ * `checkBalance` sees the balance the grant would leave, inside the transaction, and may throw to refuse it.
+ * False when the user does not exist.
+ */
+export async function writeGrant(db: Db, userId: number, amountMicros: number, note: string | null, checkBalance: (balanceAfter: number) => void): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const user = await trx.selectFrom('users').select('balance_micros').where('id', '=', userId).executeTakeFirst();
+    if (!user) return false;
+    checkBalance(user.balance_micros + amountMicros);
+    await trx.updateTable('users').set((eb) => ({ balance_micros: eb('balance_micros', '+', amountMicros), updated_at: Date.now() })).where('id', '=', userId).execute();
+    await trx.insertInto('wallet_ledger').values({ user_id: userId, created_at: Date.now(), kind: 'grant', amount_micros: amountMicros, reference: null, note }).execute();
+    return true;
+  });
+}

@@ -16,6 +16,7 @@ import { setChannelEnabled } from '../../admin/admin-channels.ts';
 import { recordAudit } from '../../admin/audit-log.ts';
 import { apiNotFound, invalidRequest } from '../../gateway-errors.ts';
 import { actorOf } from './admin-routes.ts';
+import { listChannelStatuses } from '../../db/repositories/channels.ts';
 
 interface AdminOpsDeps {
   state: GatewayState;
@@ -74,7 +75,7 @@ export function adminOpsRoutes(api: ApiRouter, deps: AdminOpsDeps, accounts: Acc
     ...admin, method: 'POST', url: '/api/admin/channels/test-all', summary: 'Test every channel at once (or those in channel_ids), four at a time, each as the single Test does on its first model; reenable: true turns back on the channels the gateway disabled itself that pass.',
     body: z.object({ channel_ids: z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).min(1).max(1_000).optional(), reenable: z.boolean().optional() }).strict(),
     handler: async ({ caller, body }) => {
-      const rows = await accounts.db.selectFrom('channels').select(['id', 'status']).orderBy('id').execute();
+      const rows = await listChannelStatuses(accounts.db);
       const wanted = body.channel_ids ? new Set(body.channel_ids) : null;
       if (wanted) {
         const unknown = [...wanted].find((id) => !rows.some((row) => row.id === id));
