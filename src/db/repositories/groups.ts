@@ -34,3 +34,9 @@ export async function existingGroupNames(db: Db, names: readonly string[]): Prom
 export async function listGroups(db: Db): Promise<GroupRow[]> {
   return db.selectFrom('groups').selectAll().orderBy('name').execute();
 }
+
+/** The named groups' names, descriptions and ratios, by name (none for no names). */
+export async function listGroupsNamed(db: Db, names: readonly string[]): Promise<Pick<GroupRow, 'name' | 'description' | 'ratio_ppm'>[]> {
+  if (names.length === 0) return [];
+  return db.selectFrom('groups').select(['name', 'description', 'ratio_ppm']).where('name', 'in', [...names]).orderBy('name').execute();
+}

@@ -2,9 +2,8 @@
 // document. app.ts calls installAccountsApi once.
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DatabaseSchema } from '../../db/schema.ts';
+import type { Db } from '../../db/repositories/repository-helpers.ts';
 import type { GatewayState } from '../../gateway-state.ts';
 import type { SecretBox } from '../../accounts/secret-box.ts';
 import type { AnnounceChange } from '../../cluster/invalidation-bus.ts';
@@ -44,7 +43,7 @@ export interface AccountsOptions {
 }
 
 interface AccountsApiDeps {
-  db: Kysely<DatabaseSchema>;
+  db: Db;
   state: GatewayState;
   logger: Logger;
   announce: AnnounceChange;
