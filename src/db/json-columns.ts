@@ -92,7 +92,7 @@ const loggedAttemptColumn = z.object({
   ms: z.number().optional(),
 });
 
-export type LoggedAttempt = z.infer<typeof loggedAttemptColumn>;
+type LoggedAttempt = z.infer<typeof loggedAttemptColumn>;
 
 /**
  * usage_logs.attempts_json, read leniently: the log is history, so a row an older version wrote in another

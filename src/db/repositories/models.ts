@@ -17,7 +17,7 @@ export interface Model extends Omit<ModelRow, 'pricing_json' | 'limits_json' | '
   fallbacks: string[];
 }
 
-export function modelOf(row: ModelRow): Model {
+function modelOf(row: ModelRow): Model {
   const { pricing_json, limits_json, fallbacks_json, ...rest } = row;
   const where = (column: string) => `model '${row.id}': ${column}`;
   return {

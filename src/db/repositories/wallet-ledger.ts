@@ -121,7 +121,7 @@ function compare(a: string, b: string): number {
 }
 
 /** A metering batch's charges, summed per user and per key by the caller (src/metering/metering-writer.ts). */
-export interface BatchCharges {
+interface BatchCharges {
   /** Unique per batch: a plain insert, since no conflict is possible. */
   batch: string;
   now: number;
