@@ -70,6 +70,17 @@ export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, 
     await outbox.close();
   });
   const router = createApiRouter(app, { db: deps.db, state: deps.state });
+  declareAccountsRoutes(router, deps, accounts);
+  apiDocsRoutes(app, router, publicUrl);
+  return { router, accounts };
+}
+
+/**
+ * The accounts and administration routes, declared on the router. Declaring reads no dependency (handlers
+ * do, when called), so scripts/api-document.ts declares them on a router of its own to build the OpenAPI
+ * document without a server; app.ts adds the playground's and, with Stripe, the payments' routes after.
+ */
+export function declareAccountsRoutes(router: ApiRouter, deps: AccountsApiDeps, accounts: AccountsDeps): void {
   apiAuthRoutes(router, accounts);
   apiSsoRoutes(router, accounts);
   apiPasskeyRoutes(router, accounts);
@@ -82,6 +93,4 @@ export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, 
   adminOpsRoutes(router, deps, accounts);
   adminIdentityRoutes(router, accounts);
   adminMcpRoutes(router, accounts);
-  apiDocsRoutes(app, router, publicUrl);
-  return { router, accounts };
 }
