@@ -2,8 +2,9 @@
 // gateway the way `npm run bench` starts it (bench/serve-gateway.ts, `npm start`'s flags), 16 at a time.
 // Prints the gateway's resident memory before, its high-water mark during, and its resident memory 15 s
 // after the last answer, plus how the answers were spread over status codes (any 5xx or dropped socket
-// is a defect of its own). Issue #27 aims at under 100 MB growth.
-//   node bench/hostile-memory.ts [--requests N] [--concurrency N]
+// is a defect of its own). Issue #27 aims at under 100 MB growth. HOSTILE_SETTLE=1 prints the resident
+// memory every 5 s for a minute after the last answer (the idle release needs 5 quiet seconds).
+//   node bench/hostile-memory.ts [--requests N] [--concurrency N] [--only NAME]
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { BENCH_KEY } from './bench-constants.ts';
@@ -81,7 +82,11 @@ try {
   const started = Date.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (Date.now() - started) / 1000;
-  await new Promise((resolve) => setTimeout(resolve, 15_000));
+  for (let waited = 5; waited <= 60; waited += 5) {
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    if (process.env.HOSTILE_SETTLE) console.log(`${waited} s after: ${rssMb(gateway.pid).toFixed(0)} MB`);
+    if (waited === 15 && !process.env.HOSTILE_SETTLE) break;
+  }
   const after = rssMb(gateway.pid);
   const peak = peakRssMb(gateway.pid);
   await dispatcher.close();

@@ -27,6 +27,7 @@ import { responsesWebSocketRoute, type ResponsesWebSocketLimits } from './http/r
 import { pricingPageSetting } from './accounts/public-pricing.ts';
 import { answerUnknownPageForBrowser, DEFAULT_WEB_DIST, loadDashboardPage, webAppRoutes } from './http/web-app.ts';
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
+import type { RedisContext } from './cluster/redis-connection.ts';
 import type { Db } from './db/repositories/repository-helpers.ts';
 import type { MetricsAccess } from './http/metrics-access.ts';
 import { installAccountsApi, type AccountsOptions } from './http/routes/api-routes.ts';
@@ -71,6 +72,8 @@ interface AppDeps extends RelayDeps {
   accounts: AccountsOptions;
   /** Card top-ups, the Stripe webhook and redemption codes (issue 14); needs accounts. */
   payments?: PaymentsOptions;
+  /** The deployment's shared Redis (REDIS_URL), for state other than the relay's: MCP sessions. */
+  redis?: RedisContext | undefined;
 }
 
 export function buildApp(deps: AppDeps, options: AppOptions): FastifyInstance {

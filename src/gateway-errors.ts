@@ -77,6 +77,10 @@ export function quoteInput(value: string, max = 200): string {
 export const invalidRequest = (message: string, param: string | null = null, code: ClientCodeOf<'GW_ERR_INVALID_REQUEST'> | null = null) =>
   gatewayError('GW_ERR_INVALID_REQUEST', { message, param, code });
 
+/** A prompt over the model's context window, in the words the caller's own provider uses (its format chooses them). */
+export const contextLengthExceeded = (message: string, param: string | null) =>
+  gatewayError('GW_ERR_CONTEXT_LENGTH', { message, param, code: 'context_length_exceeded' });
+
 export const invalidJson = (detail: string) =>
   gatewayError('GW_ERR_INVALID_JSON', {
     message: `We could not parse the JSON body of your request: ${detail}`,

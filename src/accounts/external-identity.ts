@@ -4,6 +4,7 @@
 //    if that account had never verified its address, whoever created it did not prove they own it, so its
 //    password and sessions are dropped (no pre-registered account can be taken over this way);
 // 3. else a new account is created, under the registration settings, only for a verified address.
+// A domain that must sign in with named providers (signin-domains.ts) is refused to any other, in each case.
 // An unverified address never links to, nor creates, anything.
 import { randomBytes } from 'node:crypto';
 import type { AccountsDeps } from './accounts-deps.ts';
@@ -14,6 +15,7 @@ import { createUser, findUserByEmail, findUserById } from '../db/repositories/us
 import type { UserRow } from '../db/schema.ts';
 import type { IdentityProviderRow } from './identity-provider-store.ts';
 import { forbidden } from '../gateway-errors.ts';
+import { refuseProviderForDomain } from './signin-domains.ts';
 
 export interface ExternalPerson {
   subject: string;
@@ -25,14 +27,19 @@ export interface ExternalPerson {
 export async function accountForExternalPerson(deps: AccountsDeps, provider: IdentityProviderRow, person: ExternalPerson, now = Date.now()): Promise<UserRow> {
   const linked = await deps.db.selectFrom('user_identities').select(['id', 'user_id']).where('provider_id', '=', provider.id).where('subject', '=', person.subject).executeTakeFirst();
   if (linked) {
-    await deps.db.updateTable('user_identities').set({ last_used_at: now, email: person.email }).where('id', '=', linked.id).execute();
     const user = await findUserById(deps.db, linked.user_id);
-    if (user) return user;
+    if (user) {
+      await refuseProviderForDomain(deps, provider.slug, user.email);
+      await deps.db.updateTable('user_identities').set({ last_used_at: now, email: person.email }).where('id', '=', linked.id).execute();
+      return user;
+    }
   }
   if (!person.email || !person.emailVerified) {
     throw forbidden(`${provider.name} did not confirm that this e-mail address is yours, so it cannot be used to sign in here. Verify it there first.`, 'email_not_verified');
   }
   const email = normalizeEmail(person.email);
+  // Before anything is linked or created: a domain bound to other providers is not this one's to vouch for.
+  await refuseProviderForDomain(deps, provider.slug, email);
   let user = await findUserByEmail(deps.db, email);
   if (user && user.email_verified_at === null) {
     await deps.db.updateTable('users').set({ email_verified_at: now, password_hash: null, updated_at: now }).where('id', '=', user.id).execute();

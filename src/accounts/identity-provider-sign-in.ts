@@ -104,10 +104,31 @@ const GITHUB_ANSWER_LIMIT = 256 * 1024;
 
 async function githubGet(url: string, accessToken: string): Promise<unknown> {
   const response = await fetch(url, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/vnd.github+json', 'user-agent': 'model-gateway' }, signal: AbortSignal.timeout(15_000) });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`GitHub answered ${response.status} to ${new URL(url).pathname}`);
-  if (text.length > GITHUB_ANSWER_LIMIT) throw new Error(`GitHub's answer to ${new URL(url).pathname} is too large`);
-  return JSON.parse(text);
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`GitHub answered ${response.status} to ${new URL(url).pathname}`);
+  }
+  return JSON.parse(await limitedText(response, GITHUB_ANSWER_LIMIT, new URL(url).pathname));
+}
+
+/** The body as text, read no further than `limit` bytes: a server answering without end is cut off there. */
+async function limitedText(response: Response, limit: number, what: string): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      // Cancelling closes the socket: nothing more is read.
+      await reader.cancel().catch(() => {});
+      throw new Error(`GitHub's answer to ${what} is larger than ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** GitHub's user, and its primary address only when GitHub says it is verified. */

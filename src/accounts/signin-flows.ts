@@ -45,10 +45,12 @@ export async function takeSigninFlow(deps: AccountsDeps, providerId: number, bro
 
 /**
  * A return path on this site, or '/'. Only a single leading slash followed by a path character: no scheme,
- * no //host, no backslash (browsers read /\host as //host), no control characters.
+ * no //host, no backslash (browsers read /\host as //host), no control characters. What a Location header
+ * cannot carry (DEL, anything past ASCII) is percent-encoded: raw, Node refuses to write the header and the
+ * sign-in that had just succeeded ended in a 500.
  */
 export function safeReturnPath(value: string | undefined | null): string {
-  if (!value || value.length > 1000) return '/';
+  if (!value || value.length > 1000 || !value.isWellFormed()) return '/';
   if (!/^\/(?![/\\])[^\\\s\u0000-\u001f]*$/.test(value)) return '/';
-  return value;
+  return value.replace(/[^\x21-\x7e]/gu, (character) => encodeURIComponent(character));
 }

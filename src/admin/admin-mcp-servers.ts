@@ -36,9 +36,10 @@ export async function findMcpServerOr404(db: Db, id: number): Promise<McpServerR
 export async function editMcpServer(db: Db, secrets: SecretBox, id: number, patch: McpServerPatch): Promise<{ before: McpServerRow; after: McpServerRow }> {
   const before = await findMcpServerOr404(db, id);
   const settings = JSON.parse(before.settings_json) as Record<string, unknown>;
-  const current = mcpSettingsOfConfig({ timeout_ms: settings.timeoutMs as number | undefined, log_payloads: settings.logPayloads as boolean | undefined, allow_private_network: settings.allowPrivateNetwork as boolean | undefined });
+  const current = mcpSettingsOfConfig({ timeout_ms: settings.timeoutMs as number | undefined, rpm_limit: settings.rpmLimit as number | undefined, log_payloads: settings.logPayloads as boolean | undefined, allow_private_network: settings.allowPrivateNetwork as boolean | undefined });
   const merged = mcpSettingsOfConfig({
     timeout_ms: patch.timeout_ms === undefined ? current.timeoutMs : patch.timeout_ms ?? undefined,
+    rpm_limit: patch.rpm_limit === undefined ? current.rpmLimit : patch.rpm_limit ?? undefined,
     log_payloads: patch.log_payloads ?? current.logPayloads,
     allow_private_network: patch.allow_private_network ?? current.allowPrivateNetwork,
   });

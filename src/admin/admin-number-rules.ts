@@ -2,32 +2,25 @@
 // the source of truth for the dashboard's forms, which check the same rules before sending. Nothing here
 // rounds or clamps: a number that would not be stored exactly as typed is refused with a 400 naming it.
 //
-// Decisions (issue 31): a group ratio is more than 0 and at most 100, exact to a millionth (it is stored
-// in parts per million). There are no free groups: a ratio of 0 is refused (it used to be what -1 became);
-// a model is made free with its own `free: true`, which the catalogue shows. A price is at most 10,000 USD
+// Decisions (issue 31): a group ratio is more than 0 and at most 100, exact to a millionth: the config
+// file's own rule (src/config/config-file-schema.ts), so the file, the API and the dashboard agree. A price is at most 10,000 USD
 // per unit (a million tokens, a request, an image, a minute, a search) and exact to a micro-dollar (stored
 // in integer micro-USD: $0.0000001 would silently become $0).
 import type { z } from 'zod';
 import type { Db } from '../db/repositories/repository-helpers.ts';
 import { invalidRequest } from '../gateway-errors.ts';
+import { hasAtMostDecimals } from '../metering/money-bounds.ts';
 import { groupConfigSchema, modelConfigSchema } from './admin-catalog.ts';
 import { existingGroupNames } from '../db/repositories/groups.ts';
 import { existingModelIds } from '../db/repositories/models.ts';
 
 const MAX_PRICE_USD = 10_000;
-const MAX_GROUP_RATIO = 100;
 /** Hedging waits at most ten minutes for a first byte; a channel timeout is at most an hour. */
 const MAX_HEDGE_AFTER_MS = 600_000;
 const MAX_TIMEOUT_MS = 3_600_000;
 const MAX_FALLBACKS = 16;
 /** Token, image and character limits of a model: far above any real model, below what would overflow. */
 const MODEL_LIMIT_BOUNDS = { context_window: 100_000_000, max_output_tokens: 100_000_000, max_images: 1_000, max_prompt_chars: 100_000_000 } as const;
-
-/** Whether `value` has at most `decimals` decimal places (as typed: 0.15 has two, despite its binary form). */
-export function hasAtMostDecimals(value: number, decimals: number): boolean {
-  const scaled = value * 10 ** decimals;
-  return Math.abs(scaled - Math.round(scaled)) <= Math.max(1e-7, Math.abs(scaled) * 1e-12);
-}
 
 /** Price fields are the ones named per_… or …_per_…, at any depth (per_image's sizes, tiers). */
 const isPriceField = (name: string) => /(^|_)per(_|$)/.test(name);
@@ -75,13 +68,8 @@ export function checkChannelTimeouts(timeouts: Record<string, number | undefined
   }
 }
 
-/** PUT /api/admin/groups: the config file's group, with a ratio that is more than 0, bounded and exact. */
-export const adminGroupSchema = groupConfigSchema.superRefine((group, context) => {
-  const ratio = group.ratio;
-  if (ratio <= 0) context.addIssue({ code: 'custom', path: ['ratio'], message: 'must be more than 0 (there are no free groups; mark a model free instead)' });
-  else if (ratio > MAX_GROUP_RATIO) context.addIssue({ code: 'custom', path: ['ratio'], message: `must be at most ${MAX_GROUP_RATIO}` });
-  else if (!hasAtMostDecimals(ratio, 6)) context.addIssue({ code: 'custom', path: ['ratio'], message: 'must be exact to a millionth (at most 6 decimals)' });
-});
+/** PUT /api/admin/groups: the config file's group as it is (its ratio rule is the file's: more than 0, bounded, exact). */
+export const adminGroupSchema = groupConfigSchema;
 
 /** A 400 naming the field when a group name is not a group (a key or channel in it would never route). */
 export async function requireKnownGroups(db: Db, names: readonly string[], field: string): Promise<void> {

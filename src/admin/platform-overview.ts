@@ -2,7 +2,8 @@
 // statistics roll-ups (docs/decisions/0017), the top users from the per-key roll-up, revenue (card top-ups
 // completed and codes redeemed in the period, each read through its own time index), and each channel's
 // health (status, circuit breaker, errors of the last hour). No read walks a big table from end to end:
-// the usage log is read only for the last hour's errors, newest first, and at most RECENT_ERRORS_READ rows.
+// the usage log is read only for the last hour's errors, newest first, and at most RECENT_ERRORS_READ rows
+// (past that, the failed attempts are counted exactly over a shorter window that the answer names).
 import { listChannelStatuses } from '../db/repositories/channels.ts';
 import { sumRevenue, sumTopUsers } from '../db/repositories/platform-sums.ts';
 import { listRecentFailedCalls } from '../db/repositories/recent-failures.ts';
@@ -83,6 +84,11 @@ async function readChannelHealth(db: Db, breakerState: (channelId: number) => Br
     // Newest first through the created_at index, stopping after RECENT_ERRORS_READ such calls.
     listRecentFailedCalls(db, since, RECENT_ERRORS_READ),
   ]);
+  // More failed calls in the hour than were read: the counts cover exactly the calls after the oldest one
+  // read (the calls at that same millisecond may be cut between read and unread, so none of them counts),
+  // and the window says so, rather than a lower bound over the whole hour.
+  const capped = rows.length >= RECENT_ERRORS_READ;
+  const windowStart = capped ? Number(rows[rows.length - 1]!.created_at) : since;
   const idByName = new Map(channels.map((channel) => [channel.name, channel.id]));
   const failures = new Map<number, { count: number; last: FailedAttempt }>();
   const note = (channelId: number | undefined, failure: FailedAttempt) => {
@@ -93,6 +99,7 @@ async function readChannelHealth(db: Db, breakerState: (channelId: number) => Br
   };
   for (const row of rows) {
     const at = Number(row.created_at);
+    if (capped && at <= windowStart) continue;
     const attempts = row.attempts;
     if (attempts === null) {
       if (row.status >= 400 && row.channel_id !== null) note(Number(row.channel_id), { at, status: row.status, code: row.error_code, message: row.error });
@@ -103,7 +110,6 @@ async function readChannelHealth(db: Db, breakerState: (channelId: number) => Br
       if (failed) note(idByName.get(attempt.channel), { at, status: attempt.status, code: attempt.code ?? null, message: attempt.error });
     }
   }
-  const capped = rows.length >= RECENT_ERRORS_READ;
   return channels.map((channel) => {
     const recent = failures.get(channel.id);
     return {
@@ -114,8 +120,9 @@ async function readChannelHealth(db: Db, breakerState: (channelId: number) => Br
       status_reason: channel.status_reason,
       breaker: breakerState(channel.id),
       failed_attempts_last_hour: recent?.count ?? 0,
-      // True when the hour held more such calls than were read: the counts are lower bounds.
+      // True when the hour held more failed calls than are read: the count is exact since failed_attempts_since.
       failed_attempts_counted_partly: capped,
+      failed_attempts_since: new Date(windowStart).toISOString(),
       last_error: recent ? { at: new Date(recent.last.at).toISOString(), status: recent.last.status, code: recent.last.code, message: recent.last.message?.slice(0, 300) ?? null } : null,
     };
   });

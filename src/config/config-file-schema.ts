@@ -4,7 +4,7 @@ import { modelCapabilitiesSchema } from './model-capabilities.ts';
 import { z } from 'zod';
 import { isValidCidr } from '../accounts/ip-allowlist.ts';
 import { channelSchemas } from './channel-schema.ts';
-import { MAX_AMOUNT_USD } from '../metering/money-bounds.ts';
+import { hasAtMostDecimals, MAX_AMOUNT_USD } from '../metering/money-bounds.ts';
 import { looksLikeGatewayKey } from '../accounts/api-key-format.ts';
 import { mcpServerSchema, mcpToolEntry } from './mcp-server-schema.ts';
 
@@ -14,9 +14,20 @@ const usd = z.number().finite().nonnegative();
 const usdAmount = usd.max(MAX_AMOUNT_USD, `must be at most ${MAX_AMOUNT_USD} USD`);
 const cidr = z.string().refine(isValidCidr, { message: 'not an IPv4 or IPv6 address or CIDR (e.g. 10.0.0.0/8, ::1/128)' });
 
+/**
+ * A group's price ratio, the one rule for the config file, the admin API and the dashboard (issue 31): more
+ * than 0, at most 100, exact to a millionth (stored in parts per million). There are no free groups, in the
+ * file either: a model is made free with its own `free: true`, which the catalogue and pricing page show.
+ */
+const MAX_GROUP_RATIO = 100;
+const groupRatio = z.number().finite()
+  .gt(0, 'must be more than 0 (there are no free groups; mark a model free instead)')
+  .max(MAX_GROUP_RATIO, `must be at most ${MAX_GROUP_RATIO}`)
+  .refine((ratio) => hasAtMostDecimals(ratio, 6), 'must be exact to a millionth (at most 6 decimals)');
+
 const groupSchema = z.object({
   name,
-  ratio: z.number().finite().nonnegative().default(1),
+  ratio: groupRatio.default(1),
   description: z.string().optional(),
   rpm_limit: z.number().int().positive().optional(),
   tpm_limit: z.number().int().positive().optional(),

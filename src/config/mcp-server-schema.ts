@@ -37,6 +37,8 @@ const mcpServerObjectSchema = z.object({
   price_per_call: z.number().finite().nonnegative().max(MAX_AMOUNT_USD).optional(),
   /** A tool call (or a list) with no answer after this long fails with a clean MCP error. */
   timeout_ms: z.number().int().min(100).max(600_000).optional(),
+  /** Tool calls per minute this server accepts from the gateway, over every key and instance; absent: no limit. */
+  rpm_limit: z.number().int().min(1).max(1_000_000).optional(),
   /** Keep each call's arguments and result (secrets redacted) beside its log row. */
   log_payloads: z.boolean().optional(),
   /** The URL may resolve to a private, loopback or link-local address (refused otherwise). */
@@ -59,4 +61,5 @@ export const mcpServerPatchSchema = mcpServerObjectSchema.omit({ name: true }).p
   headers: mcpServerObjectSchema.shape.headers.unwrap().nullable().optional(),
   oauth: mcpOAuthSchema.nullable().optional(),
   timeout_ms: z.number().int().min(100).max(600_000).nullable().optional(),
+  rpm_limit: z.number().int().min(1).max(1_000_000).nullable().optional(),
 }).strict().refine((patch) => !(patch.headers && patch.oauth), { message: 'give headers or oauth, not both', path: ['oauth'] });

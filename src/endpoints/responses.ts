@@ -17,14 +17,14 @@ import type { PreparedCall } from '../relay/prepared-call.ts';
 import { translatedChatHop } from '../relay/hops/translated-chat-hop.ts';
 import { byChannelFormat } from '../relay/hops/by-channel-format.ts';
 import { openaiResponsesFormat } from '../formats/openai-responses/index.ts';
-import { outputItemIdsOf, responseIdOf, responsesPassthroughStream, wholeResponsesUsage, type PassthroughCall } from '../responses/passthrough-answers.ts';
+import { outputItemIdsOf, responseIdOf, responsesPassthroughStream, wholeResponsesReading, wholeResponsesUsage, type PassthroughCall } from '../responses/passthrough-answers.ts';
 import { rebuiltForUpstream, resolveResponsesState, type ResolvedResponsesState } from '../responses/resolve-responses-state.ts';
 import { keepingClient, mintResponseId } from '../responses/keeping-client.ts';
 import { noticingAnswers } from '../responses/answering-channel.ts';
 import { ClientWarnings } from '../relay/client-warnings.ts';
-import { fitResponsesRequestToModel } from '../formats/openai-responses/openai-responses-model-support.ts';
+import { fitResponsesRequestToModel, responsesContextFit } from '../formats/openai-responses/openai-responses-model-support.ts';
 import { withoutGatewayReasoning } from '../formats/openai-responses/openai-responses-reasoning-seal.ts';
-import { modelSupport } from '../config/model-support.ts';
+import { hasModelChain, modelSupport } from '../config/model-support.ts';
 
 const responsesSchema = z.looseObject({
   model: z.string().min(1),
@@ -47,11 +47,23 @@ export function prepareResponses(raw: unknown): PreparedCall {
     relay: async (deps, call) => {
       // What the model's entry says it does not support is dropped (named in x-gateway-warnings) or refused.
       const support = modelSupport(deps.state.current.models.get(call.model));
-      const fitted = support.declared ? fitResponsesRequestToModel(parsed, call.model, support) : { body: parsed, warnings: [] };
-      const body = fitted.body as typeof parsed;
+      const fitted = support.declared ? fitResponsesRequestToModel(parsed, call.model, support, null) : { body: parsed, warnings: [] };
+      let body = fitted.body as typeof parsed;
       if (body !== parsed) call.body = body;
       // Names of earlier state are checked against their owner, and what the gateway keeps is put back in.
       const state = await resolveResponsesState(deps.responseOwners, call.key, body);
+      const size = state.rebuilt ? Buffer.byteLength(JSON.stringify(state.rebuilt.input ?? '')) + call.rawBody.length : call.rawBody.length;
+      // The context window, on the conversation as it will be sent.
+      if (support.contextWindow !== null && state.previous?.keptBy !== 'upstream' && !hasModelChain(support, body)) {
+        const sent = state.rebuilt ?? body;
+        const context = responsesContextFit(sent, call.model, support, { bound: size, tokens: () => openaiResponsesFormat.requestFacts.promptTokens(sent) });
+        if (context) {
+          body = { ...body, max_output_tokens: context.maxOutputTokens };
+          if (state.rebuilt) state.rebuilt = { ...state.rebuilt, max_output_tokens: context.maxOutputTokens };
+          call.body = body;
+          fitted.warnings.push(...context.warnings);
+        }
+      }
       // Usage the upstream leaves unreported is counted from what was sent: the rebuilt conversation.
       if (state.rebuilt) call.body = state.rebuilt;
       const store = body.store !== false;
@@ -80,7 +92,6 @@ export function prepareResponses(raw: unknown): PreparedCall {
       const homeChannel = previous?.keptBy === 'upstream' && previous.channelId !== null ? deps.state.current.routing.channel(previous.channelId) : undefined;
       const home = homeChannel?.models.has(call.model) ? homeChannel.id : null;
       const hop = home === null ? either : onlyOnChannel(either, home);
-      const size = state.rebuilt ? JSON.stringify(state.rebuilt.input ?? '').length + call.rawBody.length : call.rawBody.length;
       const result = await relayEndpoint(deps, call, hop, { estimate: estimateChatUsage(size, body.max_output_tokens ?? null) });
       const shown = warnings.onto(result);
       return keeper ? keeper.afterSaving(shown) : shown;
@@ -116,6 +127,7 @@ function passthroughHop(deps: RelayDeps, call: RelayCall, state: ResolvedRespons
     operation: 'responses',
     // max_output_tokens of the client's body: a rebuilt body (previous_response_id) keeps it too.
     usage: (text, attempt) => wholeResponsesUsage(text, watched, attempt),
+    reading: (text) => wholeResponsesReading(text, watched),
     transform: (text, channel) => {
       remember(responseIdOf(text), channel, () => outputItemIdsOf(text));
       return text;

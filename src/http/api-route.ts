@@ -38,6 +38,8 @@ export interface ApiRouteSpec<B extends AnyObject | undefined, Q extends AnyObje
   returns?: string;
   /** Other content type of the answer, e.g. text/csv. */
   produces?: string;
+  /** Largest body in bytes, when smaller than BODY_LIMIT (a public route a stranger can post to). */
+  bodyLimit?: number;
   handler(context: ApiContext<B, Q, P, A>): Promise<unknown>;
 }
 
@@ -51,6 +53,21 @@ export interface ApiRouter {
 /** Positive integer path ids; anything else is a 404-worthy id, but reported as a 400 naming `id`. */
 export const idParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
+/** The last millisecond of year 9999: later instants are no calendar date a period can end on. */
+const LAST_TIME_MS = 253_402_300_799_999;
+const parseTime = (text: string) => (/^\d{1,16}$/.test(text) ? Number(text) : Date.parse(text));
+
+/**
+ * A `from`/`to` query value: an ISO 8601 date-time or epoch milliseconds, from 1970 to the end of 9999.
+ * Past what a Date holds (±8.64e15 ms), toISOString threw and the statistics answered 500.
+ */
+export const timeParam = z.string().max(40)
+  .refine((text) => {
+    const ms = parseTime(text);
+    return Number.isFinite(ms) && ms >= 0 && ms <= LAST_TIME_MS;
+  }, 'expected an ISO 8601 date-time or epoch milliseconds, from 1970 to the year 9999')
+  .transform(parseTime);
+
 export function createApiRouter(app: FastifyInstance, deps: ApiCallerDeps): ApiRouter {
   const routes: RegisteredApiRoute[] = [];
   return {
@@ -61,6 +78,7 @@ export function createApiRouter(app: FastifyInstance, deps: ApiCallerDeps): ApiR
         method: spec.method,
         url: spec.url,
         config: { errorFormat: 'openai-chat' },
+        ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
         handler: async (request, reply) => {
           // JSON only: a cross-site HTML form can post text/plain that happens to parse as JSON (a sign-in
           // CSRF); it cannot send application/json without the browser asking this origin first.

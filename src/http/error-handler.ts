@@ -9,7 +9,8 @@ import { lingerBeforeClose } from './connection-guards.ts';
 /** `answerBrowserPage`: lets the dashboard answer a browser's unknown page with its own Not Found page. */
 export function installErrorHandling(app: FastifyInstance, bodyLimit: number, answerBrowserPage?: (request: FastifyRequest, reply: FastifyReply) => boolean): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const gatewayError = answerableError(error, bodyLimit, request.raw, reply.raw, request.log, request.id);
+    // A route's own limit, when it has one, is the one the message names.
+    const gatewayError = answerableError(error, request.routeOptions.bodyLimit ?? bodyLimit, request.raw, reply.raw, request.log, request.id);
     return sendError(request, reply, gatewayError);
   });
   app.setNotFoundHandler((request, reply) => {

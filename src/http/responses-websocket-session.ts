@@ -9,6 +9,12 @@
 // the connection remembers its last response (the whole input it answered and its output) and a create that
 // names it gets that history put in front of its new input, on whichever channel serves it. With store on,
 // the gateway's kept responses serve it as for HTTP.
+//
+// Like an HTTP call, each turn counts in gateway_requests_total (route /v1/responses, its status) and has its
+// usage row. What the gateway changed (the x-gateway-warnings header of HTTP) has no header here: it goes in
+// the turn's Response objects as `metadata["x-gateway-warnings"]` (metadata is the one free-form field of the
+// Responses schema: string values up to 512 characters, at most 16 keys), and to the log.
+import type { IncomingHttpHeaders } from 'node:http';
 import type WebSocket from 'ws';
 import type { CachedKey } from '../accounts/key-index.ts';
 import { prepareResponses } from '../endpoints/responses.ts';
@@ -18,10 +24,14 @@ import type { RelayDeps } from '../relay/relay-deps.ts';
 import { newCallMeter, type RelayCall, type RelayResult } from '../relay/relay-types.ts';
 import { responseEnvelope } from '../formats/openai-responses/index.ts';
 import { mintResponseId } from '../responses/keeping-client.ts';
+import { WARNINGS_HEADER } from '../relay/client-warnings.ts';
+import { boundedMetricsModel } from './metrics.ts';
 
 interface ResponsesSocketLimits {
   /** Closed after this long without a message while no response is running. */
   idleTimeoutMs: number;
+  /** The upgrade request's traceparent and tracestate (tracing on): each response's span is their child. */
+  traceHeaders?: IncomingHttpHeaders | undefined;
 }
 
 interface LastResponse {
@@ -31,6 +41,9 @@ interface LastResponse {
 }
 
 const ENDPOINT = '/v1/responses';
+/** The Responses schema's limits on metadata. */
+const METADATA_VALUE_MAX = 512;
+const METADATA_KEYS_MAX = 16;
 
 /**
  * `authenticate` checks the key presented on the upgrade again against the current key index: a key
@@ -117,23 +130,31 @@ export function serveResponsesSocket(deps: RelayDeps, socket: WebSocket, authent
       aborts.delete(abort);
       return warmUp(body);
     }
+    // Counted as the HTTP route counts a call, once its answer (or refusal) has been handed to the socket.
+    const countTurn = (status: number) => deps.metrics.requests.inc({ route: ENDPOINT, model: boundedMetricsModel(deps.state.current, typeof body.model === 'string' ? body.model : undefined), status: String(status) });
     try {
       const prepared = prepareResponses(body);
       call = {
         requestId: `${connectionId}-${++count}`, key, endpoint: ENDPOINT, inboundFormat: 'openai-responses', model: prepared.model, stream: true,
         body: prepared.body, rawBody: Buffer.from(JSON.stringify(body)), signal: abort.signal, startedAt, forwardHeaders: {}, meter: newCallMeter(),
+        traceHeaders: limits.traceHeaders,
       };
       result = await prepared.relay(deps, call);
     } catch (error) {
       recordRefusedCall(deps, { requestId: call?.requestId ?? `${connectionId}-${count}`, key, endpoint: ENDPOINT, inboundFormat: 'openai-responses', model: call?.model ?? body.model, stream: true, startedAt }, error);
       aborts.delete(abort);
-      return sendError(error);
+      await sendError(error);
+      countTurn(error instanceof GatewayError ? error.status : 500);
+      return;
     }
+    const warnings = result.headers[WARNINGS_HEADER];
+    if (warnings) deps.logger.info({ requestId: call.requestId, warnings }, 'responses websocket: the gateway changed the request');
     try {
-      const completed = await sendEvents(result, send);
+      const completed = await sendEvents(result, send, warnings);
       if (completed && typeof completed.id === 'string') last = { id: completed.id, history: [...inputOf(body), ...(Array.isArray(completed.output) ? completed.output : [])] };
     } finally {
       aborts.delete(abort);
+      countTurn(result.status);
     }
   };
 
@@ -174,8 +195,11 @@ export function serveResponsesSocket(deps: RelayDeps, socket: WebSocket, authent
 
 const inputOf = (body: Record<string, unknown>): unknown[] => (typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : Array.isArray(body.input) ? body.input : []);
 
-/** Sends each SSE event's data as one text frame; returns the finished Response (response.completed), if any. */
-async function sendEvents(result: RelayResult, send: (data: string) => Promise<void>): Promise<Record<string, unknown> | null> {
+/**
+ * Sends each SSE event's data as one text frame, the gateway's warnings put in the metadata of the Response
+ * objects it carries; returns the finished Response (response.completed), if any.
+ */
+async function sendEvents(result: RelayResult, send: (data: string) => Promise<void>, warnings: string | undefined): Promise<Record<string, unknown> | null> {
   if (result.kind === 'buffer') {
     // A whole answer (not expected: the body asks for a stream) is one event.
     const text = typeof result.body === 'string' ? result.body : result.body.toString('utf8');
@@ -187,15 +211,17 @@ async function sendEvents(result: RelayResult, send: (data: string) => Promise<v
   const flush = async (block: string) => {
     const data = block.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(line.startsWith('data: ') ? 6 : 5)).join('\n');
     if (data === '' || data === '[DONE]') return;
-    if (data.includes('"response.completed"')) {
-      try {
-        const event = JSON.parse(data) as { type?: string; response?: Record<string, unknown> };
-        if (event.type === 'response.completed' && event.response) completed = event.response;
-      } catch {
-        // not JSON: sent as it came
-      }
+    // Only the events that carry a whole Response (created, in_progress, completed, failed, incomplete) are read.
+    const carriesResponse = data.includes('"response.completed"') || (warnings !== undefined && data.includes('"response":{'));
+    if (!carriesResponse) return send(data);
+    let event: { type?: string; response?: Record<string, unknown> };
+    try {
+      event = JSON.parse(data) as typeof event;
+    } catch {
+      return send(data);
     }
-    await send(data);
+    if (event.type === 'response.completed' && event.response) completed = event.response;
+    await send(warnings !== undefined && withWarnings(event.response, warnings) ? JSON.stringify(event) : data);
   };
   for await (const chunk of result.body) {
     pending += (typeof chunk === 'string' ? chunk : chunk.toString('utf8')).replace(/\r\n/g, '\n');
@@ -208,4 +234,14 @@ async function sendEvents(result: RelayResult, send: (data: string) => Promise<v
   }
   if (pending.trim() !== '') await flush(pending);
   return completed;
+}
+
+/** Puts the warnings in a Response's metadata, within the schema's limits; false when there is no room (or no Response). */
+function withWarnings(response: Record<string, unknown> | undefined, warnings: string): boolean {
+  if (!response || typeof response !== 'object') return false;
+  const metadata = response.metadata !== null && typeof response.metadata === 'object' ? response.metadata as Record<string, unknown> : {};
+  if (!(WARNINGS_HEADER in metadata) && Object.keys(metadata).length >= METADATA_KEYS_MAX) return false;
+  const value = warnings.length > METADATA_VALUE_MAX ? `${warnings.slice(0, METADATA_VALUE_MAX - 1)}…` : warnings;
+  response.metadata = { ...metadata, [WARNINGS_HEADER]: value };
+  return true;
 }

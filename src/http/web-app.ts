@@ -27,6 +27,9 @@ const DASHBOARD_PAGES = [
   '/admin/*',
 ] as const;
 
+/** Client routes an administrator turns on or off (app.ts says how each is read); known pages either way. */
+const OPTIONAL_PAGES = ['/pricing'] as const;
+
 // The app needs nothing from elsewhere; inline styles come from the component library's style props.
 // No referrer: the verification and reset pages carry one-time tokens in their address.
 const PAGE_HEADERS = {
@@ -48,7 +51,7 @@ interface WebAppOptions {
   distDir: string;
   warn: (message: string) => void;
   /** Pages an administrator turns on or off (/pricing): off, the app is sent with 404 and shows Not Found. */
-  optionalPages?: Record<string, () => Promise<boolean>>;
+  optionalPages?: Partial<Record<(typeof OPTIONAL_PAGES)[number], () => Promise<boolean>>>;
 }
 
 /** The app's page, read once: it is small and changes only with a new build (a restart). */
@@ -66,34 +69,46 @@ export function loadDashboardPage(options: WebAppOptions): DashboardPage {
 
 /** Where the API, relays and assets live: their unknown paths keep the JSON 404 in the caller's format. */
 const MACHINE_PREFIXES = ['/v1', '/v1beta', '/api', '/assets', '/healthz', '/metrics'];
-const isDashboardPage = (path: string) => DASHBOARD_PAGES.some((page) => page === path || (page.endsWith('/*') && path.startsWith(page.slice(0, -1))));
+const isDashboardPage = (path: string) =>
+  [...DASHBOARD_PAGES, ...OPTIONAL_PAGES].some((page) => page === path || (page.endsWith('/*') && path.startsWith(page.slice(0, -1))));
+
+/** The canonical address of a page loaded with trailing slashes (/settings/ → /settings), query kept; else null. */
+function withoutTrailingSlash(url: string): string | null {
+  const [path = '/', query] = url.split(/\?(.*)/s);
+  const trimmed = path.replace(/\/+$/, '');
+  // Never an open redirect: //evil.example/ trimmed is still protocol-relative.
+  if (trimmed === path || trimmed === '' || trimmed.startsWith('//') || !isDashboardPage(trimmed)) return null;
+  return query ? `${trimmed}?${query}` : trimmed;
+}
 
 /**
  * A browser opening an address the app does not have (/no/such/page, /pricing) gets the app, which shows
- * its own Not Found page, with status 404; a known page with a trailing slash (/settings/) is redirected to
- * the page. Only page loads (GET or HEAD asking for HTML) outside the API's paths: an API client's unknown
- * path keeps its JSON 404. Answers whether it answered.
+ * its own Not Found page, with status 404; a known page with a trailing slash (/settings/, /pricing/) is
+ * redirected to the page (an optional page that is off then shows Not Found there). Only page loads (GET or
+ * HEAD asking for HTML) outside the API's paths: an API client's unknown path keeps its JSON 404. Answers
+ * whether it answered.
  */
 export function answerUnknownPageForBrowser(request: FastifyRequest, reply: FastifyReply, dashboard: DashboardPage): boolean {
   if (!dashboard.built || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
   if (!/\btext\/html\b/.test(request.headers.accept ?? '')) return false;
-  const [path = '/', query] = request.url.split(/\?(.*)/s);
+  const path = request.url.split('?')[0]!;
   if (MACHINE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return false;
-  const trimmed = path.replace(/\/+$/, '');
-  if (trimmed !== path && trimmed !== '' && !trimmed.startsWith('//') && isDashboardPage(trimmed)) {
-    void reply.redirect(query ? `${trimmed}?${query}` : trimmed, 308);
-    return true;
-  }
-  void reply.code(404).headers(PAGE_HEADERS).send(dashboard.page);
+  const canonical = withoutTrailingSlash(request.url);
+  if (canonical) void reply.redirect(canonical, 308);
+  else void reply.code(404).headers(PAGE_HEADERS).send(dashboard.page);
   return true;
 }
 
 export async function webAppRoutes(app: FastifyInstance, options: WebAppOptions, dashboard: DashboardPage = loadDashboardPage(options)): Promise<void> {
   const { built, page } = dashboard;
-  const sendPage = (reply: FastifyReply) => reply.code(built ? 200 : 503).headers(PAGE_HEADERS).send(page);
-  for (const path of DASHBOARD_PAGES) app.get(path, (_request, reply) => sendPage(reply));
+  // /admin/* also matches /admin/ and /admin/users/: those too go to their one address without the slash.
+  const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+    const canonical = withoutTrailingSlash(request.url);
+    return canonical ? reply.redirect(canonical, 308) : reply.code(built ? 200 : 503).headers(PAGE_HEADERS).send(page);
+  };
+  for (const path of DASHBOARD_PAGES) app.get(path, sendPage);
   for (const [path, isOn] of Object.entries(options.optionalPages ?? {})) {
-    app.get(path, async (_request, reply) => (built && !(await isOn()) ? reply.code(404).headers(PAGE_HEADERS).send(page) : sendPage(reply)));
+    app.get(path, async (request, reply) => (built && !(await isOn!()) ? reply.code(404).headers(PAGE_HEADERS).send(page) : sendPage(request, reply)));
   }
 
   const assets = join(options.distDir, 'assets');

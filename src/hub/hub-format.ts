@@ -101,13 +101,22 @@ export interface WatchContext {
 }
 
 /**
+ * How an answer ended and what it said, for its trace span (read only when tracing is on): the finish reason
+ * of each answer (the provider's own value, `stop`, `end_turn`, `STOP`), and the text delivered.
+ */
+export interface AnswerReading {
+  finishReasons: string[];
+  text: string;
+}
+
+/**
  * Watches an answer in this format passed through unchanged (the identity case of the exchange): reads the
  * usage it reports, counts what it delivered and mends its framing (a missing terminator, a usage event the
  * gateway asked for and the client did not). One per attempt; streamed events go through event().
  */
 export interface AnswerWatcher {
   /** A whole answer: the usage it reports (null when none) and the tokens of everything it delivered. */
-  whole(text: string): { reported: HubUsage | null; outputTokens(): number };
+  whole(text: string): { reported: HubUsage | null; outputTokens(): number; reading(): AnswerReading };
   /** One upstream event → the client's SSE text for it ('' drops it); throws MalformedEventError for an unreadable one. */
   event(event: SseEvent): string;
   /** The upstream stream ended: the SSE text that finishes the client's stream (a missing terminator). */
@@ -118,6 +127,8 @@ export interface AnswerWatcher {
   outputTokens(): number;
   /** The answer text the client has (a continuation's prefill), and whether tool calls were part of it. */
   delivered(): { text: string; toolCalls: boolean };
+  /** How the streamed answer ended and its text (tracing only: may parse what was kept). */
+  reading(): AnswerReading;
 }
 
 /**

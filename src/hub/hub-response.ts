@@ -9,6 +9,11 @@ export interface HubFinishReason {
   raw: string | null;
 }
 
+/** A finish reason as a trace span names it: the provider's own value, else the gateway's unified one. */
+export function finishReasonName(reason: HubFinishReason): string {
+  return reason.raw ?? reason.unified;
+}
+
 /**
  * Token usage as the upstream reported it, in one convention whatever the provider's:
  * - inputTokens is the whole prompt, cached tokens included (OpenAI's and Gemini's convention; Anthropic's
@@ -29,21 +34,25 @@ export interface HubUsage {
   reasoningTokens?: number;
   /** Searches a provider's hosted web search ran (Anthropic's web_search_requests, Gemini's search queries). */
   webSearches?: number;
+  /** Pages a provider's hosted web fetch read (Anthropic's web_fetch_requests, Gemini's urlContext URLs): not billed apart. */
+  webFetches?: number;
 }
 
 /** Nothing reported. */
 export const unreportedUsage = (): HubUsage => ({});
 
 /**
- * A tool the provider ran on its own servers while answering (its hosted web search): the call, as the
- * provider made it. Its result follows as a HubServerToolResultPart with the same id.
+ * A tool the provider ran on its own servers while answering (its hosted web search or web fetch): the call,
+ * as the provider made it. Its result follows as a HubServerToolResultPart with the same id.
  */
 export interface HubServerToolCallPart {
   type: 'server-tool-call';
   id: string;
   tool: HubWebTool;
-  /** web-search: what was searched for (one or more queries). */
+  /** web-search: what was searched for (one or more queries); empty for a web-fetch. */
   queries: string[];
+  /** web-fetch: the page read. */
+  url?: string;
 }
 
 export interface HubWebSource {
@@ -57,8 +66,12 @@ export interface HubServerToolResultPart {
   type: 'server-tool-result';
   callId: string;
   tool: HubWebTool;
+  /** web-search: the pages found; web-fetch: the page read. */
   sources: HubWebSource[];
-  /** The provider's error code when the search failed (Anthropic's web_search_tool_result_error). */
+  /**
+   * The error code when the tool failed: Anthropic's (web_search_tool_result_error, web_fetch_tool_result_error),
+   * the one vocabulary of these errors; another provider's reader maps its own to the closest.
+   */
   errorCode?: string;
 }
 

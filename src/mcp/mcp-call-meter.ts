@@ -6,12 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import type { CachedKey } from '../accounts/key-index.ts';
 import type { Accounting, Reservation } from '../metering/accounting.ts';
-import type { RateLimiter } from '../metering/rate-limiter.ts';
+import type { RateLimiter, RateLimitSubject } from '../metering/rate-limiter.ts';
 import type { UsageRecorder } from '../metering/usage-recorder.ts';
 import { rateLimitSubjects } from '../metering/admission.ts';
 import { computeCostMicros, type ModelPricing } from '../metering/pricing.ts';
 import { emptyUsage, type Usage } from '../metering/usage.ts';
-import { GatewayError, insufficientQuota, rateLimited, sharedStateUnavailable } from '../gateway-errors.ts';
+import { GatewayError, gatewayError, insufficientQuota, rateLimited, sharedStateUnavailable } from '../gateway-errors.ts';
 import type { GatewayErrorCode } from '../gateway-error-codes.ts';
 import type { McpUpstream } from './mcp-upstream.ts';
 import type { McpPayloadLog } from './mcp-payload-log.ts';
@@ -41,12 +41,30 @@ function mcpCallModel(server: string): string {
   return `mcp:${server}`;
 }
 
+/** A server's own limit is a rate-limit subject of its own, counted with the key's and its owner's (in Redis across instances). */
+const SERVER_SUBJECT = 'mcp-server:';
+
+function serverSubject(upstream: McpUpstream): RateLimitSubject {
+  return { id: `${SERVER_SUBJECT}${upstream.id}`, rpm: upstream.rpmLimit, tpm: null };
+}
+
+function serverRateLimited(upstream: McpUpstream, retryAfterSeconds: number) {
+  return gatewayError('GW_ERR_MCP_SERVER_RATE_LIMITED', {
+    message: `The MCP server '${upstream.name}' takes at most ${upstream.rpmLimit} tool calls a minute through the gateway. Try again in ${retryAfterSeconds} s.`,
+    code: 'mcp_server_rate_limited',
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });
+}
+
 export async function admitToolCall(deps: McpMeterDeps, key: CachedKey, upstream: McpUpstream, tool: string): Promise<AdmittedToolCall> {
   const requestId = `mcp_${randomBytes(12).toString('base64url')}`;
   const pricing: ModelPricing | undefined = upstream.pricePerCallMicros > 0 ? { perRequest: upstream.pricePerCallMicros } : undefined;
   try {
-    const verdict = await deps.rateLimiter.admit(rateLimitSubjects(key), Date.now());
-    if (!verdict.allowed) throw rateLimited(verdict.limit!, verdict.subject!, verdict.retryAfterSeconds!);
+    const verdict = await deps.rateLimiter.admit(upstream.rpmLimit === null ? rateLimitSubjects(key) : [...rateLimitSubjects(key), serverSubject(upstream)], Date.now());
+    if (!verdict.allowed) {
+      if (verdict.subject?.startsWith(SERVER_SUBJECT)) throw serverRateLimited(upstream, verdict.retryAfterSeconds!);
+      throw rateLimited(verdict.limit!, verdict.subject!, verdict.retryAfterSeconds!);
+    }
     let reservation: Reservation | null = null;
     if (pricing) {
       const estimate = computeCostMicros(pricing, ONE_CALL, key.groupRatioPpm);

@@ -21,10 +21,18 @@ function redactValue(value: unknown, credentials: readonly string[], depth: numb
   return value;
 }
 
-function credentialValues(upstream: McpUpstream): string[] {
+/**
+ * The server's credential as it may be echoed: each header value whole and, for `Bearer x` / `Basic x`, the
+ * token alone (a server answering "invalid token x" echoes only that); the OAuth client secret.
+ */
+export function credentialValues(upstream: McpUpstream): string[] {
   const credential = upstream.credential;
   if (!credential) return [];
-  return 'headers' in credential ? Object.values(credential.headers) : [credential.oauth.client_secret];
+  if (!('headers' in credential)) return [credential.oauth.client_secret];
+  return Object.values(credential.headers).flatMap((value) => {
+    const token = /^\S+\s+(\S+)$/.exec(value.trim())?.[1];
+    return token ? [value, token] : [value];
+  });
 }
 
 /** The payload as stored JSON, redacted and bounded; null when there is none. */

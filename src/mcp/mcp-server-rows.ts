@@ -12,9 +12,10 @@ export function mcpCredentialOfConfig(server: Pick<McpServerConfig, 'headers' | 
   return null;
 }
 
-export function mcpSettingsOfConfig(server: Pick<McpServerConfig, 'timeout_ms' | 'log_payloads' | 'allow_private_network'>): McpServerSettings {
+export function mcpSettingsOfConfig(server: Pick<McpServerConfig, 'timeout_ms' | 'rpm_limit' | 'log_payloads' | 'allow_private_network'>): McpServerSettings {
   return {
     ...(server.timeout_ms !== undefined ? { timeoutMs: server.timeout_ms } : {}),
+    ...(server.rpm_limit !== undefined ? { rpmLimit: server.rpm_limit } : {}),
     ...(server.log_payloads ? { logPayloads: true } : {}),
     ...(server.allow_private_network ? { allowPrivateNetwork: true } : {}),
   };
@@ -57,6 +58,7 @@ export function mcpServerView(row: McpServerRow, secrets: SecretBox) {
     enabled: row.status === 'enabled',
     price_per_call: Number(row.price_per_call_micros) / 1_000_000,
     timeout_ms: settings.timeoutMs ?? null,
+    rpm_limit: settings.rpmLimit ?? null,
     log_payloads: settings.logPayloads === true,
     allow_private_network: settings.allowPrivateNetwork === true,
     credential,

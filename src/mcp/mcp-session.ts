@@ -23,14 +23,29 @@ function newSessionId(): string {
 
 interface SessionEvents {
   /** The transport gave the session its id (while answering initialize, before the client can use it). */
-  onInitialized(session: GatewaySession): void;
+  onInitialized(session: GatewaySession): void | Promise<void>;
   onClosed(session: GatewaySession): void;
 }
 
-export async function openGatewaySession(deps: McpSessionDeps, key: CachedKey, scope: McpScope, events: SessionEvents): Promise<GatewaySession> {
+/** A session another instance opened, rebuilt here: its id and the initialize its client sent there. */
+export interface AdoptedSession {
+  id: string;
+  initialize: Record<string, unknown>;
+}
+
+/** The SDK's web-standard transport inside the Node one: a rebuilt session's initialize is replayed on it. */
+interface WebTransportInside {
+  _webStandardTransport: { handleRequest(request: Request): Promise<Response> };
+}
+
+export async function openGatewaySession(deps: McpSessionDeps, key: CachedKey, scope: McpScope, events: SessionEvents, adopt?: AdoptedSession): Promise<GatewaySession> {
   const upstreams = new Map<string, { url: string; client: Promise<Client> }>();
   let closed = false;
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: newSessionId, onsessioninitialized: () => events.onInitialized(session) });
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: adopt ? () => adopt.id : newSessionId,
+    // Awaited by the transport before the answer carrying the id leaves (the id is shared with other instances first).
+    onsessioninitialized: () => events.onInitialized(session),
+  });
   const server = new Server(
     { name: 'model-gateway', version: '1.0.0' },
     { capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} }, instructions: scope.kind === 'one' ? `The tools of the '${scope.server}' MCP server, through the model gateway.` : 'Tools of every MCP server your key may use, prefixed with the server name (server__tool), through the model gateway.' },
@@ -85,5 +100,32 @@ export async function openGatewaySession(deps: McpSessionDeps, key: CachedKey, s
   };
   server.onerror = (error) => deps.logger.debug({ err: error }, 'MCP session error');
   await server.connect(transport);
+  if (adopt) {
+    try {
+      await replayInitialize(transport, adopt);
+    } catch (error) {
+      // Never registered: closed without telling the caller's bookkeeping, which frees its place on the throw.
+      transport.onclose = undefined;
+      await session.close();
+      throw error;
+    }
+  }
   return session;
+}
+
+/**
+ * Puts a rebuilt session in the state its client left it in on the other instance: the client's own
+ * initialize goes through the transport (which takes the session's id) and the Server (which records the
+ * client's capabilities and version), and the answer, already given once, is dropped. Through the SDK's
+ * web-standard transport, which the Node transport wraps (pinned SDK version; test/e2e/mcp-scale-out.test.ts).
+ */
+async function replayInitialize(transport: StreamableHTTPServerTransport, adopt: AdoptedSession): Promise<void> {
+  const inner = (transport as unknown as WebTransportInside)._webStandardTransport;
+  const answer = await inner.handleRequest(new Request('http://gateway.internal/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: adopt.initialize }),
+  }));
+  await answer.text();
+  if (transport.sessionId !== adopt.id) throw new Error(`the MCP session could not be rebuilt (HTTP ${answer.status})`);
 }

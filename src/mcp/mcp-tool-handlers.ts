@@ -4,7 +4,8 @@
 // group's server and a tool outside the allowlist get the same answer), admitted (rate limit, reservation),
 // relayed with the server's own credential under its timeout, and logged and charged either way.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type Progress, type ProgressToken, type ServerNotification, type ServerRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { gatewayError, GatewayError } from '../gateway-errors.ts';
 import { exposedName, mayUseServer, resolveExposedName, toolAllowed, visibleServers } from './mcp-access.ts';
 import { admitToolCall, recordToolCall } from './mcp-call-meter.ts';
@@ -14,6 +15,8 @@ import { MAX_LIST_PAGES, type GatewaySession, type McpSessionDeps } from './mcp-
 import type { McpUpstream } from './mcp-upstream.ts';
 
 const MAX_NAME_LENGTH = 300;
+
+type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 function toolNotFound(name: string) {
   return gatewayError('GW_ERR_MCP_TOOL_NOT_FOUND', { message: `Unknown tool: '${name.slice(0, 100)}'. tools/list shows the tools this key may call.`, code: 'mcp_tool_not_found' });
@@ -32,6 +35,21 @@ async function upstreamTools(session: GatewaySession, upstream: McpUpstream, sig
     if (!cursor) break;
   }
   return tools;
+}
+
+/**
+ * When the client asked for progress (a progressToken in the call's _meta), the upstream is asked too (the
+ * SDK gives it a token of its own) and each of its progress notifications goes to the client under the
+ * client's token, on the stream answering the call. The call's timeout is not extended by progress.
+ */
+function progressRelay(token: ProgressToken | undefined, extra: ToolCallExtra): { onprogress?: (progress: Progress) => void } {
+  if (token === undefined) return {};
+  return {
+    onprogress: (progress) => {
+      extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } })
+        .catch(() => {});
+    },
+  };
 }
 
 export function installToolHandlers(server: Server, deps: McpSessionDeps, session: GatewaySession): void {
@@ -74,7 +92,7 @@ export function installToolHandlers(server: Server, deps: McpSessionDeps, sessio
     const args = request.params.arguments;
     try {
       const client = await session.upstream(upstream);
-      const result = await client.callTool({ name: target.name, ...(args !== undefined ? { arguments: args } : {}) }, undefined, { timeout: upstream.timeoutMs, signal: extra.signal });
+      const result = await client.callTool({ name: target.name, ...(args !== undefined ? { arguments: args } : {}) }, undefined, { timeout: upstream.timeoutMs, signal: extra.signal, ...progressRelay(request.params._meta?.progressToken, extra) });
       recordToolCall(deps, call, { status: 200, error: result.isError ? 'the tool answered with isError: true' : null, errorCode: null, arguments: args, result });
       return result;
     } catch (error) {

@@ -7,6 +7,8 @@ import { gatewayError, type GatewayError } from '../gateway-errors.ts';
 import { addressesOf, isPrivateAddress } from '../upstream/private-network.ts';
 import { loadMcpSdk } from './mcp-sdk.ts';
 import type { McpUpstream } from './mcp-upstream.ts';
+import { redactSecrets } from '../relay/redact-credentials.ts';
+import { credentialValues } from './mcp-redact.ts';
 
 const GATEWAY_CLIENT = { name: 'model-gateway', version: '1.0.0' };
 
@@ -53,7 +55,12 @@ export async function connectUpstream(upstream: McpUpstream): Promise<Client> {
     ? new sdk.SSEClientTransport(url, options)
     // No reconnection: a server that died is reported by the call's timeout and reconnected on the next call.
     : new sdk.StreamableHTTPClientTransport(url, { ...options, reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1 } });
+  // No sampling, elicitation or roots capability: a server-initiated request could only reach the gateway,
+  // not the user's client (whose session may be on another instance, or gone), so it is refused at once.
   const client = new sdk.Client(GATEWAY_CLIENT, { capabilities: {} });
+  client.fallbackRequestHandler = async (request) => {
+    throw new sdk.types.McpError(sdk.types.ErrorCode.MethodNotFound, `The model gateway does not relay requests from MCP servers to its clients ('${request.method.slice(0, 100)}'): sampling, elicitation and roots are not available through it.`);
+  };
   try {
     await client.connect(transport, { timeout: upstream.timeoutMs });
   } catch (error) {
@@ -74,9 +81,12 @@ export function upstreamError(upstream: McpUpstream, error: unknown): GatewayErr
   if (code === -32001) return gatewayError('GW_ERR_MCP_UPSTREAM_TIMEOUT', { message: `The MCP server '${upstream.name}' did not answer within ${upstream.timeoutMs} ms.`, code: 'mcp_upstream_timeout', cause: error });
   if (code === -32000 && /closed/i.test(String((error as Error).message))) return upstreamUnavailable(upstream, 'closed the connection before answering.', error);
   // A JSON-RPC error the upstream itself answered (invalid params, unknown tool on its side): passed on as is.
-  if (typeof code === 'number' && code < 0 && code > -33000 && (error as { name?: string }).name === 'McpError') return new McpUpstreamRpcError(code, (error as Error).message, (error as { data?: unknown }).data);
+  // Both messages may hold the server's answer, and a server may echo the credential it refused: redacted
+  // here, since the message reaches every key holder of the group, their usage log and the admin test.
+  const said = redactSecrets(String((error as Error).message ?? error), credentialValues(upstream));
+  if (typeof code === 'number' && code < 0 && code > -33000 && (error as { name?: string }).name === 'McpError') return new McpUpstreamRpcError(code, said, (error as { data?: unknown }).data);
   const status = typeof code === 'number' && code >= 400 ? ` (HTTP ${code})` : '';
-  return upstreamUnavailable(upstream, `could not be reached or failed${status}: ${String((error as Error).message ?? error).slice(0, 200)}`, error);
+  return upstreamUnavailable(upstream, `could not be reached or failed${status}: ${said.slice(0, 200)}`, error);
 }
 
 /** The upstream's own JSON-RPC error, relayed with its code and message. */

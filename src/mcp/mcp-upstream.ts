@@ -9,6 +9,7 @@ export type McpCredential =
 
 export interface McpServerSettings {
   timeoutMs?: number;
+  rpmLimit?: number;
   logPayloads?: boolean;
   allowPrivateNetwork?: boolean;
 }
@@ -23,6 +24,8 @@ export interface McpUpstream {
   enabled: boolean;
   pricePerCallMicros: number;
   timeoutMs: number;
+  /** Tool calls per minute to this server over every key (rate-limited like a key's rpm_limit); null: none. */
+  rpmLimit: number | null;
   logPayloads: boolean;
   allowPrivateNetwork: boolean;
 }
@@ -54,6 +57,7 @@ export function buildMcpUpstreams(rows: McpServerRow[], secrets: SecretBox, unre
       enabled: row.status === 'enabled',
       pricePerCallMicros: Number(row.price_per_call_micros),
       timeoutMs: settings.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS,
+      rpmLimit: settings.rpmLimit ?? null,
       logPayloads: settings.logPayloads === true,
       allowPrivateNetwork: settings.allowPrivateNetwork === true,
     });

@@ -9,6 +9,12 @@ export const MAX_AMOUNT_USD = 1_000_000_000;
 /** The largest balance a grant may leave, either way: four billion USD, 4e15 micro-USD (< 2^53 ≈ 9.007e15). */
 const MAX_BALANCE_MICROS = 4_000_000_000_000_000;
 
+/** Whether `value` has at most `decimals` decimal places (as typed: 0.15 has two, despite its binary form). */
+export function hasAtMostDecimals(value: number, decimals: number): boolean {
+  const scaled = value * 10 ** decimals;
+  return Math.abs(scaled - Math.round(scaled)) <= Math.max(1e-7, Math.abs(scaled) * 1e-12);
+}
+
 /** USD from an admin request → integer micro-USD, or a 400 naming the field. */
 export function boundedUsdToMicros(usd: number, field: string, options: { allowNegative: boolean; allowZero: boolean }): number {
   if (!Number.isFinite(usd) || Math.abs(usd) > MAX_AMOUNT_USD) {

@@ -55,6 +55,7 @@ export function resolveUsage(reported: HubUsage | null | undefined, counts: Usag
   if (usage.cacheWrite1hTokens) result.cacheWrite1hTokens = Math.min(usage.cacheWrite1hTokens, cacheWriteTokens);
   // A hosted web search is billed per search where the model has a per_search price.
   if (usage.webSearches) result.searches = usage.webSearches;
+  if (usage.webFetches) result.webFetches = usage.webFetches;
   return result;
 }
 
@@ -70,6 +71,7 @@ export function addUsages(usages: readonly Usage[]): Usage {
     sum.reasoningTokens += usage.reasoningTokens;
     if (usage.tokensCounted) sum.tokensCounted = true;
     if (usage.searches) sum.searches = (sum.searches ?? 0) + usage.searches;
+    if (usage.webFetches) sum.webFetches = (sum.webFetches ?? 0) + usage.webFetches;
   }
   return sum;
 }

@@ -14,6 +14,8 @@ export interface Usage {
   audioMs?: number;
   characters?: number;
   searches?: number;
+  /** Pages a hosted web fetch read: never billed apart (their text is in inputTokens), told to the client. */
+  webFetches?: number;
   /** Requests billed at the per-request price: 1 for a billed call (the default), 0 for one that is not. */
   requests?: number;
   /** True when the gateway counted input or output tokens itself because the upstream did not report them. */

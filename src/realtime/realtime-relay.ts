@@ -1,6 +1,7 @@
 // The Realtime API over WebSocket: the gateway opens the upstream socket to the chosen channel and relays
 // messages both ways, closing each side when the other closes. Each `response.done` event is metered and
 // charged as its own call; when the wallet runs dry the session is ended with an error event.
+import type { IncomingHttpHeaders } from 'node:http';
 import WebSocket from 'ws';
 import type { CachedKey } from '../accounts/key-index.ts';
 import { gatewayError } from '../gateway-errors.ts';
@@ -11,6 +12,7 @@ import type { RoutedChannel } from '../routing/routing-table.ts';
 import { operationPath, supportsOperation } from '../providers/operation-path.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import { recordCall } from '../relay/record-call.ts';
+import { startCallTrace } from '../relay/call-tracing.ts';
 import { newCallMeter, type RelayCall } from '../relay/relay-types.ts';
 import { resolveCandidates, upstreamModelFor } from '../relay/resolve-candidates.ts';
 import { openaiChatFormat } from '../formats/index.ts';
@@ -22,6 +24,8 @@ export interface RealtimeSession {
   model: string;
   /** Headers to pass upstream (OpenAI-Beta). */
   forwardHeaders: Record<string, string>;
+  /** The upgrade request's traceparent and tracestate (tracing on): each response's span is their child. */
+  traceHeaders?: IncomingHttpHeaders | undefined;
 }
 
 /**
@@ -74,6 +78,8 @@ export function relayRealtime(deps: RelayDeps, session: RealtimeSession, channel
 
 function relayOpenSocket(deps: RelayDeps, session: RealtimeSession, channel: RoutedChannel, client: WebSocket, upstream: WebSocket, pending: WebSocket.RawData[], upstreamModel: string): void {
   let responses = 0;
+  /** When the upstream announced the response being generated (response.created): its span starts there. */
+  let responseStartedAt: number | null = null;
   upstream.on('open', () => {
     for (const data of pending.splice(0)) upstream.send(data);
   });
@@ -100,6 +106,7 @@ function relayOpenSocket(deps: RelayDeps, session: RealtimeSession, channel: Rou
   client.on('error', () => closeBoth(1011, 'client error'));
 
   async function meterEvent(text: string): Promise<void> {
+    if (deps.tracer && responseStartedAt === null && text.includes('"response.created"')) responseStartedAt = performance.now();
     if (!text.includes('"response.done"')) return;
     let event: { type?: string; response?: { usage?: RealtimeUsageWire } };
     try {
@@ -118,11 +125,19 @@ function relayOpenSocket(deps: RelayDeps, session: RealtimeSession, channel: Rou
       body: {},
       rawBody: Buffer.alloc(0),
       signal: new AbortController().signal,
-      startedAt: performance.now(),
+      startedAt: responseStartedAt ?? performance.now(),
       forwardHeaders: {},
       // A zero reservation: settling it charges the cost without having held anything back.
       meter: { ...newCallMeter(), reservation: { userId: session.key.userId, keyId: session.key.id, amountMicros: 0 }, pricing: deps.state.current.pricing.get(session.model) },
+      traceHeaders: session.traceHeaders,
     };
+    responseStartedAt = null;
+    if (deps.tracer) {
+      // One span per response (recordCall ends it), under the client's traceparent from the upgrade, with the
+      // upstream socket as its attempt.
+      const trace = startCallTrace(deps.tracer, call);
+      trace.serving(trace.attempt('first', channel, session.model, upstreamModel));
+    }
     recordCall(deps, call, { status: 200, usage: realtimeUsage(event.response?.usage), channelId: channel.id, upstreamModel, ttftMs: null, error: null });
     if (await deps.accounting.balance(session.key.userId) <= 0 && client.readyState === WebSocket.OPEN) {
       client.send(JSON.stringify({ type: 'error', event_id: `evt_gateway_${Date.now()}`, error: { type: 'insufficient_quota', code: 'insufficient_quota', message: 'Your balance is used up; the session ends here. Top up your wallet to continue.', param: null } }));

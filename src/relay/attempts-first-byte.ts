@@ -10,6 +10,7 @@ import { sendUpstream, type UpstreamResponse } from '../upstream/send-upstream.t
 import type { RelayHop, UpstreamCallShape, WholeAnswer } from './relay-hop.ts';
 import { classifyTransportError, classifyUpstreamStatus, DEFAULT_TIMEOUTS, retryAfterMs, type FailureKind } from './attempt-policy.ts';
 import { recordCall, wholeCostMicros } from './record-call.ts';
+import { traceAnswer } from './call-tracing.ts';
 import { attemptRecord, attemptRecordAt } from './attempt-log.ts';
 import { overheadMs } from './upstream-wait.ts';
 import type { AttemptTrace } from '../telemetry/call-trace.ts';
@@ -227,6 +228,7 @@ class ReadyWholeAnswer {
     // call is never also recorded as failed by relayEndpoint's catch.
     const cost = wholeCostMicros(deps, call, model, answer.usage);
     const overhead = overheadMs(call.startedAt, this.readyAt, call.meter.upstreamWaitMs);
+    if (call.trace && answer.reading) traceAnswer(call.trace, answer.reading);
     setImmediate(recordCall, deps, call, { model, status, usage: answer.usage, channelId: this.channel.id, upstreamModel: this.upstreamModel, ttftMs: null, error: null, overheadMs: overhead });
     return { kind: 'buffer', status, headers: { 'content-type': answer.contentType }, body: answer.body, costMicros: constantCost(cost), overheadMs: overhead };
   }

@@ -10,6 +10,7 @@ import { emptyUsage, type Usage } from '../metering/usage.ts';
 import { addUsages } from '../metering/resolve-usage.ts';
 import { classifyTransportError } from './attempt-policy.ts';
 import { recordCall } from './record-call.ts';
+import { traceAnswer } from './call-tracing.ts';
 import { attemptRecord, logAttempt } from './attempt-log.ts';
 import type { AttemptContext } from './attempt-first-output.ts';
 import { continueElsewhere } from './attempts-continuation.ts';
@@ -120,6 +121,7 @@ export async function* streamToClient(context: AttemptContext, committed: Commit
     }
     try {
       if (!segmentCounted) usages.push(segmentUsage(segment));
+      if (call.trace && segment.converter.reading) traceAnswer(call.trace, () => segment.converter.reading!());
       // Only what was delivered is charged: reported usage, or a count of the delivered text, per segment.
       settled.settle(recordCall(deps, call, { model: segment.model, status: 200, usage: addUsages(usages), channelId: segment.channel.id, upstreamModel: segment.upstreamModel, ttftMs: committed.ttftMs, error, errorCode, overheadMs: committed.overheadMs }));
     } finally {

@@ -5,6 +5,7 @@ import { emptyUsage } from '../metering/usage.ts';
 import type { CallTrace, CallTracer } from '../telemetry/call-trace.ts';
 import type { RelayCall } from './relay-types.ts';
 import type { Usage } from '../metering/usage.ts';
+import type { AnswerReading } from '../hub/hub-format.ts';
 
 export function startCallTrace(tracer: CallTracer, call: RelayCall): CallTrace {
   const trace = tracer.startCall({
@@ -49,6 +50,15 @@ interface RecordedOutcome {
   error: string | null;
   errorCode?: string | null;
   ttftMs: number | null;
+}
+
+/** The answer the client got, read for the trace (finish reasons, text); a reading that fails leaves the span without it. */
+export function traceAnswer(trace: CallTrace, read: () => AnswerReading): void {
+  try {
+    trace.answered(read());
+  } catch {
+    // an answer the watcher cannot read again: the span goes without its finish reasons
+  }
 }
 
 /** The call is recorded: its trace ends with what the record says. */

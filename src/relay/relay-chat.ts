@@ -11,7 +11,7 @@ import { translatedChatHop, type ClientRequestInHub } from './hops/translated-ch
 import { byChannelFormat } from './hops/by-channel-format.ts';
 import { ClientWarnings } from './client-warnings.ts';
 import { relayFormat } from '../formats/index.ts';
-import { modelSupport } from '../config/model-support.ts';
+import { hasModelChain, modelSupport } from '../config/model-support.ts';
 import type { FormatConverters } from '../hub/hub-format.ts';
 
 interface ChatRelayOptions {
@@ -44,7 +44,10 @@ export async function relayChat(deps: RelayDeps, given: RelayCall, givenOptions:
 function fittedToModel(deps: RelayDeps, client: FormatConverters, call: RelayCall, options: ChatRelayOptions, warnings: ClientWarnings): { call: RelayCall; options: ChatRelayOptions } {
   const support = modelSupport(deps.state.current.models.get(call.model));
   if (!support.declared || !client.fitToModel) return { call, options };
-  const fitted = client.fitToModel(call.body, call.model, support);
+  // The prompt's estimate is counted only when its length in bytes does not settle the context window;
+  // a call with other models to go to leaves the window to the upstream, whose refusal moves it on.
+  const prompt = hasModelChain(support, call.body) ? null : { bound: call.rawBody.length, tokens: () => client.requestFacts.promptTokens(call.body) };
+  const fitted = client.fitToModel(call.body, call.model, support, prompt);
   if (fitted.body === call.body) return { call, options };
   for (const warning of fitted.warnings) warnings.add(warning);
   const body = fitted.body;

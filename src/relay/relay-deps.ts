@@ -40,3 +40,15 @@ export interface RelayDeps {
 export function clientTraceHeaders(deps: RelayDeps, headers: IncomingHttpHeaders): IncomingHttpHeaders | undefined {
   return deps.tracer ? headers : undefined;
 }
+
+/**
+ * The trace context of a WebSocket's upgrade request, kept for the calls made over the socket (a span per
+ * response, each a child of the client's `traceparent`): only those two headers, and only when tracing is on.
+ */
+export function upgradeTraceHeaders(deps: RelayDeps, headers: IncomingHttpHeaders): IncomingHttpHeaders | undefined {
+  if (!deps.tracer) return undefined;
+  const kept: IncomingHttpHeaders = {};
+  if (typeof headers.traceparent === 'string') kept.traceparent = headers.traceparent;
+  if (typeof headers.tracestate === 'string') kept.tracestate = headers.tracestate;
+  return kept;
+}

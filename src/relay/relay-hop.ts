@@ -4,7 +4,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import type { GatewayError } from '../gateway-errors.ts';
 import type { Usage } from '../metering/usage.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
-import type { UpstreamErrorHeaders } from '../hub/hub-format.ts';
+import type { AnswerReading, UpstreamErrorHeaders } from '../hub/hub-format.ts';
 import type { AttemptUsage } from './attempt-usage.ts';
 
 export interface UpstreamCallShape {
@@ -26,6 +26,8 @@ export interface WholeAnswer {
   body: string;
   contentType: string;
   usage: Usage;
+  /** How the answer ended and its text, for the call's trace (called only when tracing is on). */
+  reading?(): AnswerReading;
 }
 
 export interface RelayHop {
@@ -68,6 +70,8 @@ export interface StreamConverter {
   usage(): Usage;
   /** The answer text the client has received so far, and whether tool calls were part of it. */
   delivered(): { text: string; toolCalls: boolean };
+  /** How the answer ended and its text, for the call's trace (called only when tracing is on). */
+  reading?(): AnswerReading;
 }
 
 /** Thrown by a converter for an event it cannot read; the pump logs and skips it (declared with the hub's stream types). */

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { Usage } from '../metering/usage.ts';
-import type { AnswerWatcher, WatchContext } from '../hub/hub-format.ts';
+import type { AnswerReading, AnswerWatcher, WatchContext } from '../hub/hub-format.ts';
 import type { AttemptUsage } from '../relay/attempt-usage.ts';
 import type { StreamConverter } from '../relay/relay-hop.ts';
 import { WatchedStream } from '../relay/hops/watched-stream.ts';
@@ -63,6 +63,11 @@ export function wholeResponsesUsage(text: string, call: PassthroughCall, attempt
   return attempt.resolve(read.reported, read.outputTokens);
 }
 
+/** How a whole answer ended and its text, for the call's trace. */
+export function wholeResponsesReading(text: string, call: PassthroughCall): AnswerReading {
+  return responsesWatcher(call.body, call.logger, call.requestId, () => { throw new Error('not billed here'); }).whole(text).reading();
+}
+
 interface PassthroughObserver {
   onResponseId(id: unknown): void;
   /** The answer's output item ids, once it has ended. */
@@ -102,6 +107,7 @@ export function responsesPassthroughStream(call: PassthroughCall, attempt: Attem
     failure: (error: GatewayError) => formatSseEvent(JSON.stringify({ type: 'error', code: error.code, message: error.message, param: null, sequence_number: nextSequence }), 'error'),
     usage: () => watched.usage(),
     delivered: () => watched.delivered(),
+    reading: () => watched.reading(),
   };
 }
 

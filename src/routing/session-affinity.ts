@@ -3,9 +3,11 @@
 // coding agent resends a long and growing prompt every turn. Only an order: when that channel's circuit is
 // open or it fails, the attempt order moves on to the next channel as for any call.
 // A session is named by the client: Claude Code's `x-claude-code-session-id` header, Anthropic's
-// `metadata.user_id` (Claude Code puts the session in it), OpenAI's `prompt_cache_key`; scoped to the
+// `metadata.user_id` (Claude Code puts the session in it), OpenAI's `prompt_cache_key`; a client that names
+// none (Gemini CLI) is known by its conversation's fingerprint (session-fingerprint.ts). Scoped to the
 // gateway key, so two users never share one. Kept in memory, bounded, forgotten after an idle hour.
 import type { RoutedChannel } from './routing-table.ts';
+import { conversationFingerprint } from './session-fingerprint.ts';
 
 const MAX_SESSIONS = 10_000;
 const IDLE_MS = 60 * 60 * 1000;
@@ -24,17 +26,27 @@ const nextKeyOfChannel = new Map<number, number>();
 interface SessionSource {
   key: { id: number };
   body: Record<string, unknown>;
+  /** The raw body, whose length spares short calls the fingerprint. */
+  rawBody?: { length: number };
   forwardHeaders: Record<string, string>;
 }
 
-/** The session a call belongs to, scoped to its gateway key; null when the client names none. */
+/** A call's session, read once: a call with fallback models asks once per model. */
+const sessionOfCall = new WeakMap<SessionSource, string | null>();
+
+/** The session a call belongs to, scoped to its gateway key; null when the client names none and its conversation is too short to cache. */
 export function sessionOf(call: SessionSource): string | null {
+  const known = sessionOfCall.get(call);
+  if (known !== undefined) return known;
   const header = call.forwardHeaders['x-claude-code-session-id'];
   const metadata = call.body.metadata as { user_id?: unknown } | undefined;
   const named = header
     ?? (typeof metadata?.user_id === 'string' && metadata.user_id !== '' ? metadata.user_id : undefined)
-    ?? (typeof call.body.prompt_cache_key === 'string' && call.body.prompt_cache_key !== '' ? call.body.prompt_cache_key : undefined);
-  return named === undefined ? null : `${call.key.id}\u0000${named}`;
+    ?? (typeof call.body.prompt_cache_key === 'string' && call.body.prompt_cache_key !== '' ? call.body.prompt_cache_key : undefined)
+    ?? conversationFingerprint(call.body, call.rawBody?.length ?? 0) ?? undefined;
+  const session = named === undefined ? null : `${call.key.id}\u0000${named}`;
+  sessionOfCall.set(call, session);
+  return session;
 }
 
 /** The channel with one upstream key: every attempt on it authenticates with that key (nextUpstreamKey). */

@@ -4,6 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RoutedChannel } from '../routing/routed-channel.ts';
 import type { Usage } from '../metering/usage.ts';
+import type { AnswerReading } from '../hub/hub-format.ts';
 
 /** How an upstream attempt came about, as the attempt span's `gateway.attempt.kind` says. */
 export type AttemptKind =
@@ -71,6 +72,8 @@ export interface CallTrace {
   serving(attempt: AttemptTrace): void;
   /** The serving attempt's stream broke midway (another may continue it). */
   servingBroke(error: unknown): void;
+  /** How the answer the client got ended, and its text: finish reasons on the span, the text when content capture is on. */
+  answered(reading: AnswerReading): void;
   /** The call is recorded: its span ends (and the serving attempt's). */
   end(outcome: TracedCallEnd): void;
 }

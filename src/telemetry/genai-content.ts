@@ -1,10 +1,13 @@
 // Content capture (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, off by default): the prompt of a
-// chat call as `gen_ai.input.messages` and `gen_ai.system_instructions` (answers are not captured), in the conventions' JSON shape
+// chat call as `gen_ai.input.messages` and `gen_ai.system_instructions`, and the answer's text as
+// `gen_ai.output.messages` (credential-shaped strings redacted as in logged payloads, cut to 8 KB), in the conventions' JSON shape
 // ({ role, parts: [{ type: 'text', content }, { type: 'tool_call', … }] }), read through the client format's
 // own reader into the hub, so no format's fields are named here. Other endpoints' inputs are not captured.
 import type { Attributes } from '@opentelemetry/api';
 import { getFormat } from '../formats/index.ts';
 import type { HubMessage } from '../hub/hub-request.ts';
+import type { AnswerReading } from '../hub/hub-format.ts';
+import { redactSecrets } from '../relay/redact-credentials.ts';
 import { operationOf } from './genai-names.ts';
 
 /** Longest text kept per attribute: a trace backend is not the place for a whole book. */
@@ -24,6 +27,16 @@ export function inputMessagesOf(endpoint: string, inboundFormat: string, body: R
   const attributes: Attributes = { 'gen_ai.input.messages': capped(JSON.stringify(request.messages.map(messageOf))) };
   if (request.system.length > 0) attributes['gen_ai.system_instructions'] = capped(JSON.stringify(request.system.map((part) => ({ type: 'text', content: part.text }))));
   return attributes;
+}
+
+/**
+ * The answer the client got as one assistant message: its delivered text with anything shaped like a
+ * credential redacted (redactSecrets also bounds it to 8 KB), and the first answer's finish reason.
+ */
+export function outputMessagesOf(reading: AnswerReading): Attributes {
+  if (reading.text.length === 0) return {};
+  const message = { role: 'assistant', parts: [{ type: 'text', content: redactSecrets(reading.text) }], finish_reason: reading.finishReasons[0] ?? 'unknown' };
+  return { 'gen_ai.output.messages': JSON.stringify([message]) };
 }
 
 function messageOf(message: HubMessage): { role: string; parts: Part[] } {

@@ -17,7 +17,8 @@ import { GatewayError } from '../gateway-errors.ts';
 import type { AttemptKind, AttemptTrace, CallTrace, CallTracer, TracedCall, TracedCallEnd } from './call-trace.ts';
 import type { TracingSettings } from './tracing-settings.ts';
 import { operationOf, providerNameOf } from './genai-names.ts';
-import { inputMessagesOf } from './genai-content.ts';
+import { inputMessagesOf, outputMessagesOf } from './genai-content.ts';
+import type { AnswerReading } from '../hub/hub-format.ts';
 
 const SCOPE = 'model-gateway';
 
@@ -74,9 +75,12 @@ class OtelCallTrace implements CallTrace {
   /** The channel of the latest attempt: the call's provider when none answered. */
   private lastChannel: RoutedChannel | null = null;
   private attempts = 0;
+  private readonly captureContent: boolean;
+  private reading: AnswerReading | null = null;
 
   constructor(tracer: Tracer, propagator: W3CTraceContextPropagator, call: TracedCall, captureContent: boolean) {
     this.tracer = tracer;
+    this.captureContent = captureContent;
     const parent = call.headers ? propagator.extract(ROOT_CONTEXT, call.headers, defaultTextMapGetter) : ROOT_CONTEXT;
     const { operation, outputType } = operationOf(call.endpoint);
     this.operation = operation;
@@ -132,6 +136,10 @@ class OtelCallTrace implements CallTrace {
     this.servingAttempt = null;
   }
 
+  answered(reading: AnswerReading): void {
+    this.reading = reading;
+  }
+
   end(outcome: TracedCallEnd): void {
     const span = this.span;
     const channel = this.servingAttempt?.channel ?? this.lastChannel;
@@ -153,6 +161,11 @@ class OtelCallTrace implements CallTrace {
     if (usage.cacheWriteTokens > 0) attributes['gen_ai.usage.cache_creation.input_tokens'] = usage.cacheWriteTokens;
     if (usage.reasoningTokens > 0) attributes['gen_ai.usage.reasoning.output_tokens'] = usage.reasoningTokens;
     if (outcome.ttftMs !== null && outcome.ttftMs > 0) attributes['gen_ai.response.time_to_first_chunk'] = outcome.ttftMs / 1000;
+    const reading = this.reading;
+    if (reading !== null) {
+      if (reading.finishReasons.length > 0) attributes['gen_ai.response.finish_reasons'] = reading.finishReasons;
+      if (this.captureContent) Object.assign(attributes, outputMessagesOf(reading));
+    }
     span.setAttributes(attributes);
     const serving = this.servingAttempt;
     if (serving) {

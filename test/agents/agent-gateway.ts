@@ -34,8 +34,18 @@ export const AGENT_CHANNELS: readonly AgentChannel[] = [
 
 export interface CaseAccount { key: string; keyName: string; userName: string }
 
+/** A further gateway model on one of the channels (a case of its own: its calls go under `extraAccount`). */
+interface ExtraModel {
+  channel: string;
+  id: string;
+  /** The model entry's settings besides its prices (context_window, capabilities, …). */
+  settings: Record<string, unknown>;
+}
+
 export interface AgentGateway {
   gateway: TestGateway;
+  /** The key (and its own user) for calls to the extra models. */
+  extraAccount: CaseAccount;
   /** The simulator behind a channel. */
   simulatorOf(channel: string): Simulator;
   /** The key (and its own user) of the case run through a channel. */
@@ -48,7 +58,7 @@ const SERVICE_EMAIL = 'agents@agents-sim.iam.gserviceaccount.com';
 const PRICES = { input_per_mtok: 3, output_per_mtok: 15 };
 
 /** Starts the simulators and a gateway with a channel of each family and, per channel, a key of its own user. */
-export async function startAgentGateway(client: string): Promise<AgentGateway> {
+export async function startAgentGateway(client: string, extraModels: readonly ExtraModel[] = []): Promise<AgentGateway> {
   const openai = await startOpenAISimulator({ apiKey: 'sk-agents-openai' });
   const anthropic = await startAnthropicSimulator({ apiKey: 'sk-agents-anthropic' });
   const gemini = await startGeminiSimulator({ apiKey: 'agents-gemini-key' });
@@ -63,11 +73,13 @@ export async function startAgentGateway(client: string): Promise<AgentGateway> {
   const vertexSettings = { project: PROJECT, location: 'us-east5', token_url: `${vertex.url}/token` };
   const accounts = new Map(AGENT_CHANNELS.map(({ channel }, i) => [channel, { keyName: `${client}-${channel}`, userName: `${client}-user-${i}`, key: testKey(`${client}${i}${channel}`) }]));
   const warmUpKey = testKey(`${client}warmup`);
+  const extraAccount = { keyName: `${client}-extra`, userName: `${client}-extra-user`, key: testKey(`${client}extra`) };
+  const modelsOf = (channel: string, models: string[]) => [...models, ...extraModels.filter((extra) => extra.channel === channel).map((extra) => extra.id)];
   const gateway = await startTestGateway({
     channels: [
-      { name: 'openai', type: 'openai', base_url: openai.url, api_key: 'sk-agents-openai', models: ['gpt-4o-mini'] },
-      { name: 'anthropic', type: 'anthropic', base_url: anthropic.url, api_key: 'sk-agents-anthropic', models: ['claude-sonnet-4-6'] },
-      { name: 'gemini', type: 'gemini', base_url: gemini.url, api_key: 'agents-gemini-key', models: ['gemini-2.5-flash'] },
+      { name: 'openai', type: 'openai', base_url: openai.url, api_key: 'sk-agents-openai', models: modelsOf('openai', ['gpt-4o-mini']) },
+      { name: 'anthropic', type: 'anthropic', base_url: anthropic.url, api_key: 'sk-agents-anthropic', models: modelsOf('anthropic', ['claude-sonnet-4-6']) },
+      { name: 'gemini', type: 'gemini', base_url: gemini.url, api_key: 'agents-gemini-key', models: modelsOf('gemini', ['gemini-2.5-flash']) },
       {
         name: 'bedrock', type: 'bedrock', base_url: bedrock.url, region: 'us-east-1', api_key: `${BEDROCK_SIM_CREDENTIALS.accessKeyId}:${BEDROCK_SIM_CREDENTIALS.secretAccessKey}`,
         models: ['claude-haiku-4-5'], model_mapping: { 'claude-haiku-4-5': 'us.anthropic.claude-haiku-4-5-20251001-v1:0' },
@@ -76,10 +88,11 @@ export async function startAgentGateway(client: string): Promise<AgentGateway> {
       { name: 'vertex-claude', type: 'vertex', base_url: vertex.url, api_key: serviceAccount, vertex: vertexSettings, models: ['claude-opus-4-6'] },
     ],
     // gpt-4o-mini does not reason: its entry says so (OpenAI refuses reasoning settings for it, and Codex sends them).
-    models: AGENT_CHANNELS.map(({ model }) => ({ id: model, ...PRICES, ...(model === 'gpt-4o-mini' ? { capabilities: { reasoning: false } } : {}) })),
-    users: [...accounts.values()].map((account) => ({ name: account.userName, balance: 10 })).concat({ name: `${client}-warmup`, balance: 10 }),
+    models: AGENT_CHANNELS.map(({ model }) => ({ id: model, ...PRICES, ...(model === 'gpt-4o-mini' ? { capabilities: { reasoning: false } } : {}) }))
+      .concat(extraModels.map((extra) => ({ id: extra.id, ...PRICES, ...extra.settings }))),
+    users: [...accounts.values()].map((account) => ({ name: account.userName, balance: 10 })).concat({ name: `${client}-warmup`, balance: 10 }, { name: extraAccount.userName, balance: 10 }),
     keys: [...accounts.values()].map((account) => ({ name: account.keyName, key: account.key, user: account.userName }))
-      .concat({ name: `${client}-warmup`, key: warmUpKey, user: `${client}-warmup` }),
+      .concat({ name: `${client}-warmup`, key: warmUpKey, user: `${client}-warmup` }, { name: extraAccount.keyName, key: extraAccount.key, user: extraAccount.userName }),
   });
   // The Vertex channels fetch their OAuth token on their first call, and the token request would take the
   // script step meant for a model call: one call each, under a key of its own, leaves the tokens cached.
@@ -93,6 +106,7 @@ export async function startAgentGateway(client: string): Promise<AgentGateway> {
   vertex.reset();
   return {
     gateway,
+    extraAccount,
     simulatorOf: (channel) => simulators[channel]!,
     accountOf: (channel) => accounts.get(channel)!,
     async dispose() {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 import { startFilesServer, type UpstreamMcpServer } from '../mcp/mcp-upstream-servers.ts';
+import { claudeCodeMcpSnippet } from '../../web/src/pages/keys/mcp-snippet-texts.ts';
 import { claudeCodeSettings } from './agent-settings.ts';
 import { createAgentSandbox, describeRun, runCli } from './cli-runner.ts';
 
@@ -42,8 +43,9 @@ describe('Claude Code with the gateway as its MCP server', () => {
       const settings = claudeCodeSettings(gateway.url, KEY, MODEL);
       // Claude Code otherwise defers MCP tools behind its ToolSearch tool, and the simulator asks for the tool by name.
       await sandbox.writeFile(join(sandbox.home, '.claude/settings.json'), { env: { ...settings.env, ENABLE_TOOL_SEARCH: 'false' } });
-      // The snippet docs/mcp.md gives (and the dashboard shows) for Claude Code.
-      const mcpConfig = await sandbox.writeFile(join(sandbox.work, 'mcp.json'), { mcpServers: { gateway: { type: 'http', url: `${gateway.url}/mcp`, headers: { Authorization: `Bearer ${KEY}` } } } });
+      // The .mcp.json the Keys page shows for Claude Code (docs/mcp.md gives the same), with the key filled in.
+      const snippetJson = claudeCodeMcpSnippet(`${gateway.url}/mcp`).split('\n\n')[1]!.replace('sk-…your key…', KEY);
+      const mcpConfig = await sandbox.writeFile(join(sandbox.work, 'mcp.json'), JSON.parse(snippetJson) as object);
       anthropic.reset();
       anthropic.script({ toolCall: { name: 'mcp__gateway__files__read_note', arguments: {} } });
 

@@ -15,8 +15,11 @@ import { createAgentSandbox, describeRun, runCli } from './cli-runner.ts';
 
 let agents: AgentGateway;
 
+/** A Claude model whose entry declares a context window smaller than Claude Code's own first prompt. */
+const SMALL_WINDOW = 'claude-small-window';
+
 beforeAll(async () => {
-  agents = await startAgentGateway('claude-code');
+  agents = await startAgentGateway('claude-code', [{ channel: 'anthropic', id: SMALL_WINDOW, settings: { context_window: 4000 } }]);
 });
 afterAll(() => agents?.dispose());
 
@@ -50,6 +53,31 @@ describe.each(AGENT_CHANNELS)('Claude Code through $label ($model)', ({ channel,
       // What Claude Code counted (from message_start and message_delta of each stream) is what was billed
       // (the simulators report no cached tokens here).
       expect({ input: result.usage.input_tokens, output: result.usage.output_tokens }).toEqual(await billedTokens(agents.gateway, account.keyName));
+      expect(run.outsideAttempts).toEqual([]);
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+});
+
+describe('Claude Code and a gateway model\'s context window', () => {
+  it('a first prompt over the entry\'s context_window: Anthropic\'s "prompt is too long", which Claude Code reports as its own "Prompt is too long"', { timeout: 120_000 }, async () => {
+    const upstream = agents.simulatorOf('anthropic');
+    const sandbox = await createAgentSandbox('claude-code');
+    try {
+      await sandbox.writeFile(join(sandbox.home, '.claude/settings.json'), claudeCodeSettings(agents.gateway.url, agents.extraAccount.key, SMALL_WINDOW));
+      upstream.reset();
+      const run = await runCli({ command: 'claude', args: ['-p', 'hi', '--output-format', 'json', '--max-turns', '2'], sandbox, timeoutMs: 90_000 });
+      const result = JSON.parse(run.stdout) as { result: string; is_error: boolean };
+      expect(result.is_error, describeRun(run)).toBe(true);
+      // Claude Code recognised the overflow and read the numbers out of it (its own wording, not the API
+      // error's): a first exchange cannot be compacted, so it stops and says why.
+      expect(result.result, describeRun(run)).toMatch(/^Prompt is too long · the request is ~\d+ tokens \(limit 4000\)/);
+      expect(modelCalls(upstream.requests).filter((call) => call.path === '/v1/messages')).toEqual([]);
+      await agents.gateway.recorder.flush();
+      const row = await agents.gateway.database.db.selectFrom('usage_logs').selectAll().where('key_name', '=', agents.extraAccount.keyName).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      expect([row.model, row.status, Number(row.cost_micros)]).toEqual([SMALL_WINDOW, 400, 0]);
+      expect(row.error).toMatch(/^prompt is too long: \d+ tokens > 4000 maximum$/);
       expect(run.outsideAttempts).toEqual([]);
     } finally {
       await sandbox.dispose();

@@ -16,8 +16,16 @@ import { createAgentSandbox, describeRun, runCli, type AgentSandbox } from './cl
 
 let agents: AgentGateway;
 
+/** Claude models whose entries declare a context window: one smaller than Codex's own first prompt, one Codex's config.toml repeats. */
+const SMALL_WINDOW = 'claude-small-window';
+const CONFIGURED = 'claude-configured';
+const CONFIGURED_WINDOW = 60_000;
+
 beforeAll(async () => {
-  agents = await startAgentGateway('codex');
+  agents = await startAgentGateway('codex', [
+    { channel: 'anthropic', id: SMALL_WINDOW, settings: { context_window: 4000 } },
+    { channel: 'anthropic', id: CONFIGURED, settings: { context_window: CONFIGURED_WINDOW } },
+  ]);
 });
 afterAll(() => agents?.dispose());
 
@@ -27,22 +35,22 @@ const CHANNELS = AGENT_CHANNELS.filter(({ channel }) => ['openai', 'anthropic', 
 type Provider = 'custom' | 'built-in';
 
 /** $CODEX_HOME/config.toml as docs/coding-agents.md gives it. */
-function codexConfig(provider: Provider, model: string): string {
+function codexConfig(provider: Provider, model: string, modelSettings: readonly string[] = []): string {
   // Plugins and apps would fetch their catalogues from github.com and chatgpt.com at start.
   const common = [
     'check_for_update_on_startup = false', '', '[analytics]', 'enabled = false', '',
     '[features]', 'plugins = false', 'remote_plugin = false', 'plugin_sharing = false', 'apps = false', '',
   ];
-  if (provider === 'built-in') return [`model = "${model}"`, `openai_base_url = "${agents.gateway.url}/v1"`, ...common].join('\n');
+  if (provider === 'built-in') return [`model = "${model}"`, ...modelSettings, `openai_base_url = "${agents.gateway.url}/v1"`, ...common].join('\n');
   return [
-    `model = "${model}"`, 'model_provider = "gateway"', ...common,
+    `model = "${model}"`, ...modelSettings, 'model_provider = "gateway"', ...common,
     '[model_providers.gateway]', 'name = "Model gateway"', `base_url = "${agents.gateway.url}/v1"`, 'env_key = "GATEWAY_API_KEY"', 'wire_api = "responses"', '',
   ].join('\n');
 }
 
-async function runCodex(sandbox: AgentSandbox, provider: Provider, key: string, model: string) {
+async function runCodex(sandbox: AgentSandbox, provider: Provider, key: string, model: string, modelSettings: readonly string[] = []) {
   const codexHome = join(sandbox.home, '.codex');
-  await sandbox.writeFile(join(codexHome, 'config.toml'), codexConfig(provider, model));
+  await sandbox.writeFile(join(codexHome, 'config.toml'), codexConfig(provider, model, modelSettings));
   if (provider === 'built-in') {
     // The built-in provider takes its key from a login (OPENAI_API_KEY alone is not sent): stored in CODEX_HOME.
     const login = await runCli({ command: 'codex', args: ['login', '--with-api-key'], sandbox, stdin: `${key}\n`, env: { CODEX_HOME: codexHome }, timeoutMs: 30_000 });
@@ -98,6 +106,54 @@ describe.each(['custom', 'built-in'] as const)('Codex as the %s provider', (prov
         await sandbox.dispose();
       }
     });
+  });
+});
+
+describe.each(['custom', 'built-in'] as const)('Codex and a gateway model\'s context window, as the %s provider', (provider) => {
+  it('a first prompt over the entry\'s context_window: Codex takes the refusal as a full context window (not a bad request)', { timeout: 150_000 }, async () => {
+    const upstream = agents.simulatorOf('anthropic');
+    const sandbox = await createAgentSandbox('codex');
+    try {
+      upstream.reset();
+      const run = await runCodex(sandbox, provider, agents.extraAccount.key, SMALL_WINDOW);
+      // CodexErr::ContextWindowExceeded, which Codex maps from the code context_length_exceeded (a 400, or an
+      // error event on the WebSocket); any other 400 it reports as a bad request and stops.
+      expect(run.stdout + run.stderr, describeRun(run)).toContain("Codex ran out of room in the model's context window");
+      expect(modelCalls(upstream.requests)).toEqual([]);
+      await agents.gateway.recorder.flush();
+      const row = await agents.gateway.database.db.selectFrom('usage_logs').selectAll().where('key_name', '=', agents.extraAccount.keyName).where('model', '=', SMALL_WINDOW).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      expect([row.status, Number(row.cost_micros), row.error]).toEqual([400, 0, 'Your input exceeds the context window of this model. Please adjust your input and try again.']);
+      expect(run.outsideAttempts).toEqual([]);
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+});
+
+describe('Codex with a gateway model\'s settings in its config.toml (docs/coding-agents.md: no catalogue, Codex\'s own system prompt kept)', () => {
+  it('compacts at the model_context_window it gives, and sends the reasoning effort it gives, through an Anthropic channel', { timeout: 150_000 }, async () => {
+    const upstream = agents.simulatorOf('anthropic');
+    const sandbox = await createAgentSandbox('codex');
+    try {
+      upstream.reset();
+      // The first answer (a tool call) reports 95 % of the window as its input: Codex must compact before it goes on.
+      upstream.script({ toolCall: { name: 'exec_command', arguments: { cmd: 'echo hello' } }, cachedTokens: Math.round(CONFIGURED_WINDOW * 0.95) });
+      const settings = [`model_context_window = ${CONFIGURED_WINDOW}`, 'model_reasoning_effort = "high"', 'model_reasoning_summary = "none"'];
+      const run = await runCodex(sandbox, 'custom', agents.extraAccount.key, CONFIGURED, settings);
+      expect(run.exitCode, describeRun(run)).toBe(0);
+      const calls = modelCalls(upstream.requests);
+      const bodies = calls.map((call) => call.rawBody);
+      // Codex's own compaction prompt, sent in the second call: it read the window from the config.
+      expect(bodies[1], describeRun(run)).toContain('CONTEXT CHECKPOINT COMPACTION');
+      const first = calls[0]!.body as { system?: unknown; thinking?: { type: string; budget_tokens?: number } };
+      // Codex's default system prompt (its fallback metadata's), not one a catalogue entry would have to carry.
+      expect(JSON.stringify(first.system)).toContain('You are a coding agent running in the Codex CLI');
+      // reasoning.effort "high", as the Anthropic channel gets it.
+      expect(first.thinking, JSON.stringify(first.thinking)).toMatchObject({ type: expect.stringMatching(/enabled|adaptive/) });
+      expect(run.outsideAttempts).toEqual([]);
+    } finally {
+      await sandbox.dispose();
+    }
   });
 });
 

@@ -58,8 +58,11 @@ describe('web server tools from Claude Code', () => {
     expect(sent.tools.map((tool) => Object.keys(tool))).toEqual([['functionDeclarations']]);
   });
 
-  it('an OpenAI channel gets the function tools only and answers', async () => {
-    const message = await ask('gpt-up');
+  it('an OpenAI channel gets the function tools only and answers; the warnings header names both tools removed', async () => {
+    const { data: message, response } = await ask('gpt-up').withResponse();
+    const warnings = response.headers.get('x-gateway-warnings') ?? '';
+    expect(warnings).toContain('web_search dropped: removed: the provider runs this tool on its own servers');
+    expect(warnings).toContain('web_fetch dropped: removed: the provider runs this tool on its own servers, and OpenAI chat has no fetch tool');
     expect(message.content.at(-1)).toMatchObject({ type: 'text', text: 'Hello from the OpenAI simulator: you said "Hello there"' });
     const sent = openaiUpstream.requests.at(-1)!.body as { tools: { type: string; function: { name: string } }[] };
     expect(sent.tools.map((tool) => tool.function.name)).toEqual(['read_file']);

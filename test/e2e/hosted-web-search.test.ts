@@ -3,7 +3,10 @@
 // Gemini channel Gemini's search grounding; the search comes back as a `web_search_call` output item (with
 // the events the openai SDK declares) and url_citation annotations. An Anthropic client's web_search through
 // a Gemini channel comes back as server_tool_use + web_search_tool_result blocks and a cited text. Each
-// search is billed at the model's per_search price, as the provider counts it.
+// search is billed at the model's per_search price, as the provider counts it. An Anthropic client's
+// web_fetch through a Gemini channel is served by Gemini's urlContext and comes back as server_tool_use +
+// web_fetch_tool_result blocks (one pair per page, failed reads as web_fetch_tool_result_error); a fetch
+// costs nothing apart, the pages' text is billed as input tokens (Gemini's toolUsePromptTokenCount).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
@@ -13,6 +16,7 @@ import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/
 import { startGeminiSimulator, type GeminiSimulator } from '../simulators/gemini-simulator.ts';
 import { startTestGateway, testKey, type TestGateway } from '../helpers/test-gateway.ts';
 import { flushedBalance, lastUsageRow } from '../helpers/usage-rows.ts';
+import { countWords, webFetchFinding } from '../simulators/simulator-answers.ts';
 
 const KEY = testKey('websearch');
 const PER_SEARCH_MICROS = 10_000;
@@ -138,5 +142,73 @@ describe('an Anthropic client\'s web_search through a Gemini channel', () => {
     expectSearchBlocks([message.content[1]!, message.content[2]!, message.content[0]!]);
     expect(message.usage.server_tool_use?.web_search_requests).toBe(1);
     await expectOneSearchBilled(before);
+  });
+});
+
+describe('an Anthropic client\'s web_fetch through a Gemini channel', () => {
+  // As Claude Code asks: the beta endpoint with the web fetch beta header.
+  const client = () => new Anthropic({ baseURL: gateway.url, apiKey: KEY, maxRetries: 0 });
+  const GOOD = 'https://example.org/guide';
+  const DOWN = 'https://down.invalid/page';
+  const asked = `Summarise ${GOOD} and ${DOWN}`;
+  const body = {
+    model: 'gemini-up', max_tokens: 300, betas: ['web-fetch-2025-09-10'],
+    tools: [{ type: 'web_fetch_20250910' as const, name: 'web_fetch' as const }], messages: [{ role: 'user' as const, content: asked }],
+  };
+  const answer = `Read ${GOOD}: the fetched page says hello. Could not read ${DOWN}.`;
+
+  function expectFetchBlocks(content: Anthropic.Beta.BetaContentBlock[]): void {
+    expect(content.map((block) => block.type)).toEqual(['server_tool_use', 'web_fetch_tool_result', 'server_tool_use', 'web_fetch_tool_result', 'text']);
+    const [good, goodResult, down, downResult, text] = content as [Anthropic.Beta.BetaServerToolUseBlock, Anthropic.Beta.BetaWebFetchToolResultBlock, Anthropic.Beta.BetaServerToolUseBlock, Anthropic.Beta.BetaWebFetchToolResultBlock, Anthropic.Beta.BetaTextBlock];
+    expect(good).toMatchObject({ name: 'web_fetch', input: { url: GOOD } });
+    expect(down).toMatchObject({ name: 'web_fetch', input: { url: DOWN } });
+    expect(good.id).toMatch(/^srvtoolu_/);
+    expect(down.id).not.toBe(good.id);
+    expect(goodResult).toMatchObject({
+      tool_use_id: good.id,
+      content: { type: 'web_fetch_result', url: GOOD, retrieved_at: null, content: { type: 'document', source: { type: 'text', media_type: 'text/plain', data: '' } } },
+    });
+    expect(downResult).toMatchObject({ tool_use_id: down.id, content: { type: 'web_fetch_tool_result_error', error_code: 'url_not_accessible' } });
+    expect(text).toMatchObject({ type: 'text', text: answer });
+  }
+
+  /** The pages' text was billed as input at the input price, nothing per fetch; the client saw the same input. */
+  async function expectFetchesBilled(before: number, usage: Anthropic.Beta.BetaUsage): Promise<void> {
+    expect(usage.server_tool_use).toEqual({ web_search_requests: 0, web_fetch_requests: 2 });
+    const pageTokens = countWords(webFetchFinding(GOOD).page);
+    const row = await lastUsageRow(gateway, 'searcher');
+    expect(row.input_tokens).toBe(countWords(asked) + pageTokens);
+    expect(usage.input_tokens).toBe(row.input_tokens);
+    expect(row.searches).toBe(0);
+    expect(row.cost_micros).toBe(Math.round(row.input_tokens * PRICES.input_per_mtok + row.output_tokens * PRICES.output_per_mtok));
+    expect(before - (await flushedBalance(gateway, 'sue'))).toBe(row.cost_micros);
+  }
+
+  it('is served by urlContext and comes back as web_fetch blocks, a failed read as web_fetch_tool_result_error', async () => {
+    const before = await flushedBalance(gateway, 'sue');
+    const { data: message, response } = await client().beta.messages.create(body).withResponse();
+    expect((geminiUpstream.requests.at(-1)!.body as { tools: unknown[] }).tools).toEqual([{ urlContext: {} }]);
+    expect(response.headers.get('x-gateway-warnings')).toBeNull();
+    expectFetchBlocks(message.content);
+    await expectFetchesBilled(before, message.usage);
+  });
+
+  it('streamed, the SDK assembles the same blocks (Gemini tells its reads on the first chunk, before the answer)', async () => {
+    const before = await flushedBalance(gateway, 'sue');
+    const message = await client().beta.messages.stream(body).finalMessage();
+    expectFetchBlocks(message.content);
+    await expectFetchesBilled(before, message.usage);
+  });
+
+  it('the next turn sends the blocks back: the fetch reaches Gemini as text, and the call goes through', async () => {
+    const first = await client().beta.messages.create(body);
+    const next = await client().beta.messages.create({
+      ...body,
+      messages: [...body.messages, { role: 'assistant', content: first.content as Anthropic.Beta.BetaContentBlockParam[] }, { role: 'user', content: 'Thanks' }],
+    });
+    expect(next.content.at(-1)).toMatchObject({ type: 'text' });
+    const sent = JSON.stringify((geminiUpstream.requests.at(-1)!.body as { contents: unknown[] }).contents);
+    expect(sent).toContain(`Fetched ${GOOD}`);
+    expect(sent).toContain(answer);
   });
 });

@@ -2,8 +2,9 @@
 // response.create messages, each event one text frame, several responses on one connection with
 // previous_response_id across them (store: false: the connection remembers), on a translated (Anthropic)
 // and a passthrough (OpenAI) channel; authenticated before the upgrade, metered and logged like HTTP (one
-// usage row per response), refusals as error events that leave the connection open, connection caps and
-// the idle timeout.
+// usage row per response, and one count in gateway_requests_total like a POST), what the gateway changed
+// (HTTP's x-gateway-warnings) in the Response objects' metadata, refusals as error events that leave the
+// connection open, connection caps and the idle timeout.
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicSimulator, type AnthropicSimulator } from '../simulators/anthropic-simulator.ts';
@@ -27,9 +28,9 @@ beforeAll(async () => {
   gateway = await startTestGateway({
     channels: [
       { name: 'anthropic', type: 'anthropic', base_url: anthropic.url, api_key: 'sk-ws-anthropic', models: ['claude-sonnet-4-6'] },
-      { name: 'openai', type: 'openai', base_url: openai.url, api_key: 'sk-ws-openai', models: ['gpt-4o-mini'] },
+      { name: 'openai', type: 'openai', base_url: openai.url, api_key: 'sk-ws-openai', models: ['gpt-4o-mini', 'gpt-plain'], model_mapping: { 'gpt-plain': 'gpt-4o-mini' } },
     ],
-    models: [{ id: 'claude-sonnet-4-6', ...PRICES }, { id: 'gpt-4o-mini', ...PRICES }],
+    models: [{ id: 'claude-sonnet-4-6', ...PRICES }, { id: 'gpt-4o-mini', ...PRICES }, { id: 'gpt-plain', ...PRICES, capabilities: { reasoning: false } }],
     users: [{ name: 'wes', balance: 100 }, { name: 'cap', balance: 100 }, { name: 'boss', email: 'boss@example.com', password: 'boss password 123', role: 'admin' }],
     keys: [{ name: 'wes', key: KEY, user: 'wes' }, { name: 'cap', key: CAPPED, user: 'cap' }, { name: 'off', key: LATER_DISABLED, user: 'wes' }],
   }, { env: { RESPONSES_WS_MAX_PER_KEY: '2', RESPONSES_WS_IDLE_TIMEOUT_MS: '1500' } });
@@ -99,6 +100,31 @@ describe('the Responses WebSocket mode', () => {
       expect([row.status, row.endpoint]).toEqual([200, '/v1/responses']);
       expect(Number(row.cost_micros)).toBeGreaterThan(0);
     }
+  });
+
+  it('counts each response in gateway_requests_total like a POST, and carries what the gateway changed in the Responses\' metadata', async () => {
+    const metric = async (model: string, status: string) => {
+      const text = await (await fetch(`${gateway.url}/metrics`)).text();
+      return Number(new RegExp(`^gateway_requests_total\\{route="/v1/responses",model="${model}",status="${status}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    };
+    const [okBefore, refusedBefore] = [await metric('gpt-plain', '200'), await metric('', '400')];
+    const { socket, events, next } = await connect();
+    const done = next('response.completed');
+    socket.send(create({ model: 'gpt-plain', store: false, metadata: { session: 's1' }, reasoning: { summary: 'auto' }, input: 'hi' }));
+    await done;
+    // OpenAI refuses reasoning settings for gpt-4o-mini: the gateway dropped them, as its entry says.
+    expect(openai.requests.at(-1)!.body).not.toHaveProperty('reasoning');
+    const carrying = events.filter((event) => event.response !== undefined);
+    expect(carrying.map((event) => event.type)).toEqual(expect.arrayContaining(['response.created', 'response.completed']));
+    for (const event of carrying) {
+      expect((event.response as { metadata: unknown }).metadata).toEqual({ session: 's1', 'x-gateway-warnings': 'reasoning dropped: gpt-plain does not reason' });
+    }
+    const refused = next('error');
+    socket.send(create({ input: 'no model' }));
+    expect(await refused).toMatchObject({ status: 400 });
+    socket.close();
+    expect(await metric('gpt-plain', '200')).toBe(okBefore + 1);
+    expect(await metric('', '400')).toBe(refusedBefore + 1);
   });
 
   it('warms up on generate: false (as Codex does first): an empty completed response, nothing sent upstream or charged, and a continuation may name it', async () => {

@@ -262,7 +262,7 @@ describe('requiring an identity provider for a domain', () => {
     expect((await user.put('/api/admin/signin-domains', { domains: ['example.com'] })).status).toBe(403);
     expect((await adminClient.put('/api/admin/signin-domains', { domains: ['not a domain'] })).status).toBe(400);
     const set = await adminClient.put('/api/admin/signin-domains', { domains: ['Example.COM'] });
-    expect(set.body).toEqual({ domains: ['example.com'] });
+    expect(set.body).toEqual({ domains: ['example.com'], providers: [] });
     try {
       const known = await new ApiClient(base).post('/api/auth/login', { email: 'olga@example.com', password: 'olga password 123' });
       const unknown = await new ApiClient(base).post('/api/auth/login', { email: 'nobody-here@example.com', password: 'whatever password' });

@@ -84,6 +84,13 @@ describe('the MCP servers admin API', () => {
     expect(await toolNames()).toEqual([]);
     await api('PATCH', `/api/admin/mcp-servers/${id}`, { groups: ['default', 'staff'] });
     expect(await toolNames()).toEqual(['files__crash', 'files__echo', 'files__hang', 'files__read_note']);
+
+    // The server's own rate limit (enforced in mcp-relay-limits.test.ts): set, shown, kept by other edits, cleared.
+    expect(disabled.body.rpm_limit).toBeNull();
+    expect((await api('PATCH', `/api/admin/mcp-servers/${id}`, { rpm_limit: 120 })).body).toMatchObject({ rpm_limit: 120 });
+    expect((await api('PATCH', `/api/admin/mcp-servers/${id}`, { price_per_call: 0.01 })).body).toMatchObject({ rpm_limit: 120 });
+    expect((await api('PATCH', `/api/admin/mcp-servers/${id}`, { rpm_limit: 0 })).status).toBe(400);
+    expect((await api('PATCH', `/api/admin/mcp-servers/${id}`, { rpm_limit: null })).body).toMatchObject({ rpm_limit: null });
   });
 
   it('sets a key\'s tool allowlist through the admin key API; the user\'s key list shows it', async () => {

@@ -36,3 +36,36 @@ describe('sessionOf', () => {
     expect(sessionOf({ key, body: {}, forwardHeaders: {} })).toBeNull();
   });
 });
+
+describe('sessionOf for a client that names no session: the conversation\'s fingerprint', () => {
+  const key = { id: 7 };
+  const long = 'You are a coding agent. '.repeat(200);
+  const call = (body: Record<string, unknown>) => ({ key, body, rawBody: Buffer.from(JSON.stringify(body)), forwardHeaders: {} });
+  const gemini = (contents: unknown[], system = long) => call({ systemInstruction: { parts: [{ text: system }] }, contents });
+  const firstTurn = { role: 'user', parts: [{ text: 'Read the files.' }] };
+
+  it('is the same on every turn of a Gemini CLI session, whose conversation grows after its first user turn', () => {
+    const session = sessionOf(gemini([firstTurn]));
+    expect(session).toMatch(/^7\u0000conversation:/);
+    const later = gemini([firstTurn, { role: 'model', parts: [{ functionCall: { name: 'read_file', args: {} } }] }, { role: 'user', parts: [{ functionResponse: { name: 'read_file', response: { output: 'x' } } }] }]);
+    expect(sessionOf(later)).toBe(session);
+    expect(sessionOf(gemini([{ role: 'user', parts: [{ text: 'Another task.' }] }]))).not.toBe(session);
+    expect(sessionOf(gemini([firstTurn], `${long}!`))).not.toBe(session);
+    expect(sessionOf({ ...gemini([firstTurn]), key: { id: 8 } })).not.toBe(session);
+  });
+
+  it('reads OpenAI chat (system message, then the user\'s) and Anthropic messages (system apart) the same way', () => {
+    const chat = (more: unknown[]) => call({ messages: [{ role: 'system', content: long }, { role: 'user', content: 'Hi' }, ...more] });
+    expect(sessionOf(chat([]))).not.toBeNull();
+    expect(sessionOf(chat([{ role: 'assistant', content: 'Hello' }, { role: 'user', content: 'More' }]))).toBe(sessionOf(chat([])));
+    const anthropic = (more: unknown[]) => call({ system: long, messages: [{ role: 'user', content: 'Hi' }, ...more] });
+    expect(sessionOf(anthropic([{ role: 'assistant', content: 'Hello' }, { role: 'user', content: 'More' }]))).toBe(sessionOf(anthropic([])));
+  });
+
+  it('is none for a start too short to be cached, or a body without a conversation', () => {
+    expect(sessionOf(gemini([firstTurn], 'Be brief.'))).toBeNull();
+    expect(sessionOf(call({ model: 'embed', input: long }))).toBeNull();
+    // A long body whose start is short: the rest of the conversation is not part of the fingerprint.
+    expect(sessionOf(call({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: long }, { role: 'user', content: 'More' }] }))).toBeNull();
+  });
+});

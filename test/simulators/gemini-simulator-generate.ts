@@ -2,7 +2,7 @@
 // (behaviour documented in gemini-simulator.ts).
 import type { SimulatorExchange } from './simulator-core.ts';
 import { sendEventStream, sendJson } from './simulator-http.ts';
-import { announcement, asksForSearch, countWords, greeting, scriptedToolCall, shapeText, simulatedEmbedding, splitIntoPieces, thinkingSignature, thinkingText, toolResultAnswer, weatherCities, webSearchFinding } from './simulator-answers.ts';
+import { announcement, asksForSearch, countWords, greeting, scriptedToolCall, shapeText, simulatedEmbedding, splitIntoPieces, thinkingSignature, thinkingText, toolResultAnswer, urlsIn, weatherCities, webFetchAnswer, webFetchFinding, webSearchFinding } from './simulator-answers.ts';
 import { geminiError } from './gemini-simulator-errors.ts';
 
 interface Part { text?: string; thought?: boolean; thoughtSignature?: string; thought_signature?: string; functionCall?: { name?: string; args?: unknown }; functionResponse?: { name?: string; response?: unknown } }
@@ -10,7 +10,7 @@ interface Content { role?: string; parts?: Part[] }
 interface GenerateBody {
   contents?: Content[];
   systemInstruction?: Content;
-  tools?: { functionDeclarations?: { name?: string }[]; googleSearch?: object; google_search?: object }[];
+  tools?: { functionDeclarations?: { name?: string }[]; googleSearch?: object; google_search?: object; urlContext?: object; url_context?: object }[];
   generationConfig?: GenerationConfig;
   /** Google's JSON mapping also takes the proto's snake_case names (generation_config, max_output_tokens, …). */
   generation_config?: SnakeGenerationConfig;
@@ -90,7 +90,18 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
   let answerTokens = 0;
   const searching = step.reply === undefined && scripted === null && results.length === 0 && asksForSearch(said) && (body.tools ?? []).some((tool) => tool.googleSearch || tool.google_search);
   let groundingMetadata: Record<string, unknown> | undefined;
-  if (searching) {
+  const urls = step.reply === undefined && scripted === null && results.length === 0 && (body.tools ?? []).some((tool) => tool.urlContext || tool.url_context) ? urlsIn(said) : [];
+  let urlContextMetadata: Record<string, unknown> | undefined;
+  let toolUseTokens = 0;
+  if (urls.length > 0) {
+    // URL context: the pages read before answering; their text is tool-use prompt tokens, the answer says what they held.
+    const found = urls.map(webFetchFinding);
+    const answer = webFetchAnswer(found);
+    parts.push({ text: answer });
+    answerTokens = countWords(answer);
+    toolUseTokens = found.reduce((sum, page) => sum + countWords(page.page), 0);
+    urlContextMetadata = { urlMetadata: found.map((page) => ({ retrievedUrl: page.url, urlRetrievalStatus: page.reached ? 'URL_RETRIEVAL_STATUS_SUCCESS' : 'URL_RETRIEVAL_STATUS_ERROR' })) };
+  } else if (searching) {
     // Search grounding: the answer, and what Google searched and used (segment offsets in UTF-8 bytes).
     const found = webSearchFinding(said);
     parts.push({ text: found.answer });
@@ -127,8 +138,9 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
   thoughts *= candidateCount;
   const prompt = promptTokens(body);
   const usage = step.omitUsage ? undefined : {
-    promptTokenCount: prompt, candidatesTokenCount: answerTokens, totalTokenCount: prompt + answerTokens + thoughts,
+    promptTokenCount: prompt, candidatesTokenCount: answerTokens, totalTokenCount: prompt + answerTokens + thoughts + toolUseTokens,
     promptTokensDetails: [{ modality: 'TEXT', tokenCount: prompt }], ...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
+    ...(toolUseTokens > 0 ? { toolUsePromptTokenCount: toolUseTokens, toolUsePromptTokensDetails: [{ modality: 'TEXT', tokenCount: toolUseTokens }] } : {}),
     ...(step.cachedTokens ? { cachedContentTokenCount: step.cachedTokens } : {}),
   };
   const responseId = `sim${(++sequence).toString(36).padStart(8, '0')}`;
@@ -136,7 +148,7 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
   const indexes = Array.from({ length: candidateCount }, (_, index) => index);
   if (!stream) {
     return sendJson(exchange.response, 200, {
-      candidates: indexes.map((index) => ({ content: { parts, role: 'model' }, finishReason, index, ...(groundingMetadata ? { groundingMetadata } : {}) })), usageMetadata: usage, modelVersion, responseId,
+      candidates: indexes.map((index) => ({ content: { parts, role: 'model' }, finishReason, index, ...(groundingMetadata ? { groundingMetadata } : {}), ...(urlContextMetadata ? { urlContextMetadata } : {}) })), usageMetadata: usage, modelVersion, responseId,
     }, step.headers);
   }
   // Chunks: the thought, then the text a word at a time (function calls together in one chunk); the last
@@ -156,7 +168,10 @@ export function generateContent(exchange: SimulatorExchange, model: string, stre
   }
   const partialUsage = usage ? { promptTokenCount: prompt, totalTokenCount: prompt, promptTokensDetails: usage.promptTokensDetails } : undefined;
   const chunks = pieces.map((chunkParts, i) => JSON.stringify({
-    candidates: indexes.map((index) => ({ content: { parts: chunkParts, role: 'model' }, ...(i === pieces.length - 1 ? { finishReason, ...(groundingMetadata ? { groundingMetadata } : {}) } : {}), index })),
+    candidates: indexes.map((index) => ({
+      content: { parts: chunkParts, role: 'model' }, ...(i === pieces.length - 1 ? { finishReason, ...(groundingMetadata ? { groundingMetadata } : {}) } : {}),
+      ...(i === 0 && urlContextMetadata ? { urlContextMetadata } : {}), index,
+    })),
     usageMetadata: i === pieces.length - 1 ? usage : partialUsage, modelVersion, responseId,
   }));
   if (step.omitTerminator) chunks.pop(); // no chunk with finishReason

@@ -1,8 +1,8 @@
 // Proves the Gemini simulator speaks Google's wire format: the official SDK is pointed straight at it.
-import { ApiError, FinishReason, GoogleGenAI, type Content, type GenerateContentResponse, type Tool } from '@google/genai';
+import { ApiError, FinishReason, GoogleGenAI, UrlRetrievalStatus, type Content, type GenerateContentResponse, type Tool } from '@google/genai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startGeminiSimulator, type GeminiSimulator } from './gemini-simulator.ts';
-import { simulatedEmbedding } from './simulator-answers.ts';
+import { countWords, simulatedEmbedding, webFetchFinding } from './simulator-answers.ts';
 import { geminiThoughtSignature } from './gemini-simulator-generate.ts';
 
 const API_KEY = 'sim-gemini-key';
@@ -255,5 +255,35 @@ describe('model names of several segments (prefixed ids, sent unencoded by the S
     expect((await ai.models.countTokens({ model: prefixed, contents: 'one two three' })).totalTokens).toBe(3);
     const embedded = await ai.models.embedContent({ model: prefixed, contents: 'alpha', config: { outputDimensionality: 4 } });
     expect(embedded.embeddings![0]!.values).toEqual(simulatedEmbedding('alpha', 4));
+  });
+});
+
+describe('URL context', () => {
+  const config = { tools: [{ urlContext: {} }] };
+  const asked = 'Summarise https://example.org/guide and https://down.invalid/page.';
+
+  it('reads the URLs of the prompt with urlContext: the status of each, the pages as tool-use prompt tokens, whole and streamed', async () => {
+    const response = await ai.models.generateContent({ model, contents: asked, config });
+    expect(response.text).toBe('Read https://example.org/guide: the fetched page says hello. Could not read https://down.invalid/page.');
+    expect(response.candidates?.[0]?.urlContextMetadata?.urlMetadata).toEqual([
+      { retrievedUrl: 'https://example.org/guide', urlRetrievalStatus: UrlRetrievalStatus.URL_RETRIEVAL_STATUS_SUCCESS },
+      { retrievedUrl: 'https://down.invalid/page', urlRetrievalStatus: UrlRetrievalStatus.URL_RETRIEVAL_STATUS_ERROR },
+    ]);
+    const usage = response.usageMetadata!;
+    const pageTokens = countWords(webFetchFinding('https://example.org/guide').page);
+    expect(pageTokens).toBeGreaterThan(0);
+    expect(usage.toolUsePromptTokenCount).toBe(pageTokens);
+    expect(usage.totalTokenCount).toBe(usage.promptTokenCount! + usage.candidatesTokenCount! + pageTokens);
+    const chunks = await collect(await ai.models.generateContentStream({ model, contents: asked, config }));
+    expect(chunks.map((chunk) => chunk.text ?? '').join('')).toBe(response.text);
+    expect(chunks[0]!.candidates?.[0]?.urlContextMetadata).toEqual(response.candidates?.[0]?.urlContextMetadata);
+    expect(chunks.slice(1).every((chunk) => chunk.candidates?.[0]?.urlContextMetadata === undefined)).toBe(true);
+    expect(chunks.at(-1)!.usageMetadata?.toolUsePromptTokenCount).toBe(pageTokens);
+  });
+
+  it('reads nothing without the tool', async () => {
+    const response = await ai.models.generateContent({ model, contents: asked });
+    expect(response.candidates?.[0]?.urlContextMetadata).toBeUndefined();
+    expect(response.usageMetadata?.toolUsePromptTokenCount).toBeUndefined();
   });
 });

@@ -15,6 +15,10 @@
 // With a googleSearch tool and "search" in the last user text, search grounding: the answer of
 // webSearchFinding with the candidate's groundingMetadata (webSearchQueries, one groundingChunk, a support
 // spanning the answer; streamed: on the last chunk).
+// With a urlContext tool and http(s) URLs in the last user text, URL context: the answer of webFetchAnswer
+// (what each page said) with the candidate's urlContextMetadata (urlMetadata: retrievedUrl and
+// urlRetrievalStatus SUCCESS, or ERROR for a host under .invalid; streamed: on the first chunk, as the pages
+// are read before the answer) and usage's toolUsePromptTokenCount = words of the pages read.
 // A thoughtSignature sent back that the simulator did not make (nor Google's `skip_thought_signature_validator`)
 // is refused with 400 INVALID_ARGUMENT, as Google refuses a signature it cannot verify.
 // `stopSequences` cut the text (finishReason STOP); `maxOutputTokens` cuts it to that many words

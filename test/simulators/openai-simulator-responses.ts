@@ -63,7 +63,7 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
   const base = id.slice(8, 24);
   const createdAt = Math.floor(Date.now() / 1000);
   const functionTool = Array.isArray(body.tools) ? (body.tools as Item[]).find((tool) => tool.type === 'function') : undefined;
-  const functionNames = Array.isArray(body.tools) ? (body.tools as Item[]).filter((tool) => tool.type === 'function').map((tool) => String(tool.name)) : [];
+  const functionNames = Array.isArray(body.tools) ? offeredFunctionNames(body.tools as Item[]) : [];
   const scripted = step.reply === undefined ? scriptedToolCall(step.toolCall, functionNames) : null;
   const cities = step.reply === undefined && scripted === null && results.length === 0 && functionTool ? weatherCities(said) : null;
 
@@ -72,7 +72,9 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
   if (summary) output.push({ id: `rs_${base}`, type: 'reasoning', summary: [{ type: 'summary_text', text: thinkingText(said) }] });
   let incomplete = false;
   if (scripted !== null && 'name' in scripted) {
-    output.push({ id: `fc_${base}_script`, type: 'function_call', status: 'completed', arguments: JSON.stringify(scripted.arguments), call_id: `call_sim_script_${base}`, name: scripted.name });
+    // A function of a namespace tool is called by its own name, the namespace beside it (as Codex's MCP tools).
+    const [namespace, name] = scripted.name.includes('.') ? scripted.name.split('.', 2) as [string, string] : [undefined, scripted.name];
+    output.push({ id: `fc_${base}_script`, type: 'function_call', status: 'completed', arguments: JSON.stringify(scripted.arguments), call_id: `call_sim_script_${base}`, name, ...(namespace ? { namespace } : {}) });
   } else if (cities) {
     // Some models say what they are about to do before calling tools (the ai SDK keeps both in step one).
     const preface = announcement(said);
@@ -103,6 +105,18 @@ export function responses(exchange: SimulatorExchange): void | Promise<void> {
   output.forEach((item, index) => events.push(...itemEvents(item, index, event)));
   events.push(event(`response.${status}`, { response: response(status, output, true) }));
   return sendEventStream(exchange.response, step, events, { terminator: null, malformed: 'event: response.output_text.delta\ndata: {"broken": \n\n' });
+}
+
+/**
+ * The function names a scripted tool call may name: function tools by name, the functions of a namespace tool
+ * (Codex groups an MCP server's tools in one) as `namespace.name` (a dot is not allowed in either name).
+ */
+function offeredFunctionNames(tools: Item[]): string[] {
+  return tools.flatMap((tool) => {
+    if (tool.type === 'function') return [String(tool.name)];
+    if (tool.type === 'namespace' && Array.isArray(tool.tools)) return (tool.tools as Item[]).filter((inner) => inner.type === 'function').map((inner) => `${String(tool.name)}.${String(inner.name)}`);
+    return [];
+  });
 }
 
 /** The events of one output item, from output_item.added to output_item.done. */

@@ -42,6 +42,26 @@ export function webSearchFinding(said: string): WebSearchFinding {
   return { query: said, url: `https://example.org/${slug}`, title: `About ${said}`, answer: `The web says: ${said}.` };
 }
 
+/** What a simulated hosted web fetch reads: each http(s) URL in the question; a host under .invalid cannot be reached. */
+interface WebFetchFinding {
+  url: string;
+  reached: boolean;
+  /** The page's text, as the provider puts it before the model. */
+  page: string;
+}
+
+export const urlsIn = (said: string): string[] => [...said.matchAll(/https?:\/\/[^\s"'<>]+[^\s"'<>.,;:!?)]/g)].map((match) => match[0]);
+
+export function webFetchFinding(url: string): WebFetchFinding {
+  const reached = !/^https?:\/\/[^/]*\.invalid(?:[:/]|$)/i.test(url);
+  return { url, reached, page: reached ? `The page at ${url} reads: the fetched page says hello.` : '' };
+}
+
+/** The answer after reading pages: what each said, or that it could not be read. */
+export function webFetchAnswer(found: WebFetchFinding[]): string {
+  return found.map((page) => (page.reached ? `Read ${page.url}: the fetched page says hello.` : `Could not read ${page.url}.`)).join(' ');
+}
+
 export function toolResultAnswer(results: string[]): string {
   return `The tool said: ${results.join('; ')}`;
 }

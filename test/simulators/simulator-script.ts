@@ -24,7 +24,8 @@
 //                              `cached_tokens`, Anthropic `cache_read_input_tokens`, Gemini `cachedContentTokenCount`)
 //   cacheWriteTokens: n        report n of the prompt's tokens as written to cache (Anthropic
 //                              `cache_creation_input_tokens`, OpenAI and Responses `cache_write_tokens`; Gemini has none)
-//   toolCall: {name, arguments} answer with one call of the offered tool of that name with these arguments,
+//   toolCall: {name, arguments} answer with one call of the offered tool of that name with these arguments
+//                              (Responses: a function of a namespace tool as `namespace.name`),
 //                              whatever the prompt says (a coding agent's tool loop: "read this file"); the
 //                              next request, carrying the tool's result, gets the usual `The tool said: <result>`.
 //                              When the request offers no tool of that name the answer is a text saying so and

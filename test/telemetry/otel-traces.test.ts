@@ -128,6 +128,8 @@ describe('a plain call', () => {
       'gateway.key.name': 'olly-laptop',
       'gateway.key.group': 'team',
       'gateway.cost_micro_usd': Number(response.headers.get('x-gateway-cost')),
+      // Read from the passed-through answer by the format's watcher.
+      'gen_ai.response.finish_reasons': [answer.choices[0]!.finish_reason],
     });
     expect(call.attributes['gateway.overhead_ms']).toBeGreaterThan(0);
     // Content capture is off unless the operator turns it on: no prompt, no answer.

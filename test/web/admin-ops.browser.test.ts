@@ -152,6 +152,31 @@ describe('the operator view', { timeout: 60_000 }, () => {
     await screenshots('admin-all-logs');
   });
 
+  it('all logs are cards on a phone: nothing scrolls sideways, and each card names the user, model, cost and status', async () => {
+    await page.setViewportSize(VIEWPORTS.phone);
+    try {
+      await page.goto(`${gateway.url}/admin/logs`);
+      const cards = page.locator('[data-layout="cards"]');
+      const failed = cards.locator('tbody tr').filter({ hasText: 'broken-model' }).first();
+      await failed.waitFor();
+      const cells = async (card: typeof failed) => card.locator('td').evaluateAll((tds) => tds.map((td) => ({ label: td.getAttribute('data-label'), text: td.textContent, shown: (td as HTMLElement).offsetHeight > 0 && td.getBoundingClientRect().right <= window.innerWidth })));
+      const failedCells = await cells(failed);
+      expect(failedCells.map((cell) => cell.label)).toEqual(['Time', 'User', 'Key', 'Model', 'Channel', 'Outcome', 'Tokens in / out', 'Cost', '']);
+      expect(failedCells.every((cell) => cell.shown)).toBe(true);
+      const byLabel = (list: typeof failedCells) => Object.fromEntries(list.map((cell) => [cell.label, cell.text]));
+      expect(byLabel(failedCells)).toMatchObject({ User: 'Bob Browserbob-browser@example.com', Model: 'broken-model', Outcome: expect.stringMatching(/^Failed 502/), Cost: '$0.00' });
+      const ok = cards.locator('tbody tr').filter({ hasText: 'Alice Browser' }).first();
+      expect(byLabel(await cells(ok))).toMatchObject({ User: 'Alice Browseralice-browser@example.com', Outcome: 'OK', Cost: expect.stringMatching(/^\$0\.\d+$/) });
+      // Nothing wider than the phone's screen: no sideways scroll, on the page or in a card.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+      const cut = await page.locator('.mantine-Badge-label').evaluateAll((labels) => labels.filter((label) => label.scrollWidth > label.clientWidth + 1).map((label) => label.textContent));
+      expect(cut).toEqual([]);
+      await page.screenshot({ path: join(SCREENSHOT_DIR, 'admin-all-logs-cards-phone-light.png'), fullPage: true });
+    } finally {
+      await page.setViewportSize(VIEWPORTS.desktop);
+    }
+  });
+
   it("the channel list shows each upstream's balance, or that it has none", async () => {
     await page.goto(`${gateway.url}/admin/channels`);
     const row = (name: string) => page.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });

@@ -62,11 +62,12 @@ describe('the MCP servers admin page', { timeout: 90_000 }, () => {
     await dialog.getByLabel(/^URL/).fill(files.url);
     await dialog.getByLabel(/^Credential value/).fill(`Bearer ${CREDENTIAL}`);
     await dialog.getByLabel(/^Price per call/).fill('0.002');
+    await dialog.getByLabel(/^Calls per minute/).fill('600');
     await dialog.getByLabel('Allow a private-network address').check({ force: true });
     await dialog.getByRole('button', { name: 'Add server' }).click();
     const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'files', exact: true }) });
     await row.waitFor();
-    expect(await row.textContent()).toContain('$0.002');
+    expect(await row.textContent()).toContain('$0.002 · at most 600/min');
     expect(await page.content()).not.toContain(CREDENTIAL);
     await row.getByRole('button', { name: 'Test files' }).click();
     await expect.poll(async () => row.getByRole('status').textContent()).toMatch(/^Connected in \d+ ms; tools: /);

@@ -5,13 +5,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestGateway, type TestGateway } from '../helpers/test-gateway.ts';
+import { ApiClient } from '../helpers/api-client.ts';
 import { launchBrowser, SCREENSHOT_DIR, VIEWPORTS } from './browser.ts';
 
+const ADMIN = { email: 'slash-root@example.com', password: 'slash root password 1' };
+/** Every page of web/src/app/router.tsx (and a few admin pages under /admin/*). */
+const PAGES = ['/login', '/signup', '/verify-email', '/forgot-password', '/reset-password', '/pricing', '/keys', '/playground', '/logs', '/usage', '/wallet', '/settings', '/admin', '/admin/overview', '/admin/users', '/admin/logs'];
 let gateway: TestGateway;
 let browser: Browser;
 
 beforeAll(async () => {
-  gateway = await startTestGateway({});
+  gateway = await startTestGateway({ users: [{ name: 'root', email: ADMIN.email, password: ADMIN.password, role: 'admin' }] });
   browser = await launchBrowser();
 }, 60_000);
 
@@ -50,6 +54,25 @@ describe('unknown addresses', () => {
     const sneaky = await fetch(`${gateway.url}//evil.example/`, { headers: { accept: 'text/html' }, redirect: 'manual' });
     expect(sneaky.status).toBe(404);
     expect(sneaky.headers.get('location')).toBeNull();
+    await page.context().close();
+  });
+
+  it('every page, /pricing among them, is reached with a trailing slash too', async () => {
+    for (const path of PAGES) {
+      const answer = await fetch(`${gateway.url}${path}/`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+      expect({ path, status: answer.status, location: answer.headers.get('location') }).toEqual({ path, status: 308, location: path });
+    }
+    // The pricing page on: /pricing/ shows it; off: the redirect lands on the Not Found page (404).
+    const admin = new ApiClient(gateway.url);
+    expect((await admin.post('/api/auth/login', ADMIN)).status).toBe(200);
+    expect((await admin.put('/api/admin/settings', { pricing_page: { enabled: true } })).status).toBe(200);
+    const page = await (await browser.newContext({ viewport: VIEWPORTS.phone })).newPage();
+    expect((await page.goto(`${gateway.url}/pricing/`))!.status()).toBe(200);
+    await page.getByRole('heading', { level: 1, name: 'Pricing' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/pricing');
+    expect((await admin.put('/api/admin/settings', { pricing_page: { enabled: false } })).status).toBe(200);
+    expect((await page.goto(`${gateway.url}/pricing/`))!.status()).toBe(404);
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
     await page.context().close();
   });
 

@@ -1,11 +1,23 @@
 // A Messages request fitted to what its model declares it supports (src/hub/hub-model-support.ts): thinking
 // for a model that does not reason, tools for one without tools, image blocks (in user turns and tool
-// results) for one that cannot see them, max_tokens above the model's limit.
-import { IMAGE_LEFT_OUT, ModelFitting, type FittedRequest, type ModelSupport } from '../../hub/hub-model-support.ts';
+// results) for one that cannot see them, max_tokens above the model's limit or beyond its context window.
+import { IMAGE_LEFT_OUT, ModelFitting, statedOutput, type ContextOverflowWording, type FittedRequest, type ModelSupport, type PromptSize } from '../../hub/hub-model-support.ts';
 
 type Block = Record<string, unknown>;
 
-export function fitAnthropicRequestToModel(body: Record<string, unknown>, model: string, support: ModelSupport): FittedRequest {
+/**
+ * Anthropic's own words: Claude Code compacts on the first (its pattern is the whole message) and retries
+ * with a lower max_tokens parsed from the second.
+ */
+/** Anthropic's smallest thinking budget. */
+const MIN_THINKING_BUDGET = 1024;
+
+const ANTHROPIC_CONTEXT_WORDING: ContextOverflowWording = {
+  promptTooLong: (prompt, window) => ({ message: `prompt is too long: ${prompt} tokens > ${window} maximum`, param: null }),
+  withOutputTooLong: (prompt, output, window) => ({ message: `input length and \`max_tokens\` exceed context limit: ${prompt} + ${output} > ${window}, decrease input length or \`max_tokens\` and try again`, param: null }),
+};
+
+export function fitAnthropicRequestToModel(body: Record<string, unknown>, model: string, support: ModelSupport, prompt: PromptSize | null): FittedRequest {
   const fit = new ModelFitting(body, model, support);
   const thinking = body.thinking as { type?: unknown } | null | undefined;
   if (support.reasoning === false && thinking && thinking.type !== 'disabled') {
@@ -26,6 +38,19 @@ export function fitAnthropicRequestToModel(body: Record<string, unknown>, model:
   }
   fit.lowerLimit('max_tokens', body.max_tokens, support.maxOutputTokens, (copy, limit) => {
     copy.max_tokens = limit;
+  });
+  fit.fitContext('max_tokens', statedOutput(body.max_tokens, support.maxOutputTokens), prompt, ANTHROPIC_CONTEXT_WORDING, (copy, limit) => {
+    copy.max_tokens = limit;
+    // Anthropic wants 1024 <= budget_tokens < max_tokens: the budget goes below the new limit, or thinking goes.
+    const thinking = copy.thinking as { type?: unknown; budget_tokens?: unknown } | undefined;
+    if (thinking?.type !== 'enabled' || typeof thinking.budget_tokens !== 'number' || thinking.budget_tokens < limit) return;
+    if (limit - 1 >= MIN_THINKING_BUDGET) {
+      copy.thinking = { ...thinking, budget_tokens: limit - 1 };
+      fit.alsoChanged('thinking.budget_tokens', `has room for ${limit} output tokens; lowered to ${limit - 1}`);
+    } else {
+      delete copy.thinking;
+      fit.alsoChanged('thinking', `has room for ${limit} output tokens, less than the smallest thinking budget`, 'dropped');
+    }
   });
   return fit.result();
 }

@@ -1,4 +1,4 @@
-// Anthropic's hosted web search in an answer ⇄ the hub's server-tool parts and citations:
+// Anthropic's hosted web search and web fetch in an answer ⇄ the hub's server-tool parts and citations:
 // - `server_tool_use` (name web_search, input {query}) ⇄ a server-tool-call part;
 // - `web_search_tool_result` (content: web_search_result blocks, or a web_search_tool_result_error) ⇄ a
 //   server-tool-result part;
@@ -8,6 +8,10 @@
 // Anthropic itself would send, with empty encrypted fields (they only matter to Anthropic, which never
 // gets them back: the gateway leaves server-tool blocks out of a request to another provider, and an
 // Anthropic channel would refuse the empty ones only if the conversation moved there).
+// A fetch another provider made (Gemini's urlContext) is written as Anthropic's web_fetch blocks:
+// `server_tool_use` (name web_fetch, input {url}) and a `web_fetch_tool_result` holding a `web_fetch_result`
+// whose document is empty text (Gemini tells which page it read and whether it could, never the page's
+// text), or a `web_fetch_tool_result_error` with the closest of Anthropic's error codes.
 import type { HubCitation, HubTextPart } from '../../hub/hub-request.ts';
 import type { HubServerToolCallPart, HubServerToolResultPart } from '../../hub/hub-response.ts';
 
@@ -98,10 +102,29 @@ export function hubTextToAnthropicBlocks(part: HubTextPart): Block[] {
 }
 
 export function hubServerToolCallToAnthropic(part: HubServerToolCallPart): Block {
-  return { type: 'server_tool_use', id: anthropicServerToolId(part.id), name: part.tool === 'web-search' ? 'web_search' : 'web_fetch', input: { query: part.queries.join(' | ') } };
+  if (part.tool === 'web-fetch') return { type: 'server_tool_use', id: anthropicServerToolId(part.id), name: 'web_fetch', input: { url: part.url ?? '' } };
+  return { type: 'server_tool_use', id: anthropicServerToolId(part.id), name: 'web_search', input: { query: part.queries.join(' | ') } };
+}
+
+/** The error codes of a web_fetch_tool_result_error (the SDK's WebFetchToolResultErrorCode). */
+const WEB_FETCH_ERRORS: ReadonlySet<string> = new Set([
+  'invalid_tool_input', 'url_too_long', 'url_not_allowed', 'url_not_in_prior_context', 'url_not_accessible',
+  'unsupported_content_type', 'too_many_requests', 'max_uses_exceeded', 'unavailable', 'content_too_large',
+]);
+
+function hubWebFetchResultToAnthropic(part: HubServerToolResultPart): Block {
+  const url = part.sources[0]?.url ?? '';
+  return {
+    type: 'web_fetch_tool_result',
+    tool_use_id: anthropicServerToolId(part.callId),
+    content: part.errorCode !== undefined
+      ? { type: 'web_fetch_tool_result_error', error_code: WEB_FETCH_ERRORS.has(part.errorCode) ? part.errorCode : 'unavailable' }
+      : { type: 'web_fetch_result', url, retrieved_at: null, content: { type: 'document', source: { type: 'text', media_type: 'text/plain', data: '' }, title: part.sources[0]?.title ?? null, citations: null } },
+  };
 }
 
 export function hubServerToolResultToAnthropic(part: HubServerToolResultPart): Block {
+  if (part.tool === 'web-fetch') return hubWebFetchResultToAnthropic(part);
   return {
     type: 'web_search_tool_result',
     tool_use_id: anthropicServerToolId(part.callId),

@@ -23,6 +23,7 @@ export function anthropicUsageToHub(wire: unknown): HubUsage {
     outputTokens: countField(usage.output_tokens),
     reasoningTokens: countField(asObject(usage.output_tokens_details)?.thinking_tokens),
     webSearches: countField(asObject(usage.server_tool_use)?.web_search_requests) || undefined,
+    webFetches: countField(asObject(usage.server_tool_use)?.web_fetch_requests) || undefined,
   });
 }
 
@@ -46,8 +47,10 @@ export function hubUsageToAnthropic(usage: HubUsage): Record<string, unknown> {
   };
   // The split by lifetime only when some writes were for an hour: without it every write is a 5-minute one.
   if (oneHour > 0) wire.cache_creation = { ephemeral_5m_input_tokens: cacheWrite - oneHour, ephemeral_1h_input_tokens: oneHour };
-  // Hosted searches, as the upstream reported them (or as the gateway billed them: the metering usage's `searches`).
-  const searches = usage.webSearches ?? (usage as { searches?: number }).searches;
-  if (searches) wire.server_tool_use = { web_search_requests: searches };
+  // Hosted searches and fetches, as the upstream reported them (or as the gateway billed them: the metering
+  // usage's `searches`); Anthropic's server_tool_use names both counts.
+  const searches = usage.webSearches ?? (usage as { searches?: number }).searches ?? 0;
+  const fetches = usage.webFetches ?? 0;
+  if (searches || fetches) wire.server_tool_use = { web_search_requests: searches, web_fetch_requests: fetches };
   return wire;
 }

@@ -1,12 +1,19 @@
 // A generateContent request fitted to what its model declares it supports (src/hub/hub-model-support.ts):
 // thinkingConfig for a model that does not reason (includeThoughts for one without summaries), tools for
-// one without tools, image parts for one that cannot see them, maxOutputTokens above the model's limit.
-import { IMAGE_LEFT_OUT, ModelFitting, type FittedRequest, type ModelSupport } from '../../hub/hub-model-support.ts';
+// one without tools, image parts for one that cannot see them, maxOutputTokens above the model's limit or
+// beyond its context window.
+import { IMAGE_LEFT_OUT, ModelFitting, statedOutput, type ContextOverflowWording, type FittedRequest, type ModelSupport, type PromptSize } from '../../hub/hub-model-support.ts';
+
+/** Google's words (INVALID_ARGUMENT); Google has none for output beyond the window, so the same sentence names both. */
+const GEMINI_CONTEXT_WORDING: ContextOverflowWording = {
+  promptTooLong: (prompt, window) => ({ message: `The input token count (${prompt}) exceeds the maximum number of tokens allowed (${window}).`, param: null }),
+  withOutputTooLong: (prompt, output, window) => ({ message: `The input token count (${prompt}) plus maxOutputTokens (${output}) exceeds the maximum number of tokens allowed (${window}).`, param: null }),
+};
 
 type Part = Record<string, unknown>;
 type Config = Record<string, unknown>;
 
-export function fitGeminiRequestToModel(body: Record<string, unknown>, model: string, support: ModelSupport): FittedRequest {
+export function fitGeminiRequestToModel(body: Record<string, unknown>, model: string, support: ModelSupport, prompt: PromptSize | null): FittedRequest {
   const fit = new ModelFitting(body, model, support);
   const config = (body.generationConfig ?? null) as Config | null;
   const thinking = (config?.thinkingConfig ?? null) as Config | null;
@@ -33,6 +40,9 @@ export function fitGeminiRequestToModel(body: Record<string, unknown>, model: st
     });
   }
   fit.lowerLimit('generationConfig.maxOutputTokens', config?.maxOutputTokens, support.maxOutputTokens, (copy, limit) => {
+    copy.generationConfig = { ...(copy.generationConfig as Config), maxOutputTokens: limit };
+  });
+  fit.fitContext('generationConfig.maxOutputTokens', statedOutput(config?.maxOutputTokens, support.maxOutputTokens), prompt, GEMINI_CONTEXT_WORDING, (copy, limit) => {
     copy.generationConfig = { ...(copy.generationConfig as Config), maxOutputTokens: limit };
   });
   return fit.result();

@@ -9,6 +9,7 @@ import { geminiResponseSchema, type GeminiPart } from './gemini-generate-schema.
 import { geminiUsageToHub, hubUsageToGemini } from './gemini-generate-usage.ts';
 import { signatureForClient } from '../../hub/hub-signatures.ts';
 import { geminiGroundingToHub } from './gemini-generate-grounding.ts';
+import { fetchCount, geminiUrlContextToHub } from './gemini-generate-url-context.ts';
 import type { HubTextPart } from '../../hub/hub-request.ts';
 
 /** One response part as hub content; Gemini names no call ids, so missing ones are generated. */
@@ -45,6 +46,9 @@ export function geminiGenerateResponseToHub(json: unknown, ctx: ResponseToHubCon
   // citations on the answer's first text part (Gemini answers a grounded question in one).
   const firstText = content.find((part): part is HubTextPart => part.type === 'text');
   const grounding = geminiGroundingToHub((candidate as { groundingMetadata?: unknown } | undefined)?.groundingMetadata, firstText?.text ?? '', generateId);
+  // URL context: each page read as a hosted fetch's call and result, before the answer (after the search).
+  const fetches = geminiUrlContextToHub((candidate as { urlContextMetadata?: unknown } | undefined)?.urlContextMetadata, generateId);
+  content.unshift(...fetches);
   if (grounding) {
     if (firstText && grounding.citations.length > 0) firstText.citations = grounding.citations;
     content.unshift(grounding.call, grounding.result);
@@ -53,6 +57,7 @@ export function geminiGenerateResponseToHub(json: unknown, ctx: ResponseToHubCon
   const blocked = !candidate && response.promptFeedback?.blockReason;
   const usage = geminiUsageToHub(response.usageMetadata);
   if (grounding) usage.webSearches = grounding.searches;
+  if (fetches.length > 0) usage.webFetches = fetchCount(fetches);
   return {
     id: response.responseId ?? generateId(),
     model: response.modelVersion ?? '',

@@ -18,6 +18,7 @@ import { geminiResponseSchema } from './gemini-generate-schema.ts';
 import { geminiUsageToHub, hubUsageToGemini } from './gemini-generate-usage.ts';
 import { signatureForClient } from '../../hub/hub-signatures.ts';
 import { geminiGroundingToHub } from './gemini-generate-grounding.ts';
+import { fetchCount, geminiUrlContextToHub } from './gemini-generate-url-context.ts';
 
 /** The finish part waits for the end of the stream: usage may come with or after the finishReason. */
 export function createGeminiGenerateStreamToHubMachine(ctx: StreamToHubContext = {}): StreamMachine<SseEvent, HubStreamPart> {
@@ -31,6 +32,7 @@ export function createGeminiGenerateStreamToHubMachine(ctx: StreamToHubContext =
   // The answer's text so far: grounding supports (in the last chunk) count their offsets in it.
   let text = '';
   let searches = 0;
+  let fetches = 0;
 
   return {
     push(event) {
@@ -60,6 +62,13 @@ export function createGeminiGenerateStreamToHubMachine(ctx: StreamToHubContext =
       }
       if (chunk.usageMetadata) usage = geminiUsageToHub(chunk.usageMetadata);
       const candidate = chunk.candidates?.[0];
+      // URL context comes once, on the chunk Gemini attaches it to: the pages were read before the answer,
+      // so each is a hosted fetch ahead of that chunk's text.
+      if (fetches === 0) {
+        const read = geminiUrlContextToHub((candidate as { urlContextMetadata?: unknown } | undefined)?.urlContextMetadata, generateId);
+        fetches = fetchCount(read);
+        out.push(...read);
+      }
       for (const part of candidate?.content?.parts ?? []) {
         if (part.functionCall) {
           const index = tools++;
@@ -100,7 +109,8 @@ export function createGeminiGenerateStreamToHubMachine(ctx: StreamToHubContext =
       done = true;
       const finishReason = promptBlocked ? { unified: 'content-filter' as const, raw: finishRaw } : mapGeminiFinishReason(finishRaw, tools > 0);
       const reported = usage ?? unreportedUsage();
-      return [{ type: 'finish', finishReason, usage: searches > 0 ? { ...reported, webSearches: searches } : reported }];
+      const hosted = { ...(searches > 0 ? { webSearches: searches } : {}), ...(fetches > 0 ? { webFetches: fetches } : {}) };
+      return [{ type: 'finish', finishReason, usage: searches > 0 || fetches > 0 ? { ...reported, ...hosted } : reported }];
     },
   };
 }

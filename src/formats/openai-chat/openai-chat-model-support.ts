@@ -1,9 +1,15 @@
 // A chat completions request fitted to what its model declares it supports (src/hub/hub-model-support.ts):
 // reasoning_effort for a model that does not reason, tools for one without tools, image parts for one that
-// cannot see them, max_completion_tokens / max_tokens above the model's limit.
-import { IMAGE_LEFT_OUT, isSet, ModelFitting, type FittedRequest, type ModelSupport } from '../../hub/hub-model-support.ts';
+// cannot see them, max_completion_tokens / max_tokens above the model's limit or beyond its context window.
+import { IMAGE_LEFT_OUT, isSet, ModelFitting, statedOutput, type ContextOverflowWording, type FittedRequest, type ModelSupport, type PromptSize } from '../../hub/hub-model-support.ts';
 
-export function fitOpenAIChatRequestToModel(body: Record<string, unknown>, model: string, support: ModelSupport): FittedRequest {
+/** OpenAI's words for chat completions (code context_length_exceeded, param messages). */
+const OPENAI_CHAT_CONTEXT_WORDING: ContextOverflowWording = {
+  promptTooLong: (prompt, window) => ({ message: `This model's maximum context length is ${window} tokens. However, your messages resulted in ${prompt} tokens. Please reduce the length of the messages.`, param: 'messages' }),
+  withOutputTooLong: (prompt, output, window) => ({ message: `This model's maximum context length is ${window} tokens. However, you requested ${prompt + output} tokens (${prompt} in the messages, ${output} in the completion). Please reduce the length of the messages or completion.`, param: 'messages' }),
+};
+
+export function fitOpenAIChatRequestToModel(body: Record<string, unknown>, model: string, support: ModelSupport, prompt: PromptSize | null): FittedRequest {
   const fit = new ModelFitting(body, model, support);
   if (support.reasoning === false && isSet(body.reasoning_effort)) {
     fit.change('reasoning_effort', 'does not reason', (copy) => {
@@ -26,6 +32,11 @@ export function fitOpenAIChatRequestToModel(body: Record<string, unknown>, model
       copy[param] = limit;
     });
   }
+  // Each choice has the window to itself: the limit per answer, whichever of the two names the body uses.
+  const param = isSet(body.max_completion_tokens) ? 'max_completion_tokens' : 'max_tokens';
+  fit.fitContext(param, statedOutput(body[param], support.maxOutputTokens), prompt, OPENAI_CHAT_CONTEXT_WORDING, (copy, limit) => {
+    copy[param] = limit;
+  });
   return fit.result();
 }
 

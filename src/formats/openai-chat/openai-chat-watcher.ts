@@ -5,7 +5,7 @@
 // The gateway asks every upstream stream for usage (stream_options); a client that did not ask never sees
 // the usage-only chunk, and a client that did gets one even from an upstream that sent none (a server that
 // ignores stream_options): the counted usage it is billed by, just before [DONE].
-import type { AnswerWatcher, WatchContext } from '../../hub/hub-format.ts';
+import type { AnswerReading, AnswerWatcher, WatchContext } from '../../hub/hub-format.ts';
 import type { HubUsage } from '../../hub/hub-response.ts';
 import { MalformedEventError, type SseEvent } from '../../hub/hub-stream.ts';
 import { estimateTextTokens } from '../../metering/estimate-tokens.ts';
@@ -15,7 +15,7 @@ import { hubUsageToOpenai, openaiUsageToHub } from './openai-chat-usage.ts';
 
 const TERMINATOR = '[DONE]';
 
-type ChunkShape = { usage?: unknown; choices?: { text?: unknown; delta?: { content?: unknown; reasoning_content?: unknown; tool_calls?: { function?: { arguments?: unknown } }[] } }[] };
+type ChunkShape = { usage?: unknown; choices?: { finish_reason?: unknown; text?: unknown; delta?: { content?: unknown; reasoning_content?: unknown; tool_calls?: { function?: { arguments?: unknown } }[] } }[] };
 
 export function openaiChatWatcher(ctx: WatchContext): AnswerWatcher {
   return new OpenaiChatWatcher(ctx);
@@ -33,8 +33,8 @@ class OpenaiChatWatcher implements AnswerWatcher {
     this.ctx = ctx;
   }
 
-  whole(text: string): { reported: HubUsage | null; outputTokens(): number } {
-    return { reported: openaiUsageToHub(readUsageObjectFromTail(text)), outputTokens: () => estimateTextTokens(wholeAnswerText(text)) };
+  whole(text: string): { reported: HubUsage | null; outputTokens(): number; reading(): AnswerReading } {
+    return { reported: openaiUsageToHub(readUsageObjectFromTail(text)), outputTokens: () => estimateTextTokens(wholeAnswerText(text)), reading: () => wholeReading(text) };
   }
 
   event(event: SseEvent): string {
@@ -95,6 +95,31 @@ class OpenaiChatWatcher implements AnswerWatcher {
 
   delivered(): { text: string; toolCalls: boolean } {
     return readDelivered(this.kept);
+  }
+
+  /** Read from the kept chunks, only when a trace asks: the stream itself never parses them for it. */
+  reading(): AnswerReading {
+    const finishReasons: string[] = [];
+    for (const data of this.kept) {
+      if (!data.includes('"finish_reason":"')) continue;
+      try {
+        for (const choice of (JSON.parse(data) as ChunkShape).choices ?? []) if (typeof choice.finish_reason === 'string') finishReasons.push(choice.finish_reason);
+      } catch {
+        // forwarded as it came; it names no reason readable here
+      }
+    }
+    return { finishReasons, text: readDelivered(this.kept).text };
+  }
+}
+
+/** A whole chat or completions answer's finish reasons (one per choice) and its text. */
+function wholeReading(text: string): AnswerReading {
+  try {
+    const answer = JSON.parse(text) as { choices?: { finish_reason?: unknown }[] };
+    const finishReasons = (answer.choices ?? []).map((choice) => choice.finish_reason).filter((reason): reason is string => typeof reason === 'string');
+    return { finishReasons, text: wholeAnswerText(text) };
+  } catch {
+    return { finishReasons: [], text: '' };
   }
 }
 

@@ -78,7 +78,7 @@ function hubContentToResponsesOutput(content: readonly HubResponseContent[], bas
     annotations = [];
   };
   // A hosted search's call, found again when its result (the sources) comes.
-  const searches = new Map<string, { index: number; queries: string[] }>();
+  const searches = new Map<string, { index: number; queries: string[]; url?: string }>();
   for (const part of content) {
     if (part.type === 'text') {
       const offset = text?.length ?? 0;
@@ -95,7 +95,7 @@ function hubContentToResponsesOutput(content: readonly HubResponseContent[], bas
     if (part.type === 'reasoning') {
       output.push(reasoningItem(reasoningItemId(base, output.length), part.text, { signature: part.signature, redactedData: part.redactedData }));
     } else if (part.type === 'server-tool-call') {
-      searches.set(part.id, { index: output.length, queries: part.queries });
+      searches.set(part.id, { index: output.length, queries: part.queries, ...(part.url !== undefined ? { url: part.url } : {}) });
       output.push(webSearchCallItem(webSearchItemId(base, output.length), part, [], 'completed'));
     } else {
       const tool = clientTools.get(part.name);

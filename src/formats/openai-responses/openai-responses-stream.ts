@@ -195,7 +195,7 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
   let open: OpenText | null = null;
   const calls = new Map<number, OpenCall>();
   // Hosted searches whose result has not come yet, by the hub's call id.
-  const searches = new Map<string, { index: number; itemId: string; queries: string[] }>();
+  const searches = new Map<string, { index: number; itemId: string; queries: string[]; url?: string }>();
   let answerText = 0;
   // A reasoning item's seal (encrypted_content) goes out only when the request's include asks for it.
   const keepSeal = wantsEncryptedReasoning(ctx.requestBody);
@@ -286,7 +286,7 @@ export function createHubToOpenaiResponsesStreamMachine(ctx: HubToStreamContext)
     closeText(out, 'completed', {});
     const index = output.length;
     const itemId = webSearchItemId(base, index);
-    searches.set(call.id, { index, itemId, queries: call.queries });
+    searches.set(call.id, { index, itemId, queries: call.queries, ...(call.url !== undefined ? { url: call.url } : {}) });
     addItem(out, webSearchCallItem(itemId, call, [], 'in_progress'));
     emit(out, 'response.web_search_call.in_progress', { item_id: itemId, output_index: index });
     emit(out, 'response.web_search_call.searching', { item_id: itemId, output_index: index });

@@ -2,8 +2,8 @@
 // event goes to the client unchanged and through the format's own stream machine, whose hub parts give the
 // usage and the delivered output. A request for several answers (Gemini candidateCount) gets them all; the
 // hub reading sees the first, so the others are read apart (SeveralAnswers.laterAnswersText) and counted too.
-import type { AnswerWatcher, FormatConverters, StreamCloser, WatchContext } from '../../hub/hub-format.ts';
-import type { HubUsage } from '../../hub/hub-response.ts';
+import type { AnswerReading, AnswerWatcher, FormatConverters, StreamCloser, WatchContext } from '../../hub/hub-format.ts';
+import { finishReasonName, type HubUsage } from '../../hub/hub-response.ts';
 import { MalformedEventError, type HubStreamPart, type SseEvent, type StreamMachine } from '../../hub/hub-stream.ts';
 import { estimateHubResponseTokens, estimateTextTokens } from '../../metering/estimate-tokens.ts';
 import { deliveredOutput, type DeliveredOutput } from './delivered-output.ts';
@@ -32,6 +32,7 @@ class HubMachineWatcher implements AnswerWatcher {
   private readonly later: string[] = [];
   private usage: HubUsage | null = null;
   private sawFinish = false;
+  private readonly finishReasons: string[] = [];
 
   constructor(format: FormatConverters, ctx: WatchContext) {
     this.format = format;
@@ -39,16 +40,20 @@ class HubMachineWatcher implements AnswerWatcher {
     this.laterAnswers = laterAnswersReader(format, ctx.body);
   }
 
-  whole(text: string): { reported: HubUsage | null; outputTokens(): number } {
+  whole(text: string): { reported: HubUsage | null; outputTokens(): number; reading(): AnswerReading } {
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      return { reported: null, outputTokens: () => estimateTextTokens(text) };
+      return { reported: null, outputTokens: () => estimateTextTokens(text), reading: () => ({ finishReasons: [], text: '' }) };
     }
     const hub = this.format.responseToHub(json);
     const laterAnswers = this.laterAnswers;
-    return { reported: hub.usage, outputTokens: () => estimateHubResponseTokens(hub) + (laterAnswers === null ? 0 : estimateTextTokens(laterAnswers(json))) };
+    return {
+      reported: hub.usage,
+      outputTokens: () => estimateHubResponseTokens(hub) + (laterAnswers === null ? 0 : estimateTextTokens(laterAnswers(json))),
+      reading: () => ({ finishReasons: [finishReasonName(hub.finishReason)], text: hub.content.map((part) => (part.type === 'text' ? part.text : '')).join('') }),
+    };
   }
 
   private observe(parts: HubStreamPart[]): void {
@@ -57,6 +62,7 @@ class HubMachineWatcher implements AnswerWatcher {
       if (part.type === 'finish') {
         this.usage = part.usage;
         this.sawFinish = true;
+        this.finishReasons.push(finishReasonName(part.finishReason));
       }
     }
   }
@@ -100,6 +106,10 @@ class HubMachineWatcher implements AnswerWatcher {
 
   delivered(): { text: string; toolCalls: boolean } {
     return { text: this.output.text, toolCalls: this.output.toolCalls || this.sawFinish };
+  }
+
+  reading(): AnswerReading {
+    return { finishReasons: [...this.finishReasons], text: this.output.text };
   }
 }
 

@@ -8,6 +8,7 @@ import { createIdentityProvider, deleteIdentityProvider, identityProviderView, l
 import { redirectUriFor } from '../../accounts/identity-provider-sign-in.ts';
 import { setSigninDomains, signinDomainsSetting } from '../../accounts/signin-domains.ts';
 import { recordAudit } from '../../admin/audit-log.ts';
+import { invalidRequest } from '../../gateway-errors.ts';
 import { actorOf } from './admin-routes.ts';
 
 const httpUrl = z.url({ protocol: /^https?$/ }).max(500);
@@ -25,7 +26,11 @@ const identityProviderSchema = z.object({
   ...providerFields,
 }).strict().refine((value) => value.kind !== 'oidc' || value.issuer !== undefined, { message: 'is required for OpenID Connect', path: ['issuer'] });
 const providerChanges = z.object(providerFields).partial().strict();
-const domainsSchema = z.object({ domains: z.array(z.string().trim().toLowerCase().regex(/^(?=.{1,253}$)([a-z0-9-]{1,63}\.)+[a-z]{2,63}$/, 'must be a domain such as example.com')).max(200) }).strict();
+const domainsSchema = z.object({
+  domains: z.array(z.string().trim().toLowerCase().regex(/^(?=.{1,253}$)([a-z0-9-]{1,63}\.)+[a-z]{2,63}$/, 'must be a domain such as example.com')).max(200),
+  /** The providers (slugs) that vouch for those domains; empty: any. Left out: as before. */
+  providers: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be a provider slug')).max(50).optional(),
+}).strict();
 
 export function adminIdentityRoutes(api: ApiRouter, accounts: AccountsDeps): void {
   const admin = { tag: 'Administration', access: 'admin' as const, allowKeys: true };
@@ -68,10 +73,15 @@ export function adminIdentityRoutes(api: ApiRouter, accounts: AccountsDeps): voi
   });
   api.route({
     ...admin, method: 'PUT', url: '/api/admin/signin-domains', body: domainsSchema,
-    summary: 'Set the e-mail domains that must sign in with an identity provider (password and passkey sign-in are refused for them).',
+    summary: 'Set the e-mail domains that must sign in with an identity provider (password and passkey sign-in are refused for them), and optionally which providers (slugs) vouch for them: another provider is then refused for those addresses too.',
     handler: async ({ caller, body }) => {
+      if (body.providers) {
+        const known = new Set((await listIdentityProviders(accounts)).map((row) => row.slug));
+        const unknown = body.providers.find((slug) => !known.has(slug));
+        if (unknown !== undefined) throw invalidRequest(`Invalid value for 'providers': there is no identity provider '${unknown}'.`, 'providers', 'invalid_value');
+      }
       const before = await signinDomainsSetting(accounts);
-      const after = await setSigninDomains(accounts, body.domains);
+      const after = await setSigninDomains(accounts, body.domains, body.providers);
       await recordAudit(accounts.db, actorOf(caller), 'signin_domains.update', 'setting:identity_provider_domains', before, after);
       return after;
     },

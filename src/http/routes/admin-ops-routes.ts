@@ -7,7 +7,7 @@ import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
 import type { CircuitBreakers } from '../../routing/circuit-breaker.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import type { ApiRouter } from '../api-route.ts';
-import { idParams } from '../api-route.ts';
+import { idParams, timeParam } from '../api-route.ts';
 import { readPlatformOverview } from '../../admin/platform-overview.ts';
 import { readChannelBalance } from '../../routing/channel-balance.ts';
 import { fetchChannelModels } from '../../routing/channel-model-list.ts';
@@ -25,9 +25,6 @@ interface AdminOpsDeps {
 }
 
 const MAX_OVERVIEW_RANGE_MS = 400 * 86_400_000;
-/** ISO 8601 date-time or epoch milliseconds, as /api/stats takes them. */
-const time = z.string().max(40).refine((text) => /^\d{1,16}$/.test(text) || !Number.isNaN(Date.parse(text)), 'expected an ISO 8601 date-time or epoch milliseconds')
-  .transform((text) => (/^\d{1,16}$/.test(text) ? Number(text) : Date.parse(text)));
 
 export function adminOpsRoutes(api: ApiRouter, deps: AdminOpsDeps, accounts: AccountsDeps): void {
   const admin = { tag: 'Administration', access: 'admin' as const, allowKeys: true };
@@ -40,7 +37,7 @@ export function adminOpsRoutes(api: ApiRouter, deps: AdminOpsDeps, accounts: Acc
   api.route({
     ...admin, method: 'GET', url: '/api/admin/overview',
     summary: "The platform over a period (default the last 24 hours): requests, errors, tokens, cost, revenue (card top-ups completed, codes redeemed), a series by bucket, the top users and models by cost, and each channel's status, circuit breaker (this instance) and failed calls of the last hour.",
-    query: z.object({ from: time.optional(), to: time.optional(), bucket: z.enum(['minute', 'hour', 'day']).default('hour') }).strict(),
+    query: z.object({ from: timeParam.optional(), to: timeParam.optional(), bucket: z.enum(['minute', 'hour', 'day']).default('hour') }).strict(),
     handler: async ({ query }) => {
       const to = query.to ?? Date.now();
       const from = query.from ?? to - 86_400_000;
@@ -74,7 +71,13 @@ export function adminOpsRoutes(api: ApiRouter, deps: AdminOpsDeps, accounts: Acc
   api.route({
     ...admin, method: 'POST', url: '/api/admin/channels/test-all', summary: 'Test every channel at once (or those in channel_ids), four at a time, each as the single Test does on its first model; reenable: true turns back on the channels the gateway disabled itself that pass.',
     body: z.object({ channel_ids: z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).min(1).max(1_000).optional(), reenable: z.boolean().optional() }).strict(),
-    handler: async ({ caller, body }) => {
+    handler: async ({ caller, body, reply }) => {
+      // Thousands of channels take a while: when the administrator goes away (tab closed, request
+      // cancelled), no further channel is tested and the tests under way are cut short.
+      const gone = new AbortController();
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableEnded) gone.abort(new Error('the administrator went away'));
+      });
       const rows = await listChannelStatuses(accounts.db);
       const wanted = body.channel_ids ? new Set(body.channel_ids) : null;
       if (wanted) {
@@ -84,7 +87,7 @@ export function adminOpsRoutes(api: ApiRouter, deps: AdminOpsDeps, accounts: Acc
       const chosen = rows.filter((row) => wanted === null || wanted.has(row.id));
       const status = new Map(chosen.map((row) => [row.id, row.status]));
       const loaded = chosen.map((row) => deps.state.current.routing.anyChannel(row.id));
-      const runs = await testChannels(deps.agents, loaded.filter((channel) => channel !== undefined));
+      const runs = await testChannels(deps.agents, loaded.filter((channel) => channel !== undefined), undefined, undefined, gone.signal);
       const results = [];
       for (const run of runs) {
         // As the single Test: only a channel the gateway disabled itself is turned back on, never one an administrator disabled.

@@ -15,7 +15,8 @@ import { recordAudit, listAudit, type AuditActor } from '../../admin/audit-log.t
 import { adminCreateUser, adminResetTwoFactor, adminUpdateUser, adminUserView, findUserOr404, searchUsers } from '../../admin/admin-users.ts';
 import { keyView } from '../../accounts/user-keys.ts';
 import { findApiKeyById } from '../../db/repositories/api-keys.ts';
-import { hasAtMostDecimals, requireKnownGroups } from '../../admin/admin-number-rules.ts';
+import { requireKnownGroups } from '../../admin/admin-number-rules.ts';
+import { hasAtMostDecimals } from '../../metering/money-bounds.ts';
 import { emailField, passwordField } from './api-auth-routes.ts';
 import { mcpToolEntry } from '../../config/mcp-server-schema.ts';
 

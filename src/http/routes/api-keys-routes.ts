@@ -1,6 +1,6 @@
 // /api/keys: a user's own API keys; /api/groups: the groups a key can use and their models.
 import { z } from 'zod';
-import { hasAtMostDecimals } from '../../admin/admin-number-rules.ts';
+import { hasAtMostDecimals } from '../../metering/money-bounds.ts';
 import type { ApiRouter } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';

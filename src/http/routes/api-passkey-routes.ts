@@ -1,5 +1,7 @@
 // Passkeys: sign in with one (/api/auth/passkey), and manage one's own (/api/me/passkeys). Registration
-// and removal need a verified, signed-in session and its CSRF token, as the other security settings do.
+// and removal need a verified, signed-in session and its CSRF token, as the other security settings do;
+// registration also a recent sign-in: a passkey signs in without the password and without the TOTP code,
+// so a session taken over (a stolen cookie) must not turn into a credential of its own that outlives it.
 import { z } from 'zod';
 import type { ApiRouter } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
@@ -9,6 +11,15 @@ import { createSession } from '../../accounts/sessions.ts';
 import { refuseWhenProviderRequired } from '../../accounts/signin-domains.ts';
 import { forbidden } from '../../gateway-errors.ts';
 import { clientOf, startSession } from './api-auth-routes.ts';
+import type { ApiCaller } from '../api-caller.ts';
+
+/** How recent the session's sign-in must be to add a passkey. */
+const PASSKEY_SIGN_IN_WINDOW_MS = 15 * 60_000;
+
+function requireRecentSignIn(caller: ApiCaller, now = Date.now()): void {
+  if (caller.session && Number(caller.session.created_at) >= now - PASSKEY_SIGN_IN_WINDOW_MS) return;
+  throw forbidden('To add a passkey, sign out and sign in again first: a passkey can be added within 15 minutes of signing in.', 'recent_sign_in_required');
+}
 
 /** A WebAuthn answer as @simplewebauthn/browser produces it; the verifier checks the rest. */
 const credentialSchema = z.object({
@@ -18,18 +29,20 @@ const credentialSchema = z.object({
   response: z.object({ clientDataJSON: z.string().min(1).max(20_000) }).passthrough(),
 }).passthrough();
 const passkeyName = z.string().trim().min(1).max(64);
+/** A WebAuthn answer is a few KB (an attestation with its certificates included): a stranger may not make the gateway parse 20 MB. */
+const PASSKEY_BODY_LIMIT = 128 * 1024;
 
 export function apiPasskeyRoutes(api: ApiRouter, deps: AccountsDeps): void {
   const auth = 'Sign-up and sign-in';
   const me = 'My account';
 
   api.route({
-    method: 'POST', url: '/api/auth/passkey/options', tag: auth, access: 'public',
+    method: 'POST', url: '/api/auth/passkey/options', tag: auth, access: 'public', bodyLimit: PASSKEY_BODY_LIMIT,
     summary: 'Options for signing in with a passkey (navigator.credentials.get); the challenge is good for one answer within 5 minutes.',
     handler: async () => passkeySignInOptions(deps),
   });
   api.route({
-    method: 'POST', url: '/api/auth/passkey', tag: auth, access: 'public', body: z.object({ response: credentialSchema }).strict(),
+    method: 'POST', url: '/api/auth/passkey', tag: auth, access: 'public', bodyLimit: PASSKEY_BODY_LIMIT, body: z.object({ response: credentialSchema }).strict(),
     summary: 'Sign in with a passkey: the answer of navigator.credentials.get. No two-factor code follows (the passkey verified its user).',
     handler: async ({ body, request, reply }) => {
       const user = await signInWithPasskey(deps, body.response);
@@ -44,15 +57,21 @@ export function apiPasskeyRoutes(api: ApiRouter, deps: AccountsDeps): void {
     handler: async ({ caller }) => ({ data: (await listPasskeys(deps, caller.user.id)).map(passkeyView) }),
   });
   api.route({
-    method: 'POST', url: '/api/me/passkeys/options', tag: me, access: 'verified',
-    summary: 'Options for registering a passkey (navigator.credentials.create); good for one answer within 5 minutes.',
-    handler: async ({ caller }) => passkeyRegistrationOptions(deps, caller.user),
+    method: 'POST', url: '/api/me/passkeys/options', tag: me, access: 'verified', bodyLimit: PASSKEY_BODY_LIMIT,
+    summary: 'Options for registering a passkey (navigator.credentials.create); good for one answer within 5 minutes. Within 15 minutes of signing in (403 recent_sign_in_required after).',
+    handler: async ({ caller }) => {
+      requireRecentSignIn(caller);
+      return passkeyRegistrationOptions(deps, caller.user);
+    },
   });
   api.route({
-    method: 'POST', url: '/api/me/passkeys', tag: me, access: 'verified', status: 201,
+    method: 'POST', url: '/api/me/passkeys', tag: me, access: 'verified', status: 201, bodyLimit: PASSKEY_BODY_LIMIT,
     body: z.object({ name: passkeyName, response: credentialSchema }).strict(),
-    summary: 'Register a passkey: a name and the answer of navigator.credentials.create.',
-    handler: async ({ caller, body }) => passkeyView(await registerPasskey(deps, caller.user, body.name, body.response)),
+    summary: 'Register a passkey: a name and the answer of navigator.credentials.create. Within 15 minutes of signing in (403 recent_sign_in_required after).',
+    handler: async ({ caller, body }) => {
+      requireRecentSignIn(caller);
+      return passkeyView(await registerPasskey(deps, caller.user, body.name, body.response));
+    },
   });
   api.route({
     method: 'PATCH', url: '/api/me/passkeys/:id', tag: me, access: 'verified', params: idParams, body: z.object({ name: passkeyName }).strict(),

@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { ApiRouter } from '../api-route.ts';
-import { idParams } from '../api-route.ts';
+import { idParams, timeParam } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import type { Accounting } from '../../metering/accounting.ts';
 import { logsCsv, readLogDetail, readLogPage } from '../../accounts/usage-log-reader.ts';
@@ -15,13 +15,10 @@ import { ownKey } from '../../accounts/user-keys.ts';
 import type { StatScope } from '../../metering/statistics.ts';
 import { findUserIdByEmailAnyCase } from '../../db/repositories/users.ts';
 
-/** ISO 8601 date-time or epoch milliseconds. */
-const time = z.string().max(40).refine((text) => /^\d{1,16}$/.test(text) || !Number.isNaN(Date.parse(text)), 'expected an ISO 8601 date-time or epoch milliseconds')
-  .transform((text) => (/^\d{1,16}$/.test(text) ? Number(text) : Date.parse(text)));
 const positiveId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const logFilters = {
-  from: time.optional(),
-  to: time.optional(),
+  from: timeParam.optional(),
+  to: timeParam.optional(),
   key_id: positiveId.optional(),
   model: z.string().min(1).max(200).optional(),
   outcome: z.enum(['success', 'error']).optional(),
@@ -86,8 +83,8 @@ export function apiUsageRoutes(api: ApiRouter, deps: AccountsDeps, accounting: A
     method: 'GET', url: '/api/stats', tag, access: 'verified', allowKeys: true, summary: 'Requests, errors, cost, tokens, RPM and TPM: totals and series by minute, hour or day, by model, and by key (the `keys` that cost most, the rest summed in by_key_rest).',
     query: z.object({
       bucket: z.enum(['minute', 'hour', 'day']).default('hour'),
-      from: time.optional(),
-      to: time.optional(),
+      from: timeParam.optional(),
+      to: timeParam.optional(),
       scope: z.enum(['key', 'user', 'platform']).optional(),
       key_id: positiveId.optional(),
       // by_key lists this many keys, those that cost most; by_key_rest sums the others.

@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { DatabaseSchema } from '../../db/schema.ts';
+import type { RedisContext } from '../../cluster/redis-connection.ts';
 import type { GatewayState } from '../../gateway-state.ts';
 import type { Accounting } from '../../metering/accounting.ts';
 import type { RateLimiter } from '../../metering/rate-limiter.ts';
@@ -25,6 +26,8 @@ interface McpRouteDeps {
   recorder: UsageRecorder;
   logger: Logger;
   db: Kysely<DatabaseSchema>;
+  /** Shared by the instances of a deployment: MCP sessions are served by any of them. */
+  redis?: RedisContext | undefined;
 }
 
 /** Tool arguments can be large (a file to write), but not unbounded. */
@@ -72,7 +75,7 @@ export function mcpRoutes(app: FastifyInstance, deps: McpRouteDeps): void {
     try {
       await session.transport.handleRequest(request.raw, reply.raw, request.body);
     } finally {
-      await mcp.settle(session, opened);
+      await mcp.settle(session, opened, request.method, reply.raw.statusCode);
     }
   };
 

@@ -7,7 +7,7 @@
 // issue 16). Upgrades are dispatched through Fastify's router the way @fastify/websocket did it, so the
 // route's hooks, refusals and error envelope are unchanged (./websocket-upgrades.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RelayDeps } from '../../relay/relay-deps.ts';
+import { upgradeTraceHeaders, type RelayDeps } from '../../relay/relay-deps.ts';
 import { authenticateKey } from '../../accounts/authenticate-key.ts';
 import { invalidRequest, gatewayError } from '../../gateway-errors.ts';
 import type { RealtimeSession } from '../../realtime/realtime-relay.ts';
@@ -59,7 +59,7 @@ export function realtimeRoute(app: FastifyInstance, deps: RelayDeps): WebSocketU
       try {
         if (typeof model !== 'string' || model.length === 0) throw invalidRequest("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
         const beta = request.headers['openai-beta'];
-        const session: RealtimeSession = { requestId: request.id, key, model, forwardHeaders: typeof beta === 'string' ? { 'openai-beta': beta } : {} };
+        const session: RealtimeSession = { requestId: request.id, key, model, forwardHeaders: typeof beta === 'string' ? { 'openai-beta': beta } : {}, traceHeaders: upgradeTraceHeaders(deps, request.headers) };
         const { admitRealtime } = await loadRealtimeRelay();
         request.realtime = { session, channel: await admitRealtime(deps, session) };
         request.metricsModel = model;

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CachedKey } from '../../accounts/key-index.ts';
 import { authenticateKey } from '../../accounts/authenticate-key.ts';
 import { gatewayError } from '../../gateway-errors.ts';
-import type { RelayDeps } from '../../relay/relay-deps.ts';
+import { upgradeTraceHeaders, type RelayDeps } from '../../relay/relay-deps.ts';
 import { presentedKey } from '../authenticate.ts';
 import type { WebSocketUpgrades } from './websocket-upgrades.ts';
 
@@ -65,7 +65,8 @@ export function responsesWebSocketRoute(app: FastifyInstance, deps: RelayDeps, u
       request.raw.socket.once('close', release);
       const presented = presentedKey(request);
       const authenticate = () => authenticateKey(deps.state.current.keys, presented, request.ip, Date.now());
-      await upgrades.accept(request, reply, (socket) => serveResponsesSocket(deps, socket, authenticate, request.id, { idleTimeoutMs: limits.idleTimeoutMs }, release));
+      const traceHeaders = upgradeTraceHeaders(deps, request.headers);
+      await upgrades.accept(request, reply, (socket) => serveResponsesSocket(deps, socket, authenticate, request.id, { idleTimeoutMs: limits.idleTimeoutMs, traceHeaders }, release));
     },
   });
 }

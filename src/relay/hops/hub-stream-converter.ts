@@ -1,7 +1,8 @@
 // A stream converter built from two hub machines: the channel's events → hub parts → the client's events.
 // It also watches the hub parts for usage and for the text delivered so far (for continuation). A
 // continuation segment shares the client-side machine, so the client sees one coherent stream.
-import type { FormatConverters } from '../../hub/hub-format.ts';
+import { finishReasonName } from '../../hub/hub-response.ts';
+import type { AnswerReading, FormatConverters } from '../../hub/hub-format.ts';
 import type { HubStreamPart, SseEvent, StreamMachine, TextDeltaReader, TextDeltaWriter } from '../../hub/hub-stream.ts';
 import type { GatewayError } from '../../gateway-errors.ts';
 import type { Logger } from 'pino';
@@ -43,6 +44,7 @@ class HubMachinesConverter implements HubStreamConverter {
   private readonly toHub: StreamMachine<SseEvent, HubStreamPart>;
   private reported: Usage | null = null;
   private readonly output: DeliveredOutput = deliveredOutput();
+  private readonly finishReasons: string[] = [];
   /** The machines' fast lanes for text deltas, when both have one (hub-stream.ts); null otherwise. */
   private readonly textReader: TextDeltaReader | null;
   private readonly textWriter: TextDeltaWriter | null;
@@ -66,6 +68,7 @@ class HubMachinesConverter implements HubStreamConverter {
     for (let part of parts) {
       this.output.observe(part);
       if (part.type === 'finish') {
+        this.finishReasons.push(finishReasonName(part.finishReason));
         // What the upstream left unreported is counted here, so the client's usage and the bill agree.
         const usage = this.options.usage.resolve(part.usage, this.outputTokens);
         this.reported = usage;
@@ -107,6 +110,10 @@ class HubMachinesConverter implements HubStreamConverter {
 
   usage(): Usage {
     return this.reported ?? this.options.usage.resolve(null, this.outputTokens);
+  }
+
+  reading(): AnswerReading {
+    return { finishReasons: [...this.finishReasons], text: this.output.text };
   }
 
   delivered(): { text: string; toolCalls: boolean } {

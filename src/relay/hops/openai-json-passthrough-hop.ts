@@ -5,6 +5,7 @@ import type { Operation } from '../../providers/provider-definition.ts';
 import { operationPath, supportsOperation } from '../../providers/operation-path.ts';
 import type { RoutedChannel } from '../../routing/routing-table.ts';
 import type { Usage } from '../../metering/usage.ts';
+import type { AnswerReading } from '../../hub/hub-format.ts';
 import type { RelayCall } from '../relay-types.ts';
 import type { RelayHop, StreamConverter } from '../relay-hop.ts';
 import { gatewayErrorFromUpstream } from '../upstream-error.ts';
@@ -19,6 +20,8 @@ interface JsonPassthroughSpec {
   supports?(channel: RoutedChannel): boolean;
   /** Usage from the whole answer's text; `attempt` resolves a chat answer's reported usage (attempt-usage.ts). */
   usage(text: string, attempt: AttemptUsage): Usage;
+  /** How a whole answer ended and its text, for the call's trace. */
+  reading?(text: string): AnswerReading;
   /** Rewrites the answer for the client (a provider's dialect to the common shape). */
   transform?(text: string, channel: RoutedChannel): string;
   /** The upstream body; by default the client's with the model id mapped. */
@@ -38,7 +41,8 @@ export function openAIJsonPassthroughHop(call: RelayCall, spec: JsonPassthroughS
       };
     },
     whole(text, channel, _sent, attempt) {
-      return { body: spec.transform ? spec.transform(text, channel) : text, contentType: 'application/json', usage: spec.usage(text, attempt) };
+      const reading = spec.reading;
+      return { body: spec.transform ? spec.transform(text, channel) : text, contentType: 'application/json', usage: spec.usage(text, attempt), ...(reading ? { reading: () => reading(text) } : {}) };
     },
     error: (channel, status, text, headers) => gatewayErrorFromUpstream(channel, status, text, headers),
     ...(spec.stream ? { stream: (channel: RoutedChannel, _sent: unknown, attempt: AttemptUsage) => spec.stream!(channel, attempt) } : {}),

@@ -71,7 +71,7 @@ class PassthroughChatHop implements RelayHop {
   whole(text: string, _channel: RoutedChannel, _sent: UpstreamCallShape, usage: AttemptUsage): WholeAnswer {
     this.options.warnings?.answered(this.options.changes ?? []);
     const read = this.watcher(usage, false).whole(text);
-    return { body: text, contentType: 'application/json', usage: usage.resolve(read.reported, read.outputTokens) };
+    return { body: text, contentType: 'application/json', usage: usage.resolve(read.reported, read.outputTokens), reading: read.reading };
   }
 
   error(channel: RoutedChannel, status: number, text: string, headers?: UpstreamErrorHeaders): GatewayError {

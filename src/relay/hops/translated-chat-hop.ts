@@ -4,6 +4,7 @@
 // when the channel whose request dropped them answers. A request for several answers (`n`,
 // `candidateCount`) is not translated: the hub carries one answer, so the client would get one of the n it
 // asked for; such a call goes only to channels of its own format, or is refused with a 400.
+import { finishReasonName } from '../../hub/hub-response.ts';
 import type { Logger } from 'pino';
 import type { FormatConverters, UpstreamErrorHeaders } from '../../hub/hub-format.ts';
 import type { HubRequest } from '../../hub/hub-request.ts';
@@ -147,7 +148,7 @@ class TranslatedChatHop implements RelayHop {
     // What the upstream left unreported is counted, and the client is shown the usage it is billed by.
     const usage = attemptUsage.resolve(hub.usage, () => estimateHubResponseTokens(hub));
     const answer = client.hubToResponse({ ...hub, usage }, { requestModel: call.model, requestBody: call.body });
-    return { body: JSON.stringify(answer), contentType: 'application/json', usage };
+    return { body: JSON.stringify(answer), contentType: 'application/json', usage, reading: () => ({ finishReasons: [finishReasonName(hub.finishReason)], text: hub.content.map((part) => (part.type === 'text' ? part.text : '')).join('') }) };
   }
 
   error(channel: RoutedChannel, status: number, text: string, headers?: UpstreamErrorHeaders): GatewayError {

@@ -1,6 +1,6 @@
 // One streamed attempt passed through and watched by its format's AnswerWatcher: the watcher's text for the
 // client, its reading for the bill. Used by the chat passthrough hop and by the Responses endpoint's.
-import type { AnswerWatcher, FormatConverters } from '../../hub/hub-format.ts';
+import type { AnswerReading, AnswerWatcher, FormatConverters } from '../../hub/hub-format.ts';
 import type { SseEvent } from '../../hub/hub-stream.ts';
 import type { Usage } from '../../metering/usage.ts';
 import type { GatewayError } from '../../gateway-errors.ts';
@@ -51,5 +51,9 @@ export class WatchedStream implements StreamConverter {
 
   delivered(): { text: string; toolCalls: boolean } {
     return this.watcher.delivered();
+  }
+
+  reading(): AnswerReading {
+    return this.watcher.reading();
   }
 }

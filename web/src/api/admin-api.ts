@@ -116,6 +116,7 @@ export interface AdminMcpServer {
   enabled: boolean;
   price_per_call: number;
   timeout_ms: number | null;
+  rpm_limit: number | null;
   log_payloads: boolean;
   allow_private_network: boolean;
   credential: { kind: 'none' | 'headers' | 'oauth' | 'unreadable'; header_names?: string[]; client_id?: string };

@@ -12,6 +12,8 @@ export interface OverviewChannel {
   breaker: 'closed' | 'open' | 'half-open';
   failed_attempts_last_hour: number;
   failed_attempts_counted_partly: boolean;
+  /** Where the count starts: an hour ago, or later when the hour had more than 500 failed calls (exact since then). */
+  failed_attempts_since: string;
   last_error: { at: string; status: number | null; code: string | null; message: string | null } | null;
 }
 

@@ -1,5 +1,7 @@
 // Puts a server error next to the field it names ("param": "email"), or returns it for a notification.
 import { ApiError } from './api-client.ts';
+import { errorText } from '../i18n/error-text.ts';
+import { i18n } from '../i18n/i18n.ts';
 
 interface FieldErrorTarget {
   setFieldError: (field: string, message: string) => void;
@@ -10,10 +12,10 @@ export function applyServerError(error: unknown, form: FieldErrorTarget, fields:
   if (error instanceof ApiError) {
     const field = error.param?.split('.')[0] ?? null;
     if (field && fields.includes(field)) {
-      form.setFieldError(field, error.message);
+      form.setFieldError(field, errorText(error));
       return null;
     }
-    return error.message;
+    return errorText(error);
   }
-  return 'The gateway could not be reached. Check your connection and try again.';
+  return i18n.t('common.unreachableCheck');
 }

@@ -1,6 +1,7 @@
 // The wallet (/api/wallet): balance, totals, the ledger page by page, and the ways money comes in.
 import { api } from './api-client.ts';
 import type { ApiBody } from './api-types.ts';
+import { i18n } from '../i18n/i18n.ts';
 
 interface LedgerEntry {
   id: string;
@@ -96,9 +97,9 @@ export const walletApi = {
 /** The server's rule, checked in the form first: a whole number of dollars from 1 to the maximum. */
 export function topUpProblem(value: number | string, maxUsd: number): string | null {
   const amount = typeof value === 'number' ? value : Number(value);
-  if (value === '' || !Number.isFinite(amount)) return 'Enter an amount in whole dollars.';
-  if (!Number.isInteger(amount)) return 'Top-ups are in whole dollars: no cents.';
-  if (amount < 1) return 'The smallest top-up is $1.';
-  if (amount > maxUsd) return `The largest top-up is $${maxUsd.toLocaleString('en-US')}.`;
+  if (value === '' || !Number.isFinite(amount)) return i18n.t('wallet.enterWholeDollars');
+  if (!Number.isInteger(amount)) return i18n.t('wallet.noCents');
+  if (amount < 1) return i18n.t('wallet.smallest');
+  if (amount > maxUsd) return i18n.t('wallet.largest', { max: maxUsd.toLocaleString(i18n.language) });
   return null;
 }

@@ -1,5 +1,6 @@
 // Pages behind sign-in. A missing or expired session leads to /login?next=<this page>, and sign-in comes
 // back here. An account whose address is not verified yet is sent to the verification notice.
+import { i18n } from '../i18n/i18n.ts';
 import { useEffect } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -26,7 +27,7 @@ export function RequireAuth() {
   if (me.isPending) {
     return (
       <Center h="100vh">
-        <Loader aria-label="Loading" />
+        <Loader aria-label={i18n.t('common.loading')} />
       </Center>
     );
   }

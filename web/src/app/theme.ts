@@ -1,4 +1,4 @@
-import { createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, mergeThemeOverrides, PasswordInput, type CSSVariablesResolver, type MantineThemeOverride } from '@mantine/core';
 
 // WCAG AA contrast in both schemes: filled buttons use shade 7 (white text at 5:1) in light and dark, and
 // "dimmed" text and the error red (required-field marks, messages) are a step stronger than Mantine's
@@ -13,6 +13,13 @@ export const theme = createTheme({
   // CJK faces after the Latin ones, so Simplified Chinese gets a real font on each system.
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", "Noto Sans SC", sans-serif',
 });
+
+/** The theme with the labels Mantine writes itself (the password field's eye button) in the language in force. */
+export function localizedTheme(labels: { togglePassword: string }): MantineThemeOverride {
+  return mergeThemeOverrides(theme, {
+    components: { PasswordInput: PasswordInput.extend({ defaultProps: { visibilityToggleButtonProps: { 'aria-label': labels.togglePassword } } }) },
+  });
+}
 
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},

@@ -1,6 +1,8 @@
 // The dashboard's number fields check what was typed against the server's rules and say what is wrong;
 // they never clamp, round or drop a keystroke (a Mantine NumberInput's min/max/decimalScale would). The
-// server refuses the same numbers with a 400 naming the field: it stays the source of truth.
+// server refuses the same numbers with a 400 naming the field: it stays the source of truth. The sentences
+// and the bounds are written in the language in force.
+import { currentLanguage, i18n } from '../i18n/i18n.ts';
 
 export interface NumberRule {
   /** Empty is allowed (it means "none" for optional limits). */
@@ -16,7 +18,7 @@ export interface NumberRule {
   format?: (value: number) => string;
 }
 
-const plain = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 6 });
+const plain = (value: number) => value.toLocaleString(currentLanguage(), { maximumFractionDigits: 6 });
 
 /** Decimal places as written, exponents included (an input may hand over 1e-7 for 0.0000001). */
 function decimalsOf(text: string): number {
@@ -28,17 +30,17 @@ function decimalsOf(text: string): number {
 /** What is wrong with the value, in a sentence, or null. */
 export function numberProblem(value: number | string, rule: NumberRule): string | null {
   const text = String(value).trim();
-  if (text === '' || text === '-') return rule.optional ? null : 'Enter a number.';
+  if (text === '' || text === '-') return rule.optional ? null : i18n.t('numbers.enter');
   const number = Number(text);
-  if (!Number.isFinite(number)) return 'Enter a number.';
+  if (!Number.isFinite(number)) return i18n.t('numbers.enter');
   const show = rule.format ?? plain;
-  if (rule.integer && !Number.isInteger(number)) return 'Enter a whole number.';
+  if (rule.integer && !Number.isInteger(number)) return i18n.t('numbers.whole');
   if (rule.min !== undefined && (rule.above ? number <= rule.min : number < rule.min)) {
-    return rule.above ? `Must be more than ${show(rule.min)}.` : `Must be at least ${show(rule.min)}.`;
+    return i18n.t(rule.above ? 'numbers.moreThan' : 'numbers.atLeast', { bound: show(rule.min) });
   }
-  if (rule.max !== undefined && number > rule.max) return `Must be at most ${show(rule.max)}.`;
+  if (rule.max !== undefined && number > rule.max) return i18n.t('numbers.atMost', { bound: show(rule.max) });
   if (rule.decimals !== undefined && !rule.integer && decimalsOf(text) > rule.decimals) {
-    return rule.decimals === 2 ? 'Use whole cents (at most 2 decimals).' : `Use at most ${rule.decimals} decimals.`;
+    return rule.decimals === 2 ? i18n.t('numbers.cents') : i18n.t('numbers.decimals', { count: rule.decimals });
   }
   return null;
 }
@@ -53,7 +55,7 @@ export function numberProblems<F extends string>(values: Record<F, number | stri
   return problems;
 }
 
-export const usdBound = (value: number) => value.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 6 });
+export const usdBound = (value: number) => value.toLocaleString(currentLanguage(), { style: 'currency', currency: 'USD', maximumFractionDigits: 6 });
 
 /** Props that make a Mantine NumberInput keep exactly what was typed (the rules above judge it). */
 export const exactNumberProps = { clampBehavior: 'none', allowNegative: true, allowDecimal: true } as const;

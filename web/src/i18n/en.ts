@@ -1,5 +1,11 @@
 // English, the dashboard's own language and the fallback for any string another language lacks.
-// Keys are grouped by page; zh-CN.ts has the same keys (web/src/i18n/catalogue.test.ts checks it).
+// Keys are grouped by page; zh-CN.ts has the same keys (web/src/i18n/catalogue.test.ts checks it). The
+// account pages and the error sentences have files of their own, spread in at the end; the admin pages'
+// strings (en-admin.ts) load with the admin pages' chunk, out of the sign-in bundle (AdminPage.tsx).
+import { enAccount } from './en-account.ts';
+import type { enAdmin } from './en-admin.ts';
+import { enErrors } from './en-errors.ts';
+
 export const en = {
   common: {
     loading: 'Loading…',
@@ -8,6 +14,8 @@ export const en = {
     unreachable: 'The gateway could not be reached.',
     unreachableCheck: 'The gateway could not be reached. Check your connection and try again.',
     somethingWrong: 'Something went wrong',
+    togglePassword: 'Toggle password visibility',
+    or: 'or',
   },
   brand: {
     home: 'Model gateway home',
@@ -91,6 +99,33 @@ export const en = {
     attempts: '{{count}} attempts',
     allFields: 'Every recorded field',
     fieldsLabel: 'Every recorded field',
+    howComputed: 'How this charge was computed',
+    standard: 'Prompt of {{tokens}} tokens: standard prices.',
+    longContext: 'Prompt of {{tokens}} tokens, above {{above}}: long-context prices on every token.',
+    calculation: 'Charge calculation',
+    what: 'What',
+    quantity: 'Quantity',
+    unitPrice: 'Unit price',
+    amount: 'Amount',
+    per: '{{price}} per {{unit}}',
+    subtotal: 'Subtotal {{subtotal}} × group ratio {{ratio}}',
+    total: 'Total (rounded to the micro-dollar)',
+    pricesChanged: 'Prices have changed',
+    pricesChangedBody: 'This call was charged {{charged}} under the prices in force then; the lines above use today’s prices.',
+    items: {
+      input_tokens: 'Input tokens',
+      cached_input_tokens: 'Input tokens read from the cache',
+      cache_write_tokens: 'Input tokens written to the cache (5 minutes)',
+      cache_write_1h_tokens: 'Input tokens written to the cache (1 hour)',
+      output_tokens: 'Output tokens',
+      reasoning_tokens: 'Reasoning (thinking) tokens',
+      characters: 'Characters spoken',
+      audio_minutes: 'Minutes of audio',
+      searches: 'Searches',
+      request: 'Request',
+      images: 'Images',
+    },
+    units: { 'million tokens': 'million tokens', 'million characters': 'million characters', minute: 'minute', search: 'search', request: 'request', image: 'image' },
   },
   empty: {
     noChannelsTitle: 'Add a channel to start',
@@ -167,6 +202,18 @@ export const en = {
     sendNewLink: 'Send a new link',
     passwordTooShort: 'Use at least {{count}} characters.',
     emailInvalid: 'Enter an e-mail address such as name@example.com.',
+    signinErrors: {
+      signin_expired: 'That sign-in took too long or was already used. Please start again.',
+      email_not_verified: 'Your identity provider did not confirm your e-mail address, so it cannot sign you in here. Verify it there first.',
+      registration_closed: 'Sign-up is closed on this gateway. Ask an administrator for an account.',
+      registration_domain_not_allowed: 'Sign-up is open only to some e-mail domains, and your address is not in one of them.',
+      account_disabled: 'This account is disabled.',
+      identity_provider_required: "Addresses at your domain sign in with your organisation's identity provider, not this one: use its button.",
+      unknown_provider: 'That identity provider is not available.',
+      provider_unavailable: 'The identity provider could not be reached. Please try again later.',
+      provider_error: 'The identity provider did not sign you in. Please start again.',
+      other: 'The sign-in did not finish. Please start again.',
+    },
   },
   overview: {
     title: 'Overview',
@@ -292,6 +339,8 @@ export const en = {
     ipAllowlist: 'IP allowlist',
     ipHint: 'Addresses or CIDR ranges that may use the key; press Enter after each. Empty: any.',
     notIp: '"{{value}}" is not an IP address or CIDR range.',
+    mcpTools: 'MCP tools',
+    mcpToolsHint: "Only these MCP tools (server__tool, or server__* for a whole server); press Enter after each. Empty: every tool of the group's MCP servers.",
   },
   secret: {
     title: 'Your new key',
@@ -309,6 +358,9 @@ export const en = {
     overTime: 'Chart of {{metrics}} over time',
     byItems: '{{metric}} by {{count}} items',
   },
+  ...enAccount,
+  errors: enErrors,
 };
 
-export type Catalogue = typeof en;
+/** Every string of the dashboard: the bundled ones and the admin pages' (added when those load). */
+export type Catalogue = typeof en & { admin: typeof enAdmin };

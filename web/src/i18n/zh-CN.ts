@@ -1,5 +1,8 @@
 // 简体中文. Same keys as en.ts (the compiler checks it through CatalogueShape); loaded only when chosen.
 import type { CatalogueShape } from './catalogue-shape.ts';
+import { zhAccount } from './zh-CN-account.ts';
+import { zhAdmin } from './zh-CN-admin.ts';
+import { zhErrors } from './zh-CN-errors.ts';
 
 export const zhCN: CatalogueShape = {
   common: {
@@ -9,6 +12,8 @@ export const zhCN: CatalogueShape = {
     unreachable: '无法连接网关。',
     unreachableCheck: '无法连接网关。请检查网络后重试。',
     somethingWrong: '出错了',
+    togglePassword: '显示或隐藏密码',
+    or: '或',
   },
   brand: {
     home: '模型网关首页',
@@ -92,6 +97,33 @@ export const zhCN: CatalogueShape = {
     attempts: '{{count}} 次尝试',
     allFields: '全部记录字段',
     fieldsLabel: '全部记录字段',
+    howComputed: '费用计算方式',
+    standard: '提示共 {{tokens}} 个 token：标准价格。',
+    longContext: '提示共 {{tokens}} 个 token，超过 {{above}}：所有 token 按长上下文价格计费。',
+    calculation: '费用计算',
+    what: '项目',
+    quantity: '数量',
+    unitPrice: '单价',
+    amount: '金额',
+    per: '{{price}} / {{unit}}',
+    subtotal: '小计 {{subtotal}} × 分组倍率 {{ratio}}',
+    total: '合计（精确到微美元）',
+    pricesChanged: '价格已变更',
+    pricesChangedBody: '此调用按当时的价格扣费 {{charged}}；上面各行使用的是现在的价格。',
+    items: {
+      input_tokens: '输入 token',
+      cached_input_tokens: '从缓存读取的输入 token',
+      cache_write_tokens: '写入缓存的输入 token（5 分钟）',
+      cache_write_1h_tokens: '写入缓存的输入 token（1 小时）',
+      output_tokens: '输出 token',
+      reasoning_tokens: '推理（思考）token',
+      characters: '朗读的字符',
+      audio_minutes: '音频分钟',
+      searches: '搜索',
+      request: '请求',
+      images: '图像',
+    },
+    units: { 'million tokens': '百万 token', 'million characters': '百万字符', minute: '分钟', search: '次搜索', request: '次请求', image: '张图像' },
   },
   empty: {
     noChannelsTitle: '先添加一个渠道',
@@ -168,6 +200,18 @@ export const zhCN: CatalogueShape = {
     sendNewLink: '发送新链接',
     passwordTooShort: '至少使用 {{count}} 个字符。',
     emailInvalid: '请输入邮箱地址，例如 name@example.com。',
+    signinErrors: {
+      signin_expired: '此次登录耗时过长或已被使用，请重新开始。',
+      email_not_verified: '你的身份提供方没有确认你的邮箱地址，因此无法在此为你登录。请先在那里验证。',
+      registration_closed: '本网关已关闭注册。请向管理员申请账号。',
+      registration_domain_not_allowed: '只有部分邮箱域名可以注册，你的地址不在其中。',
+      account_disabled: '此账号已被停用。',
+      identity_provider_required: '你所在域名的地址需使用你所在组织的身份提供方登录，而不是这一个：请使用它的按钮。',
+      unknown_provider: '该身份提供方不可用。',
+      provider_unavailable: '无法连接身份提供方，请稍后再试。',
+      provider_error: '身份提供方未能为你登录，请重新开始。',
+      other: '登录未完成，请重新开始。',
+    },
   },
   overview: {
     title: '概览',
@@ -293,13 +337,15 @@ export const zhCN: CatalogueShape = {
     ipAllowlist: 'IP 白名单',
     ipHint: '允许使用此密钥的地址或 CIDR 范围；每个输入后按回车。留空：不限。',
     notIp: '“{{value}}”不是 IP 地址或 CIDR 范围。',
+    mcpTools: 'MCP 工具',
+    mcpToolsHint: '只允许这些 MCP 工具（server__tool，或用 server__* 表示整个服务器）；每输入一个按回车。留空：分组内 MCP 服务器的全部工具。',
   },
   secret: {
     title: '你的新密钥',
     copyNow: '请现在复制：密钥只显示这一次。',
     copyKey: '复制密钥',
     done: '完成',
-    howToUse: '把它作为任何 OpenAI、Anthropic 或 Gemini SDK 的 API 密钥使用，并以本网关的地址作为 base URL。',
+    howToUse: '把它作为任何 OpenAI、Anthropic 或 Gemini SDK 的 API 密钥使用，并以本网关的地址作为基础 URL。',
   },
   chart: {
     requests: '请求',
@@ -310,4 +356,7 @@ export const zhCN: CatalogueShape = {
     overTime: '{{metrics}} 随时间变化图',
     byItems: '{{metric}}，共 {{count}} 项',
   },
+  ...zhAccount,
+  admin: zhAdmin,
+  errors: zhErrors,
 };

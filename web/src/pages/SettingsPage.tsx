@@ -1,4 +1,5 @@
 import { Divider, Stack, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { useMe } from '../api/session.ts';
 import { ProfileSettings } from './settings/ProfileSettings.tsx';
 import { NotificationSettings } from './settings/NotificationSettings.tsx';
@@ -10,10 +11,11 @@ import { PasskeySettings } from './settings/PasskeySettings.tsx';
 
 export default function SettingsPage() {
   const me = useMe().data;
+  const { t } = useTranslation();
   if (!me) return null;
   return (
     <Stack gap="xl" maw={900}>
-      <Title order={1}>Settings</Title>
+      <Title order={1}>{t('settings.title')}</Title>
       <ProfileSettings me={me} />
       <Divider />
       <NotificationSettings me={me} />
@@ -22,7 +24,7 @@ export default function SettingsPage() {
       <Divider />
       <Stack gap="xl" component="section" aria-labelledby="security-heading">
         <Title order={2} size="h3" id="security-heading">
-          Security
+          {t('settings.security')}
         </Title>
         <PasswordSettings />
         <SessionSettings />

@@ -9,6 +9,7 @@ import { BreakdownChart, SeriesChart, type Metric } from '../components/UsageCha
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { formatCount, formatUsd } from '../components/format.ts';
 import { CardTable } from '../components/CardTable.tsx';
+import { useTranslation } from 'react-i18next';
 
 type RangeChoice = '1h' | '24h' | '7d' | '30d';
 
@@ -16,6 +17,7 @@ export default function UsagePage() {
   const [range, setRange] = useState<RangeChoice>('24h');
   const [keyId, setKeyId] = useState<string | null>(null);
   const [metric, setMetric] = useState<Metric>('requests');
+  const { t } = useTranslation();
   const keys = useQuery({ queryKey: ['keys'], queryFn: keysApi.list });
   const stats = useQuery({
     queryKey: ['stats', range, keyId],
@@ -29,22 +31,22 @@ export default function UsagePage() {
   const bucket = rangeFor(range).bucket;
   return (
     <Stack>
-      <Title order={1}>Usage</Title>
+      <Title order={1}>{t('usage.title')}</Title>
       <Group wrap="wrap">
         <SegmentedControl
-          aria-label="Range"
+          aria-label={t('usage.range')}
           value={range}
           onChange={(value) => setRange(value as RangeChoice)}
           data={[
-            { value: '1h', label: 'Last hour' },
-            { value: '24h', label: '24 hours' },
-            { value: '7d', label: '7 days' },
-            { value: '30d', label: '30 days' },
+            { value: '1h', label: t('usage.lastHour') },
+            { value: '24h', label: t('usage.hours24') },
+            { value: '7d', label: t('usage.days7') },
+            { value: '30d', label: t('usage.days30') },
           ]}
         />
         <Select
-          aria-label="Key"
-          placeholder="All keys"
+          aria-label={t('usage.key')}
+          placeholder={t('usage.allKeys')}
           clearable
           value={keyId}
           onChange={setKeyId}
@@ -56,36 +58,36 @@ export default function UsagePage() {
       {stats.data ? (
         <>
           <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>
-            <StatCard label="Requests" value={formatCount(stats.data.totals.requests)} />
-            <StatCard label="Errors" value={formatCount(stats.data.totals.errors)} />
-            <StatCard label="Cost" value={formatUsd(stats.data.totals.costUsd)} />
-            <StatCard label="Tokens in / out" value={`${formatCount(stats.data.totals.inputTokens)} / ${formatCount(stats.data.totals.outputTokens)}`} />
-            <StatCard label="RPM" value={formatCount(stats.data.rpm)} hint="requests in the last minute" />
-            <StatCard label="TPM" value={formatCount(stats.data.tpm)} hint="tokens in the last minute" />
+            <StatCard label={t('usage.requests')} value={formatCount(stats.data.totals.requests)} />
+            <StatCard label={t('usage.errors')} value={formatCount(stats.data.totals.errors)} />
+            <StatCard label={t('usage.cost')} value={formatUsd(stats.data.totals.costUsd)} />
+            <StatCard label={t('usage.tokensInOut')} value={`${formatCount(stats.data.totals.inputTokens)} / ${formatCount(stats.data.totals.outputTokens)}`} />
+            <StatCard label={t('overview.rpm')} value={formatCount(stats.data.rpm)} hint={t('overview.rpmHint')} />
+            <StatCard label={t('overview.tpm')} value={formatCount(stats.data.tpm)} hint={t('overview.tpmHint')} />
           </SimpleGrid>
           <Paper withBorder p="md">
             <Group justify="space-between" mb="sm">
               <Title order={2} size="h4">
-                Over time
+                {t('usage.overTime')}
               </Title>
               <SegmentedControl
-                aria-label="Metric"
+                aria-label={t('usage.metric')}
                 size="xs"
                 value={metric}
                 onChange={(value) => setMetric(value as Metric)}
                 data={[
-                  { value: 'requests', label: 'Requests' },
-                  { value: 'costUsd', label: 'Cost' },
-                  { value: 'tokens', label: 'Tokens' },
-                  { value: 'errors', label: 'Errors' },
+                  { value: 'requests', label: t('usage.requests') },
+                  { value: 'costUsd', label: t('usage.cost') },
+                  { value: 'tokens', label: t('usage.tokens') },
+                  { value: 'errors', label: t('usage.errors') },
                 ]}
               />
             </Group>
-            {stats.data.series.length === 0 ? <Text c="dimmed">No calls in this range.</Text> : <SeriesChart series={stats.data.series} bucket={bucket} from={stats.data.from} to={stats.data.to} metrics={[metric]} />}
+            {stats.data.series.length === 0 ? <Text c="dimmed">{t('usage.noCalls')}</Text> : <SeriesChart series={stats.data.series} bucket={bucket} from={stats.data.from} to={stats.data.to} metrics={[metric]} />}
           </Paper>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <Breakdown title="By model" rows={stats.data.byModel} metric={metric} />
-            <Breakdown title="By key" rows={stats.data.byKey} metric={metric} />
+            <Breakdown title={t('usage.byModel')} rows={stats.data.byModel} metric={metric} />
+            <Breakdown title={t('usage.byKey')} rows={stats.data.byKey} metric={metric} />
           </SimpleGrid>
         </>
       ) : null}
@@ -94,13 +96,14 @@ export default function UsagePage() {
 }
 
 function Breakdown({ title, rows: typed, metric }: { title: string; rows: BreakdownRow[]; metric: Metric }) {
+  const { t } = useTranslation();
   return (
     <Paper withBorder p="md">
       <Title order={2} size="h4" mb="sm">
         {title}
       </Title>
       {typed.length === 0 ? (
-        <Text c="dimmed">Nothing to show.</Text>
+        <Text c="dimmed">{t('usage.nothing')}</Text>
       ) : (
         <>
           <BreakdownChart rows={typed} metric={metric} />
@@ -108,16 +111,16 @@ function Breakdown({ title, rows: typed, metric }: { title: string; rows: Breakd
             <Table mt="sm" aria-label={title}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Requests</Table.Th>
-                  <Table.Th>Tokens</Table.Th>
-                  <Table.Th>Cost</Table.Th>
+                  <Table.Th>{t('usage.name')}</Table.Th>
+                  <Table.Th>{t('usage.requests')}</Table.Th>
+                  <Table.Th>{t('usage.tokens')}</Table.Th>
+                  <Table.Th>{t('usage.cost')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {typed.map((row) => (
                   <Table.Tr key={row.label}>
-                    <Table.Td>{row.label}</Table.Td>
+                    <Table.Td data-user-content>{row.label}</Table.Td>
                     <Table.Td>{formatCount(row.requests)}</Table.Td>
                     <Table.Td>{formatCount(row.inputTokens + row.outputTokens)}</Table.Td>
                     <Table.Td>{formatUsd(row.costUsd)}</Table.Td>

@@ -13,8 +13,11 @@ import { StatCard } from '../components/StatCard.tsx';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { formatCount, formatDateTime, formatUsd } from '../components/format.ts';
 import { CardTable } from '../components/CardTable.tsx';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../i18n/i18n.ts';
 
 export default function WalletPage() {
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
   const cursor = cursors[cursors.length - 1] ?? null;
@@ -38,13 +41,13 @@ export default function WalletPage() {
   const data = wallet.data;
   return (
     <Stack>
-      <Title order={1}>Wallet</Title>
+      <Title order={1}>{t('wallet.title')}</Title>
       {returning === 'success' ? <PaymentStatus payment={pending.data} /> : null}
-      {returning === 'cancel' ? <Alert color="yellow">The payment was cancelled. Nothing was charged.</Alert> : null}
+      {returning === 'cancel' ? <Alert color="yellow">{t('wallet.cancelled')}</Alert> : null}
       <SimpleGrid cols={{ base: 1, xs: 3 }}>
-        <StatCard label="Balance" value={formatUsd(data?.balanceUsd)} />
-        <StatCard label="Total usage" value={formatUsd(data?.totalUsageUsd)} />
-        <StatCard label="Requests" value={formatCount(data?.requests)} />
+        <StatCard label={t('overview.balance')} value={formatUsd(data?.balanceUsd)} />
+        <StatCard label={t('overview.totalUsage')} value={formatUsd(data?.totalUsageUsd)} />
+        <StatCard label={t('wallet.requests')} value={formatCount(data?.requests)} />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <TopUp enabled={options.data?.enabled ?? false} maxUsd={options.data?.maxUsd ?? 10_000} />
@@ -53,33 +56,33 @@ export default function WalletPage() {
       <Payments payments={payments.data ?? []} />
       <Paper withBorder p="md">
         <Title order={2} size="h4" mb="sm">
-          Ledger
+          {t('wallet.ledger')}
         </Title>
         <CardTable minWidth={560}>
-          <Table striped aria-label="Ledger">
+          <Table striped aria-label={t('wallet.ledger')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Date</Table.Th>
-                <Table.Th>Kind</Table.Th>
-                <Table.Th>Amount</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Note</Table.Th>
+                <Table.Th>{t('wallet.date')}</Table.Th>
+                <Table.Th>{t('wallet.kind')}</Table.Th>
+                <Table.Th>{t('wallet.amount')}</Table.Th>
+                <Table.Th>{t('wallet.status')}</Table.Th>
+                <Table.Th>{t('wallet.note')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {(data?.ledger ?? []).map((entry) => (
                 <Table.Tr key={`${entry.kind}-${entry.id}-${entry.createdAt}`}>
                   <Table.Td>{formatDateTime(entry.createdAt)}</Table.Td>
-                  <Table.Td>{entry.kind}</Table.Td>
+                  <Table.Td>{i18n.exists(`wallet.kinds.${entry.kind}`) ? t(`wallet.kinds.${entry.kind}`) : entry.kind}</Table.Td>
                   <Table.Td>{entry.amountUsd > 0 ? `+${formatUsd(entry.amountUsd)}` : formatUsd(entry.amountUsd)}</Table.Td>
-                  <Table.Td>{entry.status ? <Badge variant="filled">{entry.status}</Badge> : null}</Table.Td>
+                  <Table.Td>{entry.status ? <Badge variant="filled">{i18n.exists(`wallet.statuses.${entry.status}`) ? t(`wallet.statuses.${entry.status}`) : entry.status}</Badge> : null}</Table.Td>
                   <Table.Td>
-                    {entry.note}
+                    <LedgerNote note={entry.note} />
                     {entry.receiptUrl ? (
                       <>
                         {' '}
                         <Anchor href={entry.receiptUrl} target="_blank" rel="noreferrer">
-                          Receipt
+                          {t('wallet.receipt')}
                         </Anchor>
                       </>
                     ) : null}
@@ -91,10 +94,10 @@ export default function WalletPage() {
         </CardTable>
         <Group justify="flex-end" mt="sm">
           <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-            Newer
+            {t('logs.newer')}
           </Button>
           <Button variant="default" disabled={!data?.nextCursor} onClick={() => data?.nextCursor && setCursors([...cursors, data.nextCursor])}>
-            Older
+            {t('logs.older')}
           </Button>
         </Group>
       </Paper>
@@ -102,45 +105,63 @@ export default function WalletPage() {
   );
 }
 
+/**
+ * A ledger line's note: the ones the gateway writes itself (an opening balance, a code, a card top-up or
+ * refund, a day's calls) in the language in force; an administrator's own note (a grant's) as written.
+ */
+function LedgerNote({ note }: { note: string | null }) {
+  const { t } = useTranslation();
+  if (!note) return null;
+  const topup = /^Card top-up ([\d.]+) USD$/.exec(note);
+  const refund = /^Card payment refunded: ([\d.]+) USD$/.exec(note);
+  const calls = /^(\d+) calls?$/.exec(note);
+  if (note === 'opening balance from the config file') return <>{t('wallet.notes.opening')}</>;
+  if (note === 'Redemption code') return <>{t('wallet.notes.redemption')}</>;
+  if (topup) return <>{t('wallet.notes.topup', { amount: formatUsd(Number(topup[1])) })}</>;
+  if (refund) return <>{t('wallet.notes.refunded', { amount: formatUsd(Number(refund[1])) })}</>;
+  if (calls) return <>{t('wallet.calls', { count: Number(calls[1]) })}</>;
+  return <span data-user-content>{note}</span>;
+}
+
 function PaymentStatus({ payment }: { payment: Payment | undefined }) {
+  const { t } = useTranslation();
   if (!payment || payment.status === 'pending') {
     return (
       <Alert color="blue" role="status">
-        Thank you. Your payment is being confirmed; this page updates as soon as it is.
+        {t('wallet.confirming')}
       </Alert>
     );
   }
   if (payment.status === 'failed') {
     return (
       <Alert color="red" role="status">
-        The payment did not go through. Nothing was added to your balance.
+        {t('wallet.paymentFailed')}
       </Alert>
     );
   }
   return (
     <Alert color="green" role="status">
-      {formatUsd(payment.amountUsd)} was added to your balance.
+      {t('wallet.added', { amount: formatUsd(payment.amountUsd) })}
     </Alert>
   );
 }
 
-const STATUS_LABELS: Record<Payment['status'], string> = { pending: 'Pending', completed: 'Paid', failed: 'Failed', refunded: 'Refunded' };
-
 function Payments({ payments }: { payments: Payment[] }) {
+  const { t } = useTranslation();
   if (payments.length === 0) return null;
   return (
     <Paper withBorder p="md">
       <Title order={2} size="h4" mb="sm">
-        Top-ups
+        {t('wallet.topups')}
       </Title>
       <CardTable minWidth={480}>
-        <Table striped aria-label="Top-ups">
+        <Table striped aria-label={t('wallet.topups')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Date</Table.Th>
-              <Table.Th>Amount</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Receipt</Table.Th>
+              <Table.Th>{t('wallet.date')}</Table.Th>
+              <Table.Th>{t('wallet.amount')}</Table.Th>
+              <Table.Th>{t('wallet.status')}</Table.Th>
+              <Table.Th>{t('wallet.receipt')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -149,17 +170,17 @@ function Payments({ payments }: { payments: Payment[] }) {
                 <Table.Td>{formatDateTime(payment.createdAt)}</Table.Td>
                 <Table.Td>
                   {formatUsd(payment.amountUsd)}
-                  {payment.refundedUsd > 0 ? ` (${formatUsd(payment.refundedUsd)} refunded)` : ''}
+                  {payment.refundedUsd > 0 ? t('wallet.refunded', { amount: formatUsd(payment.refundedUsd) }) : ''}
                 </Table.Td>
                 <Table.Td>
                   <Badge variant="filled" color={payment.status === 'completed' ? 'green' : payment.status === 'failed' ? 'red.9' : 'gray'}>
-                    {STATUS_LABELS[payment.status] ?? payment.status}
+                    {t(`wallet.paymentStatus.${payment.status}`, { defaultValue: payment.status })}
                   </Badge>
                 </Table.Td>
                 <Table.Td>
                   {payment.receiptUrl ? (
                     <Anchor href={payment.receiptUrl} target="_blank" rel="noreferrer">
-                      Receipt
+                      {t('wallet.receipt')}
                     </Anchor>
                   ) : (
                     '—'
@@ -175,6 +196,7 @@ function Payments({ payments }: { payments: Payment[] }) {
 }
 
 function TopUp({ enabled, maxUsd }: { enabled: boolean; maxUsd: number }) {
+  const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const form = useForm<{ amount_usd: number | string }>({ initialValues: { amount_usd: 10 }, validate: { amount_usd: (value) => topUpProblem(value, maxUsd) } });
   const submit = form.onSubmit(async (values) => {
@@ -191,36 +213,37 @@ function TopUp({ enabled, maxUsd }: { enabled: boolean; maxUsd: number }) {
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="topup-heading">
       <Title order={2} size="h4" id="topup-heading" mb="sm">
-        Top up
+        {t('wallet.topUp')}
       </Title>
       {enabled ? (
         <form onSubmit={submit} noValidate>
           <Group align="flex-start">
-            <NumberInput label="Amount (USD)" description={`Whole dollars, $1 to $${maxUsd.toLocaleString('en-US')}.`} clampBehavior="none" prefix="$" w={220} {...form.getInputProps('amount_usd')} />
+            <NumberInput label={t('wallet.amountUsd')} description={t('wallet.wholeDollars', { max: maxUsd.toLocaleString(i18n.language, { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 }) })} clampBehavior="none" prefix="$" w={220} {...form.getInputProps('amount_usd')} />
             <Button type="submit" loading={busy} mt={25}>
-              Top up
+              {t('wallet.topUp')}
             </Button>
           </Group>
           <Text size="sm" c="dimmed" mt="xs">
-            You pay on the card processor's page and come back here.
+            {t('wallet.payThere')}
           </Text>
         </form>
       ) : (
-        <Text>Card payments are not configured on this gateway. Ask your administrator for a redemption code.</Text>
+        <Text>{t('wallet.noCards')}</Text>
       )}
     </Paper>
   );
 }
 
 function Redeem({ onRedeemed }: { onRedeemed: () => void }) {
+  const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
-  const form = useForm({ initialValues: { code: '' }, validate: { code: (value) => (value.trim() ? null : 'Enter a redemption code.') } });
+  const form = useForm({ initialValues: { code: '' }, validate: { code: (value) => (value.trim() ? null : i18n.t('wallet.enterCode')) } });
   const submit = form.onSubmit(async (values) => {
     setBusy(true);
     try {
       await walletApi.redeem(values.code.trim());
       form.reset();
-      notifications.show({ color: 'green', message: 'The code is redeemed and your balance is updated.' });
+      notifications.show({ color: 'green', message: t('wallet.redeemed') });
       onRedeemed();
     } catch (error) {
       const message = applyServerError(error, form, ['code']);
@@ -232,13 +255,13 @@ function Redeem({ onRedeemed }: { onRedeemed: () => void }) {
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="redeem-heading">
       <Title order={2} size="h4" id="redeem-heading" mb="sm">
-        Redeem a code
+        {t('wallet.redeemTitle')}
       </Title>
       <form onSubmit={submit} noValidate>
         <Group align="flex-start">
-          <TextInput label="Redemption code" autoComplete="off" w={240} {...form.getInputProps('code')} />
+          <TextInput label={t('wallet.code')} autoComplete="off" w={240} {...form.getInputProps('code')} />
           <Button type="submit" variant="light" loading={busy} mt={25}>
-            Redeem
+            {t('wallet.redeem')}
           </Button>
         </Group>
       </form>

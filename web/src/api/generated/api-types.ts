@@ -643,7 +643,7 @@ export interface paths {
          */
         get: operations["getApiAdminSigninDomains"];
         /**
-         * Set the e-mail domains that must sign in with an identity provider (password and passkey sign-in are refused for them).
+         * Set the e-mail domains that must sign in with an identity provider (password and passkey sign-in are refused for them), and optionally which providers (slugs) vouch for them: another provider is then refused for those addresses too.
          * @description Access: admin. Accepts an sk- key as a Bearer token. With a session cookie, send X-CSRF-Token.
          */
         put: operations["putApiAdminSigninDomains"];
@@ -1212,7 +1212,7 @@ export interface paths {
         get: operations["getApiMePasskeys"];
         put?: never;
         /**
-         * Register a passkey: a name and the answer of navigator.credentials.create.
+         * Register a passkey: a name and the answer of navigator.credentials.create. Within 15 minutes of signing in (403 recent_sign_in_required after).
          * @description Access: verified. With a session cookie, send X-CSRF-Token.
          */
         post: operations["postApiMePasskeys"];
@@ -1256,7 +1256,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Options for registering a passkey (navigator.credentials.create); good for one answer within 5 minutes.
+         * Options for registering a passkey (navigator.credentials.create); good for one answer within 5 minutes. Within 15 minutes of signing in (403 recent_sign_in_required after).
          * @description Access: verified. With a session cookie, send X-CSRF-Token.
          */
         post: operations["postApiMePasskeysOptions"];
@@ -2618,6 +2618,7 @@ export interface operations {
                         scope?: string;
                     };
                     price_per_call?: number;
+                    rpm_limit?: number;
                     timeout_ms?: number;
                     /**
                      * @default streamable-http
@@ -2708,6 +2709,7 @@ export interface operations {
                         scope?: string;
                     } | null;
                     price_per_call?: number;
+                    rpm_limit?: number | null;
                     timeout_ms?: number | null;
                     /** @enum {string} */
                     transport?: "streamable-http" | "sse";
@@ -3261,6 +3263,7 @@ export interface operations {
             content: {
                 "application/json": {
                     domains: string[];
+                    providers?: string[];
                 };
             };
         };

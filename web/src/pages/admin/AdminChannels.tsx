@@ -16,6 +16,7 @@ import { UpstreamModelPicker } from './UpstreamModelPicker.tsx';
 import { TestAllChannels } from './TestAllChannels.tsx';
 import { advancedChannelBody, advancedChannelProblems, advancedChannelState, ChannelAdvancedFields } from './ChannelAdvancedFields.tsx';
 import { CardTable } from '../../components/CardTable.tsx';
+import { useTranslation } from 'react-i18next';
 
 /** Endpoints a channel may declare its upstream lacks (the gateway then routes or translates around it). */
 const ENDPOINTS = ['responses', 'completions', 'embeddings', 'images-generations', 'images-edits', 'audio-speech', 'audio-transcriptions', 'realtime', 'count-tokens'];
@@ -25,6 +26,7 @@ export default function AdminChannels() {
   const [deleting, setDeleting] = useState<AdminChannel | null>(null);
   const [tests, setTests] = useState<Record<number, ChannelTestOutcome>>({});
   const [testing, setTesting] = useState<number | null>(null);
+  const { t } = useTranslation();
   // Only a channel the gateway disabled itself is turned back on by a passing test; one an administrator
   // disabled stays disabled (the test just reports).
   const test = async (channel: AdminChannel) => {
@@ -39,7 +41,7 @@ export default function AdminChannels() {
   };
   return (
     <Stack>
-      <AdminToolbar addLabel="Create channel" onAdd={() => setEditing('new')} error={channels.isError ? channels.error : null} />
+      <AdminToolbar addLabel={t('admin.channels.create')} onAdd={() => setEditing('new')} error={channels.isError ? channels.error : null} />
       <Group gap="sm">
         <TestAllChannels
           onResults={(results) => {
@@ -49,32 +51,34 @@ export default function AdminChannels() {
         />
       </Group>
       <CardTable minWidth={980}>
-        <Table striped aria-label="Channels">
+        <Table striped aria-label={t('admin.channels.table')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Type</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Models</Table.Th>
-              <Table.Th>Groups</Table.Th>
-              <Table.Th>Priority / weight</Table.Th>
-              <Table.Th>Balance</Table.Th>
+              <Table.Th>{t('admin.users.name')}</Table.Th>
+              <Table.Th>{t('admin.channels.type')}</Table.Th>
+              <Table.Th>{t('wallet.status')}</Table.Th>
+              <Table.Th>{t('keyForm.models')}</Table.Th>
+              <Table.Th>{t('admin.channels.groups')}</Table.Th>
+              <Table.Th>{t('admin.channels.priorityWeight')}</Table.Th>
+              <Table.Th>{t('overview.balance')}</Table.Th>
               <Table.Th>
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('keys.actions')}</span>
               </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {(channels.data ?? []).map((channel) => (
               <Table.Tr key={channel.id}>
-                <Table.Td fw={500}>{channel.name}</Table.Td>
+                <Table.Td fw={500} data-user-content>
+                  {channel.name}
+                </Table.Td>
                 <Table.Td>{channel.type}</Table.Td>
                 <Table.Td>
                   <Badge variant="filled" color={channel.enabled ? 'green' : 'red.9'}>
-                    {channel.enabled ? 'Enabled' : channel.status === 'auto_disabled' ? 'Disabled automatically' : 'Disabled'}
+                    {t(`admin.channelStatus.${channel.enabled ? 'enabled' : channel.status === 'auto_disabled' ? 'auto_disabled' : 'disabled'}`)}
                   </Badge>
                   {channel.status_reason ? (
-                    <Text size="xs" c="dimmed" maw={260}>
+                    <Text size="xs" c="dimmed" maw={260} lang="en">
                       {channel.status_reason}
                     </Text>
                   ) : null}
@@ -85,7 +89,7 @@ export default function AdminChannels() {
                     {channel.models.join(', ')}
                   </Text>
                 </Table.Td>
-                <Table.Td>{channel.groups.join(', ')}</Table.Td>
+                <Table.Td data-user-content>{channel.groups.join(', ')}</Table.Td>
                 <Table.Td>
                   {channel.priority} / {channel.weight}
                 </Table.Td>
@@ -94,22 +98,22 @@ export default function AdminChannels() {
                 </Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
-                    <Button size="xs" variant="light" loading={testing === channel.id} aria-label={`Test ${channel.name}`} onClick={() => void test(channel)}>
-                      Test
+                    <Button size="xs" variant="light" loading={testing === channel.id} aria-label={t('admin.channels.testNamed', { name: channel.name })} onClick={() => void test(channel)}>
+                      {t('admin.channels.test')}
                     </Button>
                     <Menu position="bottom-end">
                       <Menu.Target>
-                        <Button size="xs" variant="default" aria-label={`Actions for ${channel.name}`}>
-                          More
+                        <Button size="xs" variant="default" aria-label={t('keys.actionsFor', { name: channel.name })}>
+                          {t('admin.channels.more')}
                         </Button>
                       </Menu.Target>
                       <Menu.Dropdown>
-                        <Menu.Item onClick={() => setEditing(channel)}>Edit</Menu.Item>
-                        <Menu.Item onClick={() => void runAdminAction(() => adminApi.updateChannel(channel.id, { enabled: !channel.enabled }), 'Channel updated.', refresh)}>
-                          {channel.enabled ? 'Disable' : 'Enable'}
+                        <Menu.Item onClick={() => setEditing(channel)}>{t('keys.edit')}</Menu.Item>
+                        <Menu.Item onClick={() => void runAdminAction(() => adminApi.updateChannel(channel.id, { enabled: !channel.enabled }), t('admin.channels.updated'), refresh)}>
+                          {channel.enabled ? t('keys.disable') : t('keys.enable')}
                         </Menu.Item>
                         <Menu.Item color="red" onClick={() => setDeleting(channel)}>
-                          Delete
+                          {t('keys.delete')}
                         </Menu.Item>
                       </Menu.Dropdown>
                     </Menu>
@@ -121,15 +125,15 @@ export default function AdminChannels() {
         </Table>
       </CardTable>
       <ChannelDialog channel={editing} onClose={() => setEditing(null)} onDone={refresh} />
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this channel?">
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('admin.channels.deleteTitle')}>
         <Stack>
-          <Text>{deleting?.name} stops serving at once. Its past calls stay in the logs.</Text>
+          <Text>{t('admin.channels.deleteBody', { name: deleting?.name ?? '' })}</Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setDeleting(null)}>
-              Cancel
+              {t('keys.cancel')}
             </Button>
-            <Button color="red" onClick={() => deleting && void runAdminAction(() => adminApi.deleteChannel(deleting.id), 'Channel deleted.', refresh).then(() => setDeleting(null))}>
-              Delete channel
+            <Button color="red" onClick={() => deleting && void runAdminAction(() => adminApi.deleteChannel(deleting.id), t('admin.channels.deleted'), refresh).then(() => setDeleting(null))}>
+              {t('admin.channels.delete')}
             </Button>
           </Group>
         </Stack>
@@ -140,8 +144,9 @@ export default function AdminChannels() {
 
 function ChannelDialog({ channel, onClose, onDone }: { channel: AdminChannel | 'new' | null; onClose: () => void; onDone: () => unknown }) {
   const existing = channel && channel !== 'new' ? channel : null;
+  const { t } = useTranslation();
   return (
-    <Modal opened={channel !== null} onClose={onClose} title={existing ? `Edit ${existing.name}` : 'Create channel'} size="lg">
+    <Modal opened={channel !== null} onClose={onClose} title={existing ? t('keys.editTitle', { name: existing.name }) : t('admin.channels.create')} size="lg">
       {channel !== null ? <ChannelForm key={existing?.id ?? 'new'} existing={existing} onClose={onClose} onDone={onDone} /> : null}
     </Modal>
   );
@@ -150,11 +155,13 @@ function ChannelDialog({ channel, onClose, onDone }: { channel: AdminChannel | '
 function ChannelForm({ existing, onClose, onDone }: { existing: AdminChannel | null; onClose: () => void; onDone: () => unknown }) {
   // The types and their own settings come from the gateway (its providers' declarations), not from this page.
   const types = useQuery({ queryKey: ['admin', 'channel-types'], queryFn: adminApi.channelTypes });
-  return types.data ? <ChannelFields types={types.data} existing={existing} onClose={onClose} onDone={onDone} /> : types.isError ? <Text c="red">The channel types could not be loaded.</Text> : null;
+  const { t } = useTranslation();
+  return types.data ? <ChannelFields types={types.data} existing={existing} onClose={onClose} onDone={onDone} /> : types.isError ? <Text c="red">{t('admin.channels.typesFailed')}</Text> : null;
 }
 
 function ChannelFields({ types, existing, onClose, onDone }: { types: ChannelTypeView[]; existing: AdminChannel | null; onClose: () => void; onDone: () => unknown }) {
   const [name, setName] = useState(existing?.name ?? '');
+  const { t } = useTranslation();
   const [type, setType] = useState(existing?.type ?? 'openai');
   const typeView = types.find((candidate) => candidate.type === type);
   const [baseUrl, setBaseUrl] = useState(existing?.base_url ?? '');
@@ -191,7 +198,7 @@ function ChannelFields({ types, existing, onClose, onDone }: { types: ChannelTyp
     try {
       modelMapping = mapping.trim() ? (JSON.parse(mapping) as Record<string, string>) : {};
     } catch {
-      setProblem('The model mapping must be JSON, such as {"gpt-4o": "gpt-4o-2024-08-06"}.');
+      setProblem(t('admin.channels.mappingJson'));
       return;
     }
     const body: Record<string, unknown> = {
@@ -211,28 +218,33 @@ function ChannelFields({ types, existing, onClose, onDone }: { types: ChannelTyp
       ...advancedChannelBody(advanced),
       ...(apiKey ? { api_key: apiKey } : {}),
     };
-    const ok = await runAdminAction(() => (existing ? adminApi.updateChannel(existing.id, body) : adminApi.createChannel(body)), existing ? 'Channel saved.' : 'Channel created.', onDone);
+    const ok = await runAdminAction(() => (existing ? adminApi.updateChannel(existing.id, body) : adminApi.createChannel(body)), existing ? t('admin.channels.saved') : t('admin.channels.created'), onDone);
     if (ok) onClose();
   };
 
   return (
     <Stack>
       {problem ? <Text c="red">{problem}</Text> : null}
-      <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} />
-      <Select label="Type" data={types.map((candidate) => candidate.type)} value={type} onChange={(value) => chooseType(value ?? type)} allowDeselect={false} />
-      <TextInput label="Base URL" description={typeView?.needs_base_url ?? undefined} placeholder="https://api.openai.com" value={baseUrl} onChange={(event) => setBaseUrl(event.currentTarget.value)} />
+      <TextInput label={t('admin.users.name')} value={name} onChange={(event) => setName(event.currentTarget.value)} />
+      <Select label={t('admin.channels.type')} data={types.map((candidate) => candidate.type)} value={type} onChange={(value) => chooseType(value ?? type)} allowDeselect={false} />
+      <TextInput label={t('admin.channels.baseUrl')} description={typeView?.needs_base_url ? <span lang="en">{typeView.needs_base_url}</span> : undefined} placeholder="https://api.openai.com" value={baseUrl} onChange={(event) => setBaseUrl(event.currentTarget.value)} />
       <ProviderSettingsFields type={typeView} values={settings} keeping={existing !== null && existing.type === type} onChange={setSettings} />
       <PasswordInput
-        label={typeView?.credential?.label ?? 'Upstream API key'}
-        description={`${typeView?.credential?.description ?? ''} ${existing ? 'Write-only: leave empty to keep the current key.' : 'Stored encrypted; never shown again.'}`.trim()}
+        label={typeView?.credential?.label ? <span lang="en">{typeView.credential.label}</span> : t('admin.channels.upstreamKey')}
+        description={
+          <>
+            {typeView?.credential?.description ? <span lang="en">{typeView.credential.description} </span> : null}
+            {existing ? t('admin.channels.keyWriteOnly') : t('admin.channels.keyStored')}
+          </>
+        }
         value={apiKey}
         onChange={(event) => setApiKey(event.currentTarget.value)}
         autoComplete="off"
       />
       {typeView && typeView.chat_formats.length > 1 ? (
         <Select
-          label="Chat format"
-          description={`Another format for models the upstream serves only through it (chat clients are translated); ${typeView.chat_formats[0]} by default.`}
+          label={t('admin.channels.chatFormat')}
+          description={t('admin.channels.chatFormatHint', { format: typeView.chat_formats[0] })}
           data={typeView.chat_formats}
           value={chatFormat}
           onChange={(value) => setChatFormat(value ?? typeView.chat_formats[0]!)}
@@ -240,29 +252,29 @@ function ChannelFields({ types, existing, onClose, onDone }: { types: ChannelTyp
         />
       ) : null}
       <MultiSelect
-        label="Endpoints the upstream lacks"
-        description="Calls to these go to other channels, or are translated (Responses to chat, with the state kept by the gateway)."
+        label={t('admin.channels.lacks')}
+        description={t('admin.channels.lacksHint')}
         data={ENDPOINTS}
         value={unsupported}
         onChange={setUnsupported}
         clearable
       />
-      <Textarea label="Models" description="One per line." autosize minRows={2} value={models} onChange={(event) => setModels(event.currentTarget.value)} />
+      <Textarea label={t('keyForm.models')} description={t('admin.channels.onePerLine')} autosize minRows={2} value={models} onChange={(event) => setModels(event.currentTarget.value)} />
       {existing ? <UpstreamModelPicker channelId={existing.id} current={splitList(models)} onAdd={(added) => setModels([...splitList(models), ...added].join('\n'))} /> : null}
-      <Textarea label="Model mapping (JSON)" autosize minRows={2} value={mapping} onChange={(event) => setMapping(event.currentTarget.value)} />
-      <TextInput label="Groups" description="Comma-separated." value={groups} onChange={(event) => setGroups(event.currentTarget.value)} />
+      <Textarea label={t('admin.channels.mapping')} autosize minRows={2} value={mapping} onChange={(event) => setMapping(event.currentTarget.value)} />
+      <TextInput label={t('admin.channels.groups')} description={t('admin.channels.commaSeparated')} value={groups} onChange={(event) => setGroups(event.currentTarget.value)} />
       <Group grow>
-        <NumberInput label="Priority" description="Higher is tried first." {...exactNumberProps} value={priority} onChange={setPriority} error={numberErrors.priority} />
-        <NumberInput label="Weight" description="Share within a priority." {...exactNumberProps} value={weight} onChange={setWeight} error={numberErrors.weight} />
+        <NumberInput label={t('admin.channels.priority')} description={t('admin.channels.priorityHint')} {...exactNumberProps} value={priority} onChange={setPriority} error={numberErrors.priority} />
+        <NumberInput label={t('admin.channels.weight')} description={t('admin.channels.weightHint')} {...exactNumberProps} value={weight} onChange={setWeight} error={numberErrors.weight} />
       </Group>
       <UpstreamHttpVersionField value={httpVersion} onChange={setHttpVersion} />
       <ChannelAdvancedFields state={advanced} onChange={setAdvanced} errors={advancedErrors} prefillWasSet={existing?.supports_prefill !== undefined} />
-      <Switch label="Enabled" checked={enabled} onChange={(event) => setEnabled(event.currentTarget.checked)} />
+      <Switch label={t('admin.channelStatus.enabled')} checked={enabled} onChange={(event) => setEnabled(event.currentTarget.checked)} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
-          Cancel
+          {t('keys.cancel')}
         </Button>
-        <Button onClick={() => void submit()}>{existing ? 'Save channel' : 'Create channel'}</Button>
+        <Button onClick={() => void submit()}>{existing ? t('admin.channels.save') : t('admin.channels.create')}</Button>
       </Group>
     </Stack>
   );

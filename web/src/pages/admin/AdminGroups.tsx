@@ -6,6 +6,7 @@ import { runAdminAction } from './admin-actions.ts';
 import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
 import { exactNumberProps, numberProblems } from '../../components/number-rules.ts';
 import { CardTable } from '../../components/CardTable.tsx';
+import { useTranslation } from 'react-i18next';
 
 const MAX_RATE_LIMIT = 2_147_483_647;
 /** As the server checks them (src/admin/admin-number-rules.ts): no free groups, a ratio exact to a millionth. */
@@ -18,45 +19,55 @@ const RULES = {
 export default function AdminGroups() {
   const { list: groups, refresh, editing, setEditing } = useAdminCollection<AdminGroup>('groups', adminApi.groups);
   const [confirming, setConfirming] = useState<PendingConfirmation | null>(null);
+  const { t } = useTranslation();
   return (
     <Stack>
-      <AdminToolbar addLabel="Add group" onAdd={() => setEditing('new')} error={groups.isError ? groups.error : null} />
+      <AdminToolbar addLabel={t('admin.groups.add')} onAdd={() => setEditing('new')} error={groups.isError ? groups.error : null} />
       <CardTable minWidth={640}>
-        <Table striped aria-label="Groups">
+        <Table striped aria-label={t('admin.groups.table')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Price ratio</Table.Th>
-              <Table.Th>Description</Table.Th>
-              <Table.Th>RPM / TPM limit</Table.Th>
+              <Table.Th>{t('admin.users.name')}</Table.Th>
+              <Table.Th>{t('admin.groups.ratio')}</Table.Th>
+              <Table.Th>{t('admin.groups.description')}</Table.Th>
+              <Table.Th>{t('admin.groups.limits')}</Table.Th>
               <Table.Th>
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('keys.actions')}</span>
               </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {(groups.data ?? []).map((group) => (
               <Table.Tr key={group.name}>
-                <Table.Td fw={500}>{group.name}</Table.Td>
+                <Table.Td fw={500} data-user-content>
+                  {group.name}
+                </Table.Td>
                 <Table.Td>×{group.ratio}</Table.Td>
-                <Table.Td>{group.description ?? '—'}</Table.Td>
+                <Table.Td data-user-content>{group.description ?? '—'}</Table.Td>
                 <Table.Td>
                   {group.rpm_limit ?? '—'} / {group.tpm_limit ?? '—'}
                 </Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
                     <Button size="xs" variant="default" onClick={() => setEditing(group)}>
-                      Edit
+                      {t('keys.edit')}
                     </Button>
                     {group.name === 'default' ? null : (
                       <Button
                         size="xs"
                         variant="subtle"
                         color="red"
-                        aria-label={`Delete ${group.name}`}
-                        onClick={() => setConfirming({ title: `Delete the group ${group.name}?`, body: 'Channels in it no longer serve it. A group that keys use cannot be deleted.', confirmLabel: 'Delete group', run: () => runAdminAction(() => adminApi.deleteGroup(group.name), `${group.name} deleted.`, refresh) })}
+                        aria-label={t('admin.deleteNamed', { name: group.name })}
+                        onClick={() =>
+                          setConfirming({
+                            title: t('admin.groups.deleteTitle', { name: group.name }),
+                            body: t('admin.groups.deleteBody'),
+                            confirmLabel: t('admin.groups.delete'),
+                            run: () => runAdminAction(() => adminApi.deleteGroup(group.name), t('admin.deletedNamed', { name: group.name }), refresh),
+                          })
+                        }
                       >
-                        Delete
+                        {t('keys.delete')}
                       </Button>
                     )}
                   </Group>
@@ -67,7 +78,7 @@ export default function AdminGroups() {
         </Table>
       </CardTable>
       <ConfirmDialog pending={confirming} onClose={() => setConfirming(null)} />
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing && editing !== 'new' ? `Edit ${editing.name}` : 'Add group'}>
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing && editing !== 'new' ? t('keys.editTitle', { name: editing.name }) : t('admin.groups.add')}>
         {editing !== null ? <GroupForm existing={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onDone={refresh} /> : null}
       </Modal>
     </Stack>
@@ -81,6 +92,7 @@ function GroupForm({ existing, onClose, onDone }: { existing: AdminGroup | null;
   const [rpm, setRpm] = useState<number | string>(existing?.rpm_limit ?? '');
   const [tpm, setTpm] = useState<number | string>(existing?.tpm_limit ?? '');
   const [errors, setErrors] = useState<Partial<Record<keyof typeof RULES, string>>>({});
+  const { t } = useTranslation();
   const submit = async () => {
     const problems = numberProblems({ ratio, rpm, tpm }, RULES);
     setErrors(problems);
@@ -88,22 +100,22 @@ function GroupForm({ existing, onClose, onDone }: { existing: AdminGroup | null;
     const body: Record<string, unknown> = { name: name.trim(), ratio: Number(ratio), ...(description.trim() ? { description: description.trim() } : {}) };
     if (rpm !== '') body.rpm_limit = Number(rpm);
     if (tpm !== '') body.tpm_limit = Number(tpm);
-    if (await runAdminAction(() => adminApi.putGroup(body), 'Group saved.', onDone)) onClose();
+    if (await runAdminAction(() => adminApi.putGroup(body), t('admin.groups.saved'), onDone)) onClose();
   };
   return (
     <Stack>
-      <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} disabled={existing !== null} />
-      <NumberInput label="Price ratio" description="Prices of this group's calls are multiplied by it: more than 0, up to 100. To make a model free, mark the model free." {...exactNumberProps} value={ratio} onChange={setRatio} error={errors.ratio} />
-      <TextInput label="Description" value={description} onChange={(event) => setDescription(event.currentTarget.value)} />
+      <TextInput label={t('admin.users.name')} value={name} onChange={(event) => setName(event.currentTarget.value)} disabled={existing !== null} />
+      <NumberInput label={t('admin.groups.ratio')} description={t('admin.groups.ratioHint')} {...exactNumberProps} value={ratio} onChange={setRatio} error={errors.ratio} />
+      <TextInput label={t('admin.groups.description')} value={description} onChange={(event) => setDescription(event.currentTarget.value)} />
       <Group grow>
-        <NumberInput label="RPM limit" {...exactNumberProps} value={rpm} onChange={setRpm} error={errors.rpm} />
-        <NumberInput label="TPM limit" {...exactNumberProps} value={tpm} onChange={setTpm} error={errors.tpm} />
+        <NumberInput label={t('admin.groups.rpm')} {...exactNumberProps} value={rpm} onChange={setRpm} error={errors.rpm} />
+        <NumberInput label={t('admin.groups.tpm')} {...exactNumberProps} value={tpm} onChange={setTpm} error={errors.tpm} />
       </Group>
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
-          Cancel
+          {t('keys.cancel')}
         </Button>
-        <Button onClick={() => void submit()}>Save group</Button>
+        <Button onClick={() => void submit()}>{t('admin.groups.save')}</Button>
       </Group>
     </Stack>
   );

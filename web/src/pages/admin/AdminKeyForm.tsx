@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { adminApi } from '../../api/admin-api.ts';
 import type { AdminKeyFields, AdminKeyRow } from '../../api/admin-ops-api.ts';
 import { exactNumberProps, numberProblems, usdBound } from '../../components/number-rules.ts';
+import { useTranslation } from 'react-i18next';
 
 const IP_OR_CIDR = /^(\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?|[0-9a-fA-F:]+(\/\d{1,3})?)$/;
 const RATE = { optional: true, integer: true, min: 1, max: 2_147_483_647 };
@@ -17,6 +18,7 @@ const parseList = (json: string | null): string[] => (json ? (JSON.parse(json) a
 export function AdminKeyForm({ existing, onSubmit, onCancel, submitLabel }: { existing: AdminKeyRow | null; onSubmit: (fields: AdminKeyFields & { user: string; name: string }) => Promise<unknown>; onCancel: () => void; submitLabel: string }) {
   const users = useQuery({ queryKey: ['admin', 'users', ''], queryFn: () => adminApi.users(''), enabled: existing === null });
   const groups = useQuery({ queryKey: ['admin', 'groups'], queryFn: adminApi.groups });
+  const { t } = useTranslation();
   const [user, setUser] = useState<string | null>(existing?.user ?? null);
   const [name, setName] = useState(existing?.name ?? '');
   const [group, setGroup] = useState(existing?.group_name ?? 'default');
@@ -30,11 +32,11 @@ export function AdminKeyForm({ existing, onSubmit, onCancel, submitLabel }: { ex
 
   const submit = async () => {
     const problems: Record<string, string> = { ...numberProblems({ quota, rpm, tpm }, RULES) };
-    if (!existing && !user) problems.user = 'Choose whose key it is.';
-    if (!name.trim()) problems.name = 'Give the key a name.';
+    if (!existing && !user) problems.user = t('admin.keyForm.chooseUser');
+    if (!name.trim()) problems.name = t('keyForm.nameRequired');
     const wrong = allowlist.find((entry) => !IP_OR_CIDR.test(entry.trim()));
-    if (wrong) problems.allowlist = `"${wrong}" is not an IP address or CIDR range.`;
-    if (expires && new Date(`${expires}T23:59:59Z`).getTime() <= Date.now()) problems.expires = 'Choose a day in the future.';
+    if (wrong) problems.allowlist = t('keyForm.notIp', { value: wrong });
+    if (expires && new Date(`${expires}T23:59:59Z`).getTime() <= Date.now()) problems.expires = t('keyForm.futureDay');
     setErrors(problems);
     if (Object.keys(problems).length > 0) return;
     const number = (value: number | string) => (String(value).trim() === '' ? null : Number(value));
@@ -55,8 +57,8 @@ export function AdminKeyForm({ existing, onSubmit, onCancel, submitLabel }: { ex
     <Stack>
       {existing ? null : (
         <Select
-          label="User"
-          placeholder="Whose key"
+          label={t('admin.payments.user')}
+          placeholder={t('admin.keyForm.whose')}
           searchable
           data={(users.data ?? []).map((candidate) => ({ value: candidate.name, label: candidate.email ? `${candidate.name} (${candidate.email})` : candidate.name }))}
           value={user}
@@ -64,19 +66,19 @@ export function AdminKeyForm({ existing, onSubmit, onCancel, submitLabel }: { ex
           error={errors.user}
         />
       )}
-      <TextInput label="Key name" value={name} onChange={(event) => setName(event.currentTarget.value)} disabled={existing !== null} error={errors.name} />
-      <Select label="Group" data={(groups.data ?? []).map((candidate) => candidate.name)} value={group} onChange={(value) => setGroup(value ?? 'default')} allowDeselect={false} />
-      <TagsInput label="Models" description="Only these models; press Enter after each. Empty: every model of the group." value={models} onChange={setModels} clearable />
+      <TextInput label={t('admin.keyForm.name')} value={name} onChange={(event) => setName(event.currentTarget.value)} disabled={existing !== null} error={errors.name} />
+      <Select label={t('keys.group')} data={(groups.data ?? []).map((candidate) => candidate.name)} value={group} onChange={(value) => setGroup(value ?? 'default')} allowDeselect={false} />
+      <TagsInput label={t('keyForm.models')} description={t('admin.keyForm.modelsHint')} value={models} onChange={setModels} clearable />
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
-        <NumberInput label="Quota (USD)" description="Empty: no limit." {...exactNumberProps} value={quota} onChange={setQuota} error={errors.quota} />
-        <TextInput label="Expires on" type="date" description="Empty: never." value={expires} onChange={(event) => setExpires(event.currentTarget.value)} error={errors.expires} />
-        <NumberInput label="Requests per minute" description="Empty: no limit." {...exactNumberProps} value={rpm} onChange={setRpm} error={errors.rpm} />
-        <NumberInput label="Tokens per minute" description="Empty: no limit." {...exactNumberProps} value={tpm} onChange={setTpm} error={errors.tpm} />
+        <NumberInput label={t('keyForm.quota')} description={t('admin.noLimit')} {...exactNumberProps} value={quota} onChange={setQuota} error={errors.quota} />
+        <TextInput label={t('keyForm.expiresOn')} type="date" description={t('keyForm.expiresHint')} value={expires} onChange={(event) => setExpires(event.currentTarget.value)} error={errors.expires} />
+        <NumberInput label={t('admin.limits.rpm')} description={t('admin.noLimit')} {...exactNumberProps} value={rpm} onChange={setRpm} error={errors.rpm} />
+        <NumberInput label={t('admin.limits.tpm')} description={t('admin.noLimit')} {...exactNumberProps} value={tpm} onChange={setTpm} error={errors.tpm} />
       </SimpleGrid>
-      <TagsInput label="IP allowlist" description="Addresses or CIDR ranges; press Enter after each. Empty: any." value={allowlist} onChange={setAllowlist} clearable error={errors.allowlist} />
+      <TagsInput label={t('keyForm.ipAllowlist')} description={t('admin.keyForm.ipHint')} value={allowlist} onChange={setAllowlist} clearable error={errors.allowlist} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onCancel}>
-          Cancel
+          {t('keys.cancel')}
         </Button>
         <Button onClick={() => void submit()}>{submitLabel}</Button>
       </Group>

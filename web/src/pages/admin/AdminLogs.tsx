@@ -9,14 +9,17 @@ import { adminOpsApi, type AdminLogFilters, type AdminLogRow } from '../../api/a
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ChargeCalculation, isChargeCalculation } from '../../components/ChargeCalculation.tsx';
 import { formatCount, formatDateTime, formatUsd } from '../../components/format.ts';
+import { CardTable } from '../../components/CardTable.tsx';
+import { useTranslation } from 'react-i18next';
 
-const RANGES: Record<string, { label: string; ms: number | null }> = {
-  '1h': { label: 'Last hour', ms: 3_600_000 },
-  '24h': { label: 'Last 24 hours', ms: 86_400_000 },
-  '7d': { label: 'Last 7 days', ms: 7 * 86_400_000 },
-  '30d': { label: 'Last 30 days', ms: 30 * 86_400_000 },
-  'all': { label: 'Everything', ms: null },
-  'custom': { label: 'From … to …', ms: null },
+/** The ranges; each one's label is admin.logs.ranges.<key>. */
+const RANGES: Record<string, { ms: number | null }> = {
+  '1h': { ms: 3_600_000 },
+  '24h': { ms: 86_400_000 },
+  '7d': { ms: 7 * 86_400_000 },
+  '30d': { ms: 30 * 86_400_000 },
+  'all': { ms: null },
+  'custom': { ms: null },
 };
 
 interface Draft {
@@ -57,6 +60,7 @@ export default function AdminLogs() {
   const [filters, setFilters] = useState<AdminLogFilters>(() => toFilters(EMPTY, Date.now()));
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
   const [openId, setOpenId] = useState<number | null>(null);
+  const { t } = useTranslation();
   const cursor = cursors[cursors.length - 1] ?? null;
   const logs = useQuery({ queryKey: ['admin', 'logs', filters, cursor], queryFn: () => adminOpsApi.logs(filters, cursor) });
   const channels = useQuery({ queryKey: ['admin', 'channels'], queryFn: adminApi.channels });
@@ -74,21 +78,21 @@ export default function AdminLogs() {
 
   return (
     <Stack>
-      <form onSubmit={apply} aria-label="Log filters">
+      <form onSubmit={apply} aria-label={t('admin.logs.filters')}>
         <Group wrap="wrap" align="flex-end" gap="sm">
-          <Select label="Range" value={draft.range} allowDeselect={false} onChange={(value) => change({ range: value ?? '24h' })} data={Object.entries(RANGES).map(([value, item]) => ({ value, label: item.label }))} w={170} />
+          <Select label={t('logs.range')} value={draft.range} allowDeselect={false} onChange={(value) => change({ range: value ?? '24h' })} data={Object.keys(RANGES).map((value) => ({ value, label: t(`admin.logs.ranges.${value}`) }))} w={170} />
           {draft.range === 'custom' ? (
             <>
-              <TextInput label="From" type="datetime-local" value={draft.from} onChange={(event) => change({ from: event.currentTarget.value })} w={210} />
-              <TextInput label="To" type="datetime-local" value={draft.to} onChange={(event) => change({ to: event.currentTarget.value })} w={210} />
+              <TextInput label={t('admin.logs.from')} type="datetime-local" value={draft.from} onChange={(event) => change({ from: event.currentTarget.value })} w={210} />
+              <TextInput label={t('admin.logs.to')} type="datetime-local" value={draft.to} onChange={(event) => change({ to: event.currentTarget.value })} w={210} />
             </>
           ) : null}
-          <TextInput label="User e-mail" placeholder="Anyone" value={draft.user} onChange={(event) => change({ user: event.currentTarget.value })} w={220} />
-          <TextInput label="Key id" placeholder="Any key" inputMode="numeric" value={draft.keyId} onChange={(event) => change({ keyId: event.currentTarget.value })} w={110} />
-          <TextInput label="Model" placeholder="Any model" value={draft.model} onChange={(event) => change({ model: event.currentTarget.value })} w={180} />
+          <TextInput label={t('admin.logs.userEmail')} placeholder={t('admin.logs.anyone')} value={draft.user} onChange={(event) => change({ user: event.currentTarget.value })} w={220} />
+          <TextInput label={t('admin.logs.keyId')} placeholder={t('admin.logs.anyKey')} inputMode="numeric" value={draft.keyId} onChange={(event) => change({ keyId: event.currentTarget.value })} w={110} />
+          <TextInput label={t('logs.model')} placeholder={t('logs.anyModel')} value={draft.model} onChange={(event) => change({ model: event.currentTarget.value })} w={180} />
           <Select
-            label="Channel"
-            placeholder="Any channel"
+            label={t('admin.overview.channel')}
+            placeholder={t('admin.logs.anyChannel')}
             clearable
             value={draft.channelId}
             onChange={(value) => change({ channelId: value })}
@@ -96,43 +100,43 @@ export default function AdminLogs() {
             w={180}
           />
           <Select
-            label="Outcome"
-            placeholder="Any outcome"
+            label={t('logs.outcome')}
+            placeholder={t('logs.anyOutcome')}
             clearable
             value={draft.outcome}
             onChange={(value) => change({ outcome: value })}
             data={[
-              { value: 'success', label: 'Succeeded' },
-              { value: 'error', label: 'Failed' },
+              { value: 'success', label: t('logs.succeeded') },
+              { value: 'error', label: t('logs.failed') },
             ]}
             w={150}
           />
-          <TextInput label="Status" placeholder="e.g. 429" inputMode="numeric" value={draft.status} onChange={(event) => change({ status: event.currentTarget.value })} w={100} />
-          <TextInput label="Error code" placeholder="e.g. GW_ERR_UPSTREAM_TIMEOUT" value={draft.errorCode} onChange={(event) => change({ errorCode: event.currentTarget.value })} w={250} />
-          <Button type="submit">Apply filters</Button>
+          <TextInput label={t('wallet.status')} placeholder={t('admin.logs.statusExample')} inputMode="numeric" value={draft.status} onChange={(event) => change({ status: event.currentTarget.value })} w={100} />
+          <TextInput label={t('admin.logs.errorCode')} placeholder={t('admin.logs.errorCodeExample')} value={draft.errorCode} onChange={(event) => change({ errorCode: event.currentTarget.value })} w={250} />
+          <Button type="submit">{t('admin.logs.apply')}</Button>
           <Button variant="default" onClick={clear}>
-            Clear
+            {t('admin.logs.clear')}
           </Button>
           <Button component="a" href={adminOpsApi.logsCsvUrl(filters)} variant="default" download>
-            Export CSV
+            {t('logs.exportCsv')}
           </Button>
         </Group>
       </form>
       {logs.isError ? <ErrorNotice error={logs.error} /> : null}
-      <Table.ScrollContainer minWidth={980}>
-        <Table striped highlightOnHover aria-label="All calls">
+      <CardTable minWidth={980}>
+        <Table striped highlightOnHover aria-label={t('admin.logs.table')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Time</Table.Th>
-              <Table.Th>User</Table.Th>
-              <Table.Th>Key</Table.Th>
-              <Table.Th>Model</Table.Th>
-              <Table.Th>Channel</Table.Th>
-              <Table.Th>Outcome</Table.Th>
-              <Table.Th>Tokens in / out</Table.Th>
-              <Table.Th>Cost</Table.Th>
+              <Table.Th>{t('logs.time')}</Table.Th>
+              <Table.Th>{t('admin.payments.user')}</Table.Th>
+              <Table.Th>{t('logs.key')}</Table.Th>
+              <Table.Th>{t('logs.model')}</Table.Th>
+              <Table.Th>{t('admin.overview.channel')}</Table.Th>
+              <Table.Th>{t('logs.outcome')}</Table.Th>
+              <Table.Th>{t('logs.tokens')}</Table.Th>
+              <Table.Th>{t('logs.cost')}</Table.Th>
               <Table.Th>
-                <span className="visually-hidden">Details</span>
+                <span className="visually-hidden">{t('logs.details')}</span>
               </Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -142,17 +146,17 @@ export default function AdminLogs() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
-      {logs.data && logs.data.data.length === 0 ? <Text c="dimmed">No calls match these filters.</Text> : null}
+      </CardTable>
+      {logs.data && logs.data.data.length === 0 ? <Text c="dimmed">{t('empty.noMatch')}</Text> : null}
       <Group justify="flex-end">
         <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Newer
+          {t('logs.newer')}
         </Button>
         <Button variant="default" disabled={!logs.data?.next_cursor} onClick={() => logs.data?.next_cursor && setCursors([...cursors, logs.data.next_cursor])}>
-          Older
+          {t('logs.older')}
         </Button>
       </Group>
-      <Drawer opened={openId !== null} onClose={() => setOpenId(null)} position="right" title="Call details" size="lg">
+      <Drawer opened={openId !== null} onClose={() => setOpenId(null)} position="right" title={t('logs.callDetails')} size="lg">
         {openId !== null ? <LogDetail id={openId} /> : null}
       </Drawer>
     </Stack>
@@ -160,39 +164,45 @@ export default function AdminLogs() {
 }
 
 function LogLine({ row, onOpen }: { row: AdminLogRow; onOpen: () => void }) {
+  const { t } = useTranslation();
   return (
     <Table.Tr>
       <Table.Td>{formatDateTime(row.created_at)}</Table.Td>
+      {/* One block per cell, so that on a phone's card the e-mail stays beside its label, under the name. */}
       <Table.Td>
-        <Text size="sm" fw={500}>
-          {row.user_name ?? (row.user_id === null ? '—' : `user ${row.user_id} (deleted)`)}
-        </Text>
-        {row.user_email ? (
-          <Text size="xs" c="dimmed">
-            {row.user_email}
+        <div>
+          <Text size="sm" fw={500} data-user-content={row.user_name === null ? undefined : ''}>
+            {row.user_name ?? (row.user_id === null ? '—' : t('admin.deletedUser', { id: row.user_id }))}
           </Text>
-        ) : null}
+          {row.user_email ? (
+            <Text size="xs" c="dimmed">
+              {row.user_email}
+            </Text>
+          ) : null}
+        </div>
       </Table.Td>
-      <Table.Td>{row.key_name ?? '—'}</Table.Td>
+      <Table.Td data-user-content>{row.key_name ?? '—'}</Table.Td>
       <Table.Td>{row.model}</Table.Td>
-      <Table.Td>{row.channel ?? '—'}</Table.Td>
+      <Table.Td data-user-content>{row.channel ?? '—'}</Table.Td>
       <Table.Td>
-        <Badge color={row.outcome === 'success' ? 'green' : 'red.9'} variant="filled">
-          {row.outcome === 'success' ? 'OK' : `Failed ${row.status}`}
-        </Badge>
-        {row.error_code ? (
-          <Text size="xs" c="dimmed">
-            {row.error_code}
-          </Text>
-        ) : null}
+        <div>
+          <Badge color={row.outcome === 'success' ? 'green' : 'red.9'} variant="filled">
+            {row.outcome === 'success' ? t('logs.ok') : t('logs.failedStatus', { status: row.status })}
+          </Badge>
+          {row.error_code ? (
+            <Text size="xs" c="dimmed">
+              {row.error_code}
+            </Text>
+          ) : null}
+        </div>
       </Table.Td>
       <Table.Td>
         {formatCount(row.input_tokens)} / {formatCount(row.output_tokens)}
       </Table.Td>
       <Table.Td>{formatUsd(row.cost_usd)}</Table.Td>
       <Table.Td>
-        <Button size="xs" variant="subtle" onClick={onOpen} aria-label={`Details of call ${row.id}`}>
-          Details
+        <Button size="xs" variant="subtle" onClick={onOpen} aria-label={t('admin.logs.detailsOf', { id: row.id })}>
+          {t('logs.details')}
         </Button>
       </Table.Td>
     </Table.Tr>
@@ -201,18 +211,22 @@ function LogLine({ row, onOpen }: { row: AdminLogRow; onOpen: () => void }) {
 
 function LogDetail({ id }: { id: number }) {
   const detail = useQuery({ queryKey: ['admin', 'log', id], queryFn: () => adminOpsApi.log(id) });
+  const { t } = useTranslation();
   if (detail.isError) return <ErrorNotice error={detail.error} />;
-  if (!detail.data) return <Text>Loading…</Text>;
+  if (!detail.data) return <Text>{t('common.loading')}</Text>;
   const { calculation, ...fields } = detail.data;
   return (
     <Stack>
       {isChargeCalculation(calculation) ? <ChargeCalculation calculation={calculation} /> : null}
-      <Table aria-label="Call details">
+      <Table aria-label={t('logs.callDetails')}>
         <Table.Tbody>
           {Object.entries(fields).map(([field, value]) => (
             <Table.Tr key={field}>
-              <Table.Th>{field.replaceAll('_', ' ')}</Table.Th>
-              <Table.Td style={{ wordBreak: 'break-word' }}>{typeof value === 'object' && value !== null ? <Code block>{JSON.stringify(value, null, 2)}</Code> : String(value ?? '—')}</Table.Td>
+              <Table.Th>
+                <Code>{field}</Code>
+              </Table.Th>
+              <Table.Td style={{ wordBreak: 'break-word' }} data-user-content>
+                {typeof value === 'object' && value !== null ? <Code block>{JSON.stringify(value, null, 2)}</Code> : String(value ?? '—')}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

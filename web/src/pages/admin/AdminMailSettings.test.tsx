@@ -4,6 +4,7 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import './admin-strings.ts';
 import { AdminMailSettings } from './AdminMailSettings.tsx';
 import { fakeFetch, renderRoutes } from '../../test-support/render-page.tsx';
 

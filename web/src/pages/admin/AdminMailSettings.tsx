@@ -6,11 +6,14 @@ import { Alert, Button, Group, PasswordInput, Stack, Text, TextInput, Title } fr
 import { useQueryClient } from '@tanstack/react-query';
 import { adminApi, type AdminMailSettings as MailSettings } from '../../api/admin-api.ts';
 import { runAdminAction } from './admin-actions.ts';
+import { errorText } from '../../i18n/error-text.ts';
+import { useTranslation } from 'react-i18next';
 
-const SOURCES = { runtime: 'set here', env: 'from SMTP_URL', none: 'none: mail is written to files under DATA_DIR/mail' } as const;
+/** Where the SMTP URL comes from; each one's words are admin.mail.sources.<source>. */
 
 export function AdminMailSettings({ mail }: { mail: MailSettings | undefined }) {
   const queryClient = useQueryClient();
+  const { t } = useTranslation();
   const [smtpUrl, setSmtpUrl] = useState('');
   const [from, setFrom] = useState('');
   const [testTo, setTestTo] = useState('');
@@ -18,7 +21,7 @@ export function AdminMailSettings({ mail }: { mail: MailSettings | undefined }) 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'settings'] });
   const save = () => {
     const change = { ...(smtpUrl.trim() ? { smtp_url: smtpUrl.trim() } : {}), ...(from.trim() ? { from: from.trim() } : {}) };
-    return runAdminAction(() => adminApi.putMail(change), 'Mail settings saved. The next mail uses them.', () => {
+    return runAdminAction(() => adminApi.putMail(change), t('admin.mail.saved'), () => {
       setSmtpUrl('');
       setFrom('');
       return refresh();
@@ -29,53 +32,57 @@ export function AdminMailSettings({ mail }: { mail: MailSettings | undefined }) 
     try {
       setTestResult(await adminApi.testMail(testTo));
     } catch (error) {
-      setTestResult({ sent: false, error: error instanceof Error ? error.message : 'That did not work.' });
+      setTestResult({ sent: false, error: errorText(error) });
     }
   };
   return (
     <Stack>
       <Title order={2} size="h4">
-        Mail
+        {t('admin.mail.title')}
       </Title>
-      <Text size="sm">
-        SMTP server: {mail ? (mail.smtp_url_set ? `${mail.smtp_host ?? 'set'} (${SOURCES[mail.smtp_source]})` : SOURCES.none) : '—'}
-        <br />
-        From: {mail ? `${mail.from} (${mail.from_source === 'runtime' ? 'set here' : 'from MAIL_FROM'})` : '—'} · links start with {mail?.public_url ?? '—'}
-      </Text>
+      <Stack gap={0}>
+        <Text size="sm">
+          {t('admin.mail.server', { server: mail ? (mail.smtp_url_set ? `${mail.smtp_host ?? t('admin.mail.set')} (${t(`admin.mail.sources.${mail.smtp_source}`)})` : t('admin.mail.sources.none')) : '—' })}
+        </Text>
+        <Text size="sm">
+          {mail ? t('admin.mail.fromLine', { from: mail.from, source: mail.from_source === 'runtime' ? t('admin.mail.sources.runtime') : t('admin.mail.fromEnv') }) : '—'}
+        </Text>
+        <Text size="sm">{t('admin.mail.links', { url: mail?.public_url ?? '—' })}</Text>
+      </Stack>
       {mail?.smtp_error ? (
-        <Alert color="red" title="No mail is sent">
-          {mail.smtp_error}
+        <Alert color="red" title={t('admin.mail.noMail')}>
+          <span lang="en">{mail.smtp_error}</span>
         </Alert>
       ) : null}
       <PasswordInput
-        label="New SMTP URL"
-        description="smtp://user:password@host:587 or smtps://…:465. Stored encrypted and never shown again; leave empty to keep the current one."
+        label={t('admin.mail.newUrl')}
+        description={t('admin.mail.newUrlHint')}
         autoComplete="off"
         value={smtpUrl}
         onChange={(event) => setSmtpUrl(event.currentTarget.value)}
       />
-      <TextInput label="New From address" placeholder="Gateway <gateway@example.com>" value={from} onChange={(event) => setFrom(event.currentTarget.value)} />
+      <TextInput label={t('admin.mail.newFrom')} placeholder={t('admin.mail.fromPlaceholder')} value={from} onChange={(event) => setFrom(event.currentTarget.value)} />
       <Group>
         <Button w="fit-content" disabled={!smtpUrl.trim() && !from.trim()} onClick={() => void save()}>
-          Save mail settings
+          {t('admin.mail.save')}
         </Button>
         <Button
           variant="default"
           disabled={mail?.smtp_source !== 'runtime' && mail?.from_source !== 'runtime'}
-          onClick={() => void runAdminAction(() => adminApi.putMail({ smtp_url: null, from: null }), 'Back to SMTP_URL and MAIL_FROM.', refresh)}
+          onClick={() => void runAdminAction(() => adminApi.putMail({ smtp_url: null, from: null }), t('admin.mail.back'), refresh)}
         >
-          Use SMTP_URL and MAIL_FROM
+          {t('admin.mail.useEnv')}
         </Button>
       </Group>
       <Group align="flex-end">
-        <TextInput label="Send a test mail to" type="email" value={testTo} onChange={(event) => setTestTo(event.currentTarget.value)} w={280} />
+        <TextInput label={t('admin.mail.testTo')} type="email" value={testTo} onChange={(event) => setTestTo(event.currentTarget.value)} w={280} />
         <Button variant="light" disabled={!testTo.trim()} onClick={() => void sendTest()}>
-          Send test mail
+          {t('admin.mail.send')}
         </Button>
       </Group>
       {testResult ? (
-        <Alert role="status" color={testResult.sent ? 'green' : 'red'} title={testResult.sent ? 'Test mail sent' : 'Test mail not sent'}>
-          {testResult.sent ? `The mail server accepted the mail to ${testTo}.` : testResult.error}
+        <Alert role="status" color={testResult.sent ? 'green' : 'red'} title={testResult.sent ? t('admin.mail.sent') : t('admin.mail.notSent')}>
+          {testResult.sent ? t('admin.mail.accepted', { to: testTo }) : <span lang="en">{testResult.error}</span>}
         </Alert>
       ) : null}
     </Stack>

@@ -7,33 +7,36 @@ import { runAdminAction } from './admin-actions.ts';
 import { ModelForm } from './ModelForm.tsx';
 import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
 import { CardTable } from '../../components/CardTable.tsx';
+import { formatUsd } from '../../components/format.ts';
+import { useTranslation } from 'react-i18next';
 
-const price = (value: unknown) => (typeof value === 'number' ? `$${value}` : '—');
+const price = (value: unknown) => (typeof value === 'number' ? formatUsd(value) : '—');
 
 export default function AdminModels() {
   const { list: models, refresh, editing, setEditing } = useAdminCollection<AdminModel>('models', adminApi.models);
   const [confirming, setConfirming] = useState<PendingConfirmation | null>(null);
+  const { t } = useTranslation();
   const askDelete = (model: AdminModel) =>
     setConfirming({
-      title: `Delete ${model.id}?`,
-      body: 'Its prices are removed at once: calls to it are refused (no price) until it is added again. Its past calls stay in the logs.',
-      confirmLabel: 'Delete model',
-      run: () => runAdminAction(() => adminApi.deleteModel(model.id), `${model.id} deleted.`, refresh),
+      title: t('admin.models.deleteTitle', { id: model.id }),
+      body: t('admin.models.deleteBody'),
+      confirmLabel: t('admin.models.delete'),
+      run: () => runAdminAction(() => adminApi.deleteModel(model.id), t('admin.deletedNamed', { name: model.id }), refresh),
     });
   return (
     <Stack>
-      <AdminToolbar addLabel="Add model" onAdd={() => setEditing('new')} error={models.isError ? models.error : null} />
+      <AdminToolbar addLabel={t('admin.models.add')} onAdd={() => setEditing('new')} error={models.isError ? models.error : null} />
       <CardTable minWidth={760}>
-        <Table striped aria-label="Models and prices">
+        <Table striped aria-label={t('admin.models.table')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Model</Table.Th>
-              <Table.Th>Owned by</Table.Th>
-              <Table.Th>Input / 1M</Table.Th>
-              <Table.Th>Output / 1M</Table.Th>
-              <Table.Th>Per request</Table.Th>
+              <Table.Th>{t('logs.model')}</Table.Th>
+              <Table.Th>{t('admin.models.ownedBy')}</Table.Th>
+              <Table.Th>{t('admin.models.input')}</Table.Th>
+              <Table.Th>{t('admin.models.output')}</Table.Th>
+              <Table.Th>{t('admin.models.perRequest')}</Table.Th>
               <Table.Th>
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('keys.actions')}</span>
               </Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -41,20 +44,20 @@ export default function AdminModels() {
             {(models.data ?? []).map((model) => (
               <Table.Tr key={model.id}>
                 <Table.Td fw={500}>
-                  {model.id} {model.free ? <Badge size="xs">Free</Badge> : null}{' '}
-                  {Array.isArray(model.tiers) && model.tiers.length > 0 ? <Badge size="xs" variant="light">{`${model.tiers.length} long-context tier${model.tiers.length === 1 ? '' : 's'}`}</Badge> : null}
+                  {model.id} {model.free ? <Badge size="xs">{t('pricing.free')}</Badge> : null}{' '}
+                  {Array.isArray(model.tiers) && model.tiers.length > 0 ? <Badge size="xs" variant="light">{t('admin.models.tiers', { count: model.tiers.length })}</Badge> : null}
                 </Table.Td>
-                <Table.Td>{model.owned_by}</Table.Td>
+                <Table.Td data-user-content>{model.owned_by}</Table.Td>
                 <Table.Td>{price(model.input_per_mtok)}</Table.Td>
                 <Table.Td>{price(model.output_per_mtok)}</Table.Td>
                 <Table.Td>{price(model.per_request)}</Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
                     <Button size="xs" variant="default" onClick={() => setEditing(model)}>
-                      Edit
+                      {t('keys.edit')}
                     </Button>
-                    <Button size="xs" variant="subtle" color="red" aria-label={`Delete ${model.id}`} onClick={() => askDelete(model)}>
-                      Delete
+                    <Button size="xs" variant="subtle" color="red" aria-label={t('admin.deleteNamed', { name: model.id })} onClick={() => askDelete(model)}>
+                      {t('keys.delete')}
                     </Button>
                   </Group>
                 </Table.Td>
@@ -64,7 +67,7 @@ export default function AdminModels() {
         </Table>
       </CardTable>
       <ConfirmDialog pending={confirming} onClose={() => setConfirming(null)} />
-      <Modal size="xl" opened={editing !== null} onClose={() => setEditing(null)} title={editing && editing !== 'new' ? `Prices of ${editing.id}` : 'Add model'}>
+      <Modal size="xl" opened={editing !== null} onClose={() => setEditing(null)} title={editing && editing !== 'new' ? t('admin.models.pricesOf', { id: editing.id }) : t('admin.models.add')}>
         {editing !== null ? <ModelForm existing={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onDone={refresh} /> : null}
       </Modal>
     </Stack>

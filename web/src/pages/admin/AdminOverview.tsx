@@ -8,16 +8,20 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { StatCard } from '../../components/StatCard.tsx';
 import { SeriesChart } from '../../components/UsageChart.tsx';
 import { formatCount, formatDateTime, formatUsd } from '../../components/format.ts';
+import { currentLanguage } from '../../i18n/i18n.ts';
+import { useTranslation } from 'react-i18next';
 
-const PERIODS: Record<string, { label: string; ms: number; bucket: 'hour' | 'day' }> = {
-  '24h': { label: 'Last 24 hours', ms: 86_400_000, bucket: 'hour' },
-  '7d': { label: 'Last 7 days', ms: 7 * 86_400_000, bucket: 'hour' },
-  '30d': { label: 'Last 30 days', ms: 30 * 86_400_000, bucket: 'day' },
-  '90d': { label: 'Last 90 days', ms: 90 * 86_400_000, bucket: 'day' },
+/** The periods; each one's label is admin.overview.periods.<key>. */
+const PERIODS: Record<string, { ms: number; bucket: 'hour' | 'day' }> = {
+  '24h': { ms: 86_400_000, bucket: 'hour' },
+  '7d': { ms: 7 * 86_400_000, bucket: 'hour' },
+  '30d': { ms: 30 * 86_400_000, bucket: 'day' },
+  '90d': { ms: 90 * 86_400_000, bucket: 'day' },
 };
 
 export default function AdminOverview() {
   const [period, setPeriod] = useState('24h');
+  const { t } = useTranslation();
   const chosen = PERIODS[period] ?? PERIODS['24h']!;
   const overview = useQuery({
     queryKey: ['admin', 'overview', period],
@@ -32,32 +36,48 @@ export default function AdminOverview() {
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
-        <Title order={2}>Platform overview</Title>
+        <Title order={2}>{t('admin.overview.title')}</Title>
         <Select
-          label="Period"
+          label={t('admin.overview.period')}
           value={period}
           allowDeselect={false}
           onChange={(value) => setPeriod(value ?? '24h')}
-          data={Object.entries(PERIODS).map(([value, item]) => ({ value, label: item.label }))}
+          data={Object.keys(PERIODS).map((value) => ({ value, label: t(`admin.overview.periods.${value}`) }))}
           w={180}
         />
       </Group>
       {overview.isError ? <ErrorNotice error={overview.error} /> : null}
       <SimpleGrid cols={{ base: 2, md: 3, lg: 6 }}>
-        <StatCard label="Requests" value={formatCount(data?.traffic.requests)} hint={data ? `${formatCount(data.traffic.rpm)} per minute now` : undefined} />
-        <StatCard label="Failed calls" value={formatCount(data?.traffic.errors)} hint={data && data.traffic.requests > 0 ? `${((data.traffic.errors / data.traffic.requests) * 100).toFixed(1)} % of requests` : undefined} />
-        <StatCard label="Tokens" value={formatCount(data ? data.traffic.input_tokens + data.traffic.output_tokens : undefined)} hint={data ? `${formatCount(data.traffic.input_tokens)} in, ${formatCount(data.traffic.output_tokens)} out` : undefined} />
-        <StatCard label="Charged to users" value={formatUsd(data?.cost_usd)} hint="what the calls cost their owners" />
-        <StatCard label="Revenue" value={formatUsd(data?.revenue.total_usd)} hint="card top-ups and redeemed codes" />
+        <StatCard label={t('usage.requests')} value={formatCount(data?.traffic.requests)} hint={data ? t('admin.overview.perMinute', { count: formatCount(data.traffic.rpm) }) : undefined} />
         <StatCard
-          label="Top-ups / codes redeemed"
+          label={t('admin.overview.failedCalls')}
+          value={formatCount(data?.traffic.errors)}
+          hint={data && data.traffic.requests > 0 ? t('admin.overview.ofRequests', { share: (data.traffic.errors / data.traffic.requests).toLocaleString(currentLanguage(), { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }) }) : undefined}
+        />
+        <StatCard
+          label={t('usage.tokens')}
+          value={formatCount(data ? data.traffic.input_tokens + data.traffic.output_tokens : undefined)}
+          hint={data ? t('admin.overview.inOut', { input: formatCount(data.traffic.input_tokens), output: formatCount(data.traffic.output_tokens) }) : undefined}
+        />
+        <StatCard label={t('admin.overview.charged')} value={formatUsd(data?.cost_usd)} hint={t('admin.overview.chargedHint')} />
+        <StatCard label={t('admin.overview.revenue')} value={formatUsd(data?.revenue.total_usd)} hint={t('admin.overview.revenueHint')} />
+        <StatCard
+          label={t('admin.overview.topupsCodes')}
           value={data ? `${formatCount(data.revenue.topups.count)} / ${formatCount(data.revenue.redemptions.count)}` : '—'}
-          hint={data ? `${formatUsd(data.revenue.topups.amount_usd)} by card${data.revenue.topups.refunded_usd > 0 ? ` (after ${formatUsd(data.revenue.topups.refunded_usd)} refunded)` : ''}, ${formatUsd(data.revenue.redemptions.amount_usd)} in codes` : undefined}
+          hint={
+            data
+              ? t(data.revenue.topups.refunded_usd > 0 ? 'admin.overview.revenueSplitRefunded' : 'admin.overview.revenueSplit', {
+                  cards: formatUsd(data.revenue.topups.amount_usd),
+                  refunded: formatUsd(data.revenue.topups.refunded_usd),
+                  codes: formatUsd(data.revenue.redemptions.amount_usd),
+                })
+              : undefined
+          }
         />
       </SimpleGrid>
       <Paper withBorder p="md">
         <Title order={3} size="h4" mb="sm">
-          Requests and cost, {chosen.label.toLowerCase()}
+          {t(`admin.overview.chartTitles.${period}`)}
         </Title>
         {data ? (
           <SeriesChart
@@ -68,29 +88,29 @@ export default function AdminOverview() {
             metrics={['requests', 'errors', 'costUsd']}
           />
         ) : (
-          <Text c="dimmed">Loading…</Text>
+          <Text c="dimmed">{t('common.loading')}</Text>
         )}
       </Paper>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Paper withBorder p="md">
           <Title order={3} size="h4" mb="sm">
-            Top users by cost
+            {t('admin.overview.topUsers')}
           </Title>
           <Table.ScrollContainer minWidth={360}>
-            <Table aria-label="Top users">
+            <Table aria-label={t('admin.overview.topUsersTable')}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>User</Table.Th>
-                  <Table.Th>Requests</Table.Th>
-                  <Table.Th>Cost</Table.Th>
+                  <Table.Th>{t('admin.payments.user')}</Table.Th>
+                  <Table.Th>{t('usage.requests')}</Table.Th>
+                  <Table.Th>{t('usage.cost')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {(data?.top_users ?? []).map((user) => (
                   <Table.Tr key={user.user_id}>
                     <Table.Td>
-                      <Text size="sm" fw={500}>
-                        {user.name ?? `user ${user.user_id} (deleted)`}
+                      <Text size="sm" fw={500} data-user-content={user.name === null ? undefined : ''}>
+                        {user.name ?? t('admin.deletedUser', { id: user.user_id })}
                       </Text>
                       {user.email ? (
                         <Text size="xs" c="dimmed">
@@ -105,19 +125,19 @@ export default function AdminOverview() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {data && data.top_users.length === 0 ? <Text c="dimmed">No calls in this period.</Text> : null}
+          {data && data.top_users.length === 0 ? <Text c="dimmed">{t('admin.overview.noCalls')}</Text> : null}
         </Paper>
         <Paper withBorder p="md">
           <Title order={3} size="h4" mb="sm">
-            Top models by cost
+            {t('admin.overview.topModels')}
           </Title>
           <Table.ScrollContainer minWidth={360}>
-            <Table aria-label="Top models">
+            <Table aria-label={t('admin.overview.topModelsTable')}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Model</Table.Th>
-                  <Table.Th>Requests</Table.Th>
-                  <Table.Th>Cost</Table.Th>
+                  <Table.Th>{t('logs.model')}</Table.Th>
+                  <Table.Th>{t('usage.requests')}</Table.Th>
+                  <Table.Th>{t('usage.cost')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -131,22 +151,22 @@ export default function AdminOverview() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {data && data.top_models.length === 0 ? <Text c="dimmed">No calls in this period.</Text> : null}
+          {data && data.top_models.length === 0 ? <Text c="dimmed">{t('admin.overview.noCalls')}</Text> : null}
         </Paper>
       </SimpleGrid>
       <Paper withBorder p="md">
         <Title order={3} size="h4" mb="sm">
-          Channel health
+          {t('admin.overview.health')}
         </Title>
         <Table.ScrollContainer minWidth={900}>
-          <Table aria-label="Channel health">
+          <Table aria-label={t('admin.overview.health')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Channel</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Circuit breaker</Table.Th>
-                <Table.Th>Failed attempts, last hour</Table.Th>
-                <Table.Th>Last error</Table.Th>
+                <Table.Th>{t('admin.overview.channel')}</Table.Th>
+                <Table.Th>{t('wallet.status')}</Table.Th>
+                <Table.Th>{t('admin.overview.breaker')}</Table.Th>
+                <Table.Th>{t('admin.overview.failedAttempts')}</Table.Th>
+                <Table.Th>{t('admin.overview.lastError')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -156,53 +176,60 @@ export default function AdminOverview() {
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-        {data && data.channels.length === 0 ? <Text c="dimmed">No channels yet: add one under Channels.</Text> : null}
+        {data && data.channels.length === 0 ? <Text c="dimmed">{t('admin.overview.noChannels')}</Text> : null}
       </Paper>
     </Stack>
   );
 }
 
-const STATUS_LABEL: Record<OverviewChannel['status'], string> = { enabled: 'Enabled', disabled: 'Disabled', auto_disabled: 'Disabled automatically' };
-const BREAKER_LABEL: Record<OverviewChannel['breaker'], { label: string; color: string }> = {
-  'closed': { label: 'Closed (healthy)', color: 'green' },
-  'half-open': { label: 'Half-open (probing)', color: 'orange.8' },
-  'open': { label: 'Open (skipped)', color: 'red.9' },
-};
+/** Each breaker state's color; its label is admin.overview.breakers.<state>. */
+const BREAKER_COLOR: Record<OverviewChannel['breaker'], string> = { 'closed': 'green', 'half-open': 'orange.8', 'open': 'red.9' };
 
 function ChannelHealthRow({ channel }: { channel: OverviewChannel }) {
-  const breaker = BREAKER_LABEL[channel.breaker];
+  const { t } = useTranslation();
   return (
     <Table.Tr>
-      <Table.Td fw={500}>{channel.name}</Table.Td>
+      <Table.Td fw={500} data-user-content>
+        {channel.name}
+      </Table.Td>
       <Table.Td>
         <Badge variant="filled" color={channel.status === 'enabled' ? 'green' : 'red.9'} miw="max-content">
-          {STATUS_LABEL[channel.status]}
+          {t(`admin.channelStatus.${channel.status}`)}
         </Badge>
         {channel.status_reason ? (
-          <Text size="xs" c="dimmed" maw={260}>
+          <Text size="xs" c="dimmed" maw={260} lang="en">
             {channel.status_reason}
           </Text>
         ) : null}
       </Table.Td>
       <Table.Td>
-        <Badge variant="light" color={breaker.color} miw="max-content">
-          {breaker.label}
+        <Badge variant="light" color={BREAKER_COLOR[channel.breaker]} miw="max-content">
+          {t(`admin.overview.breakers.${channel.breaker}`)}
         </Badge>
       </Table.Td>
       <Table.Td>
         {formatCount(channel.failed_attempts_last_hour)}
-        {channel.failed_attempts_counted_partly ? ' or more' : ''}
+        {/* Past 500 failed calls in the hour the count is exact over a shorter window, named here. */}
+        {channel.failed_attempts_counted_partly ? (
+          <Text size="xs" c="dimmed">
+            {t('admin.overview.countedSince', { time: formatDateTime(channel.failed_attempts_since) })}
+          </Text>
+        ) : null}
       </Table.Td>
       <Table.Td>
         {channel.last_error ? (
           <Text size="xs" maw={320} style={{ wordBreak: 'break-word' }}>
-            {formatDateTime(channel.last_error.at)}: {channel.last_error.status === null ? 'no answer' : `HTTP ${channel.last_error.status}`}
+            {formatDateTime(channel.last_error.at)}: {channel.last_error.status === null ? t('admin.noAnswer') : `HTTP ${channel.last_error.status}`}
             {channel.last_error.code ? ` ${channel.last_error.code}` : ''}
-            {channel.last_error.message ? `: ${channel.last_error.message}` : ''}
+            {channel.last_error.message ? (
+              <>
+                : <span lang="en">{channel.last_error.message}</span>
+              </>
+            ) : null}
           </Text>
         ) : (
           <Text size="xs" c="dimmed">
-            none
+            {t('admin.overview.none')}
           </Text>
         )}
       </Table.Td>

@@ -4,6 +4,8 @@ import { lazy, Suspense } from 'react';
 import { Alert, Loader, ScrollArea, Stack, Tabs, Title } from '@mantine/core';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { useMe } from '../../api/session.ts';
+import { useTranslation } from 'react-i18next';
+import './admin-strings.ts';
 
 const AdminOverview = lazy(() => import('./AdminOverview.tsx'));
 const AdminUsers = lazy(() => import('./AdminUsers.tsx'));
@@ -18,48 +20,37 @@ const AdminAudit = lazy(() => import('./AdminAudit.tsx'));
 const AdminSettings = lazy(() => import('./AdminSettings.tsx'));
 const AdminSignIn = lazy(() => import('./AdminSignIn.tsx'));
 
-const SECTIONS = [
-  { path: 'overview', label: 'Overview' },
-  { path: 'users', label: 'Users' },
-  { path: 'keys', label: 'Keys' },
-  { path: 'channels', label: 'Channels' },
-  { path: 'mcp', label: 'MCP servers' },
-  { path: 'groups', label: 'Groups' },
-  { path: 'models', label: 'Models and prices' },
-  { path: 'logs', label: 'All logs' },
-  { path: 'payments', label: 'Payments' },
-  { path: 'audit', label: 'Audit log' },
-  { path: 'settings', label: 'Settings' },
-  { path: 'sign-in', label: 'Sign-in' },
-];
+/** The tabs, in order; each one's label is admin.tabs.<path> in the catalogues. */
+const SECTIONS = ['overview', 'users', 'keys', 'channels', 'mcp', 'groups', 'models', 'logs', 'payments', 'audit', 'settings', 'sign-in'] as const;
 
 export default function AdminPage() {
   const me = useMe().data;
   const location = useLocation();
   const navigate = useNavigate();
+  const { t } = useTranslation();
   if (me?.role !== 'admin') {
     return (
-      <Alert color="red" title="Administrators only" role="alert">
-        Your account cannot open the administration pages.
+      <Alert color="red" title={t('admin.only')} role="alert">
+        {t('admin.onlyBody')}
       </Alert>
     );
   }
   const current = location.pathname.split('/')[2] || 'overview';
   return (
     <Stack>
-      <Title order={1}>Administration</Title>
+      <Title order={1}>{t('admin.title')}</Title>
       <ScrollArea type="auto" offsetScrollbars>
         <Tabs value={current} onChange={(value) => value && navigate(`/admin/${value}`)}>
           <Tabs.List style={{ flexWrap: 'nowrap' }}>
             {SECTIONS.map((section) => (
-              <Tabs.Tab key={section.path} value={section.path}>
-                {section.label}
+              <Tabs.Tab key={section} value={section}>
+                {t(`admin.tabs.${section}`)}
               </Tabs.Tab>
             ))}
           </Tabs.List>
         </Tabs>
       </ScrollArea>
-      <Suspense fallback={<Loader aria-label="Loading" />}>
+      <Suspense fallback={<Loader aria-label={t('common.loading')} />}>
         <Routes>
           <Route index element={<Navigate to="overview" replace />} />
           <Route path="overview" element={<AdminOverview />} />

@@ -6,35 +6,37 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDateTime, formatUsd } from '../../components/format.ts';
 import { AdminRedemptionCodes } from './AdminRedemptionCodes.tsx';
 import { CardTable } from '../../components/CardTable.tsx';
+import { useTranslation } from 'react-i18next';
 
 export default function AdminPayments() {
   const payments = useQuery({ queryKey: ['admin', 'payments'], queryFn: adminApi.payments });
+  const { t } = useTranslation();
   return (
     <Stack>
       <AdminRedemptionCodes />
       <Paper withBorder p="md">
         <Title order={2} size="h4" mb="sm">
-          Card payments
+          {t('admin.payments.title')}
         </Title>
         {payments.isError ? <ErrorNotice error={payments.error} /> : null}
         <CardTable minWidth={600}>
-          <Table striped aria-label="Card payments">
+          <Table striped aria-label={t('admin.payments.title')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Date</Table.Th>
-                <Table.Th>User</Table.Th>
-                <Table.Th>Amount</Table.Th>
-                <Table.Th>Status</Table.Th>
+                <Table.Th>{t('wallet.date')}</Table.Th>
+                <Table.Th>{t('admin.payments.user')}</Table.Th>
+                <Table.Th>{t('wallet.amount')}</Table.Th>
+                <Table.Th>{t('wallet.status')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {(payments.data ?? []).map((payment) => (
                 <Table.Tr key={String(payment.id)}>
                   <Table.Td>{formatDateTime(payment.created_at as string)}</Table.Td>
-                  <Table.Td>{String(payment.user_email ?? payment.user_name ?? payment.user_id)}</Table.Td>
+                  <Table.Td data-user-content>{String(payment.user_email ?? payment.user_name ?? payment.user_id)}</Table.Td>
                   <Table.Td>{formatUsd(Number(payment.amount_usd))}</Table.Td>
                   <Table.Td>
-                    <Badge variant="filled">{String(payment.status)}</Badge>
+                    <Badge variant="filled">{t(`wallet.paymentStatus.${String(payment.status)}`, { defaultValue: String(payment.status) })}</Badge>
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -11,6 +11,8 @@ import { exactNumberProps, numberProblems, usdBound } from '../../components/num
 import { runAdminAction } from './admin-actions.ts';
 import { downloadText, newCodesCsv } from './new-codes-csv.ts';
 import { CardTable } from '../../components/CardTable.tsx';
+import { formatCount } from '../../components/format.ts';
+import { useTranslation } from 'react-i18next';
 
 /** From this many codes on, creating them asks first (a typo of a zero is money). */
 const LARGE_BATCH = 100;
@@ -28,11 +30,12 @@ interface Batch {
 export function AdminRedemptionCodes() {
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<Batch | null>(null);
+  const { t } = useTranslation();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'codes'] });
   return (
     <Paper withBorder p="md">
       <Title order={2} size="h4" mb="sm">
-        Redemption codes
+        {t('admin.codes.title')}
       </Title>
       <CreateCodes onCreated={(batch) => { setCreated(batch); void refresh(); }} />
       {created ? <NewCodes batch={created} /> : null}
@@ -47,12 +50,13 @@ function CreateCodes({ onCreated }: { onCreated: (batch: Batch) => void }) {
   const [note, setNote] = useState('');
   const [errors, setErrors] = useState<Partial<Record<'count' | 'amount', string>>>({});
   const [confirming, setConfirming] = useState(false);
+  const { t } = useTranslation();
   const create = async () => {
     setConfirming(false);
     await runAdminAction(async () => {
       const answer = await adminApi.createRedemptionCodes(Number(count), Number(amount), note.trim());
       onCreated({ codes: answer.codes, amountUsd: answer.amount_usd, note: note.trim() });
-    }, 'Codes created: copy or download them now, they are shown only once.', () => undefined);
+    }, t('admin.codes.created'), () => undefined);
   };
   const submit = () => {
     const problems = numberProblems({ count, amount }, RULES);
@@ -64,24 +68,24 @@ function CreateCodes({ onCreated }: { onCreated: (batch: Batch) => void }) {
   return (
     <>
       <Group align="flex-start" wrap="wrap">
-        <NumberInput label="How many" {...exactNumberProps} value={count} onChange={setCount} error={errors.count} w={140} />
-        <NumberInput label="Worth (USD each)" {...exactNumberProps} value={amount} onChange={setAmount} error={errors.amount} w={180} />
-        <TextInput label="Note" value={note} onChange={(event) => setNote(event.currentTarget.value)} maxLength={200} w={200} />
+        <NumberInput label={t('admin.codes.howMany')} {...exactNumberProps} value={count} onChange={setCount} error={errors.count} w={140} />
+        <NumberInput label={t('admin.codes.worthEach')} {...exactNumberProps} value={amount} onChange={setAmount} error={errors.amount} w={180} />
+        <TextInput label={t('wallet.note')} value={note} onChange={(event) => setNote(event.currentTarget.value)} maxLength={200} w={200} />
         <Button onClick={submit} mt={25}>
-          Create codes
+          {t('admin.codes.create')}
         </Button>
       </Group>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Create this many codes?">
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title={t('admin.codes.confirmTitle')}>
         <Stack>
           <Text>
-            {Number(count).toLocaleString('en-US')} codes worth {formatUsd(Number(amount))} each: {formatUsd(Number(count) * Number(amount))} in all, redeemable by anyone who has one.
+            {t('admin.codes.confirmBody', { count: formatCount(Number(count)), worth: formatUsd(Number(amount)), total: formatUsd(Number(count) * Number(amount)) })}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)}>
-              Cancel
+              {t('keys.cancel')}
             </Button>
             <Button color="red" onClick={() => void create()}>
-              Create {Number(count).toLocaleString('en-US')} codes
+              {t('admin.codes.createN', { count: formatCount(Number(count)) })}
             </Button>
           </Group>
         </Stack>
@@ -92,36 +96,33 @@ function CreateCodes({ onCreated }: { onCreated: (batch: Batch) => void }) {
 
 function NewCodes({ batch }: { batch: Batch }) {
   const text = batch.codes.join('\n');
+  const { t } = useTranslation();
   return (
     <Stack gap="xs" mt="sm">
       <Group>
         <Text size="sm" fw={500}>
-          {batch.codes.length} new {batch.codes.length === 1 ? 'code' : 'codes'} worth {formatUsd(batch.amountUsd)} each: shown only now.
+          {t('admin.codes.newCodes', { count: batch.codes.length, worth: formatUsd(batch.amountUsd) })}
         </Text>
         <CopyButton value={text}>
           {({ copied, copy }) => (
             <Button size="xs" variant="light" onClick={copy}>
-              {copied ? 'Copied' : 'Copy codes'}
+              {copied ? t('common.copied') : t('admin.codes.copy')}
             </Button>
           )}
         </CopyButton>
         <Button size="xs" variant="light" onClick={() => downloadText(newCodesCsv(batch.codes, batch.amountUsd, batch.note), `redemption-codes-${new Date().toISOString().slice(0, 19).replace(/:/g, '')}.csv`)}>
-          Download CSV
+          {t('admin.codes.download')}
         </Button>
       </Group>
-      <Code block aria-label="New redemption codes" mah={240} style={{ overflow: 'auto' }}>
+      <Code block aria-label={t('admin.codes.newLabel')} mah={240} style={{ overflow: 'auto' }}>
         {text}
       </Code>
     </Stack>
   );
 }
 
-const STATES: Array<{ value: CodeState | 'all'; label: string }> = [
-  { value: 'all', label: 'All' },
-  { value: 'unused', label: 'Unused' },
-  { value: 'redeemed', label: 'Redeemed' },
-  { value: 'revoked', label: 'Revoked' },
-];
+/** The list's filters; each one's label is admin.codes.states.<value>. */
+const STATES: Array<CodeState | 'all'> = ['all', 'unused', 'redeemed', 'revoked'];
 
 function CodeList({ onChanged }: { onChanged: () => unknown }) {
   const [state, setState] = useState<CodeState | 'all'>('all');
@@ -130,21 +131,22 @@ function CodeList({ onChanged }: { onChanged: () => unknown }) {
   const cursor = cursors.at(-1) ?? null;
   const page = useQuery({ queryKey: ['admin', 'codes', state, cursor], queryFn: () => adminApi.redemptionCodes({ cursor, state: state === 'all' ? null : state }) });
   const [revoking, setRevoking] = useState<RedemptionCode | null>(null);
+  const { t } = useTranslation();
   return (
     <Stack mt="md" gap="xs">
-      <SegmentedControl aria-label="Show codes" value={state} data={STATES} onChange={(value) => { setState(value as CodeState | 'all'); setCursors([null]); }} w="fit-content" />
+      <SegmentedControl aria-label={t('admin.codes.show')} value={state} data={STATES.map((value) => ({ value, label: t(`admin.codes.states.${value}`) }))} onChange={(value) => { setState(value as CodeState | 'all'); setCursors([null]); }} w="fit-content" />
       {page.isError ? <ErrorNotice error={page.error} /> : null}
       <CardTable minWidth={640}>
-        <Table striped aria-label="Redemption codes">
+        <Table striped aria-label={t('admin.codes.title')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Code</Table.Th>
-              <Table.Th>Worth</Table.Th>
-              <Table.Th>Note</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th>State</Table.Th>
+              <Table.Th>{t('admin.codes.code')}</Table.Th>
+              <Table.Th>{t('admin.codes.worth')}</Table.Th>
+              <Table.Th>{t('wallet.note')}</Table.Th>
+              <Table.Th>{t('keys.created')}</Table.Th>
+              <Table.Th>{t('admin.codes.state')}</Table.Th>
               <Table.Th>
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('keys.actions')}</span>
               </Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -153,17 +155,17 @@ function CodeList({ onChanged }: { onChanged: () => unknown }) {
               <Table.Tr key={code.id}>
                 <Table.Td ff="monospace">{code.prefix}…</Table.Td>
                 <Table.Td>{formatUsd(code.amount_usd)}</Table.Td>
-                <Table.Td>{code.note ?? '—'}</Table.Td>
+                <Table.Td data-user-content>{code.note ?? '—'}</Table.Td>
                 <Table.Td>{formatDateTime(code.created_at)}</Table.Td>
                 <Table.Td>
-                  {code.state === 'redeemed' ? `Redeemed ${formatDateTime(code.redeemed_at)} by ${code.redeemed_by_email ?? code.redeemed_by_name ?? 'a deleted user'}` : null}
-                  {code.state === 'revoked' ? `Revoked ${formatDateTime(code.revoked_at)}` : null}
-                  {code.state === 'unused' ? <Badge variant="light">Unused</Badge> : null}
+                  {code.state === 'redeemed' ? t('admin.codes.redeemedBy', { when: formatDateTime(code.redeemed_at), who: code.redeemed_by_email ?? code.redeemed_by_name ?? t('admin.codes.deletedUser') }) : null}
+                  {code.state === 'revoked' ? t('admin.codes.revokedAt', { when: formatDateTime(code.revoked_at) }) : null}
+                  {code.state === 'unused' ? <Badge variant="light">{t('admin.codes.states.unused')}</Badge> : null}
                 </Table.Td>
                 <Table.Td>
                   {code.state === 'unused' ? (
-                    <Button size="xs" variant="subtle" color="red" aria-label={`Revoke ${code.prefix}`} onClick={() => setRevoking(code)}>
-                      Revoke
+                    <Button size="xs" variant="subtle" color="red" aria-label={t('admin.codes.revokeNamed', { prefix: code.prefix })} onClick={() => setRevoking(code)}>
+                      {t('admin.codes.revoke')}
                     </Button>
                   ) : null}
                 </Table.Td>
@@ -174,23 +176,23 @@ function CodeList({ onChanged }: { onChanged: () => unknown }) {
       </CardTable>
       <Group justify="flex-end">
         <Button variant="default" size="xs" disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Newer
+          {t('logs.newer')}
         </Button>
         <Button variant="default" size="xs" disabled={!page.data?.next_cursor} onClick={() => page.data?.next_cursor && setCursors([...cursors, page.data.next_cursor])}>
-          Older
+          {t('logs.older')}
         </Button>
       </Group>
-      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title="Revoke this code?">
+      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title={t('admin.codes.revokeTitle')}>
         <Stack>
           <Text>
-            {revoking?.prefix}… worth {formatUsd(revoking?.amount_usd)} will be refused from now on. This cannot be undone.
+            {t('admin.codes.revokeBody', { prefix: revoking?.prefix ?? '', worth: formatUsd(revoking?.amount_usd) })}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setRevoking(null)}>
-              Cancel
+              {t('keys.cancel')}
             </Button>
-            <Button color="red" onClick={() => revoking && void runAdminAction(() => adminApi.revokeRedemptionCode(revoking.id), 'Code revoked.', onChanged).then(() => setRevoking(null))}>
-              Revoke code
+            <Button color="red" onClick={() => revoking && void runAdminAction(() => adminApi.revokeRedemptionCode(revoking.id), t('admin.codes.revoked'), onChanged).then(() => setRevoking(null))}>
+              {t('admin.codes.revokeCode')}
             </Button>
           </Group>
         </Stack>

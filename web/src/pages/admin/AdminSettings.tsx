@@ -10,11 +10,13 @@ import { runAdminAction, splitList } from './admin-actions.ts';
 import { AdminMailSettings } from './AdminMailSettings.tsx';
 import { SelfServiceGroups } from './SelfServiceGroups.tsx';
 import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
+import { Trans, useTranslation } from 'react-i18next';
 
 const MAX_TOPUP_RULE = { integer: true, min: 1, max: 1_000_000, format: usdBound };
 
 export default function AdminSettings() {
   const queryClient = useQueryClient();
+  const { t } = useTranslation();
   const settings = useQuery({ queryKey: ['admin', 'settings'], queryFn: adminApi.settings });
   const topup = useQuery({ queryKey: ['topup-options'], queryFn: fetchTopUpOptions });
   const [mode, setMode] = useState<'open' | 'closed' | 'domains'>('open');
@@ -24,7 +26,7 @@ export default function AdminSettings() {
   const saveMaxTopUp = () => {
     const problem = numberProblem(maxTopUp, MAX_TOPUP_RULE);
     setMaxTopUpError(problem);
-    if (problem === null) void runAdminAction(() => adminApi.putPaymentSettings(Number(maxTopUp)), 'Saved.', () => queryClient.invalidateQueries({ queryKey: ['topup-options'] }));
+    if (problem === null) void runAdminAction(() => adminApi.putPaymentSettings(Number(maxTopUp)), t('admin.settings.saved'), () => queryClient.invalidateQueries({ queryKey: ['topup-options'] }));
   };
   useEffect(() => {
     if (settings.data) {
@@ -44,24 +46,24 @@ export default function AdminSettings() {
       <Paper withBorder p="md">
         <Stack>
           <Title order={2} size="h4">
-            Registration
+            {t('admin.settings.registration')}
           </Title>
           <SegmentedControl
-            aria-label="Registration"
+            aria-label={t('admin.settings.registration')}
             value={mode}
             onChange={(value) => setMode(value as typeof mode)}
             data={[
-              { value: 'open', label: 'Open' },
-              { value: 'domains', label: 'Listed domains' },
-              { value: 'closed', label: 'Closed' },
+              { value: 'open', label: t('admin.settings.open') },
+              { value: 'domains', label: t('admin.settings.listedDomains') },
+              { value: 'closed', label: t('admin.settings.closed') },
             ]}
           />
-          {mode === 'domains' ? <Textarea label="E-mail domains" description="One per line, such as example.com." autosize minRows={2} value={domains} onChange={(event) => setDomains(event.currentTarget.value)} /> : null}
+          {mode === 'domains' ? <Textarea label={t('admin.settings.domains')} description={t('admin.settings.domainsHint')} autosize minRows={2} value={domains} onChange={(event) => setDomains(event.currentTarget.value)} /> : null}
           <Button
             w="fit-content"
-            onClick={() => void runAdminAction(() => adminApi.putRegistration({ mode, domains: domainsToSave() }), 'Registration settings saved.', () => queryClient.invalidateQueries({ queryKey: ['admin', 'settings'] }))}
+            onClick={() => void runAdminAction(() => adminApi.putRegistration({ mode, domains: domainsToSave() }), t('admin.settings.registrationSaved'), () => queryClient.invalidateQueries({ queryKey: ['admin', 'settings'] }))}
           >
-            Save registration
+            {t('admin.settings.saveRegistration')}
           </Button>
         </Stack>
       </Paper>
@@ -69,20 +71,18 @@ export default function AdminSettings() {
         <SelfServiceGroups current={settings.data?.self_service_groups} />
         <Stack>
           <Title order={2} size="h4">
-            Public pricing page
+            {t('admin.settings.pricingTitle')}
           </Title>
           <Switch
-            label="Show the pricing page to everyone"
+            label={t('admin.settings.pricingSwitch')}
             description={
-              <>
-                Models and their prices in each group users may pick, at <Anchor href="/pricing">/pricing</Anchor>, without signing in. Off, the address is Not Found.
-              </>
+              <Trans i18nKey="admin.settings.pricingHint" components={{ link: <Anchor href="/pricing" /> }} />
             }
             checked={settings.data?.pricing_page.enabled ?? false}
             disabled={!settings.data}
             onChange={(event) => {
               const enabled = event.currentTarget.checked;
-              void runAdminAction(() => adminApi.putPricingPage(enabled), enabled ? 'The pricing page is public.' : 'The pricing page is off.', () => queryClient.invalidateQueries({ queryKey: ['admin', 'settings'] }));
+              void runAdminAction(() => adminApi.putPricingPage(enabled), enabled ? t('admin.settings.pricingOn') : t('admin.settings.pricingOff'), () => queryClient.invalidateQueries({ queryKey: ['admin', 'settings'] }));
             }}
           />
         </Stack>
@@ -93,13 +93,13 @@ export default function AdminSettings() {
       <Paper withBorder p="md">
         <Stack>
           <Title order={2} size="h4">
-            Card payments
+            {t('admin.payments.title')}
           </Title>
-          <Text size="sm">{topup.data?.enabled ? 'Stripe is configured.' : 'Stripe is not configured (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET); redemption codes still work.'}</Text>
+          <Text size="sm">{topup.data?.enabled ? t('admin.settings.stripeOn') : t('admin.settings.stripeOff')}</Text>
           <Group align="flex-start">
-            <NumberInput label="Largest top-up (USD)" description="Whole dollars, 1 to 1,000,000." {...exactNumberProps} value={maxTopUp} onChange={setMaxTopUp} error={maxTopUpError} w={220} />
+            <NumberInput label={t('admin.settings.largest')} description={t('admin.settings.largestHint')} {...exactNumberProps} value={maxTopUp} onChange={setMaxTopUp} error={maxTopUpError} w={220} />
             <Button variant="light" onClick={saveMaxTopUp} mt={47}>
-              Save largest top-up
+              {t('admin.settings.saveLargest')}
             </Button>
           </Group>
         </Stack>

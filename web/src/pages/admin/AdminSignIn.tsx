@@ -7,6 +7,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
+import { CardTable } from '../../components/CardTable.tsx';
+import { useTranslation } from 'react-i18next';
 
 interface IdentityProvider {
   id: number;
@@ -25,6 +27,7 @@ const EMPTY = { slug: '', kind: 'oidc' as 'oidc' | 'github', name: '', issuer: '
 
 export default function AdminSignIn() {
   const queryClient = useQueryClient();
+  const { t } = useTranslation();
   const providers = useQuery({ queryKey: ['admin', 'identity-providers'], queryFn: () => api.get<{ data: IdentityProvider[] }>('/api/admin/identity-providers') });
   const domains = useQuery({ queryKey: ['admin', 'signin-domains'], queryFn: () => api.get<{ domains: string[] }>('/api/admin/signin-domains') });
   const [form, setForm] = useState(EMPTY);
@@ -37,7 +40,7 @@ export default function AdminSignIn() {
   const add = async (event: React.FormEvent) => {
     event.preventDefault();
     const body = { slug: form.slug.trim(), kind: form.kind, name: form.name.trim(), client_id: form.client_id.trim(), client_secret: form.client_secret, ...(form.issuer.trim() ? { issuer: form.issuer.trim() } : {}) };
-    if (await runAdminAction(() => api.post('/api/admin/identity-providers', body), `${body.name} added.`, refresh)) setForm(EMPTY);
+    if (await runAdminAction(() => api.post('/api/admin/identity-providers', body), t('admin.addedNamed', { name: body.name }), refresh)) setForm(EMPTY);
   };
   if (providers.isError) return <ErrorNotice error={providers.error} />;
   return (
@@ -45,19 +48,19 @@ export default function AdminSignIn() {
       <Paper withBorder p="md">
         <Stack>
           <Title order={2} size="h4">
-            Identity providers
+            {t('admin.signIn.providers')}
           </Title>
-          <Text size="sm">Register each provider's redirect URI at the provider. Accounts are linked by an e-mail address the provider has verified, never by an unverified one.</Text>
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped aria-label="Identity providers">
+          <Text size="sm">{t('admin.signIn.intro')}</Text>
+          <CardTable minWidth={640}>
+            <Table striped aria-label={t('admin.signIn.providers')}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Kind</Table.Th>
-                  <Table.Th>Redirect URI</Table.Th>
-                  <Table.Th>Enabled</Table.Th>
+                  <Table.Th>{t('admin.users.name')}</Table.Th>
+                  <Table.Th>{t('admin.signIn.kind')}</Table.Th>
+                  <Table.Th>{t('admin.signIn.redirect')}</Table.Th>
+                  <Table.Th>{t('admin.channelStatus.enabled')}</Table.Th>
                   <Table.Th>
-                    <span className="visually-hidden">Actions</span>
+                    <span className="visually-hidden">{t('keys.actions')}</span>
                   </Table.Th>
                 </Table.Tr>
               </Table.Thead>
@@ -65,40 +68,40 @@ export default function AdminSignIn() {
                 {(providers.data?.data ?? []).map((provider) => (
                   <Table.Tr key={provider.id}>
                     <Table.Td>
-                      {provider.name} {provider.source === 'config' ? <Badge size="sm">config file</Badge> : null}
+                      <span data-user-content>{provider.name}</span> {provider.source === 'config' ? <Badge size="sm">{t('admin.signIn.configFile')}</Badge> : null}
                     </Table.Td>
                     <Table.Td>{provider.kind === 'oidc' ? 'OpenID Connect' : 'GitHub'}</Table.Td>
                     <Table.Td>
                       <Code>{provider.redirect_uri}</Code>
                     </Table.Td>
                     <Table.Td>
-                      <Switch aria-label={`${provider.name} enabled`} checked={provider.enabled} onChange={(event) => void runAdminAction(() => api.patch(`/api/admin/identity-providers/${provider.id}`, { enabled: event.currentTarget.checked }), 'Saved.', refresh)} />
+                      <Switch aria-label={t('admin.signIn.enabledNamed', { name: provider.name })} checked={provider.enabled} onChange={(event) => void runAdminAction(() => api.patch(`/api/admin/identity-providers/${provider.id}`, { enabled: event.currentTarget.checked }), t('admin.settings.saved'), refresh)} />
                     </Table.Td>
                     <Table.Td>
-                      <Button size="xs" variant="light" color="red" aria-label={`Remove ${provider.name}`} onClick={() => {
-                        if (window.confirm(`Remove ${provider.name}? People linked to it keep their accounts but can no longer sign in with it.`)) void runAdminAction(() => api.delete(`/api/admin/identity-providers/${provider.id}`), `${provider.name} removed.`, refresh);
+                      <Button size="xs" variant="light" color="red" aria-label={t('settings.removeNamed', { name: provider.name })} onClick={() => {
+                        if (window.confirm(t('admin.signIn.removeConfirm', { name: provider.name }))) void runAdminAction(() => api.delete(`/api/admin/identity-providers/${provider.id}`), t('admin.signIn.removed', { name: provider.name }), refresh);
                       }}>
-                        Remove
+                        {t('settings.remove')}
                       </Button>
                     </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
-          <form onSubmit={add} noValidate aria-label="Add an identity provider">
+          </CardTable>
+          <form onSubmit={add} noValidate aria-label={t('admin.signIn.add')}>
             <Stack maw={560}>
               <Title order={3} size="h5">
-                Add an identity provider
+                {t('admin.signIn.add')}
               </Title>
-              <Select label="Kind" data={[{ value: 'oidc', label: 'OpenID Connect (Google, Microsoft, Okta, Keycloak, …)' }, { value: 'github', label: 'GitHub' }]} value={form.kind} onChange={(value) => set('kind')(value ?? 'oidc')} allowDeselect={false} />
-              <TextInput label="Name" description="Shown on the sign-in button." value={form.name} onChange={(event) => set('name')(event.currentTarget.value)} />
-              <TextInput label="Slug" description="Lower-case letters, digits and dashes; part of the redirect URI." value={form.slug} onChange={(event) => set('slug')(event.currentTarget.value)} />
-              <TextInput label={form.kind === 'oidc' ? 'Issuer URL' : 'GitHub URL (optional, for GitHub Enterprise Server)'} value={form.issuer} onChange={(event) => set('issuer')(event.currentTarget.value)} />
-              <TextInput label="Client ID" value={form.client_id} onChange={(event) => set('client_id')(event.currentTarget.value)} />
-              <TextInput label="Client secret" type="password" autoComplete="off" value={form.client_secret} onChange={(event) => set('client_secret')(event.currentTarget.value)} />
+              <Select label={t('admin.signIn.kind')} data={[{ value: 'oidc', label: t('admin.signIn.oidc') }, { value: 'github', label: 'GitHub' }]} value={form.kind} onChange={(value) => set('kind')(value ?? 'oidc')} allowDeselect={false} />
+              <TextInput label={t('admin.users.name')} description={t('admin.signIn.nameHint')} value={form.name} onChange={(event) => set('name')(event.currentTarget.value)} />
+              <TextInput label={t('admin.signIn.slug')} description={t('admin.signIn.slugHint')} value={form.slug} onChange={(event) => set('slug')(event.currentTarget.value)} />
+              <TextInput label={form.kind === 'oidc' ? t('admin.signIn.issuer') : t('admin.signIn.githubUrl')} value={form.issuer} onChange={(event) => set('issuer')(event.currentTarget.value)} />
+              <TextInput label={t('admin.signIn.clientId')} value={form.client_id} onChange={(event) => set('client_id')(event.currentTarget.value)} />
+              <TextInput label={t('admin.signIn.clientSecret')} type="password" autoComplete="off" value={form.client_secret} onChange={(event) => set('client_secret')(event.currentTarget.value)} />
               <Button type="submit" w="fit-content">
-                Add provider
+                {t('admin.signIn.addButton')}
               </Button>
             </Stack>
           </form>
@@ -107,13 +110,13 @@ export default function AdminSignIn() {
       <Paper withBorder p="md">
         <Stack maw={560}>
           <Title order={2} size="h4">
-            Domains that must use an identity provider
+            {t('admin.signIn.domainsTitle')}
           </Title>
-          <Text size="sm">People with an address at these domains cannot sign in with a password or a passkey.</Text>
-          <Textarea label="E-mail domains" description="One per line, such as example.com." autosize minRows={2} value={domainText} onChange={(event) => setDomainText(event.currentTarget.value)} />
+          <Text size="sm">{t('admin.signIn.domainsIntro')}</Text>
+          <Textarea label={t('admin.settings.domains')} description={t('admin.settings.domainsHint')} autosize minRows={2} value={domainText} onChange={(event) => setDomainText(event.currentTarget.value)} />
           <Group>
-            <Button onClick={() => void runAdminAction(() => api.put('/api/admin/signin-domains', { domains: splitList(domainText) }), 'Saved.', () => queryClient.invalidateQueries({ queryKey: ['admin', 'signin-domains'] }))}>
-              Save domains
+            <Button onClick={() => void runAdminAction(() => api.put('/api/admin/signin-domains', { domains: splitList(domainText) }), t('admin.settings.saved'), () => queryClient.invalidateQueries({ queryKey: ['admin', 'signin-domains'] }))}>
+              {t('admin.signIn.saveDomains')}
             </Button>
           </Group>
         </Stack>

@@ -9,9 +9,11 @@ import { runAdminAction } from './admin-actions.ts';
 import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
 import { UserLimitsDialog } from './UserLimitsDialog.tsx';
 import { CardTable } from '../../components/CardTable.tsx';
+import { useTranslation } from 'react-i18next';
 
 export default function AdminUsers() {
   const [q, setQ] = useState('');
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const users = useQuery({ queryKey: ['admin', 'users', q], queryFn: () => adminApi.users(q) });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] });
@@ -23,49 +25,47 @@ export default function AdminUsers() {
   const askStatus = (user: AdminUser) => {
     const disabling = user.status === 'active';
     setConfirming({
-      title: disabling ? `Disable ${who(user)}?` : `Enable ${who(user)}?`,
-      body: disabling ? 'They are signed out everywhere, and their keys stop working until the account is enabled again.' : 'They can sign in again, and their keys work again.',
-      confirmLabel: disabling ? 'Disable user' : 'Enable user',
-      run: () => runAdminAction(() => adminApi.updateUser(user.id, { status: disabling ? 'disabled' : 'active' }), disabling ? 'User disabled.' : 'User enabled.', refresh),
+      title: t(disabling ? 'admin.users.disableTitle' : 'admin.users.enableTitle', { who: who(user) }),
+      body: t(disabling ? 'admin.users.disableBody' : 'admin.users.enableBody'),
+      confirmLabel: t(disabling ? 'admin.users.disableUser' : 'admin.users.enableUser'),
+      run: () => runAdminAction(() => adminApi.updateUser(user.id, { status: disabling ? 'disabled' : 'active' }), t(disabling ? 'admin.users.disabled' : 'admin.users.enabled'), refresh),
     });
   };
   const askRole = (user: AdminUser) => {
     const promoting = user.role !== 'admin';
     setConfirming({
-      title: promoting ? `Make ${who(user)} an administrator?` : `Make ${who(user)} a user?`,
-      body: promoting
-        ? 'They can then change every user, channel, price and setting, and move money. They are signed out everywhere and sign in again with the new role.'
-        : 'They lose access to the administration pages and are signed out everywhere. The last active administrator cannot lose the role.',
-      confirmLabel: promoting ? 'Make administrator' : 'Make user',
-      run: () => runAdminAction(() => adminApi.updateUser(user.id, { role: promoting ? 'admin' : 'user' }), 'Role changed.', refresh),
+      title: t(promoting ? 'admin.users.promoteTitle' : 'admin.users.demoteTitle', { who: who(user) }),
+      body: t(promoting ? 'admin.users.promoteBody' : 'admin.users.demoteBody'),
+      confirmLabel: t(promoting ? 'admin.users.makeAdministrator' : 'admin.users.makeUser'),
+      run: () => runAdminAction(() => adminApi.updateUser(user.id, { role: promoting ? 'admin' : 'user' }), t('admin.users.roleChanged'), refresh),
     });
   };
   const askResetTwoFactor = (user: AdminUser) =>
     setConfirming({
-      title: `Reset two-factor for ${who(user)}?`,
-      body: 'Their two-factor sign-in and recovery codes are removed and they are signed out everywhere: anyone with their password can then sign in. Do this only once you are sure who asked.',
-      confirmLabel: 'Reset two-factor',
-      run: () => runAdminAction(() => adminApi.resetTwoFactor(user.id), 'Two-factor sign-in turned off for this user.', refresh),
+      title: t('admin.users.resetTitle', { who: who(user) }),
+      body: t('admin.users.resetBody'),
+      confirmLabel: t('admin.users.resetTwoFactor'),
+      run: () => runAdminAction(() => adminApi.resetTwoFactor(user.id), t('admin.users.resetDone'), refresh),
     });
   return (
     <Stack>
       <Group justify="space-between">
-        <TextInput label="Search users" placeholder="E-mail or name" value={q} onChange={(event) => setQ(event.currentTarget.value)} w={280} />
-        <Button onClick={() => setCreating(true)}>Create user</Button>
+        <TextInput label={t('admin.users.search')} placeholder={t('admin.users.searchPlaceholder')} value={q} onChange={(event) => setQ(event.currentTarget.value)} w={280} />
+        <Button onClick={() => setCreating(true)}>{t('admin.users.create')}</Button>
       </Group>
       {users.isError ? <ErrorNotice error={users.error} /> : null}
       <CardTable minWidth={820}>
-        <Table striped aria-label="Users">
+        <Table striped aria-label={t('admin.users.table')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>E-mail</Table.Th>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Two-factor</Table.Th>
-              <Table.Th>Balance</Table.Th>
+              <Table.Th>{t('admin.users.email')}</Table.Th>
+              <Table.Th>{t('admin.users.name')}</Table.Th>
+              <Table.Th>{t('admin.users.role')}</Table.Th>
+              <Table.Th>{t('wallet.status')}</Table.Th>
+              <Table.Th>{t('admin.users.twoFactor')}</Table.Th>
+              <Table.Th>{t('overview.balance')}</Table.Th>
               <Table.Th>
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('keys.actions')}</span>
               </Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -73,28 +73,28 @@ export default function AdminUsers() {
             {(users.data ?? []).map((user) => (
               <Table.Tr key={user.id}>
                 <Table.Td>{user.email ?? '—'}</Table.Td>
-                <Table.Td>{user.name}</Table.Td>
-                <Table.Td>{user.role === 'admin' ? <Badge>Admin</Badge> : 'User'}</Table.Td>
+                <Table.Td data-user-content>{user.name}</Table.Td>
+                <Table.Td>{user.role === 'admin' ? <Badge>{t('admin.users.roleAdmin')}</Badge> : t('admin.users.roleUser')}</Table.Td>
                 <Table.Td>
                   <Badge variant="filled" color={user.status === 'active' ? 'green' : 'gray'}>
-                    {user.status === 'active' ? 'Active' : 'Disabled'}
+                    {user.status === 'active' ? t('keys.active') : t('keys.disabled')}
                   </Badge>
                 </Table.Td>
-                <Table.Td>{user.two_factor_enabled ? 'On' : 'Off'}</Table.Td>
+                <Table.Td>{user.two_factor_enabled ? t('admin.on') : t('admin.off')}</Table.Td>
                 <Table.Td>{formatUsd(user.balance_usd)}</Table.Td>
                 <Table.Td>
                   <Menu position="bottom-end">
                     <Menu.Target>
-                      <Button size="xs" variant="default" aria-label={`Actions for ${user.email ?? user.name}`}>
-                        Actions
+                      <Button size="xs" variant="default" aria-label={t('keys.actionsFor', { name: user.email ?? user.name })}>
+                        {t('keys.actions')}
                       </Button>
                     </Menu.Target>
                     <Menu.Dropdown>
-                      <Menu.Item onClick={() => setGranting(user)}>Grant or debit</Menu.Item>
-                      <Menu.Item onClick={() => setLimiting(user)}>Rate limits</Menu.Item>
-                      <Menu.Item onClick={() => askStatus(user)}>{user.status === 'active' ? 'Disable' : 'Enable'}</Menu.Item>
-                      <Menu.Item onClick={() => askRole(user)}>{user.role === 'admin' ? 'Make a user' : 'Make an admin'}</Menu.Item>
-                      {user.two_factor_enabled ? <Menu.Item onClick={() => askResetTwoFactor(user)}>Reset two-factor</Menu.Item> : null}
+                      <Menu.Item onClick={() => setGranting(user)}>{t('admin.users.grantOrDebit')}</Menu.Item>
+                      <Menu.Item onClick={() => setLimiting(user)}>{t('admin.users.rateLimits')}</Menu.Item>
+                      <Menu.Item onClick={() => askStatus(user)}>{user.status === 'active' ? t('keys.disable') : t('keys.enable')}</Menu.Item>
+                      <Menu.Item onClick={() => askRole(user)}>{user.role === 'admin' ? t('admin.users.makeAUser') : t('admin.users.makeAnAdmin')}</Menu.Item>
+                      {user.two_factor_enabled ? <Menu.Item onClick={() => askResetTwoFactor(user)}>{t('admin.users.resetTwoFactor')}</Menu.Item> : null}
                     </Menu.Dropdown>
                   </Menu>
                 </Table.Td>
@@ -114,27 +114,28 @@ export default function AdminUsers() {
 function GrantDialog({ user, onClose, onDone }: { user: AdminUser | null; onClose: () => void; onDone: () => unknown }) {
   const [amount, setAmount] = useState<number | string>('');
   const [note, setNote] = useState('');
+  const { t } = useTranslation();
   const grantProblem = amount === '' ? null : numberProblem(amount, { min: -1_000_000_000, max: 1_000_000_000, decimals: 6, format: usdBound });
   return (
-    <Modal opened={user !== null} onClose={onClose} title={`Grant or debit ${user?.email ?? user?.name ?? ''}`}>
+    <Modal opened={user !== null} onClose={onClose} title={t('admin.users.grantTitle', { who: user?.email ?? user?.name ?? '' })}>
       <Stack>
-        <NumberInput label="Amount (USD)" description="Negative to debit; exact to a micro-dollar (6 decimals)." {...exactNumberProps} value={amount} onChange={setAmount} error={grantProblem} />
-        <TextInput label="Note" value={note} onChange={(event) => setNote(event.currentTarget.value)} />
+        <NumberInput label={t('wallet.amountUsd')} description={t('admin.users.grantHint')} {...exactNumberProps} value={amount} onChange={setAmount} error={grantProblem} />
+        <TextInput label={t('wallet.note')} value={note} onChange={(event) => setNote(event.currentTarget.value)} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {t('keys.cancel')}
           </Button>
           <Button
             disabled={amount === '' || Number(amount) === 0 || grantProblem !== null}
             onClick={async () => {
-              if (user && (await runAdminAction(() => adminApi.grant(user.id, Number(amount), note), 'The wallet is updated.', onDone))) {
+              if (user && (await runAdminAction(() => adminApi.grant(user.id, Number(amount), note), t('admin.users.walletUpdated'), onDone))) {
                 setAmount('');
                 setNote('');
                 onClose();
               }
             }}
           >
-            Apply
+            {t('admin.users.apply')}
           </Button>
         </Group>
       </Stack>
@@ -148,21 +149,22 @@ function CreateUserDialog({ opened, onClose, onDone }: { opened: boolean; onClos
   const [role, setRole] = useState<'user' | 'admin'>('user');
   const [password, setPassword] = useState('');
   const [link, setLink] = useState<string | null>(null);
+  const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={() => { setLink(null); onClose(); }} title="Create user">
+    <Modal opened={opened} onClose={() => { setLink(null); onClose(); }} title={t('admin.users.create')}>
       {link ? (
         <Stack>
-          <Text>The user is created and a link to set their password was mailed to them:</Text>
+          <Text>{t('admin.users.createdLink')}</Text>
           <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
             {link}
           </Text>
         </Stack>
       ) : (
         <Stack>
-          <TextInput label="Email" type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} />
-          <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} />
-          <Select label="Role" data={[{ value: 'user', label: 'User' }, { value: 'admin', label: 'Admin' }]} value={role} onChange={(value) => setRole(value === 'admin' ? 'admin' : 'user')} allowDeselect={false} />
-          <PasswordInput label="Password" description="Empty: the user gets a mail with a link to choose one." value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
+          <TextInput label={t('auth.email')} type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} />
+          <TextInput label={t('admin.users.name')} value={name} onChange={(event) => setName(event.currentTarget.value)} />
+          <Select label={t('admin.users.role')} data={[{ value: 'user', label: t('admin.users.roleUser') }, { value: 'admin', label: t('admin.users.roleAdmin') }]} value={role} onChange={(value) => setRole(value === 'admin' ? 'admin' : 'user')} allowDeselect={false} />
+          <PasswordInput label={t('auth.password')} description={t('admin.users.passwordHint')} value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
           <Group justify="flex-end">
             <Button
               onClick={() =>
@@ -170,10 +172,10 @@ function CreateUserDialog({ opened, onClose, onDone }: { opened: boolean; onClos
                   const created = await adminApi.createUser({ email, role, ...(name ? { name } : {}), ...(password ? { password } : {}) });
                   if (created.set_password_url) setLink(created.set_password_url);
                   else onClose();
-                }, 'User created.', onDone)
+                }, t('admin.users.created'), onDone)
               }
             >
-              Create user
+              {t('admin.users.create')}
             </Button>
           </Group>
         </Stack>

@@ -3,13 +3,10 @@
 // (whole milliseconds, at most an hour), never rewritten; an empty timeout is the gateway's default.
 import { Fieldset, NumberInput, Select, SimpleGrid, Stack } from '@mantine/core';
 import { exactNumberProps, numberProblems, type NumberRule } from '../../components/number-rules.ts';
+import { useTranslation } from 'react-i18next';
 
-const TIMEOUT_FIELDS = [
-  { field: 'connect_ms', label: 'Connect timeout (ms)' },
-  { field: 'headers_ms', label: 'Headers timeout (ms)' },
-  { field: 'first_token_ms', label: 'First token timeout (ms)' },
-  { field: 'idle_ms', label: 'Idle timeout between chunks (ms)' },
-] as const;
+/** The timeouts; each one's label is admin.advanced.<field>. */
+const TIMEOUT_FIELDS = [{ field: 'connect_ms' }, { field: 'headers_ms' }, { field: 'first_token_ms' }, { field: 'idle_ms' }] as const;
 type TimeoutField = (typeof TIMEOUT_FIELDS)[number]['field'];
 
 interface AdvancedChannelState {
@@ -37,27 +34,28 @@ export function advancedChannelBody(state: AdvancedChannelState): Record<string,
 }
 
 export function ChannelAdvancedFields({ state, onChange, errors, prefillWasSet }: { state: AdvancedChannelState; onChange: (state: AdvancedChannelState) => void; errors: Partial<Record<TimeoutField, string>>; prefillWasSet: boolean }) {
+  const { t } = useTranslation();
   return (
-    <Fieldset legend="Continuation and timeouts">
+    <Fieldset legend={t('admin.advanced.legend')}>
       <Stack gap="xs">
         <Select
-          label="Continues an assistant prefill"
-          description="Whether a stream cut elsewhere may be continued on this channel (Anthropic and vLLM do)."
+          label={t('admin.advanced.prefill')}
+          description={t('admin.advanced.prefillHint')}
           data={[
-            { value: 'default', label: "The type's default", disabled: prefillWasSet },
-            { value: 'yes', label: 'Yes' },
-            { value: 'no', label: 'No' },
+            { value: 'default', label: t('admin.advanced.typeDefault'), disabled: prefillWasSet },
+            { value: 'yes', label: t('admin.yes') },
+            { value: 'no', label: t('admin.no') },
           ]}
           value={state.prefill}
           onChange={(value) => onChange({ ...state, prefill: value === 'yes' || value === 'no' ? value : 'default' })}
           allowDeselect={false}
         />
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
-          {TIMEOUT_FIELDS.map(({ field, label }) => (
+          {TIMEOUT_FIELDS.map(({ field }) => (
             <NumberInput
               key={field}
-              label={label}
-              description="Empty: the gateway's default."
+              label={t(`admin.advanced.${field}`)}
+              description={t('admin.gatewayDefault')}
               {...exactNumberProps}
               value={state.timeouts[field]}
               onChange={(value) => onChange({ ...state, timeouts: { ...state.timeouts, [field]: value } })}

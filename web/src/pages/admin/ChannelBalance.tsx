@@ -4,24 +4,38 @@ import { useState } from 'react';
 import { Button, Stack, Text } from '@mantine/core';
 import { adminOpsApi, type ChannelBalance } from '../../api/admin-ops-api.ts';
 import { formatUsd } from '../../components/format.ts';
+import { errorText } from '../../i18n/error-text.ts';
+import { i18n } from '../../i18n/i18n.ts';
+import { useTranslation } from 'react-i18next';
 
-function describeBalance(balance: ChannelBalance): string {
-  if (!balance.available) return `Not available: ${balance.reason}`;
-  const parts = [balance.limit_usd !== null ? `of ${formatUsd(balance.limit_usd)}` : null, balance.used_usd !== null ? `${formatUsd(balance.used_usd)} used` : null].filter(Boolean);
-  return `${formatUsd(balance.balance_usd)} left${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
+function describeBalance(balance: ChannelBalance) {
+  if (!balance.available) {
+    return (
+      <>
+        {i18n.t('admin.balance.notAvailable')}
+        <span lang="en">{balance.reason}</span>
+      </>
+    );
+  }
+  const parts = [
+    balance.limit_usd !== null ? i18n.t('admin.balance.of', { amount: formatUsd(balance.limit_usd) }) : null,
+    balance.used_usd !== null ? i18n.t('admin.balance.used', { amount: formatUsd(balance.used_usd) }) : null,
+  ].filter(Boolean);
+  return i18n.t(parts.length > 0 ? 'admin.balance.leftWith' : 'admin.balance.left', { amount: formatUsd(balance.balance_usd), parts: parts.join(i18n.t('admin.balance.comma')) });
 }
 
 export function ChannelBalanceCell({ channelId, channelName }: { channelId: number; channelName: string }) {
   const [balance, setBalance] = useState<ChannelBalance | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
+  const { t } = useTranslation();
   const check = async () => {
     setChecking(true);
     setProblem(null);
     try {
       setBalance(await adminOpsApi.balance(channelId));
     } catch (error) {
-      setProblem(error instanceof Error ? error.message : 'The balance could not be read.');
+      setProblem(errorText(error));
     }
     setChecking(false);
   };
@@ -37,8 +51,8 @@ export function ChannelBalanceCell({ channelId, channelName }: { channelId: numb
           {problem}
         </Text>
       ) : null}
-      <Button size="compact-xs" variant="subtle" loading={checking} onClick={() => void check()} aria-label={`Check the balance of ${channelName}`}>
-        {balance ? 'Check again' : 'Check balance'}
+      <Button size="compact-xs" variant="subtle" loading={checking} onClick={() => void check()} aria-label={t('admin.balance.checkNamed', { name: channelName })}>
+        {balance ? t('admin.balance.again') : t('admin.balance.check')}
       </Button>
     </Stack>
   );

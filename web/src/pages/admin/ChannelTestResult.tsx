@@ -2,14 +2,17 @@
 // (a refused key, a closed port). Shown under the channel's status until the next test, and as a toast.
 import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { useTranslation } from 'react-i18next';
+import type { ReactNode } from 'react';
 import type { ChannelTestOutcome } from '../../api/admin-api.ts';
+import { i18n } from '../../i18n/i18n.ts';
 
 /**
  * The upstream's own words: the message inside its JSON error envelope ({"error":{"message"}} or
  * {"message"}), else the text as it came (a connection error). The server redacts keys from it.
  */
 export function upstreamErrorText(error: string | null): string {
-  if (!error) return 'no error text';
+  if (!error) return i18n.t('admin.test.noErrorText');
   try {
     const parsed = JSON.parse(error) as { error?: { message?: unknown } | string; message?: unknown };
     const message = typeof parsed.error === 'object' ? parsed.error?.message : typeof parsed.error === 'string' ? parsed.error : parsed.message;
@@ -18,22 +21,28 @@ export function upstreamErrorText(error: string | null): string {
   return error;
 }
 
-/** One sentence a person can act on, as the API said it. */
-function describeChannelTest(outcome: ChannelTestOutcome): string {
-  if (outcome.ok) return `answered ${outcome.model} in ${outcome.latency_ms} ms${outcome.reenabled ? ', and is enabled again' : ''}.`;
-  const status = outcome.status === null ? 'no answer' : `HTTP ${outcome.status}`;
-  return `${outcome.model}: ${status} after ${outcome.latency_ms} ms: ${upstreamErrorText(outcome.error)}`;
+/** One sentence a person can act on, as the API said it (the upstream's own words stay as they came). */
+function describeChannelTest(outcome: ChannelTestOutcome): ReactNode {
+  if (outcome.ok) return i18n.t(outcome.reenabled ? 'admin.test.answeredReenabled' : 'admin.test.answered', { model: outcome.model, ms: outcome.latency_ms });
+  const status = outcome.status === null ? i18n.t('admin.noAnswer') : `HTTP ${outcome.status}`;
+  return (
+    <>
+      {i18n.t('admin.test.failedAfter', { model: outcome.model, status, ms: outcome.latency_ms })}
+      <span lang="en">{upstreamErrorText(outcome.error)}</span>
+    </>
+  );
 }
 
 export function announceChannelTest(outcome: ChannelTestOutcome): void {
-  notifications.show({ color: outcome.ok ? 'green' : 'red', title: `${outcome.channel}: test ${outcome.ok ? 'passed' : 'failed'}`, message: describeChannelTest(outcome) });
+  notifications.show({ color: outcome.ok ? 'green' : 'red', title: i18n.t(outcome.ok ? 'admin.test.passedTitle' : 'admin.test.failedTitle', { channel: outcome.channel }), message: describeChannelTest(outcome) });
 }
 
 export function ChannelTestResult({ outcome }: { outcome: ChannelTestOutcome | undefined }) {
+  const { t } = useTranslation();
   if (!outcome) return null;
   return (
     <Text size="xs" c={outcome.ok ? 'green.9' : 'red.9'} maw={320} style={{ wordBreak: 'break-word' }} data-testid="channel-test-result" role="status">
-      {outcome.ok ? 'Test passed: ' : 'Test failed, '}
+      {outcome.ok ? t('admin.test.passed') : t('admin.test.failed')}
       {describeChannelTest(outcome)}
     </Text>
   );

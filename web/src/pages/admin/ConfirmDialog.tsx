@@ -2,6 +2,7 @@
 // in a sentence, and a button that says the action, not "OK".
 import { useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 
 export interface PendingConfirmation {
   title: string;
@@ -13,6 +14,7 @@ export interface PendingConfirmation {
 
 export function ConfirmDialog({ pending, onClose }: { pending: PendingConfirmation | null; onClose: () => void }) {
   const [busy, setBusy] = useState(false);
+  const { t } = useTranslation();
   const confirm = async () => {
     if (!pending) return;
     setBusy(true);
@@ -29,7 +31,7 @@ export function ConfirmDialog({ pending, onClose }: { pending: PendingConfirmati
         <Text>{pending?.body}</Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} disabled={busy}>
-            Cancel
+            {t('keys.cancel')}
           </Button>
           <Button color="red" loading={busy} onClick={() => void confirm()}>
             {pending?.confirmLabel}

@@ -7,6 +7,7 @@ import { Button, CloseButton, Fieldset, Group, NumberInput, SimpleGrid, Stack, S
 import { adminApi, type AdminModel } from '../../api/admin-api.ts';
 import { runAdminAction } from './admin-actions.ts';
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { ModelRoutingFields, ROUTING_FORM_FIELDS, routingFormBody, routingFormState, routingProblems, type RoutingFormState } from './ModelRoutingFields.tsx';
 import { emptyTier, PRICE_FORM_FIELDS, priceFormBody, priceFormState, TOKEN_PRICES, UNIT_PRICES, type PriceFormState, type PriceText } from './model-prices.ts';
 
@@ -29,10 +30,11 @@ function priceProblems(state: PriceFormState): Record<string, string> {
 }
 
 function TokenPriceInputs({ values, onChange, errors, prefix = '', errorKey = '' }: { values: Record<string, PriceText>; onChange: (field: string, value: PriceText) => void; errors: Record<string, string>; prefix?: string; errorKey?: string }) {
+  const { t } = useTranslation();
   return (
     <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
-      {TOKEN_PRICES.map(({ field, label, hint }) => (
-        <NumberInput key={field} label={`${prefix}${label} (USD)`} description={hint} {...exactNumberProps} value={values[field]} onChange={(value) => onChange(field, value)} error={errors[`${errorKey}${field}`]} />
+      {TOKEN_PRICES.map(({ field }) => (
+        <NumberInput key={field} label={`${prefix}${t('admin.modelForm.usd', { label: t(`admin.prices.${field}`) })}`} description={t(`admin.prices.${field}Hint`)} {...exactNumberProps} value={values[field]} onChange={(value) => onChange(field, value)} error={errors[`${errorKey}${field}`]} />
       ))}
     </SimpleGrid>
   );
@@ -46,6 +48,7 @@ export function ModelForm({ existing, onClose, onDone }: { existing: AdminModel 
   const [routing, setRouting] = useState<RoutingFormState>(() => routingFormState(existing));
   const models = useQuery({ queryKey: ['admin', 'models'], queryFn: adminApi.models });
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const { t } = useTranslation();
   const setPrice = (field: string, value: PriceText) => setState({ ...state, prices: { ...state.prices, [field]: value } });
   const setTier = (index: number, change: Partial<PriceFormState['tiers'][number]>) => setState({ ...state, tiers: state.tiers.map((tier, i) => (i === index ? { ...tier, ...change } : tier)) });
   const setImage = (index: number, change: Partial<PriceFormState['images'][number]>) => setState({ ...state, images: state.images.map((image, i) => (i === index ? { ...image, ...change } : image)) });
@@ -59,65 +62,65 @@ export function ModelForm({ existing, onClose, onDone }: { existing: AdminModel 
     const shown = [...PRICE_FORM_FIELDS, ...ROUTING_FORM_FIELDS];
     const kept = existing ? Object.fromEntries(Object.entries(existing).filter(([field, value]) => value !== undefined && value !== null && !shown.includes(field))) : {};
     const body: Record<string, unknown> = { ...kept, id: id.trim(), owned_by: ownedBy.trim() || 'system', free, ...priceFormBody(state), ...routingFormBody(routing) };
-    if (await runAdminAction(() => adminApi.putModel(body), 'Model saved; it serves the next call.', onDone)) onClose();
+    if (await runAdminAction(() => adminApi.putModel(body), t('admin.modelForm.saved'), onDone)) onClose();
   };
 
   return (
     <Stack>
-      <TextInput label="Model id" value={id} onChange={(event) => setId(event.currentTarget.value)} disabled={existing !== null} />
-      <TextInput label="Owned by" value={ownedBy} onChange={(event) => setOwnedBy(event.currentTarget.value)} />
-      <Fieldset legend="Token prices">
+      <TextInput label={t('admin.modelForm.id')} value={id} onChange={(event) => setId(event.currentTarget.value)} disabled={existing !== null} />
+      <TextInput label={t('admin.models.ownedBy')} value={ownedBy} onChange={(event) => setOwnedBy(event.currentTarget.value)} />
+      <Fieldset legend={t('admin.modelForm.tokenPrices')}>
         <TokenPriceInputs values={state.prices} onChange={setPrice} errors={errors} />
       </Fieldset>
-      <Fieldset legend="Long-context tiers">
+      <Fieldset legend={t('admin.modelForm.tiers')}>
         <Stack gap="sm">
           <Text size="xs" c="dimmed">
-            When a call's prompt (cached and cache-write tokens included) is longer than a tier's threshold, every token of the call is priced at the tier's rates. An empty price is the model's own.
+            {t('admin.modelForm.tiersIntro')}
           </Text>
           {state.tiers.map((tier, index) => (
-            <Fieldset key={index} legend={`Tier ${index + 1}`} variant="filled">
+            <Fieldset key={index} legend={t('admin.modelForm.tier', { n: index + 1 })} variant="filled">
               <Group align="flex-end" wrap="nowrap">
-                <NumberInput label={`Tier ${index + 1}: prompts above (tokens)`} min={1} allowDecimal={false} thousandSeparator="," value={tier.above} onChange={(value) => setTier(index, { above: value })} style={{ flex: 1 }} />
-                <CloseButton aria-label={`Remove tier ${index + 1}`} onClick={() => setState({ ...state, tiers: state.tiers.filter((_, i) => i !== index) })} />
+                <NumberInput label={t('admin.modelForm.tierAbove', { n: index + 1 })} min={1} allowDecimal={false} thousandSeparator="," value={tier.above} onChange={(value) => setTier(index, { above: value })} style={{ flex: 1 }} />
+                <CloseButton aria-label={t('admin.modelForm.removeTier', { n: index + 1 })} onClick={() => setState({ ...state, tiers: state.tiers.filter((_, i) => i !== index) })} />
               </Group>
-              <TokenPriceInputs prefix={`Tier ${index + 1}: `} errorKey={`tier${index}.`} errors={errors} values={tier.prices} onChange={(field, value) => setTier(index, { prices: { ...tier.prices, [field]: value } })} />
+              <TokenPriceInputs prefix={t('admin.modelForm.tierPrefix', { n: index + 1 })} errorKey={`tier${index}.`} errors={errors} values={tier.prices} onChange={(field, value) => setTier(index, { prices: { ...tier.prices, [field]: value } })} />
             </Fieldset>
           ))}
           <Button variant="default" size="xs" onClick={() => setState({ ...state, tiers: [...state.tiers, emptyTier()] })}>
-            Add a long-context tier
+            {t('admin.modelForm.addTier')}
           </Button>
         </Stack>
       </Fieldset>
-      <Fieldset legend="Other prices (USD)">
+      <Fieldset legend={t('admin.modelForm.otherPrices')}>
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
-          {UNIT_PRICES.map(({ field, label }) => (
-            <NumberInput key={field} label={`${label} (USD)`} {...exactNumberProps} value={state.prices[field]} onChange={(value) => setPrice(field, value)} error={errors[field]} />
+          {UNIT_PRICES.map(({ field }) => (
+            <NumberInput key={field} label={t('admin.modelForm.usd', { label: t(`admin.prices.${field}`) })} {...exactNumberProps} value={state.prices[field]} onChange={(value) => setPrice(field, value)} error={errors[field]} />
           ))}
         </SimpleGrid>
         <Stack gap={6} mt="sm">
-          <Text size="sm">Per image, by size/quality, size or * (the most specific wins)</Text>
+          <Text size="sm">{t('admin.modelForm.perImage')}</Text>
           {state.images.map((image, index) => (
             <Group key={index} align="flex-end" wrap="nowrap">
-              <TextInput label={`Image price ${index + 1}: size/quality`} placeholder="1024x1024/hd" value={image.key} onChange={(event) => setImage(index, { key: event.currentTarget.value })} style={{ flex: 1 }} />
-              <NumberInput label={`Image price ${index + 1} (USD)`} {...exactNumberProps} value={image.price} onChange={(value) => setImage(index, { price: value })} error={errors[`image${index}`]} style={{ flex: 1 }} />
-              <CloseButton aria-label={`Remove image price ${index + 1}`} onClick={() => setState({ ...state, images: state.images.filter((_, i) => i !== index) })} />
+              <TextInput label={t('admin.modelForm.imageKey', { n: index + 1 })} placeholder="1024x1024/hd" value={image.key} onChange={(event) => setImage(index, { key: event.currentTarget.value })} style={{ flex: 1 }} />
+              <NumberInput label={t('admin.modelForm.imagePrice', { n: index + 1 })} {...exactNumberProps} value={image.price} onChange={(value) => setImage(index, { price: value })} error={errors[`image${index}`]} style={{ flex: 1 }} />
+              <CloseButton aria-label={t('admin.modelForm.removeImage', { n: index + 1 })} onClick={() => setState({ ...state, images: state.images.filter((_, i) => i !== index) })} />
             </Group>
           ))}
           <Button variant="default" size="xs" onClick={() => setState({ ...state, images: [...state.images, { key: '', price: '' }] })}>
-            Add an image price
+            {t('admin.modelForm.addImage')}
           </Button>
         </Stack>
       </Fieldset>
       <ModelRoutingFields state={routing} onChange={setRouting} errors={errors} models={(models.data ?? []).map((model) => model.id).filter((other) => other !== id.trim())} />
-      <Switch label="Free (no price needed)" checked={free} onChange={(event) => setFree(event.currentTarget.checked)} />
+      <Switch label={t('admin.modelForm.free')} checked={free} onChange={(event) => setFree(event.currentTarget.checked)} />
       <Text size="xs" c="dimmed">
-        A model without a price and not free is refused with 403 model_price_missing.
+        {t('admin.modelForm.freeHint')}
       </Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
-          Cancel
+          {t('keys.cancel')}
         </Button>
-        <Button onClick={() => void submit()}>Save model</Button>
+        <Button onClick={() => void submit()}>{t('admin.modelForm.save')}</Button>
       </Group>
     </Stack>
   );

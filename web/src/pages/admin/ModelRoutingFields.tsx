@@ -3,6 +3,8 @@
 // Checked here as the server checks them (src/admin/admin-number-rules.ts), never rewritten.
 import { Fieldset, MultiSelect, NumberInput, SimpleGrid, Stack, TagsInput, Textarea } from '@mantine/core';
 import { exactNumberProps, numberProblems, type NumberRule } from '../../components/number-rules.ts';
+import { i18n } from '../../i18n/i18n.ts';
+import { useTranslation } from 'react-i18next';
 
 export interface RoutingFormState {
   fallbacks: string[];
@@ -45,16 +47,16 @@ export function routingFormState(model: Record<string, unknown> | null): Routing
 /** What is wrong, keyed by field, or nothing. */
 export function routingProblems(state: RoutingFormState, modelId: string): Record<string, string> {
   const problems: Record<string, string> = { ...numberProblems(state, RULES) };
-  if (state.fallbacks.includes(modelId.trim())) problems.fallbacks = 'A model cannot fall back to itself.';
-  if (state.fallbacks.length > 16) problems.fallbacks = 'At most 16 fallbacks.';
+  if (state.fallbacks.includes(modelId.trim())) problems.fallbacks = i18n.t('admin.routing.self');
+  if (state.fallbacks.length > 16) problems.fallbacks = i18n.t('admin.routing.max');
   const badSize = state.imageSizes.find((size) => !IMAGE_SIZE.test(size));
-  if (badSize !== undefined) problems.imageSizes = `"${badSize}" is not a size such as 1024x1024 (or auto).`;
+  if (badSize !== undefined) problems.imageSizes = i18n.t('admin.routing.badSize', { size: badSize });
   if (state.capabilities.trim()) {
     try {
       const parsed = JSON.parse(state.capabilities) as unknown;
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) problems.capabilities = 'Write a JSON object, such as {"tools": false}.';
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) problems.capabilities = i18n.t('admin.routing.json');
     } catch {
-      problems.capabilities = 'Write a JSON object, such as {"tools": false}.';
+      problems.capabilities = i18n.t('admin.routing.json');
     }
   }
   return problems;
@@ -78,12 +80,13 @@ export function routingFormBody(state: RoutingFormState): Record<string, unknown
 
 export function ModelRoutingFields({ state, onChange, errors, models }: { state: RoutingFormState; onChange: (state: RoutingFormState) => void; errors: Record<string, string>; models: string[] }) {
   const set = (change: Partial<RoutingFormState>) => onChange({ ...state, ...change });
+  const { t } = useTranslation();
   return (
-    <Fieldset legend="Fallbacks, hedging and limits">
+    <Fieldset legend={t('admin.routing.legend')}>
       <Stack gap="xs">
         <MultiSelect
-          label="Fallback models"
-          description="Tried in this order when no channel of this model answers."
+          label={t('admin.routing.fallbacks')}
+          description={t('admin.routing.fallbacksHint')}
           data={[...new Set([...models, ...state.fallbacks])]}
           value={state.fallbacks}
           onChange={(value) => set({ fallbacks: value })}
@@ -92,16 +95,16 @@ export function ModelRoutingFields({ state, onChange, errors, models }: { state:
           error={errors.fallbacks}
         />
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
-          <NumberInput label="Hedge after (ms)" description="No first byte by then: the next channel starts too, the first to answer wins. 0: off." {...exactNumberProps} value={state.hedgeAfterMs} onChange={(value) => set({ hedgeAfterMs: value })} error={errors.hedgeAfterMs} />
-          <NumberInput label="Context window (tokens)" {...exactNumberProps} value={state.contextWindow} onChange={(value) => set({ contextWindow: value })} error={errors.contextWindow} />
-          <NumberInput label="Largest output (tokens)" {...exactNumberProps} value={state.maxOutputTokens} onChange={(value) => set({ maxOutputTokens: value })} error={errors.maxOutputTokens} />
-          <NumberInput label="Most images per call" {...exactNumberProps} value={state.maxImages} onChange={(value) => set({ maxImages: value })} error={errors.maxImages} />
-          <NumberInput label="Longest image prompt (characters)" {...exactNumberProps} value={state.maxPromptChars} onChange={(value) => set({ maxPromptChars: value })} error={errors.maxPromptChars} />
+          <NumberInput label={t('admin.routing.hedge')} description={t('admin.routing.hedgeHint')} {...exactNumberProps} value={state.hedgeAfterMs} onChange={(value) => set({ hedgeAfterMs: value })} error={errors.hedgeAfterMs} />
+          <NumberInput label={t('admin.routing.context')} {...exactNumberProps} value={state.contextWindow} onChange={(value) => set({ contextWindow: value })} error={errors.contextWindow} />
+          <NumberInput label={t('admin.routing.output')} {...exactNumberProps} value={state.maxOutputTokens} onChange={(value) => set({ maxOutputTokens: value })} error={errors.maxOutputTokens} />
+          <NumberInput label={t('admin.routing.images')} {...exactNumberProps} value={state.maxImages} onChange={(value) => set({ maxImages: value })} error={errors.maxImages} />
+          <NumberInput label={t('admin.routing.prompt')} {...exactNumberProps} value={state.maxPromptChars} onChange={(value) => set({ maxPromptChars: value })} error={errors.maxPromptChars} />
         </SimpleGrid>
-        <TagsInput label="Image sizes accepted" description="Such as 1024x1024, or auto; empty: any." value={state.imageSizes} onChange={(value) => set({ imageSizes: value })} error={errors.imageSizes} />
+        <TagsInput label={t('admin.routing.sizes')} description={t('admin.routing.sizesHint')} value={state.imageSizes} onChange={(value) => set({ imageSizes: value })} error={errors.imageSizes} />
         <Textarea
-          label="Capabilities (JSON)"
-          description='What the model supports, such as {"tools": false}: parameters it lacks are dropped or refused. Empty: everything.'
+          label={t('admin.routing.capabilities')}
+          description={t('admin.routing.capabilitiesHint')}
           autosize
           minRows={2}
           value={state.capabilities}

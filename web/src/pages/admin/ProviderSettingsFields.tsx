@@ -5,6 +5,7 @@
 // password field whose stored value is never shown: left empty, it is kept. No type is named here.
 import { Fieldset, PasswordInput, Select, Stack, Switch, TextInput } from '@mantine/core';
 import type { ChannelTypeView, JsonSchema } from '../../api/admin-api.ts';
+import { useTranslation } from 'react-i18next';
 
 /** The form's values: a string per field (a boolean as 'true'/'false'), a nested record per block. */
 type SettingsValues = Record<string, string | Record<string, string>>;
@@ -53,20 +54,30 @@ export function settingsBody(type: ChannelTypeView | undefined, values: Settings
   return body;
 }
 
+/** The gateway's own words for a type's settings (its providers' declarations), in English: marked so. */
+const english = (text: string | undefined) => (text ? <span lang="en">{text}</span> : undefined);
+
 function SettingField({ schema, name, value, keeping, onChange }: { schema: JsonSchema; name: string; value: string; keeping: boolean; onChange: (value: string) => void }) {
-  const label = schema.title ?? name;
+  const { t } = useTranslation();
+  const label = english(schema.title ?? name);
   const placeholder = schema.examples?.[0] !== undefined ? String(schema.examples[0]) : undefined;
   if (schema.secret) {
-    const note = keeping ? 'Write-only: leave empty to keep the current value.' : 'Stored encrypted; never shown again.';
-    return <PasswordInput label={label} description={`${schema.description ?? ''} ${note}`.trim()} placeholder={placeholder} value={value} onChange={(event) => onChange(event.currentTarget.value)} autoComplete="off" />;
+    const note = keeping ? t('admin.settingsFields.keep') : t('admin.channels.keyStored');
+    const description = (
+      <>
+        {schema.description ? <span lang="en">{schema.description} </span> : null}
+        {note}
+      </>
+    );
+    return <PasswordInput label={label} description={description} placeholder={placeholder} value={value} onChange={(event) => onChange(event.currentTarget.value)} autoComplete="off" />;
   }
   if (schema.enum) {
-    return <Select label={label} description={schema.description} placeholder={placeholder ?? 'Default'} data={schema.enum.map(String)} value={value || null} onChange={(next) => onChange(next ?? '')} clearable />;
+    return <Select label={label} description={english(schema.description)} placeholder={placeholder ?? t('admin.settingsFields.default')} data={schema.enum.map(String)} value={value || null} onChange={(next) => onChange(next ?? '')} clearable />;
   }
   if (schema.type === 'boolean') {
-    return <Switch label={label} description={schema.description} checked={value === 'true'} onChange={(event) => onChange(String(event.currentTarget.checked))} />;
+    return <Switch label={label} description={english(schema.description)} checked={value === 'true'} onChange={(event) => onChange(String(event.currentTarget.checked))} />;
   }
-  return <TextInput label={label} description={schema.description} placeholder={placeholder} value={value} onChange={(event) => onChange(event.currentTarget.value)} />;
+  return <TextInput label={label} description={english(schema.description)} placeholder={placeholder} value={value} onChange={(event) => onChange(event.currentTarget.value)} />;
 }
 
 /** `keeping`: the channel exists, so a secret left empty keeps its stored value. */
@@ -80,7 +91,7 @@ export function ProviderSettingsFields({ type, values, keeping, onChange }: { ty
         if (isBlock(schema)) {
           const block = typeof value === 'object' ? value : {};
           return (
-            <Fieldset key={field} legend={schema.title ?? field} variant="filled">
+            <Fieldset key={field} legend={english(schema.title ?? field)} variant="filled">
               <Stack gap="sm">
                 {propertiesOf(schema).map(([inner, innerSchema]) => (
                   <SettingField key={inner} schema={innerSchema} name={inner} value={block[inner] ?? ''} keeping={keeping} onChange={(next) => onChange({ ...values, [field]: { ...block, [inner]: next } })} />

@@ -4,26 +4,28 @@ import { Button, MultiSelect, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminApi } from '../../api/admin-api.ts';
 import { runAdminAction } from './admin-actions.ts';
+import { useTranslation } from 'react-i18next';
 
 export function SelfServiceGroups({ current }: { current: string[] | undefined }) {
   const queryClient = useQueryClient();
   const groups = useQuery({ queryKey: ['admin', 'groups'], queryFn: adminApi.groups });
   const [chosen, setChosen] = useState<string[]>([]);
+  const { t } = useTranslation();
   useEffect(() => {
     if (current) setChosen(current);
   }, [current]);
   return (
     <Stack>
       <Title order={2} size="h4">
-        Groups users may choose
+        {t('admin.selfService.title')}
       </Title>
-      <Text size="sm">Users pick one of these for the keys they make themselves; keys an administrator makes may use any group.</Text>
-      <MultiSelect label="Self-service groups" data={[...new Set([...(groups.data ?? []).map((group) => group.name), ...chosen])]} value={chosen} onChange={setChosen} searchable clearable />
+      <Text size="sm">{t('admin.selfService.intro')}</Text>
+      <MultiSelect label={t('admin.selfService.label')} data={[...new Set([...(groups.data ?? []).map((group) => group.name), ...chosen])]} value={chosen} onChange={setChosen} searchable clearable />
       <Button
         w="fit-content"
-        onClick={() => void runAdminAction(() => adminApi.putSelfServiceGroups(chosen), 'Self-service groups saved.', () => queryClient.invalidateQueries({ queryKey: ['admin', 'settings'] }))}
+        onClick={() => void runAdminAction(() => adminApi.putSelfServiceGroups(chosen), t('admin.selfService.saved'), () => queryClient.invalidateQueries({ queryKey: ['admin', 'settings'] }))}
       >
-        Save groups
+        {t('admin.selfService.save')}
       </Button>
     </Stack>
   );

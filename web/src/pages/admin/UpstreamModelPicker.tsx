@@ -4,6 +4,8 @@ import { useState } from 'react';
 import { Button, Checkbox, Group, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
 import { adminOpsApi, type UpstreamModels } from '../../api/admin-ops-api.ts';
 import { upstreamErrorText } from './ChannelTestResult.tsx';
+import { errorText } from '../../i18n/error-text.ts';
+import { useTranslation } from 'react-i18next';
 
 export function UpstreamModelPicker({ channelId, current, onAdd }: { channelId: number; current: readonly string[]; onAdd: (models: string[]) => void }) {
   const [list, setList] = useState<UpstreamModels | null>(null);
@@ -11,6 +13,7 @@ export function UpstreamModelPicker({ channelId, current, onAdd }: { channelId: 
   const [loading, setLoading] = useState(false);
   const [picked, setPicked] = useState<string[]>([]);
   const [search, setSearch] = useState('');
+  const { t } = useTranslation();
   const fetchList = async () => {
     setLoading(true);
     setProblem(null);
@@ -18,7 +21,7 @@ export function UpstreamModelPicker({ channelId, current, onAdd }: { channelId: 
       setList(await adminOpsApi.upstreamModels(channelId));
       setPicked([]);
     } catch (error) {
-      setProblem(error instanceof Error ? error.message : 'The model list could not be read.');
+      setProblem(errorText(error));
     }
     setLoading(false);
   };
@@ -28,11 +31,11 @@ export function UpstreamModelPicker({ channelId, current, onAdd }: { channelId: 
     <Stack gap="xs">
       <Group gap="xs">
         <Button size="xs" variant="light" loading={loading} onClick={() => void fetchList()}>
-          Fetch models from the upstream
+          {t('admin.picker.fetch')}
         </Button>
         {list?.available ? (
           <Text size="xs" c="dimmed">
-            {list.models.length} offered, {list.models.filter((model) => have.has(model.id)).length} already on this channel
+            {t('admin.picker.offered', { offered: list.models.length, have: list.models.filter((model) => have.has(model.id)).length })}
           </Text>
         ) : null}
       </Group>
@@ -43,14 +46,15 @@ export function UpstreamModelPicker({ channelId, current, onAdd }: { channelId: 
       ) : null}
       {list && !list.available ? (
         <Text size="sm" c="red.9" role="alert">
-          The upstream's model list is not available{list.status !== null ? ` (HTTP ${list.status})` : ''}: {upstreamErrorText(list.reason)}
+          {t('admin.picker.notAvailable')}
+          {list.status !== null ? ` (HTTP ${list.status})` : ''}: <span lang="en">{upstreamErrorText(list.reason)}</span>
         </Text>
       ) : null}
       {list?.available ? (
         <>
-          <TextInput size="xs" placeholder="Filter the list" aria-label="Filter the upstream's models" value={search} onChange={(event) => setSearch(event.currentTarget.value)} />
+          <TextInput size="xs" placeholder={t('admin.picker.filter')} aria-label={t('admin.picker.filterLabel')} value={search} onChange={(event) => setSearch(event.currentTarget.value)} />
           <ScrollArea.Autosize mah={200} type="auto">
-            <Checkbox.Group value={picked} onChange={setPicked} aria-label="Models to add">
+            <Checkbox.Group value={picked} onChange={setPicked} aria-label={t('admin.picker.toAdd')}>
               <Stack gap={4}>
                 {offered.map((model) => (
                   <Checkbox key={model.id} value={model.id} label={model.id} size="xs" />
@@ -59,13 +63,13 @@ export function UpstreamModelPicker({ channelId, current, onAdd }: { channelId: 
             </Checkbox.Group>
             {offered.length === 0 ? (
               <Text size="xs" c="dimmed">
-                Nothing more to add.
+                {t('admin.picker.nothing')}
               </Text>
             ) : null}
           </ScrollArea.Autosize>
           <Group gap="xs">
             <Button size="xs" variant="default" onClick={() => setPicked(offered.map((model) => model.id))} disabled={offered.length === 0}>
-              Select all shown
+              {t('admin.picker.selectAll')}
             </Button>
             <Button
               size="xs"
@@ -75,7 +79,7 @@ export function UpstreamModelPicker({ channelId, current, onAdd }: { channelId: 
                 setPicked([]);
               }}
             >
-              Add {picked.length} to the models
+              {t('admin.picker.add', { count: picked.length })}
             </Button>
           </Group>
         </>

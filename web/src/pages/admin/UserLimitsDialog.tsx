@@ -5,12 +5,14 @@ import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { adminApi, type AdminUser } from '../../api/admin-api.ts';
 import { exactNumberProps, numberProblems } from '../../components/number-rules.ts';
 import { runAdminAction } from './admin-actions.ts';
+import { useTranslation } from 'react-i18next';
 
 const RULE = { optional: true, integer: true, min: 1, max: 2_147_483_647 };
 
 export function UserLimitsDialog({ user, onClose, onDone }: { user: AdminUser | null; onClose: () => void; onDone: () => unknown }) {
+  const { t } = useTranslation();
   return (
-    <Modal opened={user !== null} onClose={onClose} title={user ? `Rate limits of ${user.email ?? user.name}` : ''}>
+    <Modal opened={user !== null} onClose={onClose} title={user ? t('admin.limits.title', { who: user.email ?? user.name }) : ''}>
       {user ? <LimitsForm key={user.id} user={user} onClose={onClose} onDone={onDone} /> : null}
     </Modal>
   );
@@ -20,23 +22,24 @@ function LimitsForm({ user, onClose, onDone }: { user: AdminUser; onClose: () =>
   const [rpm, setRpm] = useState<number | string>(user.rpm_limit ?? '');
   const [tpm, setTpm] = useState<number | string>(user.tpm_limit ?? '');
   const [errors, setErrors] = useState<Partial<Record<'rpm' | 'tpm', string>>>({});
+  const { t } = useTranslation();
   const save = async () => {
     const problems = numberProblems({ rpm, tpm }, { rpm: RULE, tpm: RULE });
     setErrors(problems);
     if (Object.keys(problems).length > 0) return;
     const limit = (value: number | string) => (String(value).trim() === '' ? null : Number(value));
-    if (await runAdminAction(() => adminApi.updateUser(user.id, { rpm_limit: limit(rpm), tpm_limit: limit(tpm) }), 'Rate limits saved.', onDone)) onClose();
+    if (await runAdminAction(() => adminApi.updateUser(user.id, { rpm_limit: limit(rpm), tpm_limit: limit(tpm) }), t('admin.limits.saved'), onDone)) onClose();
   };
   return (
     <Stack>
-      <Text size="sm">Counted over all of the user's keys, besides each key's and group's own limits. Empty: no limit.</Text>
-      <NumberInput label="Requests per minute" {...exactNumberProps} value={rpm} onChange={setRpm} error={errors.rpm} />
-      <NumberInput label="Tokens per minute" {...exactNumberProps} value={tpm} onChange={setTpm} error={errors.tpm} />
+      <Text size="sm">{t('admin.limits.intro')}</Text>
+      <NumberInput label={t('admin.limits.rpm')} {...exactNumberProps} value={rpm} onChange={setRpm} error={errors.rpm} />
+      <NumberInput label={t('admin.limits.tpm')} {...exactNumberProps} value={tpm} onChange={setTpm} error={errors.tpm} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
-          Cancel
+          {t('keys.cancel')}
         </Button>
-        <Button onClick={() => void save()}>Save limits</Button>
+        <Button onClick={() => void save()}>{t('admin.limits.save')}</Button>
       </Group>
     </Stack>
   );

@@ -1,4 +1,5 @@
 import { notifications } from '@mantine/notifications';
+import { errorText } from '../../i18n/error-text.ts';
 
 /**
  * Runs an admin change, says what happened in plain words, and refreshes the view. `done` null: the action
@@ -11,7 +12,7 @@ export async function runAdminAction(action: () => Promise<unknown>, done: strin
     await refresh();
     return true;
   } catch (error) {
-    notifications.show({ color: 'red', message: error instanceof Error ? error.message : 'That did not work.' });
+    notifications.show({ color: 'red', message: errorText(error) });
     return false;
   }
 }

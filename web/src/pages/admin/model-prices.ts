@@ -1,22 +1,23 @@
 // The admin model form's prices as editable text and back to the config file's shape (USD): every token
 // price, the per-unit prices, the per-image table and the long-context tiers. An empty field is a price left
 // unset, which the gateway defaults (cached and cache writes to the input price, the one-hour write to the
-// five-minute one, reasoning to the output price); a tier's empty field is the model's own price.
+// five-minute one, reasoning to the output price); a tier's empty field is the model's own price. Each
+// field's label is admin.prices.<field> in the catalogues.
 
 export const TOKEN_PRICES = [
-  { field: 'input_per_mtok', label: 'Input per 1M tokens', hint: 'tokens sent, not from the cache' },
-  { field: 'cached_input_per_mtok', label: 'Cached input (cache read) per 1M tokens', hint: 'empty: the input price' },
-  { field: 'cache_write_per_mtok', label: 'Cache write (5 minutes) per 1M tokens', hint: 'empty: the input price' },
-  { field: 'cache_write_1h_per_mtok', label: 'Cache write (1 hour) per 1M tokens', hint: 'empty: the 5-minute write price' },
-  { field: 'output_per_mtok', label: 'Output per 1M tokens', hint: 'tokens generated' },
-  { field: 'reasoning_per_mtok', label: 'Reasoning (thinking) per 1M tokens', hint: 'empty: the output price' },
+  { field: 'input_per_mtok' },
+  { field: 'cached_input_per_mtok' },
+  { field: 'cache_write_per_mtok' },
+  { field: 'cache_write_1h_per_mtok' },
+  { field: 'output_per_mtok' },
+  { field: 'reasoning_per_mtok' },
 ] as const;
 
 export const UNIT_PRICES = [
-  { field: 'per_request', label: 'Per request' },
-  { field: 'per_audio_minute', label: 'Per audio minute' },
-  { field: 'per_mchars', label: 'Per 1M characters spoken' },
-  { field: 'per_search', label: 'Per rerank search' },
+  { field: 'per_request' },
+  { field: 'per_audio_minute' },
+  { field: 'per_mchars' },
+  { field: 'per_search' },
 ] as const;
 
 export type PriceText = number | string;

@@ -96,7 +96,7 @@ export function LoginPage() {
             <Button type="submit" loading={busy} fullWidth>
               {t('auth.signIn')}
             </Button>
-            <Divider label="or" labelPosition="center" />
+            <Divider label={t('common.or')} labelPosition="center" />
             <Button variant="default" fullWidth onClick={passkey} disabled={busy}>
               {t('auth.signInWithPasskey')}
             </Button>

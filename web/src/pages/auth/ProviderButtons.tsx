@@ -4,6 +4,7 @@ import { Button, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
 import { useTranslation } from 'react-i18next';
+import { i18n } from '../../i18n/i18n.ts';
 
 interface Provider {
   slug: string;
@@ -11,20 +12,12 @@ interface Provider {
   start_url: string;
 }
 
-const SIGNIN_ERRORS: Record<string, string> = {
-  signin_expired: 'That sign-in took too long or was already used. Please start again.',
-  email_not_verified: 'Your identity provider did not confirm your e-mail address, so it cannot sign you in here. Verify it there first.',
-  registration_closed: 'Sign-up is closed on this gateway. Ask an administrator for an account.',
-  registration_domain_not_allowed: 'Sign-up is open only to some e-mail domains, and your address is not in one of them.',
-  account_disabled: 'This account is disabled.',
-  unknown_provider: 'That identity provider is not available.',
-  provider_unavailable: 'The identity provider could not be reached. Please try again later.',
-  provider_error: 'The identity provider did not sign you in. Please start again.',
-};
+/** The reasons a provider sign-in comes back refused (?signin_error=<code>), as auth.signinErrors.<code>. */
+const SIGNIN_ERRORS = new Set(['signin_expired', 'email_not_verified', 'registration_closed', 'registration_domain_not_allowed', 'account_disabled', 'identity_provider_required', 'unknown_provider', 'provider_unavailable', 'provider_error']);
 
 export function signinErrorText(code: string | null): string | null {
   if (!code) return null;
-  return SIGNIN_ERRORS[code] ?? 'The sign-in did not finish. Please start again.';
+  return i18n.t(SIGNIN_ERRORS.has(code) ? `auth.signinErrors.${code}` : 'auth.signinErrors.other');
 }
 
 export function ProviderButtons({ next }: { next: string }) {

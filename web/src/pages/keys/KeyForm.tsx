@@ -84,8 +84,8 @@ export function KeyForm(props: {
           {...form.getInputProps('models')}
         />
         <TagsInput
-          label="MCP tools"
-          description="Only these MCP tools (server__tool, or server__* for a whole server); press Enter after each. Empty: every tool of the group's MCP servers."
+          label={t('keyForm.mcpTools')}
+          description={t('keyForm.mcpToolsHint')}
           clearable
           {...form.getInputProps('mcp_tools')}
         />

@@ -3,13 +3,14 @@
 import { Code, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
+import { claudeCodeMcpSnippet, codexMcpSnippet, cursorMcpSnippet } from './mcp-snippet-texts.ts';
 
 function mcpSnippets(origin: string, t: TFunction): { label: string; value: string; where: string; text: string }[] {
   const url = `${origin}/mcp`;
   return [
-    { label: 'Claude Code', value: 'claude', where: t('mcp.whereClaude'), text: `claude mcp add --transport http gateway ${url} --header "Authorization: Bearer sk-…your key…"\n\n{ "mcpServers": { "gateway": { "type": "http", "url": "${url}",\n    "headers": { "Authorization": "Bearer sk-…your key…" } } } }` },
-    { label: 'Codex', value: 'codex', where: t('mcp.whereCodex'), text: `[mcp_servers.gateway]\nurl = "${url}"\nbearer_token_env_var = "GATEWAY_KEY"` },
-    { label: 'Cursor', value: 'cursor', where: t('mcp.whereCursor'), text: `{ "mcpServers": { "gateway": { "url": "${url}",\n    "headers": { "Authorization": "Bearer sk-…your key…" } } } }` },
+    { label: 'Claude Code', value: 'claude', where: t('mcp.whereClaude'), text: claudeCodeMcpSnippet(url) },
+    { label: 'Codex', value: 'codex', where: t('mcp.whereCodex'), text: codexMcpSnippet(url) },
+    { label: 'Cursor', value: 'cursor', where: t('mcp.whereCursor'), text: cursorMcpSnippet(url) },
   ];
 }
 

@@ -3,6 +3,7 @@ import { Button, NumberInput, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { api } from '../../api/api-client.ts';
 import { applyServerError } from '../../api/form-errors.ts';
 import { meQueryKey, type Me } from '../../api/session.ts';
@@ -15,6 +16,7 @@ const EXPIRY_DAYS_RULE = { optional: true, integer: true, min: 1, max: 365 };
 export function NotificationSettings({ me }: { me: Me }) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
+  const { t } = useTranslation();
   const current = me.settings.notifications ?? {};
   const form = useForm<{ low_balance_usd: number | string; key_expiry_days: number | string }>({
     initialValues: { low_balance_usd: current.low_balance_usd ?? '', key_expiry_days: current.key_expiry_days ?? '' },
@@ -30,7 +32,7 @@ export function NotificationSettings({ me }: { me: Me }) {
         },
       });
       await queryClient.invalidateQueries({ queryKey: meQueryKey });
-      notifications.show({ color: 'green', message: 'Notification settings saved.' });
+      notifications.show({ color: 'green', message: t('settings.notificationsSaved') });
     } catch (error) {
       const message = applyServerError(error, form, ['notifications']);
       if (message) notifications.show({ color: 'red', message });
@@ -41,25 +43,25 @@ export function NotificationSettings({ me }: { me: Me }) {
   return (
     <Stack component="section" aria-labelledby="notifications-heading">
       <Title order={2} size="h3" id="notifications-heading">
-        Notifications
+        {t('settings.notifications')}
       </Title>
       <form onSubmit={submit} noValidate>
         <Stack maw={480}>
           <NumberInput
-            label="Low-balance alert (USD)"
-            description="One mail when your balance falls below this amount. Empty: no alert."
+            label={t('settings.lowBalance')}
+            description={t('settings.lowBalanceHint')}
             {...exactNumberProps}
             prefix="$"
             {...form.getInputProps('low_balance_usd')}
           />
           <NumberInput
-            label="Key-expiry warning (days before)"
-            description="One mail this many days before a key expires. Empty: no warning."
+            label={t('settings.keyExpiry')}
+            description={t('settings.keyExpiryHint')}
             {...exactNumberProps}
             {...form.getInputProps('key_expiry_days')}
           />
           <Button type="submit" loading={busy} w="fit-content">
-            Save notifications
+            {t('settings.saveNotifications')}
           </Button>
         </Stack>
       </form>

@@ -7,40 +7,43 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
 import { addPasskey, type Passkey } from '../../api/passkeys.ts';
 import { formatDateTime } from '../../components/format.ts';
+import { errorText } from '../../i18n/error-text.ts';
+import { useTranslation } from 'react-i18next';
 
 export function PasskeySettings() {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
+  const { t } = useTranslation();
   const passkeys = useQuery({ queryKey: ['passkeys'], queryFn: () => api.get<{ data: Passkey[] }>('/api/me/passkeys') });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['passkeys'] });
   const add = useMutation({
     mutationFn: (label: string) => addPasskey(label),
     onSuccess: (created) => {
       setName('');
-      notifications.show({ color: 'green', message: `Passkey “${created.name}” added.` });
+      notifications.show({ color: 'green', message: t('settings.passkeyAdded', { name: created.name }) });
       return refresh();
     },
-    onError: (error) => notifications.show({ color: 'red', message: error.message }),
+    onError: (error) => notifications.show({ color: 'red', message: errorText(error) }),
   });
   const remove = useMutation({
     mutationFn: (id: number) => api.delete(`/api/me/passkeys/${id}`),
     onSuccess: () => {
-      notifications.show({ color: 'green', message: 'The passkey is removed.' });
+      notifications.show({ color: 'green', message: t('settings.passkeyRemoved') });
       return refresh();
     },
-    onError: (error) => notifications.show({ color: 'red', message: error.message }),
+    onError: (error) => notifications.show({ color: 'red', message: errorText(error) }),
   });
   const rename = useMutation({
     mutationFn: ({ id, label }: { id: number; label: string }) => api.patch(`/api/me/passkeys/${id}`, { name: label }),
     onSuccess: refresh,
-    onError: (error) => notifications.show({ color: 'red', message: error.message }),
+    onError: (error) => notifications.show({ color: 'red', message: errorText(error) }),
   });
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     const label = name.trim();
     if (!label) {
-      setNameError('Give the passkey a name, such as “Laptop”.');
+      setNameError(t('settings.passkeyNameRequired'));
       return;
     }
     setNameError(null);
@@ -49,39 +52,39 @@ export function PasskeySettings() {
   return (
     <Stack component="section" aria-labelledby="passkeys-heading">
       <Title order={3} size="h4" id="passkeys-heading">
-        Passkeys
+        {t('settings.passkeys')}
       </Title>
-      <Text size="sm">Sign in with your device's screen lock or a security key instead of a password. A passkey sign-in needs no two-factor code.</Text>
-      {passkeys.isError ? <Text c="red">{passkeys.error.message}</Text> : null}
+      <Text size="sm">{t('settings.passkeysIntro')}</Text>
+      {passkeys.isError ? <Text c="red">{errorText(passkeys.error)}</Text> : null}
       {(passkeys.data?.data.length ?? 0) > 0 ? (
         <Table.ScrollContainer minWidth={480}>
-          <Table striped aria-label="Your passkeys">
+          <Table striped aria-label={t('settings.yourPasskeys')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Added</Table.Th>
-                <Table.Th>Last used</Table.Th>
+                <Table.Th>{t('settings.name')}</Table.Th>
+                <Table.Th>{t('settings.added')}</Table.Th>
+                <Table.Th>{t('settings.lastUsed')}</Table.Th>
                 <Table.Th>
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">{t('settings.actions')}</span>
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {passkeys.data!.data.map((passkey) => (
                 <Table.Tr key={passkey.id}>
-                  <Table.Td>{passkey.name}</Table.Td>
+                  <Table.Td data-user-content>{passkey.name}</Table.Td>
                   <Table.Td>{formatDateTime(passkey.created_at)}</Table.Td>
-                  <Table.Td>{passkey.last_used_at ? formatDateTime(passkey.last_used_at) : 'Never'}</Table.Td>
+                  <Table.Td>{passkey.last_used_at ? formatDateTime(passkey.last_used_at) : t('keys.never')}</Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
-                      <Button size="xs" variant="light" aria-label={`Rename ${passkey.name}`} onClick={() => {
-                        const label = window.prompt('New name for this passkey', passkey.name)?.trim();
+                      <Button size="xs" variant="light" aria-label={t('settings.renameNamed', { name: passkey.name })} onClick={() => {
+                        const label = window.prompt(t('settings.passkeyNewName'), passkey.name)?.trim();
                         if (label) rename.mutate({ id: passkey.id, label });
                       }}>
-                        Rename
+                        {t('settings.rename')}
                       </Button>
-                      <Button size="xs" variant="light" color="red" aria-label={`Remove ${passkey.name}`} loading={remove.isPending && remove.variables === passkey.id} onClick={() => remove.mutate(passkey.id)}>
-                        Remove
+                      <Button size="xs" variant="light" color="red" aria-label={t('settings.removeNamed', { name: passkey.name })} loading={remove.isPending && remove.variables === passkey.id} onClick={() => remove.mutate(passkey.id)}>
+                        {t('settings.remove')}
                       </Button>
                     </Group>
                   </Table.Td>
@@ -92,14 +95,14 @@ export function PasskeySettings() {
         </Table.ScrollContainer>
       ) : (
         <Text size="sm" c="dimmed">
-          No passkeys yet.
+          {t('settings.noPasskeys')}
         </Text>
       )}
       <form onSubmit={submit} noValidate>
         <Group align="flex-end" maw={480}>
-          <TextInput label="Passkey name" placeholder="Laptop" maxLength={64} value={name} error={nameError} onChange={(event) => setName(event.currentTarget.value)} style={{ flex: 1 }} />
+          <TextInput label={t('settings.passkeyName')} placeholder={t('settings.passkeyPlaceholder')} maxLength={64} value={name} error={nameError} onChange={(event) => setName(event.currentTarget.value)} style={{ flex: 1 }} />
           <Button type="submit" loading={add.isPending}>
-            Add a passkey
+            {t('settings.addPasskey')}
           </Button>
         </Group>
       </form>

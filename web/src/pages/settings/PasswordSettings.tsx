@@ -6,16 +6,19 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
 import { applyServerError } from '../../api/form-errors.ts';
 import { passwordProblem } from '../auth/password-rules.ts';
+import { i18n } from '../../i18n/i18n.ts';
+import { useTranslation } from 'react-i18next';
 
 export function PasswordSettings() {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
+  const { t } = useTranslation();
   const form = useForm({
     initialValues: { current_password: '', new_password: '', confirm: '' },
     validate: {
-      current_password: (value) => (value ? null : 'Enter your current password.'),
+      current_password: (value) => (value ? null : i18n.t('settings.enterCurrentPassword')),
       new_password: passwordProblem,
-      confirm: (value, values) => (value === values.new_password ? null : 'The two passwords differ.'),
+      confirm: (value, values) => (value === values.new_password ? null : i18n.t('auth.passwordsDiffer')),
     },
   });
   const submit = form.onSubmit(async (values) => {
@@ -24,7 +27,7 @@ export function PasswordSettings() {
       await api.post('/api/me/password', { current_password: values.current_password, new_password: values.new_password });
       form.reset();
       await queryClient.invalidateQueries({ queryKey: ['sessions'] });
-      notifications.show({ color: 'green', message: 'Password changed. Your other sessions are signed out.' });
+      notifications.show({ color: 'green', message: t('settings.passwordChanged') });
     } catch (error) {
       const message = applyServerError(error, form, ['current_password', 'new_password']);
       if (message) notifications.show({ color: 'red', message });
@@ -35,15 +38,15 @@ export function PasswordSettings() {
   return (
     <Stack component="section" aria-labelledby="password-heading">
       <Title order={3} size="h4" id="password-heading">
-        Password
+        {t('settings.password')}
       </Title>
       <form onSubmit={submit} noValidate>
         <Stack maw={480}>
-          <PasswordInput label="Current password" autoComplete="current-password" {...form.getInputProps('current_password')} />
-          <PasswordInput label="New password" description="At least 10 characters." autoComplete="new-password" {...form.getInputProps('new_password')} />
-          <PasswordInput label="Repeat the new password" autoComplete="new-password" {...form.getInputProps('confirm')} />
+          <PasswordInput label={t('settings.currentPassword')} autoComplete="current-password" {...form.getInputProps('current_password')} />
+          <PasswordInput label={t('auth.newPassword')} description={t('auth.passwordRule')} autoComplete="new-password" {...form.getInputProps('new_password')} />
+          <PasswordInput label={t('auth.repeatPassword')} autoComplete="new-password" {...form.getInputProps('confirm')} />
           <Button type="submit" loading={busy} w="fit-content">
-            Change password
+            {t('settings.changePassword')}
           </Button>
         </Stack>
       </form>

@@ -7,13 +7,16 @@ import { api } from '../../api/api-client.ts';
 import { applyServerError } from '../../api/form-errors.ts';
 import { meQueryKey, type Me } from '../../api/session.ts';
 import { emailProblem } from '../auth/password-rules.ts';
+import { i18n } from '../../i18n/i18n.ts';
+import { useTranslation } from 'react-i18next';
 
 export function ProfileSettings({ me }: { me: Me }) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
+  const { t } = useTranslation();
   const form = useForm({
     initialValues: { name: me.name, email: me.email },
-    validate: { name: (value) => (value.trim() ? null : 'Enter a name.'), email: emailProblem },
+    validate: { name: (value) => (value.trim() ? null : i18n.t('settings.enterName')), email: emailProblem },
   });
   const submit = form.onSubmit(async (values) => {
     setBusy(true);
@@ -26,7 +29,7 @@ export function ProfileSettings({ me }: { me: Me }) {
       await queryClient.invalidateQueries({ queryKey: meQueryKey });
       notifications.show({
         color: 'green',
-        message: body.email ? `Saved. Your new address takes effect once you open the link we sent to ${body.email}.` : 'Your profile is saved.',
+        message: body.email ? t('settings.emailPending', { email: body.email }) : t('settings.profileSaved'),
       });
     } catch (error) {
       const message = applyServerError(error, form, ['name', 'email']);
@@ -38,17 +41,17 @@ export function ProfileSettings({ me }: { me: Me }) {
   return (
     <Stack component="section" aria-labelledby="profile-heading">
       <Title order={2} size="h3" id="profile-heading">
-        Profile
+        {t('settings.profile')}
       </Title>
       <form onSubmit={submit} noValidate>
         <Stack maw={480}>
-          <TextInput label="Name" autoComplete="name" {...form.getInputProps('name')} />
-          <TextInput label="Email" type="email" autoComplete="email" description="A new address is used after you confirm it." {...form.getInputProps('email')} />
+          <TextInput label={t('settings.name')} autoComplete="name" {...form.getInputProps('name')} />
+          <TextInput label={t('auth.email')} type="email" autoComplete="email" description={t('settings.emailHint')} {...form.getInputProps('email')} />
           <Group>
             <Button type="submit" loading={busy}>
-              Save profile
+              {t('settings.saveProfile')}
             </Button>
-            {me.email_verified ? null : <Text c="dimmed">Your address is not verified yet.</Text>}
+            {me.email_verified ? null : <Text c="dimmed">{t('settings.notVerified')}</Text>}
           </Group>
         </Stack>
       </form>

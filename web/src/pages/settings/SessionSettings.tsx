@@ -4,6 +4,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
 import { formatDateTime } from '../../components/format.ts';
 import { CardTable } from '../../components/CardTable.tsx';
+import { errorText } from '../../i18n/error-text.ts';
+import { useTranslation } from 'react-i18next';
 
 interface SessionRow {
   id: string;
@@ -16,30 +18,31 @@ interface SessionRow {
 
 export function SessionSettings() {
   const queryClient = useQueryClient();
+  const { t } = useTranslation();
   const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => api.get<{ data: SessionRow[] }>('/api/me/sessions') });
   const revoke = useMutation({
     mutationFn: (id: string) => api.delete(`/api/me/sessions/${encodeURIComponent(id)}`),
     onSuccess: () => {
-      notifications.show({ color: 'green', message: 'The session is signed out.' });
+      notifications.show({ color: 'green', message: t('settings.sessionSignedOut') });
       return queryClient.invalidateQueries({ queryKey: ['sessions'] });
     },
-    onError: (error) => notifications.show({ color: 'red', message: error.message }),
+    onError: (error) => notifications.show({ color: 'red', message: errorText(error) }),
   });
   return (
     <Stack component="section" aria-labelledby="sessions-heading">
       <Title order={3} size="h4" id="sessions-heading">
-        Sessions
+        {t('settings.sessions')}
       </Title>
-      {sessions.isError ? <Text c="red">{sessions.error.message}</Text> : null}
+      {sessions.isError ? <Text c="red">{errorText(sessions.error)}</Text> : null}
       <CardTable minWidth={520}>
-        <Table striped aria-label="Your sessions">
+        <Table striped aria-label={t('settings.yourSessions')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Device</Table.Th>
-              <Table.Th>Address</Table.Th>
-              <Table.Th>Last active</Table.Th>
+              <Table.Th>{t('settings.device')}</Table.Th>
+              <Table.Th>{t('settings.address')}</Table.Th>
+              <Table.Th>{t('settings.lastActive')}</Table.Th>
               <Table.Th>
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('settings.actions')}</span>
               </Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -47,17 +50,17 @@ export function SessionSettings() {
             {(sessions.data?.data ?? []).map((session) => (
               <Table.Tr key={session.id}>
                 <Table.Td>
-                  <Text size="sm" lineClamp={1} maw={260}>
-                    {session.user_agent ?? 'Unknown device'}
+                  <Text size="sm" lineClamp={1} maw={260} data-user-content={session.user_agent ? '' : undefined}>
+                    {session.user_agent ?? t('settings.unknownDevice')}
                   </Text>
-                  {session.current ? <Badge size="sm">This session</Badge> : null}
+                  {session.current ? <Badge size="sm">{t('settings.thisSession')}</Badge> : null}
                 </Table.Td>
                 <Table.Td>{session.ip ?? '—'}</Table.Td>
                 <Table.Td>{formatDateTime(session.last_seen_at)}</Table.Td>
                 <Table.Td>
                   {session.current ? null : (
                     <Button size="xs" variant="light" color="red" loading={revoke.isPending && revoke.variables === session.id} onClick={() => revoke.mutate(session.id)}>
-                      Sign out
+                      {t('nav.signOut')}
                     </Button>
                   )}
                 </Table.Td>

@@ -6,10 +6,13 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
 import { meQueryKey, type Me } from '../../api/session.ts';
+import { errorText } from '../../i18n/error-text.ts';
+import { useTranslation } from 'react-i18next';
 import { arrangeSections, moveSection, setSectionHidden, type SidebarLayout } from '../../layout/sidebar-sections.ts';
 
 export function SidebarSettings({ me }: { me: Me }) {
   const queryClient = useQueryClient();
+  const { t } = useTranslation();
   const isAdmin = me.role === 'admin';
   const sections = arrangeSections(me.settings.sidebar, isAdmin);
 
@@ -20,36 +23,36 @@ export function SidebarSettings({ me }: { me: Me }) {
       await api.put('/api/me/settings', { sidebar: layout });
     } catch (error) {
       queryClient.setQueryData(meQueryKey, previous);
-      notifications.show({ color: 'red', message: error instanceof Error ? error.message : 'The layout could not be saved.' });
+      notifications.show({ color: 'red', message: errorText(error) });
     }
   };
 
   return (
     <Stack component="section" aria-labelledby="sidebar-heading">
       <Title order={2} size="h3" id="sidebar-heading">
-        Sidebar layout
+        {t('settings.sidebar')}
       </Title>
       <Text c="dimmed" size="sm">
-        Choose the order of the sections and which ones the sidebar shows. Settings always stays visible.
+        {t('settings.sidebarIntro')}
       </Text>
-      <Stack gap={6} maw={480} role="list" aria-label="Sidebar sections">
+      <Stack gap={6} maw={480} role="list" aria-label={t('settings.sidebarSections')}>
         {sections.map((section, index) => (
           <Paper key={section.id} withBorder p="xs" role="listitem">
             <Group justify="space-between" wrap="nowrap">
-              <Text fw={500}>{section.label}</Text>
+              <Text fw={500}>{t(`nav.${section.id}`, { defaultValue: section.label })}</Text>
               <Group gap={6} wrap="nowrap">
                 <Switch
-                  label="Shown"
+                  label={t('settings.shown')}
                   checked={!section.hidden}
                   disabled={section.id === 'settings'}
                   onChange={(event) => void save(setSectionHidden(me.settings.sidebar, isAdmin, section.id, !event.currentTarget.checked))}
                 />
-                <ActionIcon variant="default" aria-label={`Move ${section.label} up`} disabled={index === 0} onClick={() => void save(moveSection(me.settings.sidebar, isAdmin, section.id, -1))}>
+                <ActionIcon variant="default" aria-label={t('settings.moveUp', { name: t(`nav.${section.id}`, { defaultValue: section.label }) })} disabled={index === 0} onClick={() => void save(moveSection(me.settings.sidebar, isAdmin, section.id, -1))}>
                   <IconArrowUp size={16} stroke={1.8} aria-hidden />
                 </ActionIcon>
                 <ActionIcon
                   variant="default"
-                  aria-label={`Move ${section.label} down`}
+                  aria-label={t('settings.moveDown', { name: t(`nav.${section.id}`, { defaultValue: section.label }) })}
                   disabled={index === sections.length - 1}
                   onClick={() => void save(moveSection(me.settings.sidebar, isAdmin, section.id, 1))}
                 >

@@ -6,6 +6,8 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
 import { meQueryKey, type Me } from '../../api/session.ts';
+import { errorText } from '../../i18n/error-text.ts';
+import { useTranslation } from 'react-i18next';
 
 interface Setup {
   secret: string;
@@ -15,6 +17,7 @@ interface Setup {
 
 export function TwoFactorSettings({ me }: { me: Me }) {
   const queryClient = useQueryClient();
+  const { t } = useTranslation();
   const [setup, setSetup] = useState<Setup | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const [code, setCode] = useState('');
@@ -27,7 +30,7 @@ export function TwoFactorSettings({ me }: { me: Me }) {
     try {
       await action();
     } catch (error) {
-      setProblem(error instanceof Error ? error.message : 'That did not work.');
+      setProblem(errorText(error));
     } finally {
       setBusy(false);
     }
@@ -47,13 +50,13 @@ export function TwoFactorSettings({ me }: { me: Me }) {
       await api.post('/api/me/2fa/disable', { code: code.trim() });
       setCode('');
       await queryClient.invalidateQueries({ queryKey: meQueryKey });
-      notifications.show({ color: 'green', message: 'Two-factor sign-in is off.' });
+      notifications.show({ color: 'green', message: t('settings.twoFactorOff') });
     });
 
   return (
     <Stack component="section" aria-labelledby="two-factor-heading">
       <Title order={3} size="h4" id="two-factor-heading">
-        Two-factor authentication
+        {t('settings.twoFactor')}
       </Title>
       {problem ? (
         <Alert color="red" role="alert">
@@ -61,11 +64,11 @@ export function TwoFactorSettings({ me }: { me: Me }) {
         </Alert>
       ) : null}
       {recoveryCodes ? (
-        <Alert color="green" title="Two-factor sign-in is on">
+        <Alert color="green" title={t('settings.twoFactorOnTitle')}>
           <Text size="sm" mb="xs">
-            Keep these recovery codes somewhere safe. Each works once if you lose your authenticator. They are shown only now.
+            {t('settings.recoveryIntro')}
           </Text>
-          <SimpleGrid cols={{ base: 2, sm: 5 }} spacing={4} aria-label="Recovery codes">
+          <SimpleGrid cols={{ base: 2, sm: 5 }} spacing={4} aria-label={t('settings.recoveryCodes')}>
             {recoveryCodes.map((recovery) => (
               <Code key={recovery}>{recovery}</Code>
             ))}
@@ -73,7 +76,7 @@ export function TwoFactorSettings({ me }: { me: Me }) {
           <CopyButton value={recoveryCodes.join('\n')}>
             {({ copied, copy }) => (
               <Button size="xs" mt="sm" variant="light" onClick={copy}>
-                {copied ? 'Copied' : 'Copy the codes'}
+                {copied ? t('common.copied') : t('settings.copyCodes')}
               </Button>
             )}
           </CopyButton>
@@ -81,30 +84,30 @@ export function TwoFactorSettings({ me }: { me: Me }) {
       ) : null}
       {me.two_factor_enabled ? (
         <Stack maw={480}>
-          <Text>Two-factor sign-in is on. Enter a code to turn it off.</Text>
-          <TextInput label="Code" autoComplete="one-time-code" value={code} onChange={(event) => setCode(event.currentTarget.value)} />
+          <Text>{t('settings.twoFactorOnBody')}</Text>
+          <TextInput label={t('auth.code')} autoComplete="one-time-code" value={code} onChange={(event) => setCode(event.currentTarget.value)} />
           <Button color="red" variant="light" loading={busy} onClick={disable} w="fit-content">
-            Turn off two-factor
+            {t('settings.turnOff')}
           </Button>
         </Stack>
       ) : setup ? (
         <Stack maw={480}>
-          <Text>Scan this code with your authenticator app, or enter the secret by hand, then type the 6-digit code it shows.</Text>
-          <Image src={setup.qr} alt="QR code for your authenticator app" w={200} h={200} />
+          <Text>{t('settings.scan')}</Text>
+          <Image src={setup.qr} alt={t('settings.qrAlt')} w={200} h={200} />
           <Group gap="xs">
-            <Text size="sm">Secret:</Text>
+            <Text size="sm">{t('settings.secret')}</Text>
             <Code data-testid="totp-secret">{setup.secret}</Code>
           </Group>
-          <TextInput label="Code" autoComplete="one-time-code" value={code} onChange={(event) => setCode(event.currentTarget.value)} />
+          <TextInput label={t('auth.code')} autoComplete="one-time-code" value={code} onChange={(event) => setCode(event.currentTarget.value)} />
           <Button loading={busy} onClick={enable} w="fit-content">
-            Turn on two-factor
+            {t('settings.turnOn')}
           </Button>
         </Stack>
       ) : (
         <Stack maw={480}>
-          <Text>Protect your account with a code from an authenticator app at every sign-in.</Text>
+          <Text>{t('settings.protect')}</Text>
           <Button loading={busy} onClick={start} w="fit-content">
-            Set up two-factor
+            {t('settings.setUp')}
           </Button>
         </Stack>
       )}
