@@ -28,8 +28,7 @@ import { pricingPageSetting } from './accounts/public-pricing.ts';
 import { answerUnknownPageForBrowser, DEFAULT_WEB_DIST, loadDashboardPage, webAppRoutes } from './http/web-app.ts';
 import type { AnnounceChange } from './cluster/invalidation-bus.ts';
 import type { RedisContext } from './cluster/redis-connection.ts';
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from './db/schema.ts';
+import type { Db } from './db/repositories/repository-helpers.ts';
 import type { MetricsAccess } from './http/metrics-access.ts';
 import { installAccountsApi, type AccountsOptions } from './http/routes/api-routes.ts';
 import { apiPlaygroundRoutes } from './http/routes/api-playground-routes.ts';
@@ -67,7 +66,7 @@ interface AppOptions {
 
 interface AppDeps extends RelayDeps {
   logger: Logger;
-  db: Kysely<DatabaseSchema>;
+  db: Db;
   announce: AnnounceChange;
   /** Accounts, the self-service /api and /api/admin (issue 12). */
   accounts: AccountsOptions;

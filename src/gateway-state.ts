@@ -1,19 +1,24 @@
 // What the hot path reads: the key index and the routing table, rebuilt together from the database.
 // Readers always see one consistent snapshot; a reload swaps it in one assignment.
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from './db/schema.ts';
 import type { SecretBox } from './accounts/secret-box.ts';
 import { buildKeyIndex, type KeyIndex } from './accounts/key-index.ts';
 import { buildRoutingTable, type RoutingTable } from './routing/routing-table.ts';
-import type { ModelRow } from './db/schema.ts';
+import { listChannels } from './db/repositories/channels.ts';
+import { listModels, type Model } from './db/repositories/models.ts';
+import { listAllApiKeys } from './db/repositories/api-keys.ts';
+import { listGroups } from './db/repositories/groups.ts';
+import { listMcpServers } from './db/repositories/mcp-servers.ts';
+import { listAllUsers } from './db/repositories/users.ts';
+import type { Db } from './db/repositories/repository-helpers.ts';
 import type { ModelPricing } from './metering/pricing.ts';
 import { buildMcpUpstreams, type McpUpstream } from './mcp/mcp-upstream.ts';
 
 export interface GatewaySnapshot {
   keys: KeyIndex;
   routing: RoutingTable;
-  models: ReadonlyMap<string, ModelRow>;
-  /** Parsed once per reload, not per request. */
+  /** Each model's JSON columns parsed once per reload (its repository), not per request. */
+  models: ReadonlyMap<string, Model>;
+  /** The models' prices by id. */
   pricing: ReadonlyMap<string, ModelPricing>;
   groupRatios: ReadonlyMap<string, number>;
   /** The upstream MCP servers by name (src/mcp), credentials decrypted. */
@@ -27,21 +32,21 @@ export interface GatewayState {
 }
 
 /** `onLoaded` sees every snapshot built (at start and on each reload), e.g. to act on unreadable channels. */
-export async function createGatewayState(db: Kysely<DatabaseSchema>, secrets: SecretBox, onLoaded?: (snapshot: GatewaySnapshot) => void): Promise<GatewayState> {
+export async function createGatewayState(db: Db, secrets: SecretBox, onLoaded?: (snapshot: GatewaySnapshot) => void): Promise<GatewayState> {
   const load = async (): Promise<GatewaySnapshot> => {
     const [keys, users, groups, channels, models, mcpServers] = await Promise.all([
-      db.selectFrom('api_keys').selectAll().execute(),
-      db.selectFrom('users').selectAll().execute(),
-      db.selectFrom('groups').selectAll().execute(),
-      db.selectFrom('channels').selectAll().execute(),
-      db.selectFrom('models').selectAll().execute(),
-      db.selectFrom('mcp_servers').selectAll().execute(),
+      listAllApiKeys(db),
+      listAllUsers(db),
+      listGroups(db),
+      listChannels(db),
+      listModels(db),
+      listMcpServers(db),
     ]);
     const snapshot: GatewaySnapshot = {
       keys: buildKeyIndex(keys, users, groups),
       routing: buildRoutingTable(channels, models, secrets),
       models: new Map(models.map((model) => [model.id, model])),
-      pricing: new Map(models.map((model) => [model.id, JSON.parse(model.pricing_json) as ModelPricing])),
+      pricing: new Map(models.map((model) => [model.id, model.pricing])),
       groupRatios: new Map(groups.map((group) => [group.name, group.ratio_ppm])),
       mcpServers: buildMcpUpstreams(mcpServers, secrets),
     };

@@ -6,12 +6,16 @@ import type { z, ZodArray, ZodDefault, ZodObject } from 'zod';
 import { configFileSchema } from '../config/config-file-schema.ts';
 import { channelSchemas, type ChannelConfig, type ChannelEdit } from '../config/channel-schema.ts';
 import { channelRowFromConfig, groupRowFromConfig, modelRowFromConfig } from '../config/config-to-rows.ts';
-import type { ChannelRow, GroupRow, ModelRow } from '../db/schema.ts';
+import type { GroupRow } from '../db/schema.ts';
+import { deleteChannelById, findChannelById, insertChannel, listChannels, updateChannel, type Channel } from '../db/repositories/channels.ts';
+import { deleteGroupByName, findGroupByName, listGroups, putGroupByName } from '../db/repositories/groups.ts';
+import { groupHasKeys } from '../db/repositories/api-keys.ts';
+import { deleteModelById, findModel, listModels, putModelById, type Model } from '../db/repositories/models.ts';
 import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import { apiNotFound, conflict } from '../gateway-errors.ts';
 import { parseBody } from '../validate-request.ts';
-import { MICROS_PER_USD, type ModelPricing, type TokenPrices } from '../metering/pricing.ts';
+import { MICROS_PER_USD, type TokenPrices } from '../metering/pricing.ts';
 import { TOKEN_PRICE_FIELDS, type TokenPriceConfigName } from '../metering/price-fields.ts';
 import { getProviderEntry } from '../providers/registry.ts';
 import { openSecretSettings, putSecrets, sealSecretSettings } from '../providers/provider-secrets.ts';
@@ -28,17 +32,17 @@ type GroupInput = z.infer<typeof groupConfigSchema>;
 
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message);
 
-export function channelView(row: ChannelRow) {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean; provider?: Record<string, unknown> };
+export function channelView(row: Channel) {
+  const settings = row.settings;
   const t = settings.timeouts;
   return {
     id: row.id,
     name: row.name,
     type: row.type,
     ...(row.base_url ? { base_url: row.base_url } : {}),
-    models: JSON.parse(row.models_json) as string[],
-    model_mapping: JSON.parse(row.model_mapping_json) as Record<string, string>,
-    groups: JSON.parse(row.groups_json) as string[],
+    models: row.models,
+    model_mapping: row.model_mapping,
+    groups: row.groups,
     priority: row.priority,
     weight: row.weight,
     enabled: row.status === 'enabled',
@@ -55,21 +59,25 @@ export function channelView(row: ChannelRow) {
   };
 }
 
+/** Every channel, by id. */
+export async function listChannelViews(db: Db) {
+  return (await listChannels(db, 'id')).map(channelView);
+}
+
 /** The editable part of a view, in the config file's shape (no id, status, key). */
-function channelAsConfig(row: ChannelRow): Record<string, unknown> {
+function channelAsConfig(row: Channel): Record<string, unknown> {
   const { id: _id, status: _status, status_reason: _reason, updated_at: _updated, ...config } = channelView(row);
   return config;
 }
 
-export async function createChannel(db: Db, secrets: SecretBox, input: ChannelConfig): Promise<ChannelRow> {
+export async function createChannel(db: Db, secrets: SecretBox, input: ChannelConfig): Promise<Channel> {
   const parsed = parseBody(channelSchemas().channel, input);
-  const now = Date.now();
   try {
-    return await db.insertInto('channels').values({
+    return await insertChannel(db, {
       ...channelRowFromConfig(parsed, (secret) => sealSecretSettings(secrets, secret)),
       api_keys_encrypted: secrets.encrypt(JSON.stringify([parsed.api_key].flat())),
-      status_reason: null, created_at: now, updated_at: now,
-    }).returningAll().executeTakeFirstOrThrow();
+      status_reason: null,
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`A channel named '${parsed.name}' exists.`, 'name', 'name_taken');
     throw error;
@@ -77,8 +85,8 @@ export async function createChannel(db: Db, secrets: SecretBox, input: ChannelCo
 }
 
 /** Merges the changes into the stored channel (in config shape), validates the whole, and writes it. */
-export async function editChannel(db: Db, secrets: SecretBox, id: number, changes: Partial<ChannelEdit>): Promise<{ before: ChannelRow; after: ChannelRow }> {
-  const before = await db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+export async function editChannel(db: Db, secrets: SecretBox, id: number, changes: Partial<ChannelEdit>): Promise<{ before: Channel; after: Channel }> {
+  const before = await findChannelById(db, id);
   if (!before) throw apiNotFound('Channel');
   const stored = channelAsConfig(before);
   // A new type leaves the old type's settings behind (Azure's azure:, Bedrock's region), unless the edit gives them.
@@ -87,7 +95,7 @@ export async function editChannel(db: Db, secrets: SecretBox, id: number, change
     delete stored.chat_format;
   }
   // Secret settings are never shown, so an edit that does not give them again keeps the stored ones.
-  const storedSettings = JSON.parse(before.settings_json) as { providerSecrets?: string };
+  const storedSettings = before.settings;
   const sameType = changes.type === undefined || changes.type === before.type;
   const kept = sameType ? openSecretSettings(secrets, storedSettings.providerSecrets) : null;
   const merged = parseBody(channelSchemas().edit, putSecrets({ ...stored, ...changes }, kept));
@@ -96,11 +104,12 @@ export async function editChannel(db: Db, secrets: SecretBox, id: number, change
   // An automatically disabled channel stays so unless the edit says enabled explicitly.
   const status = changes.enabled === undefined ? before.status : row.status;
   try {
-    const after = await db.updateTable('channels').set({
+    const after = await updateChannel(db, id, {
       ...row, status, status_reason: status === 'enabled' ? null : before.status_reason ?? 'disabled by an administrator',
       ...(newKey !== undefined ? { api_keys_encrypted: secrets.encrypt(JSON.stringify([newKey].flat())) } : {}),
-      updated_at: Date.now(),
-    }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    });
+    // Deleted since it was read: as if it had not been there.
+    if (!after) throw apiNotFound('Channel');
     return { before, after };
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`A channel named '${merged.name}' exists.`, 'name', 'name_taken');
@@ -108,16 +117,15 @@ export async function editChannel(db: Db, secrets: SecretBox, id: number, change
   }
 }
 
-export async function deleteChannel(db: Db, id: number): Promise<ChannelRow> {
-  const row = await db.deleteFrom('channels').where('id', '=', id).returningAll().executeTakeFirst();
+export async function deleteChannel(db: Db, id: number): Promise<Channel> {
+  const row = await deleteChannelById(db, id);
   if (!row) throw apiNotFound('Channel');
   return row;
 }
 
-export function modelView(row: ModelRow) {
-  const pricing = JSON.parse(row.pricing_json) as ModelPricing;
+export function modelView(row: Model) {
+  const { pricing, limits } = row;
   const usd = (micros: number | undefined) => (micros === undefined ? undefined : micros / MICROS_PER_USD);
-  const limits = JSON.parse(row.limits_json) as { imageSizes?: string[]; maxImages?: number; maxPromptChars?: number; hedgeAfterMs?: number; capabilities?: Record<string, unknown> };
   const view = {
     id: row.id,
     owned_by: row.owned_by,
@@ -132,13 +140,18 @@ export function modelView(row: ModelRow) {
     max_images: limits.maxImages,
     max_prompt_chars: limits.maxPromptChars,
     free: row.free === 1,
-    fallbacks: JSON.parse(row.fallbacks_json) as string[],
+    fallbacks: row.fallbacks,
     hedge_after_ms: limits.hedgeAfterMs,
     context_window: row.context_window ?? undefined,
     max_output_tokens: row.max_output_tokens ?? undefined,
     capabilities: limits.capabilities,
   };
   return Object.fromEntries(Object.entries(view).filter(([, value]) => value !== undefined));
+}
+
+/** Every model, by id. */
+export async function listModelViews(db: Db) {
+  return (await listModels(db)).map(modelView);
 }
 
 /** Token prices back in the config file's names and USD, only those stated. */
@@ -152,18 +165,15 @@ function tokenPricesView(prices: TokenPrices): Partial<Record<TokenPriceConfigNa
 }
 
 /** Creates or replaces a model with its prices (PUT semantics: the body is the whole entry). */
-export async function putModel(db: Db, input: ModelInput): Promise<{ before: ModelRow | undefined; after: ModelRow }> {
+export async function putModel(db: Db, input: ModelInput): Promise<{ before: Model | undefined; after: Model }> {
   const parsed = parseBody(modelConfigSchema, input);
-  const before = await db.selectFrom('models').selectAll().where('id', '=', parsed.id).executeTakeFirst();
-  const now = Date.now();
-  const fields = modelRowFromConfig(parsed);
-  const after = await db.insertInto('models').values({ id: parsed.id, ...fields, created_at: now, updated_at: now })
-    .onConflict((c) => c.column('id').doUpdateSet({ ...fields, updated_at: now })).returningAll().executeTakeFirstOrThrow();
+  const before = await findModel(db, parsed.id);
+  const after = await putModelById(db, parsed.id, modelRowFromConfig(parsed));
   return { before, after };
 }
 
-export async function deleteModel(db: Db, id: string): Promise<ModelRow> {
-  const row = await db.deleteFrom('models').where('id', '=', id).returningAll().executeTakeFirst();
+export async function deleteModel(db: Db, id: string): Promise<Model> {
+  const row = await deleteModelById(db, id);
   if (!row) throw apiNotFound('Model');
   return row;
 }
@@ -172,21 +182,22 @@ export function groupView(row: GroupRow) {
   return { id: row.id, name: row.name, ratio: row.ratio_ppm / 1_000_000, description: row.description, rpm_limit: row.rpm_limit, tpm_limit: row.tpm_limit };
 }
 
+/** Every group, by name. */
+export async function listGroupViews(db: Db) {
+  return (await listGroups(db)).map(groupView);
+}
+
 export async function putGroup(db: Db, input: GroupInput): Promise<{ before: GroupRow | undefined; after: GroupRow }> {
   const parsed = parseBody(groupConfigSchema, input);
-  const before = await db.selectFrom('groups').selectAll().where('name', '=', parsed.name).executeTakeFirst();
-  const now = Date.now();
-  const fields = groupRowFromConfig(parsed);
-  const after = await db.insertInto('groups').values({ ...fields, created_at: now, updated_at: now })
-    .onConflict((c) => c.column('name').doUpdateSet({ ...fields, updated_at: now })).returningAll().executeTakeFirstOrThrow();
+  const before = await findGroupByName(db, parsed.name);
+  const after = await putGroupByName(db, groupRowFromConfig(parsed));
   return { before, after };
 }
 
 export async function deleteGroup(db: Db, name: string): Promise<GroupRow> {
   if (name === 'default') throw conflict('The default group cannot be deleted.', 'name', 'group_required');
-  const inUse = await db.selectFrom('api_keys').select('id').where('group_name', '=', name).where('status', '!=', 'deleted').executeTakeFirst();
-  if (inUse) throw conflict(`Keys use the group '${name}'; move them to another group first.`, 'name', 'group_in_use');
-  const row = await db.deleteFrom('groups').where('name', '=', name).returningAll().executeTakeFirst();
+  if (await groupHasKeys(db, name)) throw conflict(`Keys use the group '${name}'; move them to another group first.`, 'name', 'group_in_use');
+  const row = await deleteGroupByName(db, name);
   if (!row) throw apiNotFound('Group');
   return row;
 }

@@ -1,7 +1,9 @@
 // Administering API keys: create (the secret is returned once), change limits, revoke. Every change is
 // announced on the invalidation bus so all instances stop or start honouring it within moments.
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from '../db/schema.ts';
+import type { ApiKeysTable } from '../db/schema.ts';
+import { findApiKeyById, findApiKeyByUserAndName, insertApiKey, listApiKeysWithOwners, revokeApiKeyById, updateLiveApiKey } from '../db/repositories/api-keys.ts';
+import type { Db } from '../db/repositories/repository-helpers.ts';
+import { findUserByName } from '../db/repositories/users.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from '../accounts/api-key-format.ts';
 import { apiNotFound, type GatewayError, invalidRequest, gatewayError } from '../gateway-errors.ts';
 import type { AnnounceChange } from '../cluster/invalidation-bus.ts';
@@ -29,10 +31,10 @@ export const notFound = apiNotFound;
 
 const quotaMicros = (usd: number) => boundedUsdToMicros(usd, 'quota_usd', { allowNegative: false, allowZero: true });
 
-export async function createKey(db: Kysely<DatabaseSchema>, announce: AnnounceChange, request: NewKeyRequest): Promise<{ id: number; key: string }> {
-  const user = await db.selectFrom('users').select('id').where('name', '=', request.user).executeTakeFirst();
+export async function createKey(db: Db, announce: AnnounceChange, request: NewKeyRequest): Promise<{ id: number; key: string }> {
+  const user = await findUserByName(db, request.user);
   if (!user) throw notFound(`User '${request.user}'`);
-  const existing = await db.selectFrom('api_keys').select('status').where('user_id', '=', user.id).where('name', '=', request.name).executeTakeFirst();
+  const existing = await findApiKeyByUserAndName(db, user.id, request.name);
   if (existing) {
     throw gatewayError('GW_ERR_KEY_NAME_TAKEN', {
       message: `User '${request.user}' already has a key named '${request.name}'${existing.status === 'deleted' ? ' (deleted keys keep their names)' : ''}: choose another name.`,
@@ -41,8 +43,7 @@ export async function createKey(db: Kysely<DatabaseSchema>, announce: AnnounceCh
     });
   }
   const secret = generateApiKey();
-  const now = Date.now();
-  const inserted = await db.insertInto('api_keys').values({
+  const inserted = await insertApiKey(db, {
     user_id: user.id,
     name: request.name,
     key_hash: hashApiKey(secret),
@@ -51,22 +52,18 @@ export async function createKey(db: Kysely<DatabaseSchema>, announce: AnnounceCh
     models_json: request.models ? JSON.stringify(request.models) : null,
     mcp_tools_json: request.mcp_tools ? JSON.stringify(request.mcp_tools) : null,
     quota_micros: request.quota_usd === undefined || request.quota_usd === null ? null : quotaMicros(request.quota_usd),
-    used_micros: 0,
     expires_at: request.expires_at ? Date.parse(request.expires_at) : null,
     ip_allowlist_json: request.ip_allowlist ? JSON.stringify(request.ip_allowlist) : null,
     status: request.enabled === false ? 'disabled' : 'active',
     rpm_limit: request.rpm_limit ?? null,
     tpm_limit: request.tpm_limit ?? null,
-    created_at: now,
-    updated_at: now,
-    last_used_at: null,
-  }).returning('id').executeTakeFirstOrThrow();
+  });
   await announce({ reason: 'key created' });
   return { id: inserted.id, key: secret };
 }
 
-export async function updateKey(db: Kysely<DatabaseSchema>, announce: AnnounceChange, id: number, changes: KeyChanges): Promise<void> {
-  const set: Record<string, unknown> = { updated_at: Date.now() };
+export async function updateKey(db: Db, announce: AnnounceChange, id: number, changes: KeyChanges): Promise<void> {
+  const set: Partial<ApiKeysTable> = {};
   if (changes.enabled !== undefined) set.status = changes.enabled ? 'active' : 'disabled';
   if (changes.group !== undefined) set.group_name = changes.group;
   if (changes.models !== undefined) set.models_json = changes.models === null ? null : JSON.stringify(changes.models);
@@ -81,29 +78,22 @@ export async function updateKey(db: Kysely<DatabaseSchema>, announce: AnnounceCh
   if (changes.rpm_limit !== undefined) set.rpm_limit = changes.rpm_limit;
   if (changes.tpm_limit !== undefined) set.tpm_limit = changes.tpm_limit;
   // A deleted (revoked) key is final: no change may bring it back.
-  const result = await db.updateTable('api_keys').set(set).where('id', '=', id).where('status', '!=', 'deleted').executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw await missingOrDeleted(db, id);
+  if (!(await updateLiveApiKey(db, id, set))) throw await missingOrDeleted(db, id);
   await announce({ reason: 'key changed', keyIds: [id] });
 }
 
 /** DELETE: the key stops working at once and for good; its row stays for the usage history. */
-export async function revokeKey(db: Kysely<DatabaseSchema>, announce: AnnounceChange, id: number): Promise<void> {
-  const result = await db.updateTable('api_keys').set({ status: 'deleted', updated_at: Date.now() }).where('id', '=', id).executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw notFound(`API key ${id}`);
+export async function revokeKey(db: Db, announce: AnnounceChange, id: number): Promise<void> {
+  if (!(await revokeApiKeyById(db, id))) throw notFound(`API key ${id}`);
   await announce({ reason: 'key revoked', keyIds: [id] });
 }
 
-async function missingOrDeleted(db: Kysely<DatabaseSchema>, id: number): Promise<GatewayError> {
-  const row = await db.selectFrom('api_keys').select('status').where('id', '=', id).executeTakeFirst();
+async function missingOrDeleted(db: Db, id: number): Promise<GatewayError> {
+  const row = await findApiKeyById(db, id);
   if (row?.status === 'deleted') return gatewayError('GW_ERR_KEY_DELETED', { message: `API key ${id} was deleted; a deleted key can never be changed or enabled again. Create a new key.`, code: 'not_found' });
   return notFound(`API key ${id}`);
 }
 
-export async function listKeys(db: Kysely<DatabaseSchema>) {
-  const rows = await db.selectFrom('api_keys').innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select(['api_keys.id', 'api_keys.name', 'api_keys.key_prefix', 'api_keys.group_name', 'api_keys.status', 'api_keys.quota_micros', 'api_keys.used_micros', 'api_keys.expires_at', 'api_keys.created_at', 'api_keys.last_used_at', 'users.name as user',
-      // What the admin key page edits besides (issue 31): the owner's e-mail, the model list, the allowlist and the limits.
-      'users.email as user_email', 'api_keys.models_json', 'api_keys.ip_allowlist_json', 'api_keys.rpm_limit', 'api_keys.tpm_limit'])
-    .orderBy('api_keys.id').execute();
-  return rows;
+export async function listKeys(db: Db) {
+  return listApiKeysWithOwners(db);
 }

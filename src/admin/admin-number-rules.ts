@@ -11,6 +11,8 @@ import type { Db } from '../db/repositories/repository-helpers.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 import { hasAtMostDecimals } from '../metering/money-bounds.ts';
 import { groupConfigSchema, modelConfigSchema } from './admin-catalog.ts';
+import { existingGroupNames } from '../db/repositories/groups.ts';
+import { existingModelIds } from '../db/repositories/models.ts';
 
 const MAX_PRICE_USD = 10_000;
 /** Hedging waits at most ten minutes for a first byte; a channel timeout is at most an hour. */
@@ -54,7 +56,7 @@ export const adminModelSchema = modelConfigSchema.superRefine((model, context) =
 /** A 400 naming the field when a fallback is not a model (a call would fail over to nothing). */
 export async function requireKnownModels(db: Db, ids: readonly string[], field: string): Promise<void> {
   if (ids.length === 0) return;
-  const known = new Set((await db.selectFrom('models').select('id').where('id', 'in', [...new Set(ids)]).execute()).map((row) => row.id));
+  const known = await existingModelIds(db, ids);
   const unknown = ids.find((id) => !known.has(id));
   if (unknown !== undefined) throw invalidRequest(`Invalid value for '${field}': there is no model '${unknown}'. Add it under Models and prices first.`, field, 'unknown_model');
 }
@@ -72,7 +74,7 @@ export const adminGroupSchema = groupConfigSchema;
 /** A 400 naming the field when a group name is not a group (a key or channel in it would never route). */
 export async function requireKnownGroups(db: Db, names: readonly string[], field: string): Promise<void> {
   if (names.length === 0) return;
-  const known = new Set((await db.selectFrom('groups').select('name').where('name', 'in', [...new Set(names)]).execute()).map((row) => row.name));
+  const known = await existingGroupNames(db, names);
   const unknown = names.find((name) => !known.has(name));
   if (unknown !== undefined) throw invalidRequest(`Invalid value for '${field}': there is no group named '${unknown}'. Create it under Groups first.`, field, 'unknown_group');
 }

@@ -9,31 +9,24 @@ import { setPasswordMail } from '../accounts/mail/mail-templates.ts';
 import { endUserSessions } from '../accounts/sessions.ts';
 import { clearTwoFactor } from '../accounts/two-factor.ts';
 import { userView } from '../accounts/user-view.ts';
-import { createUser, findUserByEmail } from '../db/repositories/users.ts';
+import { createUser, findUserByEmail, findUserById, searchUsersPage, updateUserKeepingAnAdmin } from '../db/repositories/users.ts';
 import type { UserRow } from '../db/schema.ts';
 import { apiNotFound, conflict } from '../gateway-errors.ts';
 import { randomBytes } from 'node:crypto';
-import { engineOf } from '../db/engine.ts';
 
 export function adminUserView(user: UserRow) {
   return { ...userView(user), rpm_limit: user.rpm_limit, tpm_limit: user.tpm_limit, updated_at: new Date(user.updated_at).toISOString() };
 }
 
 export async function searchUsers(deps: Pick<AccountsDeps, 'db'>, query: { q?: string | undefined; limit: number; after?: number | undefined }) {
-  let select = deps.db.selectFrom('users').selectAll().orderBy('id').limit(query.limit + 1);
-  if (query.q) {
-    const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    select = select.where((eb) => eb.or([eb(eb.fn('lower', ['email']), 'like', pattern), eb(eb.fn('lower', ['name']), 'like', pattern), eb(eb.fn('lower', ['settings_json']), 'like', pattern)]));
-  }
-  if (query.after !== undefined) select = select.where('id', '>', query.after);
-  const rows = await select.execute();
+  const rows = await searchUsersPage(deps.db, query);
   const more = rows.length > query.limit;
   if (more) rows.length = query.limit;
   return { data: rows.map(adminUserView), next_cursor: more ? String(rows[rows.length - 1]!.id) : null };
 }
 
 export async function findUserOr404(deps: Pick<AccountsDeps, 'db'>, id: number): Promise<UserRow> {
-  const user = await deps.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  const user = await findUserById(deps.db, id);
   if (!user) throw apiNotFound('User');
   return user;
 }
@@ -71,19 +64,8 @@ export async function adminUpdateUser(deps: AccountsDeps, id: number, changes: {
   if (changes.role !== undefined) set.role = changes.role;
   if (changes.rpm_limit !== undefined) set.rpm_limit = changes.rpm_limit;
   if (changes.tpm_limit !== undefined) set.tpm_limit = changes.tpm_limit;
-  await deps.db.transaction().execute(async (trx) => {
-    if (losesAdministrator(before, changes)) {
-      // The active administrators are locked (PostgreSQL) so two admins demoting each other at once
-      // cannot both succeed; SQLite runs one write transaction at a time anyway.
-      let admins = trx.selectFrom('users').select('id').where('role', '=', 'admin').where('status', '=', 'active');
-      if (engineOf(trx) === 'postgres') admins = admins.forUpdate();
-      const others = (await admins.execute()).filter((row) => Number(row.id) !== id);
-      if (others.length === 0) {
-        throw conflict('This is the last active administrator: make another user an administrator first, or nobody could administer the gateway.', changes.role !== undefined && changes.role !== 'admin' ? 'role' : 'status', 'last_admin');
-      }
-    }
-    await trx.updateTable('users').set(set).where('id', '=', id).execute();
-  });
+  await updateUserKeepingAnAdmin(deps.db, id, set, losesAdministrator(before, changes), () =>
+    conflict('This is the last active administrator: make another user an administrator first, or nobody could administer the gateway.', changes.role !== undefined && changes.role !== 'admin' ? 'role' : 'status', 'last_admin'));
   if ((changes.role !== undefined && changes.role !== before.role) || (changes.status !== undefined && changes.status !== before.status)) {
     await endUserSessions(deps.db, id);
   }

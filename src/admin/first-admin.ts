@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/repositories/repository-helpers.ts';
 import { normalizeEmail } from '../accounts/accounts-deps.ts';
 import { issueEmailToken } from '../accounts/email-tokens.ts';
-import { createUser, findUserByEmail } from '../db/repositories/users.ts';
+import { createUser, findUserByEmail, promoteToActiveAdmin } from '../db/repositories/users.ts';
 import { recordAudit } from './audit-log.ts';
 
 export async function createAdminWithLink(db: Db, emailInput: string, publicUrl: string, name?: string): Promise<{ userId: number; created: boolean; link: string }> {
@@ -17,7 +17,7 @@ export async function createAdminWithLink(db: Db, emailInput: string, publicUrl:
       email, role: 'admin', email_verified_at: now, settings_json: JSON.stringify(name ? { profile: { name } } : {}),
     });
   } else {
-    await db.updateTable('users').set({ role: 'admin', status: 'active', updated_at: now }).where('id', '=', user.id).execute();
+    await promoteToActiveAdmin(db, user.id, now);
   }
   const token = await issueEmailToken(db, user.id, 'set_password');
   await recordAudit(db, { userId: null, name: 'cli' }, created ? 'user.create_admin' : 'user.promote_admin', `user:${user.id}`, created ? null : { role: user.role }, { role: 'admin', email });

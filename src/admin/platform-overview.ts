@@ -4,9 +4,10 @@
 // health (status, circuit breaker, errors of the last hour). No read walks a big table from end to end:
 // the usage log is read only for the last hour's errors, newest first, and at most RECENT_ERRORS_READ rows
 // (past that, the failed attempts are counted exactly over a shorter window that the answer names).
-import type { ExpressionBuilder } from 'kysely';
+import { listChannelStatuses } from '../db/repositories/channels.ts';
+import { sumRevenue, sumTopUsers } from '../db/repositories/platform-sums.ts';
+import { listRecentFailedCalls } from '../db/repositories/recent-failures.ts';
 import type { Db } from '../db/repositories/repository-helpers.ts';
-import type { DatabaseSchema } from '../db/schema.ts';
 import { readStatsReport } from '../accounts/usage-stats-reader.ts';
 import { coveringSpans, KEY_ROLLUP_LEVELS } from '../metering/stat-ranges.ts';
 import type { StatBucket } from '../metering/statistics.ts';
@@ -53,31 +54,13 @@ export async function readPlatformOverview(db: Db, breakerState: (channelId: num
 async function readTopUsers(db: Db, bucket: StatBucket, from: number, to: number) {
   const spans = coveringSpans(bucket, from, to, KEY_ROLLUP_LEVELS);
   if (spans.length === 0) return [];
-  const sums = db.selectFrom('usage_stats_keys')
-    .where((eb) => eb.or(spans.map((span) => eb.and([eb('bucket', '=', span.bucket), eb('bucket_start', '>=', span.from), eb('bucket_start', '<', span.to)]))))
-    .select((eb: ExpressionBuilder<DatabaseSchema, 'usage_stats_keys'>) => [
-      'user_id' as const,
-      eb.fn.sum<number>('requests').as('requests'),
-      eb.fn.sum<number>('errors').as('errors'),
-      eb.fn.sum<number>('cost_micros').as('cost_micros'),
-    ]).groupBy('user_id');
-  const top = db.selectFrom(sums.as('sums')).selectAll().orderBy('cost_micros', 'desc').orderBy('requests', 'desc').orderBy('user_id').limit(TOP_LISTED);
-  const rows = await db.selectFrom(top.as('top')).leftJoin('users', 'users.id', 'top.user_id')
-    .select(['top.user_id', 'top.requests', 'top.errors', 'top.cost_micros', 'users.name', 'users.email'])
-    .orderBy('top.cost_micros', 'desc').orderBy('top.requests', 'desc').orderBy('top.user_id').execute();
+  const rows = await sumTopUsers(db, spans, TOP_LISTED);
   return rows.map((row) => ({ user_id: Number(row.user_id), name: row.name ?? null, email: row.email ?? null, requests: Number(row.requests), errors: Number(row.errors), cost_usd: usd(Number(row.cost_micros)) }));
 }
 
 /** Money that came in during the period: card top-ups (less what was refunded of them) and redeemed codes. */
 async function readRevenue(db: Db, from: number, to: number) {
-  const [cards, codes] = await Promise.all([
-    db.selectFrom('payments').where('completed_at', '>=', from).where('completed_at', '<', to).where('status', 'in', ['completed', 'refunded'])
-      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('amount_micros').as('amount'), eb.fn.sum<number>('refunded_micros').as('refunded')])
-      .executeTakeFirst(),
-    db.selectFrom('redemption_codes').where('redeemed_at', '>=', from).where('redeemed_at', '<', to)
-      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('amount_micros').as('amount')])
-      .executeTakeFirst(),
-  ]);
+  const { cards, codes } = await sumRevenue(db, from, to);
   const topups = Number(cards?.amount ?? 0) - Number(cards?.refunded ?? 0);
   const redeemed = Number(codes?.amount ?? 0);
   return {
@@ -97,11 +80,9 @@ interface FailedAttempt { at: number; status: number | null; code: string | null
 async function readChannelHealth(db: Db, breakerState: (channelId: number) => BreakerState, now: number) {
   const since = now - RECENT_ERRORS_WINDOW_MS;
   const [channels, rows] = await Promise.all([
-    db.selectFrom('channels').select(['id', 'name', 'type', 'status', 'status_reason']).orderBy('id').execute(),
+    listChannelStatuses(db),
     // Newest first through the created_at index, stopping after RECENT_ERRORS_READ such calls.
-    db.selectFrom('usage_logs').select(['channel_id', 'created_at', 'status', 'error', 'error_code', 'attempts_json'])
-      .where('created_at', '>=', since).where((eb) => eb.or([eb('status', '>=', 400), eb('attempts_json', 'is not', null)]))
-      .orderBy('created_at', 'desc').limit(RECENT_ERRORS_READ).execute(),
+    listRecentFailedCalls(db, since, RECENT_ERRORS_READ),
   ]);
   // More failed calls in the hour than were read: the counts cover exactly the calls after the oldest one
   // read (the calls at that same millisecond may be cut between read and unread, so none of them counts),
@@ -119,7 +100,7 @@ async function readChannelHealth(db: Db, breakerState: (channelId: number) => Br
   for (const row of rows) {
     const at = Number(row.created_at);
     if (capped && at <= windowStart) continue;
-    const attempts = parseAttempts(row.attempts_json);
+    const attempts = row.attempts;
     if (attempts === null) {
       if (row.status >= 400 && row.channel_id !== null) note(Number(row.channel_id), { at, status: row.status, code: row.error_code, message: row.error });
       continue;
@@ -145,16 +126,4 @@ async function readChannelHealth(db: Db, breakerState: (channelId: number) => Br
       last_error: recent ? { at: new Date(recent.last.at).toISOString(), status: recent.last.status, code: recent.last.code, message: recent.last.message?.slice(0, 300) ?? null } : null,
     };
   });
-}
-
-interface LoggedAttempt { channel: string; status: number | null; error: string | null; code?: string }
-
-function parseAttempts(json: string | null): LoggedAttempt[] | null {
-  if (!json) return null;
-  try {
-    const parsed = JSON.parse(json) as unknown;
-    return Array.isArray(parsed) ? parsed.filter((item): item is LoggedAttempt => typeof item === 'object' && item !== null && typeof (item as LoggedAttempt).channel === 'string') : null;
-  } catch {
-    return null;
-  }
 }

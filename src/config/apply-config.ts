@@ -1,9 +1,8 @@
 // Applies the declarative config file to the database: upsert by name, idempotent. Entries missing from
 // the file are left alone (removing a line never deletes data); rows are only written when they differ
 // (the repositories' upserts compare before writing).
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DatabaseSchema } from '../db/schema.ts';
+import { inTransaction, type Db } from '../db/repositories/repository-helpers.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import { sealSecretSettings } from '../providers/provider-secrets.ts';
 import type { ConfigFile } from './config-file-schema.ts';
@@ -15,24 +14,22 @@ import { upsertGroupByName } from '../db/repositories/groups.ts';
 import { findChannelByName, upsertChannelByName } from '../db/repositories/channels.ts';
 import { upsertModelById } from '../db/repositories/models.ts';
 import { createUser, findUserByName, upsertUserByName } from '../db/repositories/users.ts';
-import { insertApiKey, updateApiKeyByUserAndName } from '../db/repositories/api-keys.ts';
+import { findApiKeyByHash, findApiKeyByUserAndName, insertApiKey, updateApiKeyByUserAndName } from '../db/repositories/api-keys.ts';
 import { appendLedgerBatch } from '../db/repositories/wallet-ledger.ts';
 import { StartupError } from './startup-error.ts';
 import { upsertIdentityProviderFromConfig } from '../accounts/identity-provider-store.ts';
 import { findMcpServerByName, upsertMcpServerByName } from '../db/repositories/mcp-servers.ts';
 import { mcpCredentialOfConfig, mcpServerColumnsOfConfig, sealMcpCredential } from '../mcp/mcp-server-rows.ts';
 
-type Db = Kysely<DatabaseSchema>;
-
 export async function applyConfig(db: Db, config: ConfigFile, secrets: SecretBox, logger: Logger, now = Date.now()): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     for (const group of config.groups) {
       const { name, ...fields } = groupRowFromConfig(group);
       await upsertGroupByName(trx, name, fields, now);
     }
     for (const channel of config.channels) {
       const existing = await findChannelByName(trx, channel.name);
-      const storedSecrets = existing ? (JSON.parse(existing.settings_json) as { providerSecrets?: string }).providerSecrets : undefined;
+      const storedSecrets = existing ? existing.settings.providerSecrets : undefined;
       const { name, ...fields } = channelRowFromConfig(channel, (secret) => sealSecretSettings(secrets, secret, storedSecrets));
       const keysJson = JSON.stringify(Array.isArray(channel.api_key) ? channel.api_key : [channel.api_key]);
       // Encryption is randomised, so compare plaintexts: an unchanged key must not rewrite the row.
@@ -100,14 +97,14 @@ export async function applyConfig(db: Db, config: ConfigFile, secrets: SecretBox
  * A key an administrator deleted is final: the file's entry for it is skipped with a warning (so restarts
  * keep working), and its secret can never be declared again, under any name.
  */
-async function keyStaysDeleted(trx: Kysely<DatabaseSchema>, index: number, userId: number, key: ConfigFile['keys'][number], logger: Logger): Promise<boolean> {
-  const existing = await trx.selectFrom('api_keys').select('status').where('user_id', '=', userId).where('name', '=', key.name).executeTakeFirst();
+async function keyStaysDeleted(trx: Db, index: number, userId: number, key: ConfigFile['keys'][number], logger: Logger): Promise<boolean> {
+  const existing = await findApiKeyByUserAndName(trx, userId, key.name);
   if (existing?.status === 'deleted') {
     logger.warn({ key: key.name, user: key.user }, `config keys[${index}]: this key was deleted by an administrator and stays deleted; remove the entry or give it another name`);
     return true;
   }
   if (key.key) {
-    const holder = await trx.selectFrom('api_keys').select(['status', 'user_id', 'name']).where('key_hash', '=', hashApiKey(key.key)).executeTakeFirst();
+    const holder = await findApiKeyByHash(trx, hashApiKey(key.key));
     if (holder && (holder.user_id !== userId || holder.name !== key.name)) {
       const why = holder.status === 'deleted' ? 'belonged to a deleted key and can never be used again' : 'is already the secret of another key';
       throw new StartupError(`Config keys[${index}].key (key '${key.name}' of user '${key.user}') ${why}: declare another secret, or none to have one generated.`);

@@ -4,6 +4,7 @@
 // embeddings per input token with no output price. Anything else (a free model, a per-request price, token
 // prices with output) is taken for chat, the common case.
 import type { ModelPricing } from '../metering/model-pricing.ts';
+import type { ModelLimits } from '../db/repositories/models.ts';
 import type { ModelKind } from './model-capabilities.ts';
 
 export function modelKind(declared: ModelKind | undefined, pricing: ModelPricing | undefined): ModelKind {
@@ -17,13 +18,7 @@ export function modelKind(declared: ModelKind | undefined, pricing: ModelPricing
   return 'chat';
 }
 
-/** The declared kind kept in a models row's limits_json (config-to-rows.ts, admin-catalog.ts). */
-function declaredKind(limitsJson: string): ModelKind | undefined {
-  const limits = JSON.parse(limitsJson || '{}') as { capabilities?: { kind?: ModelKind } };
-  return limits.capabilities?.kind;
-}
-
 /** The kind of a model as the gateway's loaded state holds it (a model without a row: chat). */
-export function kindOfModel(row: { limits_json: string } | undefined, pricing: ModelPricing | undefined): ModelKind {
-  return modelKind(row ? declaredKind(row.limits_json) : undefined, pricing);
+export function kindOfModel(model: { limits: ModelLimits } | undefined, pricing: ModelPricing | undefined): ModelKind {
+  return modelKind(model?.limits.capabilities?.kind, pricing);
 }

@@ -1,6 +1,6 @@
 // Opens the database named by DATABASE_URL: embedded SQLite by default, PostgreSQL for several instances.
 import type { PostgresDialect as PostgresDialectClass } from 'kysely';
-import { importKyselyFile, Kysely, SqliteDialect } from './kysely-parts.ts';
+import { importKyselyFile, Kysely, sql, SqliteDialect } from './kysely-parts.ts';
 import type pg from 'pg';
 import type { DatabaseEngine } from './engine.ts';
 import type { DatabaseSchema } from './schema.ts';
@@ -80,4 +80,9 @@ export function describeDatabase(url: string): string {
 function describeScheme(url: string): string {
   const match = /^([a-z][a-z0-9+.-]*):/i.exec(url);
   return match ? `'${match[1]}:'` : '(none: expected scheme:…)';
+}
+
+/** One trivial statement: throws when the database cannot be reached (the metering worker's probe). */
+export async function pingDatabase(db: Kysely<DatabaseSchema>): Promise<void> {
+  await sql`select 1`.execute(db);
 }

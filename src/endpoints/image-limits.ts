@@ -1,7 +1,7 @@
 // What each image model accepts: sizes, largest n and longest prompt. Known OpenAI models have their
 // documented limits built in; a model's `image_sizes`, `max_images` and `max_prompt_chars` in the config
 // file override them.
-import type { ModelRow } from '../db/schema.ts';
+import type { Model } from '../db/repositories/models.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 
 interface ImageLimits {
@@ -18,9 +18,9 @@ const KNOWN: Record<string, ImageLimits> = {
 };
 const UNKNOWN: ImageLimits = { sizes: null, maxImages: 10, maxPromptChars: 32000, qualities: null };
 
-export function imageLimitsFor(modelId: string, row: ModelRow | undefined): ImageLimits {
+export function imageLimitsFor(modelId: string, model: Model | undefined): ImageLimits {
   const base = KNOWN[modelId] ?? UNKNOWN;
-  const configured = row ? JSON.parse(row.limits_json) as { imageSizes?: string[]; maxImages?: number; maxPromptChars?: number } : {};
+  const configured = model?.limits ?? {};
   return {
     sizes: configured.imageSizes ?? base.sizes,
     maxImages: configured.maxImages ?? base.maxImages,

@@ -24,7 +24,7 @@ import { noticingAnswers } from '../responses/answering-channel.ts';
 import { ClientWarnings } from '../relay/client-warnings.ts';
 import { fitResponsesRequestToModel, responsesContextFit } from '../formats/openai-responses/openai-responses-model-support.ts';
 import { withoutGatewayReasoning } from '../formats/openai-responses/openai-responses-reasoning-seal.ts';
-import { hasModelChain, modelSupport } from '../config/model-capabilities.ts';
+import { hasModelChain, modelSupport } from '../config/model-support.ts';
 
 const responsesSchema = z.looseObject({
   model: z.string().min(1),

@@ -3,13 +3,14 @@
 // The one place /api authentication is decided.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema, UserRow } from '../db/schema.ts';
+import type { Db } from '../db/repositories/repository-helpers.ts';
+import type { UserRow } from '../db/schema.ts';
 import type { GatewayState } from '../gateway-state.ts';
 import { csrfTokenFor, findSession, type SessionRow } from '../accounts/sessions.ts';
 import { csrfTokenMissing, forbidden, notSignedIn } from '../gateway-errors.ts';
 import { authenticateRequest, presentedKey } from './authenticate.ts';
 import { readSessionCookie } from './session-cookie.ts';
+import { findUserById } from '../db/repositories/users.ts';
 
 /** public: anyone; signed_in: a session even before e-mail verification; verified: a verified account; admin. */
 export type ApiAccess = 'public' | 'signed_in' | 'verified' | 'admin';
@@ -25,7 +26,7 @@ export interface ApiCaller {
 }
 
 export interface ApiCallerDeps {
-  db: Kysely<DatabaseSchema>;
+  db: Db;
   state: GatewayState;
 }
 
@@ -37,13 +38,13 @@ async function findApiCaller(deps: ApiCallerDeps, request: FastifyRequest, allow
   if (token) {
     const session = await findSession(deps.db, token);
     if (session && session.stage === 'active') {
-      const user = await deps.db.selectFrom('users').selectAll().where('id', '=', session.user_id).executeTakeFirst();
+      const user = await findUserById(deps.db, session.user_id);
       if (user) return { user, via: 'session', session, sessionToken: token };
     }
   }
   if (allowKeys && presentedKey(request) !== undefined) {
     const key = authenticateRequest(deps.state, request);
-    const user = await deps.db.selectFrom('users').selectAll().where('id', '=', key.userId).executeTakeFirst();
+    const user = await findUserById(deps.db, key.userId);
     if (user) return { user, via: 'key', keyId: key.id };
   }
   return undefined;

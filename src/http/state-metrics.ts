@@ -2,20 +2,20 @@
 // disabled automatically) and its circuit breaker's state. One database read per scrape of /metrics; the
 // label sets are the configured channels' names, so they stay bounded.
 import { Gauge } from './prom-client-parts.ts';
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from '../db/schema.ts';
+import { listChannelStatuses } from '../db/repositories/channels.ts';
+import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { CircuitBreakers } from '../routing/circuit-breaker.ts';
 import type { GatewayMetrics } from './metrics.ts';
 
 const CHANNEL_STATUSES = ['enabled', 'disabled', 'auto_disabled'] as const;
 const BREAKER_STATES = ['closed', 'open', 'half-open'] as const;
 
-export function registerStateMetrics(metrics: GatewayMetrics, db: Kysely<DatabaseSchema>, breakers: CircuitBreakers): void {
+export function registerStateMetrics(metrics: GatewayMetrics, db: Db, breakers: CircuitBreakers): void {
   let channels: Promise<{ id: number; name: string; status: string }[]> | null = null;
   // Both gauges collect in the same scrape: read the channels once for the two of them.
   const readChannels = () => {
     // A database that cannot answer leaves the gauges empty for this scrape rather than failing /metrics.
-    channels ??= db.selectFrom('channels').select(['id', 'name', 'status']).execute()
+    channels ??= listChannelStatuses(db)
       .catch(() => [])
       .finally(() => setTimeout(() => (channels = null), 0));
     return channels;

@@ -7,7 +7,7 @@ import type { Accounting, Reservation } from './accounting.ts';
 import { computeCostMicros, type ModelPricing } from './pricing.ts';
 import type { RateLimiter, RateLimitSubject } from './rate-limiter.ts';
 import type { Usage } from './usage.ts';
-import type { ModelRow } from '../db/schema.ts';
+import type { Model } from '../db/repositories/models.ts';
 
 /** Used when neither the request nor the model's definition bounds the output. */
 const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -23,14 +23,14 @@ interface AdmissionRequest {
   /** Fallback models that may answer instead: the reservation covers the dearest of them. */
   fallbackModels?: string[];
   /** A generous estimate of what the call will use, for a candidate model. */
-  estimate(model: ModelRow | undefined): Usage;
+  estimate(model: Model | undefined): Usage;
 }
 
 /**
  * Chat-like calls: the prompt's bytes ÷ 4 as tokens, plus the output bound for each of the `answers` the
  * request asks for (OpenAI `n`, Gemini `candidateCount`: every answer may run to the per-answer limit).
  */
-export function estimateChatUsage(rawBodyBytes: number, maxOutputTokens: number | null, answers = 1): (model: ModelRow | undefined) => Usage {
+export function estimateChatUsage(rawBodyBytes: number, maxOutputTokens: number | null, answers = 1): (model: Model | undefined) => Usage {
   // Every field listed, no spread of emptyUsage(): V8 defines each property after a spread by a runtime call.
   return (model) => ({
     inputTokens: estimateInputTokensFromBytes(rawBodyBytes),

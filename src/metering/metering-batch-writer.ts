@@ -5,8 +5,7 @@
 // Either way a batch is written with refused rows set aside (isolate-refused-rows.ts); a failure says how
 // many entries from the start were done (MeteringWriteInterrupted), so the queue retries only the rest.
 import { Worker } from 'node:worker_threads';
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from '../db/schema.ts';
+import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { MeteringEntry } from './metering-writer.ts';
 import { MeteringWriteInterrupted, writeIsolatingRefusals, type BatchOutcome } from './isolate-refused-rows.ts';
 import { kyselyMeteringStore } from './kysely-metering-store.ts';
@@ -51,7 +50,7 @@ interface MeteringBatchWriterOptions {
 }
 
 /** `databaseUrl`: the database for a worker of its own; null writes on `db` in this thread. */
-export function createMeteringBatchWriter(db: Kysely<DatabaseSchema>, databaseUrl: string | null, options: MeteringBatchWriterOptions = {}): MeteringBatchWriter {
+export function createMeteringBatchWriter(db: Db, databaseUrl: string | null, options: MeteringBatchWriterOptions = {}): MeteringBatchWriter {
   if (databaseUrl === null || databaseUrl === 'sqlite::memory:') {
     const store = kyselyMeteringStore(db);
     const write = async (entries: MeteringEntry[], options: { retry?: boolean } = {}) => {

@@ -3,8 +3,7 @@
 // gateway's own loop, waited behind request work, so a batch took longer the busier the gateway was, which
 // is when it mattered most (kill -9 loses what is not yet written). Here they run beside the loop.
 import { workerData } from 'node:worker_threads';
-import { sql } from 'kysely';
-import { openDatabase } from '../db/database.ts';
+import { openDatabase, pingDatabase } from '../db/database.ts';
 import { kyselyMeteringStore } from './kysely-metering-store.ts';
 import { serveMeteringRequests } from './serve-metering-requests.ts';
 
@@ -13,8 +12,6 @@ const { databaseUrl } = workerData as { databaseUrl: string };
 // (kill -9 lost calls answered up to 475 ms before, against 60-130 ms written from the gateway's own thread).
 serveMeteringRequests(openDatabase(databaseUrl).then(({ db, close }) => ({
   store: kyselyMeteringStore(db),
-  probe: async () => {
-    await sql`select 1`.execute(db);
-  },
+  probe: () => pingDatabase(db),
   close,
 })));

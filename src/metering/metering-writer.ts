@@ -4,10 +4,10 @@
 // not at all. Callers pass entries made safe for both engines (safe-metering-entry.ts) and set aside rows
 // the database refuses (isolate-refused-rows.ts).
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
-import type { DatabaseSchema } from '../db/schema.ts';
+import { inTransaction, type Db } from '../db/repositories/repository-helpers.ts';
 import { insertUsageLogBatch } from '../db/repositories/usage-logs.ts';
 import { upsertUsageStatsBatch } from '../db/repositories/usage-stats.ts';
+import { writeBatchCharges } from '../db/repositories/wallet-ledger.ts';
 import { addToStatRollups } from '../db/repositories/usage-stats-rollups.ts';
 import { callsByUser, chargedEntries, statRows, sumBy } from './metering-rows.ts';
 import type { MeteringEntry } from './metering-entry.ts';
@@ -16,8 +16,8 @@ export type { MeteringEntry } from './metering-entry.ts';
 
 export { STAT_BUCKETS } from './metering-rows.ts';
 
-export async function writeMeteringBatch(db: Kysely<DatabaseSchema>, entries: MeteringEntry[]): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function writeMeteringBatch(db: Db, entries: MeteringEntry[]): Promise<void> {
+  await inTransaction(db, async (trx) => {
     await insertUsageLogBatch(trx, entries.map((entry) => entry.log));
     await writeCharges(trx, entries);
     const stats = statRows(entries);
@@ -31,27 +31,14 @@ export async function writeMeteringBatch(db: Kysely<DatabaseSchema>, entries: Me
  * cost is in its usage-log row (cost_micros, request_id), so the ledger stays exact while writing one row
  * per flush instead of one per call.
  */
-export async function writeCharges(trx: Transaction<DatabaseSchema>, entries: MeteringEntry[]): Promise<void> {
+export async function writeCharges(trx: Db, entries: MeteringEntry[]): Promise<void> {
   const charged = chargedEntries(entries);
   if (charged.length === 0) return;
-  const batch = randomUUID();
-  const now = Date.now();
-  const byUser = sumBy(charged, (entry) => entry.log.user_id!);
-  const calls = callsByUser(charged);
-  // The batch reference is new, so no conflict is possible: a plain insert, then the balances by the same sums.
-  await trx.insertInto('wallet_ledger').values([...byUser].map(([userId, total]) => ({
-    user_id: userId,
-    created_at: now,
-    kind: 'charge' as const,
-    amount_micros: -total,
-    reference: `usage-batch:${batch}:${userId}`,
-    note: `${calls.get(userId)} calls`,
-  }))).execute();
-  for (const [userId, total] of byUser) {
-    await trx.updateTable('users').set((eb) => ({ balance_micros: eb('balance_micros', '-', total) })).where('id', '=', userId).execute();
-  }
-  const byKey = sumBy(charged.filter((entry) => entry.log.key_id !== null), (entry) => entry.log.key_id!);
-  for (const [keyId, total] of byKey) {
-    await trx.updateTable('api_keys').set((eb) => ({ used_micros: eb('used_micros', '+', total), last_used_at: now })).where('id', '=', keyId).execute();
-  }
+  await writeBatchCharges(trx, {
+    batch: randomUUID(),
+    now: Date.now(),
+    byUser: sumBy(charged, (entry) => entry.log.user_id!),
+    callsByUser: callsByUser(charged),
+    byKey: sumBy(charged.filter((entry) => entry.log.key_id !== null), (entry) => entry.log.key_id!),
+  });
 }

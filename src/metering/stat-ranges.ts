@@ -15,10 +15,10 @@ type StatBucketName = keyof typeof STAT_BUCKETS;
 export const SIX_HOURS_MS = 6 * 3_600_000;
 export const WEEK_MS = 7 * 86_400_000;
 
-export type CoverBucketName = StatBucketName | 'six_hours' | 'week';
+type CoverBucketName = StatBucketName | 'six_hours' | 'week';
 
 /** Bucket starts `from` (inclusive) to `to` (exclusive) of one bucket size. */
-export interface BucketSpan {
+interface BucketSpan {
   bucket: CoverBucketName;
   from: number;
   to: number;

@@ -2,13 +2,13 @@
 // requests, errors, tokens and cost over time, by model, and the current RPM and TPM. A user's or a key's
 // read their own usage_stats rows (indexed by user and by key); the platform's read usage_stats_platform,
 // one row per bucket and model, instead of every user's, key's and model's rows in the range.
-import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
-import type { DatabaseSchema } from '../db/schema.ts';
+import type { Db } from '../db/repositories/repository-helpers.ts';
+import { sumMinuteRates, sumStatSeries, sumStatsByModel, type StatScope, type StatSums } from '../db/repositories/usage-stats-sums.ts';
 import { STAT_BUCKETS } from './metering-writer.ts';
-import { coveringSpans, type BucketSpan } from './stat-ranges.ts';
+import { coveringSpans } from './stat-ranges.ts';
 
 export type StatBucket = keyof typeof STAT_BUCKETS;
-export type StatScope = { kind: 'key'; keyId: number } | { kind: 'user'; userId: number } | { kind: 'platform' };
+export type { StatScope } from '../db/repositories/usage-stats-sums.ts';
 
 interface StatPoint {
   start: number;
@@ -31,21 +31,13 @@ interface StatsReport {
   tpm: number;
 }
 
-export async function readStats(db: Kysely<DatabaseSchema>, scope: StatScope, bucket: StatBucket, from: number, to: number, now = Date.now()): Promise<StatsReport> {
-  const scoped = () => statRowsOf(db, scope).where('bucket', '=', bucket).where('bucket_start', '>=', from - (from % STAT_BUCKETS[bucket])).where('bucket_start', '<', to);
-  const sums = (eb: ExpressionBuilder<DatabaseSchema, 'usage_stats_platform'>) => [
-    eb.fn.sum<number>('requests').as('requests'),
-    eb.fn.sum<number>('errors').as('errors'),
-    eb.fn.sum<number>('input_tokens').as('input_tokens'),
-    eb.fn.sum<number>('output_tokens').as('output_tokens'),
-    eb.fn.sum<number>('cost_micros').as('cost_micros'),
-  ];
+export async function readStats(db: Db, scope: StatScope, bucket: StatBucket, from: number, to: number, now = Date.now()): Promise<StatsReport> {
   // Independent reads: on PostgreSQL each runs on its own pooled connection, at the same time.
   const [seriesRows, modelRows, rates] = await Promise.all([
-    scoped().select((eb) => ['bucket_start', ...sums(eb)]).groupBy('bucket_start').orderBy('bucket_start').execute(),
+    sumStatSeries(db, scope, bucket, from - (from % STAT_BUCKETS[bucket]), to),
     // The by-model sums cover the whole range: the coarsest buckets that cover it exactly (a day's hour
     // buckets, not its 1,440 minute buckets; stat-ranges.ts) read a fraction of the series' rows.
-    covering(statRowsOf(db, scope), coveringSpans(bucket, from, to)).select((eb) => ['model', ...sums(eb)]).groupBy('model').orderBy('model').execute(),
+    sumStatsByModel(db, scope, coveringSpans(bucket, from, to)),
     readRates(db, scope, now),
   ]);
   const series = seriesRows.map((row) => ({ start: Number(row.bucket_start), ...point(row) }));
@@ -57,11 +49,10 @@ export async function readStats(db: Kysely<DatabaseSchema>, scope: StatScope, bu
   return { bucket, from, to, totals, series, byModel: modelRows.map((row) => ({ model: row.model, ...point(row) })), rpm, tpm };
 }
 
-async function readRates(db: Kysely<DatabaseSchema>, scope: StatScope, now: number): Promise<{ rpm: number; tpm: number }> {
+async function readRates(db: Db, scope: StatScope, now: number): Promise<{ rpm: number; tpm: number }> {
   const minute = STAT_BUCKETS.minute;
   const current = now - (now % minute);
-  const query = statRowsOf(db, scope).where('bucket', '=', 'minute').where('bucket_start', '>=', current - minute);
-  const rows = await query.select((eb) => ['bucket_start', eb.fn.sum<number>('requests').as('requests'), eb.fn.sum<number>('input_tokens').as('input_tokens'), eb.fn.sum<number>('output_tokens').as('output_tokens')]).groupBy('bucket_start').execute();
+  const rows = await sumMinuteRates(db, scope, current - minute);
   // The previous minute counts for the part of it still inside the last 60 seconds.
   const previousWeight = 1 - (now - current) / minute;
   let rpm = 0;
@@ -74,22 +65,7 @@ async function readRates(db: Kysely<DatabaseSchema>, scope: StatScope, now: numb
   return { rpm: Math.round(rpm), tpm: Math.round(tpm) };
 }
 
-/** Rows in any of `spans` (none when there are no spans). */
-function covering<Query extends SelectQueryBuilder<DatabaseSchema, 'usage_stats_platform', object>>(query: Query, spans: readonly BucketSpan[]): Query {
-  return query.where((eb) => eb.or(spans.map((span) => eb.and([eb('bucket', '=', span.bucket), eb('bucket_start', '>=', span.from), eb('bucket_start', '<', span.to)])))) as Query;
-}
-
-/**
- * The aggregate rows a scope reads, typed by the columns both tables share (bucket, start, model and the
- * counters): usage_stats narrowed to a key or a user, or the platform roll-up.
- */
-function statRowsOf(db: Kysely<DatabaseSchema>, scope: StatScope): SelectQueryBuilder<DatabaseSchema, 'usage_stats_platform', object> {
-  if (scope.kind === 'platform') return db.selectFrom('usage_stats_platform');
-  const own = db.selectFrom('usage_stats').where(scope.kind === 'key' ? 'key_id' : 'user_id', '=', scope.kind === 'key' ? scope.keyId : scope.userId);
-  return own as unknown as SelectQueryBuilder<DatabaseSchema, 'usage_stats_platform', object>;
-}
-
-function point(row: { requests: unknown; errors: unknown; input_tokens: unknown; output_tokens: unknown; cost_micros: unknown }): Omit<StatPoint, 'start'> {
+function point(row: StatSums): Omit<StatPoint, 'start'> {
   return {
     requests: Number(row.requests ?? 0),
     errors: Number(row.errors ?? 0),

@@ -4,7 +4,6 @@
 // the next route, the first to be ready wins and the other is aborted upstream and never charged.
 // Until the first byte reaches the client every failure can still be hidden by another route.
 import { type GatewayError, gatewayError } from '../gateway-errors.ts';
-import type { ModelRow } from '../db/schema.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayHop } from './relay-hop.ts';
 import type { RelayCall, RelayResult } from './relay-types.ts';
@@ -214,18 +213,9 @@ function nextEvent(deps: RelayDeps, running: Set<Running>): Promise<Settled | 'h
   return Promise.race([...settled, hedge]).finally(() => clearTimeout(timer));
 }
 
-const hedgeByModelRow = new WeakMap<ModelRow, number | null>();
-
 /** The model's `hedge_after_ms`, else HEDGE_AFTER_MS; 0 means no hedge. */
 function hedgeAfterMs(deps: RelayDeps, model: string): number {
-  const row = deps.state.current.models.get(model);
-  let own: number | null | undefined = row ? hedgeByModelRow.get(row) : null;
-  if (row && own === undefined) {
-    const limits = JSON.parse(row.limits_json || '{}') as { hedgeAfterMs?: unknown };
-    own = typeof limits.hedgeAfterMs === 'number' ? limits.hedgeAfterMs : null;
-    hedgeByModelRow.set(row, own);
-  }
-  return own ?? deps.hedgeAfterMs ?? 0;
+  return deps.state.current.models.get(model)?.limits.hedgeAfterMs ?? deps.hedgeAfterMs ?? 0;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -11,7 +11,7 @@ import { translatedChatHop, type ClientRequestInHub } from './hops/translated-ch
 import { byChannelFormat } from './hops/by-channel-format.ts';
 import { ClientWarnings } from './client-warnings.ts';
 import { relayFormat } from '../formats/index.ts';
-import { hasModelChain, modelSupport } from '../config/model-capabilities.ts';
+import { hasModelChain, modelSupport } from '../config/model-support.ts';
 import type { FormatConverters } from '../hub/hub-format.ts';
 
 interface ChatRelayOptions {

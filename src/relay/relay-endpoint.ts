@@ -2,7 +2,7 @@
 // reservation), then run the attempts with the endpoint's hop. Chat, completions, embeddings, images,
 // audio, rerank and responses all come through here.
 import { GatewayError, gatewayError } from '../gateway-errors.ts';
-import type { ModelRow } from '../db/schema.ts';
+import type { Model } from '../db/repositories/models.ts';
 import type { GatewaySnapshot } from '../gateway-state.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import { admitCall, isBillable } from '../metering/admission.ts';
@@ -19,7 +19,7 @@ import { endRefusedTrace, startCallTrace } from './call-tracing.ts';
 
 interface EndpointOptions {
   /** What to reserve for, per candidate model. */
-  estimate(model: ModelRow | undefined): Usage;
+  estimate(model: Model | undefined): Usage;
 }
 
 export async function relayEndpoint(deps: RelayDeps, call: RelayCall, hop: RelayHop, options: EndpointOptions): Promise<RelayResult> {
@@ -68,8 +68,8 @@ function modelRoutes(deps: RelayDeps, call: RelayCall, hop: RelayHop): ModelRout
   const chain: string[] = [];
   const requested = call.body.models;
   if (Array.isArray(requested)) chain.push(...requested.filter((id): id is string => typeof id === 'string'));
-  const fallbacks = snapshot.models.get(call.model)?.fallbacks_json;
-  if (fallbacks && fallbacks !== '[]') chain.push(...(JSON.parse(fallbacks) as string[]));
+  const fallbacks = snapshot.models.get(call.model)?.fallbacks;
+  if (fallbacks && fallbacks.length > 0) chain.push(...fallbacks);
   const routes: ModelRoute[] = [{ model: call.model, channels: usableChannels(snapshot, call, hop, call.model) }];
   if (routes[0]!.channels.length === 0) {
     const refusal = hop.refusal?.() ?? null;

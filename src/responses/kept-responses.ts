@@ -7,8 +7,8 @@
 // Written synchronously, before the client sees the end of the answer: the next turn may arrive at once,
 // on another instance, and must find it. Only stored (`store` not false) translated answers pay for this.
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from '../db/schema.ts';
+import { deleteKeptResponse, findResponse, findResponseLink, findUserItems, insertKeptResponse, listInputItems, listKeptItems } from '../db/repositories/responses.ts';
+import type { Db } from '../db/repositories/repository-helpers.ts';
 import { gatewayError } from '../gateway-errors.ts';
 
 export type ResponseItem = Record<string, unknown>;
@@ -35,7 +35,7 @@ interface InputItemsPage {
 }
 
 interface KeptResponsesOptions {
-  db: Kysely<DatabaseSchema>;
+  db: Db;
   /** How long a kept response lives (the usage-log retention); null: until deleted. */
   retentionMs: number | null;
 }
@@ -90,23 +90,19 @@ export function createKeptResponses(options: KeptResponsesOptions) {
       const expiresAt = options.retentionMs === null ? null : now + options.retentionMs;
       const rows = [...input.map((item, i) => ({ item, json: inputJson[i]!, kind: 'input' as const })), ...output.map((item, i) => ({ item, json: outputJson[i]!, kind: 'output' as const }))]
         .map(({ item, json, kind }, position) => ({ response_id: kept.id, position, user_id: kept.userId, item_id: String(item.id ?? ''), kind, item_json: json, created_at: now, expires_at: expiresAt }));
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('responses').values({
-          id: kept.id, user_id: kept.userId, key_id: kept.keyId, channel_id: kept.channelId, model: kept.model.slice(0, 256),
-          state_kept_by: 'gateway', response_json: responseJson, input_json: null, created_at: now, expires_at: expiresAt,
-          deleted_at: null, previous_response_id: kept.previousResponseId,
-        }).execute();
-        // Bounded statements: items per insert stay well under the engines' parameter limits.
-        for (let start = 0; start < rows.length; start += 100) await trx.insertInto('response_items').values(rows.slice(start, start + 100)).execute();
-      });
+      await insertKeptResponse(db, {
+        id: kept.id, user_id: kept.userId, key_id: kept.keyId, channel_id: kept.channelId, model: kept.model.slice(0, 256),
+        state_kept_by: 'gateway', response_json: responseJson, input_json: null, created_at: now, expires_at: expiresAt,
+        deleted_at: null, previous_response_id: kept.previousResponseId,
+      }, rows);
       return true;
     },
 
     /** The Response object of a kept response of this user, or null. */
     async response(id: string, userId: number): Promise<Record<string, unknown> | null> {
-      const row = await db.selectFrom('responses').select(['user_id', 'response_json', 'expires_at', 'deleted_at', 'state_kept_by']).where('id', '=', id).executeTakeFirst();
-      if (!row || row.user_id !== userId || row.state_kept_by !== 'gateway' || row.response_json === null || !live(Date.now())(row)) return null;
-      return JSON.parse(row.response_json) as Record<string, unknown>;
+      const row = await findResponse(db, id);
+      if (!row || row.user_id !== userId || row.state_kept_by !== 'gateway' || row.response === null || !live(Date.now())(row)) return null;
+      return row.response;
     },
 
     /**
@@ -120,7 +116,7 @@ export function createKeptResponses(options: KeptResponsesOptions) {
       let next: string | null = id;
       while (next !== null) {
         if (chain.length >= MAX_CHAIN_RESPONSES) throw chainTooLong(id, `more than ${MAX_CHAIN_RESPONSES} responses`);
-        const row = await db.selectFrom('responses').select(['user_id', 'state_kept_by', 'previous_response_id', 'expires_at', 'deleted_at']).where('id', '=', next).executeTakeFirst();
+        const row = await findResponseLink(db, next);
         // A link that expired or was deleted ends the conversation there, as the earliest turn kept.
         if (!row || row.user_id !== userId || row.state_kept_by !== 'gateway' || !live(now)(row)) break;
         chain.unshift(next);
@@ -130,12 +126,10 @@ export function createKeptResponses(options: KeptResponsesOptions) {
       const items: ResponseItem[] = [];
       let chars = 0;
       for (const responseId of chain) {
-        const rows = await db.selectFrom('response_items').select('item_json').where('response_id', '=', responseId).orderBy('position').execute();
-        for (const row of rows) {
-          if (row.item_json === null) continue;
-          chars += row.item_json.length;
+        for (const { item, chars: length } of await listKeptItems(db, responseId)) {
+          chars += length;
           if (chars > MAX_CHAIN_CHARS) throw chainTooLong(id, `more than ${MAX_CHAIN_CHARS} characters`);
-          items.push(JSON.parse(row.item_json) as ResponseItem);
+          items.push(item);
         }
       }
       return items;
@@ -149,13 +143,9 @@ export function createKeptResponses(options: KeptResponsesOptions) {
       const found = new Map<string, ResponseItem | null>();
       if (ids.length === 0) return found;
       const now = Date.now();
-      const rows = await db.selectFrom('response_items').innerJoin('responses', 'responses.id', 'response_items.response_id')
-        .select(['response_items.item_id', 'response_items.item_json', 'response_items.expires_at', 'responses.deleted_at'])
-        .where('response_items.user_id', '=', userId).where('response_items.item_id', 'in', [...new Set(ids)])
-        .orderBy('response_items.created_at', 'desc').execute();
-      for (const row of rows) {
+      for (const row of await findUserItems(db, userId, ids)) {
         if (found.has(row.item_id) || !live(now)(row)) continue;
-        found.set(row.item_id, row.item_json === null ? null : (JSON.parse(row.item_json) as ResponseItem));
+        found.set(row.item_id, row.item);
       }
       return found;
     },
@@ -164,19 +154,16 @@ export function createKeptResponses(options: KeptResponsesOptions) {
     async inputItems(id: string, query: URLSearchParams): Promise<InputItemsPage> {
       const order = query.get('order') === 'asc' ? 'asc' : 'desc';
       const limit = Math.min(100, Math.max(1, Number.parseInt(query.get('limit') ?? '20', 10) || 20));
-      const rows = await db.selectFrom('response_items').select(['item_id', 'item_json']).where('response_id', '=', id).where('kind', '=', 'input').orderBy('position', order).execute();
+      const rows = await listInputItems(db, id, order);
       const after = query.get('after');
       const start = after ? rows.findIndex((row) => row.item_id === after) + 1 : 0;
-      const page = rows.slice(start, start + limit).map((row) => JSON.parse(row.item_json ?? '{}') as ResponseItem);
+      const page = rows.slice(start, start + limit).map((row) => row.item);
       return { object: 'list', data: page, first_id: (page[0]?.id as string | undefined) ?? null, last_id: (page.at(-1)?.id as string | undefined) ?? null, has_more: start + limit < rows.length };
     },
 
     /** Deletes a kept response: its items go at once, its row stays marked so the id answers 404. */
     async delete(id: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('response_items').where('response_id', '=', id).execute();
-        await trx.updateTable('responses').set({ deleted_at: Date.now(), response_json: null }).where('id', '=', id).execute();
-      });
+      await deleteKeptResponse(db, id);
     },
   };
 }

@@ -6,10 +6,9 @@
 // Hot path: recording is a Map insert plus a queued row (written behind in batches, like usage logs) and,
 // with Redis, a fire-and-forget SET so other instances know the id at once. Only a request that names an
 // id looks it up: memory, then Redis, then the database.
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DatabaseSchema } from '../db/schema.ts';
-import { insertResponseOwnerBatch, type ResponseOwnerRow } from '../db/repositories/responses.ts';
+import type { Db } from '../db/repositories/repository-helpers.ts';
+import { deleteExpiredResponses, findResponseLink, insertResponseOwnerBatch, markResponseDeleted, type ResponseOwnerRow } from '../db/repositories/responses.ts';
 import type { RedisContext } from '../cluster/redis-connection.ts';
 import { createWriteBehindQueue } from '../metering/write-behind-queue.ts';
 import { createKeptResponses, type KeptResponses } from './kept-responses.ts';
@@ -50,7 +49,7 @@ export interface ResponseOwners {
 }
 
 interface ResponseOwnersOptions {
-  db: Kysely<DatabaseSchema>;
+  db: Db;
   logger: Logger;
   redis?: RedisContext | undefined;
   flushIntervalMs: number;
@@ -91,8 +90,7 @@ export function createResponseOwners(options: ResponseOwnersOptions): ResponseOw
 
   const sweep = setInterval(() => {
     const now = Date.now();
-    options.db.deleteFrom('response_items').where('expires_at', '<', now).execute()
-      .then(() => options.db.deleteFrom('responses').where('expires_at', '<', now).execute())
+    deleteExpiredResponses(options.db, now)
       .catch((error: unknown) => options.logger.warn({ err: error }, 'sweeping expired response ids failed'));
   }, 3_600_000);
   sweep.unref();
@@ -123,7 +121,7 @@ export function createResponseOwners(options: ResponseOwnersOptions): ResponseOw
           return owner;
         }
       }
-      const row = await options.db.selectFrom('responses').select(['user_id', 'channel_id', 'expires_at', 'deleted_at', 'state_kept_by']).where('id', '=', id).executeTakeFirst();
+      const row = await findResponseLink(options.db, id);
       if (!row || row.deleted_at !== null || (row.expires_at !== null && row.expires_at < Date.now())) return null;
       const owner: ResponseOwner = { userId: row.user_id, channelId: row.channel_id, keptBy: row.state_kept_by === 'gateway' ? 'gateway' : 'upstream' };
       remember(id, owner);
@@ -134,7 +132,7 @@ export function createResponseOwners(options: ResponseOwnersOptions): ResponseOw
       await options.redis?.redis.del(redisKey(id)).catch(() => 0);
       // The row may still be queued: write it first, so the deletion mark lands on it.
       await queue.flush();
-      await options.db.updateTable('responses').set({ deleted_at: Date.now() }).where('id', '=', id).execute();
+      await markResponseDeleted(options.db, id);
       // A lookup that ran meanwhile may have cached it again from the not-yet-marked row.
       recent.delete(id);
     },

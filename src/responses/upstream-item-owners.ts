@@ -5,9 +5,10 @@
 // Recorded like response owners: a Map insert, a row written behind in batches (response_items with no
 // item_json) and, with Redis, a fire-and-forget SET so other instances know the item at once. The database
 // rows are read by the kept-response store's item lookup; memory and Redis cover the write-behind gap.
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DatabaseSchema, ResponseItemsTable } from '../db/schema.ts';
+import type { ResponseItemsTable } from '../db/schema.ts';
+import type { Db } from '../db/repositories/repository-helpers.ts';
+import { insertResponseItemOwners } from '../db/repositories/responses.ts';
 import type { RedisContext } from '../cluster/redis-connection.ts';
 import { createWriteBehindQueue } from '../metering/write-behind-queue.ts';
 import { createRecentIds } from './recent-ids.ts';
@@ -25,7 +26,7 @@ export interface UpstreamItemOwners {
 }
 
 interface UpstreamItemOwnersOptions {
-  db: Kysely<DatabaseSchema>;
+  db: Db;
   logger: Logger;
   redis?: RedisContext | undefined;
   flushIntervalMs: number;
@@ -39,11 +40,7 @@ export function createUpstreamItemOwners(options: UpstreamItemOwnersOptions): Up
   const queue = createWriteBehindQueue<ResponseItemsTable>({
     intervalMs: options.flushIntervalMs,
     maxBatch: 500,
-    write: async (rows) => {
-      for (let start = 0; start < rows.length; start += 100) {
-        await options.db.insertInto('response_items').values(rows.slice(start, start + 100)).onConflict((c) => c.doNothing()).execute();
-      }
-    },
+    write: (rows) => insertResponseItemOwners(options.db, rows),
     onError: (error, rows) => options.logger.error({ err: error, items: rows.length }, 'response item owners could not be written; they will be retried'),
   });
 

@@ -1,16 +1,16 @@
 // Re-tests automatically disabled channels on a schedule and re-enables the ones that answer again.
 // Channels an administrator disabled stay disabled.
-import type { Kysely } from 'kysely';
 import type { UpstreamAgents } from '../upstream/upstream-agent.ts';
 import type { Logger } from 'pino';
-import type { DatabaseSchema } from '../db/schema.ts';
+import { listAutoDisabledChannels } from '../db/repositories/channels.ts';
+import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { GatewayState } from '../gateway-state.ts';
 import type { AnnounceChange } from '../cluster/invalidation-bus.ts';
 import { setChannelEnabled } from '../admin/admin-channels.ts';
 import { testChannel } from './channel-tester.ts';
 
 interface RetestDeps {
-  db: Kysely<DatabaseSchema>;
+  db: Db;
   agents: UpstreamAgents;
   state: GatewayState;
   announce: AnnounceChange;
@@ -18,7 +18,7 @@ interface RetestDeps {
 }
 
 async function retestDisabledChannels(deps: RetestDeps): Promise<number> {
-  const rows = await deps.db.selectFrom('channels').select(['id', 'name']).where('status', '=', 'auto_disabled').execute();
+  const rows = await listAutoDisabledChannels(deps.db);
   let reenabled = 0;
   for (const row of rows) {
     const channel = deps.state.current.routing.anyChannel(row.id);

@@ -1,11 +1,12 @@
 // The in-memory routing table: for a (group, model), the channels that may serve it, by priority tier.
 // Rebuilt from the database whenever channels, models or groups change.
-import type { ChannelRow, ModelRow } from '../db/schema.ts';
+import type { Channel } from '../db/repositories/channels.ts';
+import type { Model } from '../db/repositories/models.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import { getProvider } from '../providers/registry.ts';
 import { openSecretSettings, putSecrets } from '../providers/provider-secrets.ts';
 import { getFormat } from '../formats/index.ts';
-import type { ChannelTimeouts, RoutedChannel } from './routed-channel.ts';
+import type { RoutedChannel } from './routed-channel.ts';
 import { channelChatFormat } from './channel-chat-format.ts';
 import { channelForModel, rememberDeclaredPrefill } from './channel-for-model.ts';
 
@@ -42,7 +43,7 @@ export interface RoutingTable {
 
 const UNREADABLE_CREDENTIAL_REASON = "its stored upstream credential cannot be decrypted with this gateway's GATEWAY_SECRET: enter the channel's api_key again (config file or admin)";
 
-export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow[], secrets: SecretBox): RoutingTable {
+export function buildRoutingTable(channelRows: Channel[], modelRows: Model[], secrets: SecretBox): RoutingTable {
   // One channel whose credential cannot be decrypted (written under another secret, corrupted) is left out
   // with a reason; it must not take the whole table, and so every reload, down with it.
   const unreadableChannels = new Map<number, string>();
@@ -55,8 +56,8 @@ export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow
   const everyChannel = new Map(channelRows.map((row) => [row.id, row]));
   const converted = new Map<number, RoutedChannel>(channels.map((channel) => [channel.id, channel]));
   const disabled = channelRows.filter((row) => row.status !== 'enabled' || unreadableChannels.has(row.id)).map((row) => ({
-    models: new Set(JSON.parse(row.models_json) as string[]),
-    groups: new Set(JSON.parse(row.groups_json) as string[]),
+    models: new Set(row.models),
+    groups: new Set(row.groups),
     reason: unreadableChannels.get(row.id) ?? row.status_reason ?? 'disabled',
   }));
   const modelRowsById = new Map(modelRows.map((row) => [row.id, row]));
@@ -124,7 +125,7 @@ export function buildRoutingTable(channelRows: ChannelRow[], modelRows: ModelRow
   };
 }
 
-function tryRoutedChannel(row: ChannelRow, secrets: SecretBox): { channel: RoutedChannel } | { reason: string } {
+function tryRoutedChannel(row: Channel, secrets: SecretBox): { channel: RoutedChannel } | { reason: string } {
   let apiKeys: string[];
   try {
     apiKeys = JSON.parse(secrets.decrypt(row.api_keys_encrypted)) as string[];
@@ -138,8 +139,8 @@ function tryRoutedChannel(row: ChannelRow, secrets: SecretBox): { channel: Route
   }
 }
 
-function toRoutedChannel(row: ChannelRow, apiKeys: string[], secrets: SecretBox): RoutedChannel {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean; provider?: Record<string, unknown>; providerSecrets?: string };
+function toRoutedChannel(row: Channel, apiKeys: string[], secrets: SecretBox): RoutedChannel {
+  const settings = row.settings;
   // The type's own settings (src/providers/*) passed its block's checks when the channel was saved; the
   // ones it marks secret are stored sealed, apart.
   const provider = getProvider(row.type, putSecrets(settings.provider ?? {}, openSecretSettings(secrets, settings.providerSecrets)));
@@ -153,9 +154,9 @@ function toRoutedChannel(row: ChannelRow, apiKeys: string[], secrets: SecretBox)
     chatFormat,
     ...splitBaseUrl(row.base_url || provider.defaultBaseUrl),
     apiKeys,
-    models: new Set(JSON.parse(row.models_json) as string[]),
-    modelMapping: JSON.parse(row.model_mapping_json) as Record<string, string>,
-    groups: new Set(JSON.parse(row.groups_json) as string[]),
+    models: new Set(row.models),
+    modelMapping: row.model_mapping,
+    groups: new Set(row.groups),
     priority: row.priority,
     weight: row.weight,
     timeouts: settings.timeouts ?? {},

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { createUser, findUserByEmail, findUserById, findUserByName, listUsers, setUserStatus, upsertUserByName } from '../../src/db/repositories/users.ts';
 import { findGroupByName, listGroups, upsertGroupByName } from '../../src/db/repositories/groups.ts';
-import { findChannelById, findChannelByName, listChannels, setChannelStatus, upsertChannelByName } from '../../src/db/repositories/channels.ts';
-import { findModelById, listModels, upsertModelById } from '../../src/db/repositories/models.ts';
+import { channelOf, findChannelById, findChannelByName, listChannels, setChannelStatus, upsertChannelByName } from '../../src/db/repositories/channels.ts';
+import { findModel, findModelById, listModels, upsertModelById } from '../../src/db/repositories/models.ts';
 import { findApiKeyByHash, findApiKeyById, insertApiKey, listAllApiKeys, listApiKeysByUser, setApiKeyStatus, updateApiKeyByUserAndName, upsertApiKeyByUserAndName } from '../../src/db/repositories/api-keys.ts';
 import { deleteSetting, getAllSettings, getSetting, setSetting } from '../../src/db/repositories/settings.ts';
 import { inTransaction } from '../../src/db/repositories/repository-helpers.ts';
@@ -71,7 +71,10 @@ describe.each(withTestDatabases())('config repositories on %s', (target) => {
     // Leaving api_keys_encrypted out leaves the stored keys alone.
     expect((await upsertChannelByName(db(), 'primary', { type: 'openai', priority: 10 })).action).toBe('unchanged');
     expect((await listChannels(db())).map((channel) => channel.name)).toEqual(['primary', 'backup']);
-    expect(await findChannelById(db(), a.row.id)).toEqual(a.row);
+    expect(await findChannelById(db(), a.row.id)).toEqual(channelOf(a.row));
+    // Reads parse the JSON columns once, into typed values.
+    expect(await findChannelById(db(), a.row.id)).toMatchObject({ models: ['m'], model_mapping: {}, groups: ['default'], settings: {} });
+    expect(await findChannelById(db(), a.row.id)).not.toHaveProperty('models_json');
     expect(await findChannelByName(db(), 'backup')).toMatchObject({ type: 'anthropic', base_url: '' });
 
     expect(await setChannelStatus(db(), a.row.id, 'auto_disabled', 'HTTP 401', 50)).toBe(true);
@@ -84,13 +87,28 @@ describe.each(withTestDatabases())('config repositories on %s', (target) => {
   });
 
   it('models: upsert by id, find, list', async () => {
-    const pricing = JSON.stringify({ input_per_mtok: 3_000_000 });
+    const pricing = JSON.stringify({ inputPerMtok: 3_000_000 });
     expect((await upsertModelById(db(), 'gpt-x', { owned_by: 'openai', pricing_json: pricing, context_window: 128_000 }, 1)).action).toBe('inserted');
     expect((await upsertModelById(db(), 'gpt-x', { owned_by: 'openai', pricing_json: pricing }, 2)).action).toBe('unchanged');
     expect((await upsertModelById(db(), 'gpt-x', { free: 1 }, 3)).row).toMatchObject({ id: 'gpt-x', free: 1, pricing_json: pricing, context_window: 128_000, limits_json: '{}', fallbacks_json: '[]', updated_at: 3 });
     await upsertModelById(db(), 'claude-y', {});
     expect((await listModels(db())).map((model) => model.id)).toEqual(['claude-y', 'gpt-x']);
     expect(await findModelById(db(), 'none')).toBeUndefined();
+    expect(await findModel(db(), 'gpt-x')).toMatchObject({ id: 'gpt-x', pricing: { inputPerMtok: 3_000_000 }, limits: {}, fallbacks: [] });
+    expect(await findModel(db(), 'gpt-x')).not.toHaveProperty('pricing_json');
+  });
+
+  it('models and channels: one parser per JSON column, which reads every shape it holds and refuses others by name', async () => {
+    const limits = { imageSizes: ['1024x1024'], maxImages: 2, maxPromptChars: 100, hedgeAfterMs: 0, capabilities: { kind: 'image', tools: false } };
+    await upsertModelById(db(), 'shapes', { limits_json: JSON.stringify(limits), fallbacks_json: '["a","b"]' });
+    expect((await findModel(db(), 'shapes'))!.limits).toEqual(limits);
+    expect((await findModel(db(), 'shapes'))!.fallbacks).toEqual(['a', 'b']);
+    await upsertModelById(db(), 'bad-limits', { limits_json: JSON.stringify({ maxImages: 'two' }) });
+    await expect(findModel(db(), 'bad-limits')).rejects.toThrow("model 'bad-limits': limits_json does not have its column's shape: maxImages");
+    await upsertModelById(db(), 'bad-limits', { limits_json: '{' });
+    await expect(findModel(db(), 'bad-limits')).rejects.toThrow("model 'bad-limits': limits_json is not valid JSON");
+    await upsertChannelByName(db(), 'bad-groups', { type: 'openai', api_keys_encrypted: 'sealed', groups_json: '"default"' });
+    await expect(findChannelByName(db(), 'bad-groups')).rejects.toThrow("channel 'bad-groups': groups_json does not have its column's shape");
   });
 
   it('api keys: insert, find by hash and id, upsert and update by (user, name), status, list', async () => {

@@ -4,6 +4,7 @@
 // them; other settings and other rows are untouched, and running it again changes nothing.
 import { describe, expect, it } from 'vitest';
 import { migrateTo, migrateToLatest } from '../../src/db/migrate.ts';
+import { listChannels } from '../../src/db/repositories/channels.ts';
 import { buildRoutingTable } from '../../src/routing/routing-table.ts';
 import { createSecretBox } from '../../src/accounts/secret-box.ts';
 import { useTestDatabase, withTestDatabases } from './test-databases.ts';
@@ -40,7 +41,7 @@ describe.each(withTestDatabases())('migration 0018 on $engine', (target) => {
 
     const stored = async () => Object.fromEntries((await db.selectFrom('channels').select(['name', 'settings_json']).execute()).map((row) => [row.name, JSON.parse(row.settings_json) as object]));
     expect(await stored()).toEqual(after);
-    const routing = buildRoutingTable(await db.selectFrom('channels').selectAll().execute(), [], box);
+    const routing = buildRoutingTable(await listChannels(db), [], box);
     expect([...routing.unreadableChannels.values()]).toEqual([]);
     const channels = (await db.selectFrom('channels').select('id').execute()).map((row) => routing.anyChannel(row.id)!);
     const find = (name: string) => channels.find((channel) => channel.name === name)!;

@@ -6,13 +6,13 @@ import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { buildRoutingTable } from '../../src/routing/routing-table.ts';
 import { createSecretBox } from '../../src/accounts/secret-box.ts';
-import type { ChannelRow } from '../../src/db/schema.ts';
+import type { Channel } from '../../src/db/repositories/channels.ts';
 
 const secrets = createSecretBox('test-secret-test-secret-test-secret');
-const channel = (id: number, models: string[]): ChannelRow => ({
+const channel = (id: number, models: string[]): Channel => ({
   id, name: `c${id}`, type: 'openai', base_url: 'http://127.0.0.1:9', api_keys_encrypted: secrets.encrypt(JSON.stringify(['sk-up'])),
-  models_json: JSON.stringify(models), model_mapping_json: '{}', groups_json: '["default"]', priority: 0, weight: 1,
-  status: 'enabled', status_reason: null, settings_json: '{}', created_at: 0, updated_at: 0,
+  models, model_mapping: {}, groups: ['default'], priority: 0, weight: 1,
+  status: 'enabled', status_reason: null, settings: {}, created_at: 0, updated_at: 0,
 });
 
 setFlagsFromString('--expose-gc');

@@ -69,3 +69,43 @@ export async function setApiKeyStatus(db: Db, id: number, status: ApiKeyRow['sta
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 }
+
+/** A key's spend (0 for a key not stored), read once per key by accounting. */
+export async function findApiKeySpend(db: Db, id: number): Promise<number> {
+  const row = await db.selectFrom('api_keys').select('used_micros').where('id', '=', id).executeTakeFirst();
+  return row?.used_micros ?? 0;
+}
+
+/** Whether a key that is not deleted names the group (a group in use cannot be deleted). */
+export async function groupHasKeys(db: Db, groupName: string): Promise<boolean> {
+  return (await db.selectFrom('api_keys').select('id').where('group_name', '=', groupName).where('status', '!=', 'deleted').executeTakeFirst()) !== undefined;
+}
+
+/** Changes a key that is not deleted (a revoked key is final); false when there is no such live key. */
+export async function updateLiveApiKey(db: Db, id: number, fields: ApiKeyFields, now = Date.now()): Promise<boolean> {
+  const result = await db.updateTable('api_keys').set({ ...fields, updated_at: now }).where('id', '=', id).where('status', '!=', 'deleted').executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Marks the key deleted; false when there is no such key. */
+export async function revokeApiKeyById(db: Db, id: number, now = Date.now()): Promise<boolean> {
+  const result = await db.updateTable('api_keys').set({ status: 'deleted', updated_at: now }).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function findApiKeyByUserAndName(db: Db, userId: number, name: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).where('name', '=', name).executeTakeFirst();
+}
+
+/**
+ * Every key with its owner's name and e-mail, for the admin's key page. The list columns go out as the
+ * stored JSON text (`models_json`, `ip_allowlist_json`): that is the admin API's shape, which the
+ * dashboard reads.
+ */
+export async function listApiKeysWithOwners(db: Db) {
+  return db.selectFrom('api_keys').innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select(['api_keys.id', 'api_keys.name', 'api_keys.key_prefix', 'api_keys.group_name', 'api_keys.status', 'api_keys.quota_micros', 'api_keys.used_micros', 'api_keys.expires_at', 'api_keys.created_at', 'api_keys.last_used_at', 'users.name as user',
+      // What the admin key page edits besides (issue 31): the owner's e-mail, the model list, the allowlist and the limits.
+      'users.email as user_email', 'api_keys.models_json', 'api_keys.ip_allowlist_json', 'api_keys.rpm_limit', 'api_keys.tpm_limit'])
+    .orderBy('api_keys.id').execute();
+}

@@ -2,7 +2,8 @@
 // which keeps users.balance_micros equal to the sum of the user's ledger rows.
 import type { UserRow, UsersTable } from '../schema.ts';
 import { upsertRow } from './upsert.ts';
-import type { Db, UpsertResult } from './repository-helpers.ts';
+import { engineOf } from '../engine.ts';
+import { inTransaction, type Db, type UpsertResult } from './repository-helpers.ts';
 
 /** Everything a caller may set on a user; the balance and the timestamps are the repository's business. */
 type UserFields = Partial<Omit<UsersTable, 'id' | 'name' | 'balance_micros' | 'created_at' | 'updated_at'>>;
@@ -65,4 +66,57 @@ export async function listUsers(db: Db, options: ListUsersOptions = {}): Promise
 function stripBalance(fields: UserFields): UserFields {
   const { balance_micros: _ignored, ...rest } = fields as UserFields & { balance_micros?: number };
   return rest;
+}
+
+/** The cached balance (0 for a user not stored), read once per wallet by accounting. */
+export async function findUserBalance(db: Db, id: number): Promise<number> {
+  const row = await db.selectFrom('users').select('balance_micros').where('id', '=', id).executeTakeFirst();
+  return row?.balance_micros ?? 0;
+}
+
+/** Every user, for the in-memory key index (src/gateway-state.ts). */
+export async function listAllUsers(db: Db): Promise<UserRow[]> {
+  return db.selectFrom('users').selectAll().orderBy('id').execute();
+}
+
+export async function promoteToActiveAdmin(db: Db, id: number, now = Date.now()): Promise<void> {
+  await db.updateTable('users').set({ role: 'admin', status: 'active', updated_at: now }).where('id', '=', id).execute();
+}
+
+/**
+ * A page of users by id after `after`, those whose e-mail, name or settings (the profile's name) contain
+ * `q` when given, case-insensitively. One more than `limit` tells the caller there is a next page.
+ */
+export async function searchUsersPage(db: Db, query: { q?: string | undefined; limit: number; after?: number | undefined }): Promise<UserRow[]> {
+  let select = db.selectFrom('users').selectAll().orderBy('id').limit(query.limit + 1);
+  if (query.q) {
+    const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    select = select.where((eb) => eb.or([eb(eb.fn('lower', ['email']), 'like', pattern), eb(eb.fn('lower', ['name']), 'like', pattern), eb(eb.fn('lower', ['settings_json']), 'like', pattern)]));
+  }
+  if (query.after !== undefined) select = select.where('id', '>', query.after);
+  return select.execute();
+}
+
+/**
+ * Writes an administrator's change to a user. When `keepAnAdmin` is set (the change demotes or disables an
+ * active administrator), it runs only if another active administrator remains, else `refuse()` is thrown;
+ * the active administrators are locked (PostgreSQL) so two admins demoting each other at once cannot both
+ * succeed; SQLite runs one write transaction at a time anyway.
+ */
+export async function updateUserKeepingAnAdmin(db: Db, id: number, set: Partial<Omit<UserRow, 'id'>>, keepAnAdmin: boolean, refuse: () => Error): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    if (keepAnAdmin) {
+      let admins = trx.selectFrom('users').select('id').where('role', '=', 'admin').where('status', '=', 'active');
+      if (engineOf(trx) === 'postgres') admins = admins.forUpdate();
+      const others = (await admins.execute()).filter((row) => Number(row.id) !== id);
+      if (others.length === 0) throw refuse();
+    }
+    await trx.updateTable('users').set(set).where('id', '=', id).execute();
+  });
+}
+
+/** The user whose e-mail is `email`, compared case-insensitively (addresses stored before normalisation too). */
+export async function findUserIdByEmailAnyCase(db: Db, email: string): Promise<number | undefined> {
+  const row = await db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase())).executeTakeFirst();
+  return row?.id;
 }

@@ -119,3 +119,54 @@ export async function listLedgerByUser(db: Db, userId: number, options: { limit?
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** A metering batch's charges, summed per user and per key by the caller (src/metering/metering-writer.ts). */
+interface BatchCharges {
+  /** Unique per batch: a plain insert, since no conflict is possible. */
+  batch: string;
+  now: number;
+  /** Micro-USD charged per user id, and that user's number of calls in the batch. */
+  byUser: ReadonlyMap<number, number>;
+  callsByUser: ReadonlyMap<number, number>;
+  /** Micro-USD spent per key id. */
+  byKey: ReadonlyMap<number, number>;
+}
+
+/**
+ * One ledger row per user per batch, the users' balances lowered by the same sums and the keys' spend
+ * raised. Run inside the batch's transaction, so the balance stays equal to the sum of the ledger.
+ */
+export async function writeBatchCharges(trx: Db, charges: BatchCharges): Promise<void> {
+  const { batch, now, byUser, callsByUser, byKey } = charges;
+  if (byUser.size === 0) return;
+  await trx.insertInto('wallet_ledger').values([...byUser].map(([userId, total]) => ({
+    user_id: userId,
+    created_at: now,
+    kind: 'charge' as const,
+    amount_micros: -total,
+    reference: `usage-batch:${batch}:${userId}`,
+    note: `${callsByUser.get(userId)} calls`,
+  }))).execute();
+  for (const [userId, total] of byUser) {
+    await trx.updateTable('users').set((eb) => ({ balance_micros: eb('balance_micros', '-', total) })).where('id', '=', userId).execute();
+  }
+  for (const [keyId, total] of byKey) {
+    await trx.updateTable('api_keys').set((eb) => ({ used_micros: eb('used_micros', '+', total), last_used_at: now })).where('id', '=', keyId).execute();
+  }
+}
+
+/**
+ * An administrator's grant (negative: a debit): the ledger row and the cached balance in one transaction.
+ * `checkBalance` sees the balance the grant would leave, inside the transaction, and may throw to refuse it.
+ * False when the user does not exist.
+ */
+export async function writeGrant(db: Db, userId: number, amountMicros: number, note: string | null, checkBalance: (balanceAfter: number) => void): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const user = await trx.selectFrom('users').select('balance_micros').where('id', '=', userId).executeTakeFirst();
+    if (!user) return false;
+    checkBalance(user.balance_micros + amountMicros);
+    await trx.updateTable('users').set((eb) => ({ balance_micros: eb('balance_micros', '+', amountMicros), updated_at: Date.now() })).where('id', '=', userId).execute();
+    await trx.insertInto('wallet_ledger').values({ user_id: userId, created_at: Date.now(), kind: 'grant', amount_micros: amountMicros, reference: null, note }).execute();
+    return true;
+  });
+}

@@ -9,7 +9,7 @@ import type { ApiRouter } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
 import type { ApiCaller } from '../api-caller.ts';
 import { recordAudit } from '../../admin/audit-log.ts';
-import { channelView, createChannel, deleteChannel, deleteGroup, deleteModel, editChannel, groupView, modelView, putGroup, putModel } from '../../admin/admin-catalog.ts';
+import { channelView, createChannel, deleteChannel, deleteGroup, deleteModel, editChannel, groupView, listChannelViews, listGroupViews, listModelViews, modelView, putGroup, putModel } from '../../admin/admin-catalog.ts';
 import { setChannelEnabled } from '../../admin/admin-channels.ts';
 import { channelSchemas } from '../../config/channel-schema.ts';
 import { channelTypesView } from '../../admin/channel-types.ts';
@@ -46,7 +46,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
 
   api.route({
     ...admin, method: 'GET', url: '/api/admin/channels', summary: 'Channels with status and disabled reason (never their upstream keys).',
-    handler: async () => ({ data: (await db.selectFrom('channels').selectAll().orderBy('id').execute()).map(channelView) }),
+    handler: async () => ({ data: await listChannelViews(db) }),
   });
   api.route({
     ...admin, method: 'GET', url: '/api/admin/channel-types', summary: "Every channel type with the JSON Schema of its own settings (the dashboard's channel form is rendered from it).",
@@ -101,7 +101,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
 
   api.route({
     ...admin, method: 'GET', url: '/api/admin/models', summary: 'Models and their prices (USD per million tokens, per request, per image…).',
-    handler: async () => ({ data: (await db.selectFrom('models').selectAll().orderBy('id').execute()).map(modelView) }),
+    handler: async () => ({ data: await listModelViews(db) }),
   });
   api.route({
     ...admin, method: 'PUT', url: '/api/admin/models', body: adminModelSchema, summary: "Create or replace a model and its prices (the config file's model shape).",
@@ -123,7 +123,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
 
   api.route({
     ...admin, method: 'GET', url: '/api/admin/groups', summary: 'Groups with price ratio and limits.',
-    handler: async () => ({ data: (await db.selectFrom('groups').selectAll().orderBy('name').execute()).map(groupView) }),
+    handler: async () => ({ data: await listGroupViews(db) }),
   });
   api.route({
     ...admin, method: 'PUT', url: '/api/admin/groups', body: adminGroupSchema, summary: 'Create or replace a group.',

@@ -16,6 +16,7 @@ import { setChannelEnabled } from '../../admin/admin-channels.ts';
 import { recordAudit } from '../../admin/audit-log.ts';
 import { apiNotFound, invalidRequest } from '../../gateway-errors.ts';
 import { actorOf } from './admin-routes.ts';
+import { listChannelStatuses } from '../../db/repositories/channels.ts';
 
 interface AdminOpsDeps {
   state: GatewayState;
@@ -77,7 +78,7 @@ export function adminOpsRoutes(api: ApiRouter, deps: AdminOpsDeps, accounts: Acc
       reply.raw.once('close', () => {
         if (!reply.raw.writableEnded) gone.abort(new Error('the administrator went away'));
       });
-      const rows = await accounts.db.selectFrom('channels').select(['id', 'status']).orderBy('id').execute();
+      const rows = await listChannelStatuses(accounts.db);
       const wanted = body.channel_ids ? new Set(body.channel_ids) : null;
       if (wanted) {
         const unknown = [...wanted].find((id) => !rows.some((row) => row.id === id));

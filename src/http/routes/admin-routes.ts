@@ -14,6 +14,7 @@ import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import { recordAudit, listAudit, type AuditActor } from '../../admin/audit-log.ts';
 import { adminCreateUser, adminResetTwoFactor, adminUpdateUser, adminUserView, findUserOr404, searchUsers } from '../../admin/admin-users.ts';
 import { keyView } from '../../accounts/user-keys.ts';
+import { findApiKeyById } from '../../db/repositories/api-keys.ts';
 import { requireKnownGroups } from '../../admin/admin-number-rules.ts';
 import { hasAtMostDecimals } from '../../metering/money-bounds.ts';
 import { emailField, passwordField } from './api-auth-routes.ts';
@@ -52,7 +53,7 @@ export function adminRoutes(api: ApiRouter, deps: AdminRouteDeps, accounts: Acco
   const tag = 'Administration';
   const admin = { tag, access: 'admin' as const, allowKeys: true };
   const audit = (caller: ApiCaller, action: string, target: string, before: unknown, after: unknown) => recordAudit(accounts.db, actorOf(caller), action, target, before, after);
-  const keyRow = (id: number) => accounts.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  const keyRow = (id: number) => findApiKeyById(accounts.db, id);
 
   api.route({ ...admin, method: 'GET', url: '/api/admin/keys', summary: "Every user's keys.", handler: async () => ({ data: await listKeys(accounts.db) }) });
   api.route({

@@ -8,6 +8,7 @@ import type { GatewayState } from '../../gateway-state.ts';
 import { isValidCidr } from '../../accounts/ip-allowlist.ts';
 import { mcpToolEntry } from '../../config/mcp-server-schema.ts';
 import { createUserKey, deleteUserKey, listUserKeys, rotateUserKey, selfServiceGroups, updateUserKey } from '../../accounts/user-keys.ts';
+import { listGroupsNamed } from '../../db/repositories/groups.ts';
 
 const keyFields = {
   group: z.string().trim().min(1).max(128).optional(),
@@ -56,7 +57,7 @@ export function apiKeysRoutes(api: ApiRouter, deps: AccountsDeps, state: Gateway
     method: 'GET', url: '/api/groups', tag, access: 'verified', allowKeys: true, summary: 'Groups I can pick for my keys (set by an admin), with their price ratio and models.',
     handler: async () => {
       const allowed = await selfServiceGroups(deps);
-      const groups = allowed.length === 0 ? [] : await deps.db.selectFrom('groups').select(['name', 'description', 'ratio_ppm']).where('name', 'in', allowed).orderBy('name').execute();
+      const groups = allowed.length === 0 ? [] : await listGroupsNamed(deps.db, allowed);
       return {
         data: groups.map((group) => ({
           name: group.name,

@@ -2,9 +2,8 @@
 // document. app.ts calls installAccountsApi once.
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DatabaseSchema } from '../../db/schema.ts';
+import type { Db } from '../../db/repositories/repository-helpers.ts';
 import type { GatewayState } from '../../gateway-state.ts';
 import type { SecretBox } from '../../accounts/secret-box.ts';
 import type { AnnounceChange } from '../../cluster/invalidation-bus.ts';
@@ -44,7 +43,7 @@ export interface AccountsOptions {
 }
 
 interface AccountsApiDeps {
-  db: Kysely<DatabaseSchema>;
+  db: Db;
   state: GatewayState;
   logger: Logger;
   announce: AnnounceChange;
@@ -71,6 +70,17 @@ export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, 
     await outbox.close();
   });
   const router = createApiRouter(app, { db: deps.db, state: deps.state });
+  declareAccountsRoutes(router, deps, accounts);
+  apiDocsRoutes(app, router, publicUrl);
+  return { router, accounts };
+}
+
+/**
+ * The accounts and administration routes, declared on the router. Declaring reads no dependency (handlers
+ * do, when called), so scripts/api-document.ts declares them on a router of its own to build the OpenAPI
+ * document without a server; app.ts adds the playground's and, with Stripe, the payments' routes after.
+ */
+export function declareAccountsRoutes(router: ApiRouter, deps: AccountsApiDeps, accounts: AccountsDeps): void {
   apiAuthRoutes(router, accounts);
   apiSsoRoutes(router, accounts);
   apiPasskeyRoutes(router, accounts);
@@ -83,6 +93,4 @@ export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, 
   adminOpsRoutes(router, deps, accounts);
   adminIdentityRoutes(router, accounts);
   adminMcpRoutes(router, accounts);
-  apiDocsRoutes(app, router, publicUrl);
-  return { router, accounts };
 }

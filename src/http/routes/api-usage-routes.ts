@@ -13,6 +13,7 @@ import { readLedgerPage, readWalletSummary } from '../../accounts/wallet-reader.
 import { forbidden, invalidRequest } from '../../gateway-errors.ts';
 import { ownKey } from '../../accounts/user-keys.ts';
 import type { StatScope } from '../../metering/statistics.ts';
+import { findUserIdByEmailAnyCase } from '../../db/repositories/users.ts';
 
 const positiveId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const logFilters = {
@@ -52,9 +53,9 @@ export function apiUsageRoutes(api: ApiRouter, deps: AccountsDeps, accounting: A
   // `user` is an e-mail: one that belongs to nobody matches no call (an empty page, not an error).
   const withUser = async <Q extends { user?: string | undefined; user_id?: number | undefined }>(query: Q): Promise<Q | null> => {
     if (query.user === undefined) return query;
-    const found = await deps.db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', query.user!.toLowerCase())).executeTakeFirst();
-    if (!found || (query.user_id !== undefined && query.user_id !== found.id)) return null;
-    return { ...query, user_id: found.id };
+    const found = await findUserIdByEmailAnyCase(deps.db, query.user);
+    if (found === undefined || (query.user_id !== undefined && query.user_id !== found)) return null;
+    return { ...query, user_id: found };
   };
   api.route({
     method: 'GET', url: '/api/admin/logs', tag: 'Administration', access: 'admin', allowKeys: true, query: adminLogQuery,

@@ -1,5 +1,6 @@
 // The administration API (/api/admin/...), as the admin pages use it.
 import { api } from './api-client.ts';
+import type { ApiBody } from './api-types.ts';
 
 const rows = <T>(answer: unknown): T[] => ((answer as { data?: T[] }).data ?? (Array.isArray(answer) ? (answer as T[]) : []));
 
@@ -130,6 +131,9 @@ export interface McpServerTestOutcome {
   error: string | null;
 }
 
+/** PUT /api/admin/settings: each part is optional; a part given replaces that setting. */
+type Settings = ApiBody<'/api/admin/settings', 'put'>;
+
 export const adminApi = {
   mcpServers: async () => rows<AdminMcpServer>(await api.get('/api/admin/mcp-servers')),
   createMcpServer: (body: Record<string, unknown>) => api.post('/api/admin/mcp-servers', body),
@@ -141,10 +145,10 @@ export const adminApi = {
     const answer = await api.get<{ data: AdminUser[]; next_cursor: string | null }>(`/api/admin/users?${new URLSearchParams(q ? { q, limit: '100' } : { limit: '100' })}`);
     return answer.data;
   },
-  createUser: (body: { email: string; name?: string; role: 'user' | 'admin'; password?: string }) => api.post<{ user: AdminUser; set_password_url: string | null }>('/api/admin/users', body),
-  updateUser: (id: number, body: Partial<Pick<AdminUser, 'status' | 'role' | 'rpm_limit' | 'tpm_limit'>>) => api.patch(`/api/admin/users/${id}`, body),
+  createUser: (body: ApiBody<'/api/admin/users', 'post'>) => api.post<{ user: AdminUser; set_password_url: string | null }>('/api/admin/users', body),
+  updateUser: (id: number, body: ApiBody<'/api/admin/users/{id}', 'patch'>) => api.patch(`/api/admin/users/${id}`, body),
   resetTwoFactor: (id: number) => api.post(`/api/admin/users/${id}/reset-2fa`),
-  grant: (id: number, amount_usd: number, note: string) => api.post(`/api/admin/users/${id}/grant`, { amount_usd, ...(note ? { note } : {}) }),
+  grant: (id: number, amount_usd: number, note: string) => api.post(`/api/admin/users/${id}/grant`, { amount_usd, ...(note ? { note } : {}) } satisfies ApiBody<'/api/admin/users/{id}/grant', 'post'>),
 
   channels: async () => rows<AdminChannel>(await api.get('/api/admin/channels')),
   channelTypes: async () => rows<ChannelTypeView>(await api.get('/api/admin/channel-types')),
@@ -164,21 +168,21 @@ export const adminApi = {
   audit: async () => rows<Record<string, unknown>>(await api.get('/api/admin/audit?limit=200')),
 
   settings: () => api.get<{ registration: { mode: 'open' | 'closed' | 'domains'; domains: string[] }; self_service_groups: string[]; pricing_page: { enabled: boolean }; mail: AdminMailSettings }>('/api/admin/settings'),
-  putSelfServiceGroups: (self_service_groups: string[]) => api.put('/api/admin/settings', { self_service_groups }),
-  putPricingPage: (enabled: boolean) => api.put('/api/admin/settings', { pricing_page: { enabled } }),
-  putRegistration: (registration: { mode: string; domains: string[] }) => api.put('/api/admin/settings', { registration }),
+  putSelfServiceGroups: (self_service_groups: string[]) => api.put('/api/admin/settings', { self_service_groups } satisfies Settings),
+  putPricingPage: (enabled: boolean) => api.put('/api/admin/settings', { pricing_page: { enabled } } satisfies Settings),
+  putRegistration: (registration: NonNullable<Settings['registration']>) => api.put('/api/admin/settings', { registration } satisfies Settings),
   /** A value overrides SMTP_URL / MAIL_FROM; null goes back to them; a field left out stays as it is. */
-  putMail: (mail: { smtp_url?: string | null; from?: string | null }) => api.put('/api/admin/settings', { mail }),
-  testMail: (to: string) => api.post<{ sent: boolean; error?: string; transport: string }>('/api/admin/settings/test-mail', { to }),
+  putMail: (mail: NonNullable<Settings['mail']>) => api.put('/api/admin/settings', { mail } satisfies Settings),
+  testMail: (to: string) => api.post<{ sent: boolean; error?: string; transport: string }>('/api/admin/settings/test-mail', { to } satisfies ApiBody<'/api/admin/settings/test-mail', 'post'>),
 
   payments: async () => rows<Record<string, unknown>>(await api.get('/api/admin/payments?limit=100')),
-  putPaymentSettings: (max_topup_usd: number) => api.put('/api/admin/payments/settings', { max_topup_usd }),
+  putPaymentSettings: (max_topup_usd: number) => api.put('/api/admin/payments/settings', { max_topup_usd } satisfies ApiBody<'/api/admin/payments/settings', 'put'>),
   /** One page of codes, newest first; `cursor` is the previous page's next_cursor. */
   redemptionCodes: (page: { cursor: string | null; state: CodeState | null; limit?: number }) =>
     api.get<{ data: RedemptionCode[]; next_cursor: string | null }>(`/api/admin/redemption-codes?${new URLSearchParams({
       limit: String(page.limit ?? 50), ...(page.cursor ? { cursor: page.cursor } : {}), ...(page.state ? { state: page.state } : {}),
     })}`),
-  createRedemptionCodes: (count: number, amount_usd: number, note: string) => api.post<{ codes: string[]; ids: number[]; amount_usd: number }>('/api/admin/redemption-codes', { count, amount_usd, ...(note ? { note } : {}) }),
+  createRedemptionCodes: (count: number, amount_usd: number, note: string) => api.post<{ codes: string[]; ids: number[]; amount_usd: number }>('/api/admin/redemption-codes', { count, amount_usd, ...(note ? { note } : {}) } satisfies ApiBody<'/api/admin/redemption-codes', 'post'>),
   revokeRedemptionCode: (id: number) => api.post(`/api/admin/redemption-codes/${id}/revoke`),
 };
 

@@ -1,6 +1,7 @@
 // The operator's view (/api/admin/overview, /api/admin/logs with filters and CSV, channel balance, the
 // upstream's model list, test all channels), as the admin pages use it.
 import { api } from './api-client.ts';
+import type { ApiBody } from './api-types.ts';
 
 export interface OverviewChannel {
   id: number;
@@ -128,20 +129,12 @@ export interface AdminKeyRow {
   tpm_limit: number | null;
 }
 
-export interface AdminKeyFields {
-  group?: string;
-  models?: string[] | null;
-  quota_usd?: number | null;
-  expires_at?: string | null;
-  ip_allowlist?: string[] | null;
-  rpm_limit?: number | null;
-  tpm_limit?: number | null;
-  enabled?: boolean;
-}
+/** What PATCH /api/admin/keys/:id changes (POST adds the owner and the name). */
+export type AdminKeyFields = ApiBody<'/api/admin/keys/{id}', 'patch'>;
 
 export const adminKeysApi = {
   list: async () => (await api.get<{ data: AdminKeyRow[] }>('/api/admin/keys')).data,
-  create: (body: AdminKeyFields & { user: string; name: string }) => api.post<{ id: number; key: string }>('/api/admin/keys', body),
+  create: (body: ApiBody<'/api/admin/keys', 'post'>) => api.post<{ id: number; key: string }>('/api/admin/keys', body),
   update: (id: number, body: AdminKeyFields) => api.patch(`/api/admin/keys/${id}`, body),
   remove: (id: number) => api.delete(`/api/admin/keys/${id}`),
 };

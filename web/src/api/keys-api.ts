@@ -1,5 +1,6 @@
 // The user's own API keys (/api/keys), read into one shape for the pages.
 import { api } from './api-client.ts';
+import type { ApiBody } from './api-types.ts';
 
 export interface ApiKey {
   id: string;
@@ -18,16 +19,8 @@ export interface ApiKey {
   last_used_at: string | null;
 }
 
-export interface KeyChanges {
-  name?: string;
-  group?: string;
-  models?: string[] | null;
-  mcp_tools?: string[] | null;
-  quota_usd?: number | null;
-  expires_at?: string | null;
-  ip_allowlist?: string[] | null;
-  enabled?: boolean;
-}
+/** What PATCH /api/keys/:id changes. */
+export type KeyChanges = ApiBody<'/api/keys/{id}', 'patch'>;
 
 const usd = (value: unknown, micros: unknown): number | null =>
   typeof value === 'number' ? value : typeof micros === 'number' ? micros / 1_000_000 : null;
@@ -56,7 +49,7 @@ const rows = (answer: unknown): Array<Record<string, unknown>> =>
 
 export const keysApi = {
   list: async () => rows(await api.get('/api/keys')).map(readKey),
-  create: async (changes: KeyChanges & { name: string }) => {
+  create: async (changes: ApiBody<'/api/keys', 'post'>) => {
     const answer = await api.post<Record<string, unknown>>('/api/keys', changes);
     const key = (answer.key && typeof answer.key === 'object' ? answer.key : answer) as Record<string, unknown>;
     const secret = [answer.secret, answer.key, key.secret].find((value): value is string => typeof value === 'string' && value.startsWith('sk-'));

@@ -1,5 +1,6 @@
 // The wallet (/api/wallet): balance, totals, the ledger page by page, and the ways money comes in.
 import { api } from './api-client.ts';
+import type { ApiBody } from './api-types.ts';
 import { i18n } from '../i18n/i18n.ts';
 
 interface LedgerEntry {
@@ -89,8 +90,8 @@ export async function fetchTopUpOptions(): Promise<Wallet['cardPayments']> {
 }
 
 export const walletApi = {
-  topUp: (amountUsd: number) => api.post<{ checkout_url: string }>('/api/wallet/topup', { amount_usd: amountUsd }),
-  redeem: (code: string) => api.post<Record<string, unknown>>('/api/wallet/redeem', { code }),
+  topUp: (amountUsd: number) => api.post<{ checkout_url: string }>('/api/wallet/topup', { amount_usd: amountUsd } satisfies ApiBody<'/api/wallet/topup', 'post'>),
+  redeem: (code: string) => api.post<Record<string, unknown>>('/api/wallet/redeem', { code } satisfies ApiBody<'/api/wallet/redeem', 'post'>),
 };
 
 /** The server's rule, checked in the form first: a whole number of dollars from 1 to the maximum. */

@@ -1,0 +1,53 @@
+// Sums over the statistics aggregates for one scope: a key's or a user's usage_stats rows (indexed by key
+// and by user), or the platform roll-up (one row per bucket and model). src/metering/statistics.ts turns
+// them into a report.
+import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
+import type { DatabaseSchema } from '../schema.ts';
+import type { Db } from './repository-helpers.ts';
+
+export type StatScope = { kind: 'key'; keyId: number } | { kind: 'user'; userId: number } | { kind: 'platform' };
+
+/** Sums as the engines return them (strings on PostgreSQL, null over no rows): the caller makes numbers. */
+export interface StatSums { requests: unknown; errors: unknown; input_tokens: unknown; output_tokens: unknown; cost_micros: unknown }
+
+interface StatSpan { bucket: string; from: number; to: number }
+
+type PlatformQuery = SelectQueryBuilder<DatabaseSchema, 'usage_stats_platform', object>;
+
+const sums = (eb: ExpressionBuilder<DatabaseSchema, 'usage_stats_platform'>) => [
+  eb.fn.sum<number>('requests').as('requests'),
+  eb.fn.sum<number>('errors').as('errors'),
+  eb.fn.sum<number>('input_tokens').as('input_tokens'),
+  eb.fn.sum<number>('output_tokens').as('output_tokens'),
+  eb.fn.sum<number>('cost_micros').as('cost_micros'),
+];
+
+/** Per bucket_start, buckets of one size starting in [from, to). */
+export async function sumStatSeries(db: Db, scope: StatScope, bucket: string, from: number, to: number): Promise<(StatSums & { bucket_start: unknown })[]> {
+  return statRowsOf(db, scope).where('bucket', '=', bucket).where('bucket_start', '>=', from).where('bucket_start', '<', to)
+    .select((eb) => ['bucket_start', ...sums(eb)]).groupBy('bucket_start').orderBy('bucket_start').execute();
+}
+
+/** Per model, over the rows of any of `spans` (none when there are no spans). */
+export async function sumStatsByModel(db: Db, scope: StatScope, spans: readonly StatSpan[]): Promise<(StatSums & { model: string })[]> {
+  return statRowsOf(db, scope)
+    .where((eb) => eb.or(spans.map((span) => eb.and([eb('bucket', '=', span.bucket), eb('bucket_start', '>=', span.from), eb('bucket_start', '<', span.to)]))))
+    .select((eb) => ['model', ...sums(eb)]).groupBy('model').orderBy('model').execute();
+}
+
+/** Requests and tokens per minute bucket starting at or after `since`. */
+export async function sumMinuteRates(db: Db, scope: StatScope, since: number): Promise<{ bucket_start: unknown; requests: unknown; input_tokens: unknown; output_tokens: unknown }[]> {
+  return statRowsOf(db, scope).where('bucket', '=', 'minute').where('bucket_start', '>=', since)
+    .select((eb) => ['bucket_start', eb.fn.sum<number>('requests').as('requests'), eb.fn.sum<number>('input_tokens').as('input_tokens'), eb.fn.sum<number>('output_tokens').as('output_tokens')])
+    .groupBy('bucket_start').execute();
+}
+
+/**
+ * The aggregate rows a scope reads, typed by the columns both tables share (bucket, start, model and the
+ * counters): usage_stats narrowed to a key or a user, or the platform roll-up.
+ */
+function statRowsOf(db: Db, scope: StatScope): PlatformQuery {
+  if (scope.kind === 'platform') return db.selectFrom('usage_stats_platform');
+  const own = db.selectFrom('usage_stats').where(scope.kind === 'key' ? 'key_id' : 'user_id', '=', scope.kind === 'key' ? scope.keyId : scope.userId);
+  return own as unknown as PlatformQuery;
+}
