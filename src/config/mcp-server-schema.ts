@@ -2,7 +2,7 @@
 // Human units here (USD per call); src/mcp/mcp-server-rows.ts turns it into a row (micro-USD, the
 // credential encrypted).
 import { z } from 'zod';
-import { MAX_AMOUNT_USD } from '../metering/money-bounds.ts';
+import { hasAtMostDecimals, MAX_AMOUNT_USD } from '../metering/money-bounds.ts';
 
 /**
  * Lower-case letters, digits and single hyphens: the name prefixes the server's tools as `name__tool`,
@@ -34,7 +34,8 @@ const mcpServerObjectSchema = z.object({
   groups: z.array(z.string().trim().min(1).max(128)).min(1).max(100).default(['default']),
   enabled: z.boolean().default(true),
   /** USD charged to the caller's wallet per tool call (times the group's ratio); 0 or absent: free. */
-  price_per_call: z.number().finite().nonnegative().max(MAX_AMOUNT_USD).optional(),
+  // Charged in whole micro-USD: a finer price would be rounded, so it is refused (issue 31: no silent rounding).
+  price_per_call: z.number().finite().nonnegative().max(MAX_AMOUNT_USD).refine((usd) => hasAtMostDecimals(usd, 6), 'must be exact to a micro-dollar (at most 6 decimals)').optional(),
   /** A tool call (or a list) with no answer after this long fails with a clean MCP error. */
   timeout_ms: z.number().int().min(100).max(600_000).optional(),
   /** Tool calls per minute this server accepts from the gateway, over every key and instance; absent: no limit. */

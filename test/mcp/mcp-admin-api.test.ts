@@ -65,6 +65,12 @@ describe('the MCP servers admin API', () => {
     expect((await api('POST', '/api/admin/mcp-servers', { name: 'x', url: files.url, groups: ['nobody'] })).status).toBe(400);
     expect((await api('GET', '/api/admin/mcp-servers', undefined, USER)).status).toBe(403);
     expect((await api('PATCH', '/api/admin/mcp-servers/99999', { enabled: false })).status).toBe(404);
+    // A price finer than a micro-dollar would be rounded when charged: refused, and nothing changed.
+    const { id, price_per_call: before } = (await api('GET', '/api/admin/mcp-servers')).body.data.find((server: { name: string }) => server.name === 'files');
+    const finer = await api('PATCH', `/api/admin/mcp-servers/${id}`, { price_per_call: 0.0000015 });
+    expect(finer.status).toBe(400);
+    expect(finer.body.error.param).toBe('price_per_call');
+    expect((await api('GET', '/api/admin/mcp-servers')).body.data.find((server: { name: string }) => server.name === 'files').price_per_call).toBe(before);
   });
 
   it('a wrong credential fails the test with the upstream\'s refusal, and the right one replaces it', async () => {
