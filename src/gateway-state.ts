@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './db/schema.ts';
 import type { SecretBox } from './accounts/secret-box.ts';
 import { buildKeyIndex, type KeyIndex } from './accounts/key-index.ts';
+import { listMemberCaps } from './db/repositories/organisations.ts';
 import { buildRoutingTable, type RoutingTable } from './routing/routing-table.ts';
 import type { ModelRow } from './db/schema.ts';
 import type { ModelPricing } from './metering/pricing.ts';
@@ -29,16 +30,17 @@ export interface GatewayState {
 /** `onLoaded` sees every snapshot built (at start and on each reload), e.g. to act on unreadable channels. */
 export async function createGatewayState(db: Kysely<DatabaseSchema>, secrets: SecretBox, onLoaded?: (snapshot: GatewaySnapshot) => void): Promise<GatewayState> {
   const load = async (): Promise<GatewaySnapshot> => {
-    const [keys, users, groups, channels, models, mcpServers] = await Promise.all([
+    const [keys, users, groups, channels, models, mcpServers, memberCaps] = await Promise.all([
       db.selectFrom('api_keys').selectAll().execute(),
       db.selectFrom('users').selectAll().execute(),
       db.selectFrom('groups').selectAll().execute(),
       db.selectFrom('channels').selectAll().execute(),
       db.selectFrom('models').selectAll().execute(),
       db.selectFrom('mcp_servers').selectAll().execute(),
+      listMemberCaps(db),
     ]);
     const snapshot: GatewaySnapshot = {
-      keys: buildKeyIndex(keys, users, groups),
+      keys: buildKeyIndex(keys, users, groups, memberCaps),
       routing: buildRoutingTable(channels, models, secrets),
       models: new Map(models.map((model) => [model.id, model])),
       pricing: new Map(models.map((model) => [model.id, JSON.parse(model.pricing_json) as ModelPricing])),

@@ -8,7 +8,8 @@ import { STAT_BUCKETS } from './metering-writer.ts';
 import { coveringSpans, type BucketSpan } from './stat-ranges.ts';
 
 export type StatBucket = keyof typeof STAT_BUCKETS;
-export type StatScope = { kind: 'key'; keyId: number } | { kind: 'user'; userId: number } | { kind: 'platform' };
+/** `keys`: some keys of one account (an organisation member's keys of its wallet account). */
+export type StatScope = { kind: 'key'; keyId: number } | { kind: 'user'; userId: number } | { kind: 'keys'; userId: number; keyIds: readonly number[] } | { kind: 'platform' };
 
 interface StatPoint {
   start: number;
@@ -85,8 +86,7 @@ function covering<Query extends SelectQueryBuilder<DatabaseSchema, 'usage_stats_
  */
 function statRowsOf(db: Kysely<DatabaseSchema>, scope: StatScope): SelectQueryBuilder<DatabaseSchema, 'usage_stats_platform', object> {
   if (scope.kind === 'platform') return db.selectFrom('usage_stats_platform');
-  const own = db.selectFrom('usage_stats').where(scope.kind === 'key' ? 'key_id' : 'user_id', '=', scope.kind === 'key' ? scope.keyId : scope.userId);
-  return own as unknown as SelectQueryBuilder<DatabaseSchema, 'usage_stats_platform', object>;
+  return ownStatRows(db, scope) as unknown as SelectQueryBuilder<DatabaseSchema, 'usage_stats_platform', object>;
 }
 
 function point(row: { requests: unknown; errors: unknown; input_tokens: unknown; output_tokens: unknown; cost_micros: unknown }): Omit<StatPoint, 'start'> {
@@ -97,4 +97,13 @@ function point(row: { requests: unknown; errors: unknown; input_tokens: unknown;
     outputTokens: Number(row.output_tokens ?? 0),
     costMicros: Number(row.cost_micros ?? 0),
   };
+}
+
+/** usage_stats narrowed to a key, a user, or some keys of a user (indexed by user, then key). */
+export function ownStatRows(db: Kysely<DatabaseSchema>, scope: Exclude<StatScope, { kind: 'platform' }>) {
+  const rows = db.selectFrom('usage_stats');
+  if (scope.kind === 'key') return rows.where('key_id', '=', scope.keyId);
+  const ofUser = rows.where('user_id', '=', scope.userId);
+  // No keys: no rows (an empty IN list is not valid SQL).
+  return scope.kind === 'keys' ? ofUser.where('key_id', 'in', scope.keyIds.length > 0 ? [...scope.keyIds] : [-1]) : ofUser;
 }
