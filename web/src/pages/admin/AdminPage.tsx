@@ -17,11 +17,13 @@ const AdminPayments = lazy(() => import('./AdminPayments.tsx'));
 const AdminAudit = lazy(() => import('./AdminAudit.tsx'));
 const AdminSettings = lazy(() => import('./AdminSettings.tsx'));
 const AdminSignIn = lazy(() => import('./AdminSignIn.tsx'));
+const AdminOrganisations = lazy(() => import('./AdminOrganisations.tsx'));
 
 const SECTIONS = [
   { path: 'overview', label: 'Overview' },
   { path: 'users', label: 'Users' },
   { path: 'keys', label: 'Keys' },
+  { path: 'organisations', label: 'Organisations' },
   { path: 'channels', label: 'Channels' },
   { path: 'mcp', label: 'MCP servers' },
   { path: 'groups', label: 'Groups' },
@@ -65,6 +67,7 @@ export default function AdminPage() {
           <Route path="overview" element={<AdminOverview />} />
           <Route path="users" element={<AdminUsers />} />
           <Route path="keys" element={<AdminKeys />} />
+          <Route path="organisations" element={<AdminOrganisations />} />
           <Route path="channels" element={<AdminChannels />} />
           <Route path="mcp" element={<AdminMcpServers />} />
           <Route path="groups" element={<AdminGroups />} />
