@@ -23,8 +23,9 @@ const TRANSLATED = [
   { path: '/keys', heading: '密钥' },
   { path: '/logs', heading: '日志' },
   { path: '/playground', heading: '操练场' },
+  { path: '/orgs', heading: '组织' },
 ];
-const EVERY_PAGE = ['/', '/keys', '/playground', '/logs', '/usage', '/wallet', '/settings', '/admin/users', '/admin/channels', '/admin/models', '/admin/groups', '/admin/settings'];
+const EVERY_PAGE = ['/', '/keys', '/playground', '/logs', '/usage', '/wallet', '/orgs', '/settings', '/admin/users', '/admin/organisations', '/admin/channels', '/admin/models', '/admin/groups', '/admin/settings'];
 
 beforeAll(async () => {
   upstream = await startOpenAISimulator({ apiKey: UPSTREAM_KEY });
