@@ -381,6 +381,17 @@ export const en = {
       accept: 'Join the organisation',
     },
   },
+  identities: {
+    title: 'Linked identities',
+    intro: 'Accounts at identity providers that sign you in here. Unlinking one stops it signing you in; your last way to sign in cannot be unlinked.',
+    provider: 'Provider',
+    email: 'Address',
+    lastUsed: 'Last used',
+    actions: 'Actions',
+    unlink: 'Unlink',
+    unlinkOf: 'Unlink {{provider}}',
+    unlinked: 'The identity is unlinked.',
+  },
 };
 
 export type Catalogue = typeof en;

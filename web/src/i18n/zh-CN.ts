@@ -382,4 +382,15 @@ export const zhCN: CatalogueShape = {
       accept: '加入组织',
     },
   },
+  identities: {
+    title: '已关联的身份',
+    intro: '可以在这里为你登录的身份提供商账户。取消关联后它将不能再为你登录；最后一种登录方式不能取消关联。',
+    provider: '提供商',
+    email: '地址',
+    lastUsed: '最近使用',
+    actions: '操作',
+    unlink: '取消关联',
+    unlinkOf: '取消关联 {{provider}}',
+    unlinked: '已取消关联该身份。',
+  },
 };
