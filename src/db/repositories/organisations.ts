@@ -11,7 +11,7 @@ export interface MembershipRow extends OrganisationRow {
   monthly_cap_micros: number | null;
 }
 
-export interface MemberWithUser extends OrganisationMemberRow {
+interface MemberWithUser extends OrganisationMemberRow {
   name: string;
   email: string | null;
 }
@@ -77,10 +77,6 @@ export async function listMembers(db: Db, organisationId: number): Promise<Membe
     .where('organisation_members.organisation_id', '=', organisationId).orderBy('organisation_members.created_at').orderBy('organisation_members.user_id').execute();
 }
 
-export async function findMember(db: Db, organisationId: number, userId: number): Promise<OrganisationMemberRow | undefined> {
-  return db.selectFrom('organisation_members').selectAll().where('organisation_id', '=', organisationId).where('user_id', '=', userId).executeTakeFirst();
-}
-
 /**
  * Changes a member's role unless that would leave the organisation without an owner. The owners are
  * counted inside the transaction that changes the role (PostgreSQL: the members' rows locked), so two
@@ -132,15 +128,6 @@ export async function removeMember(db: Db, organisation: OrganisationRow, userId
       .returning('id').execute();
     return { outcome: 'removed', keyIds: keys.map((key) => Number(key.id)) };
   });
-}
-
-/** Adds a member unless they already are one; answers whether they were added. */
-export async function addMember(db: Db, organisationId: number, userId: number, role: OrganisationRole, now = Date.now()): Promise<boolean> {
-  const existing = await findMember(db, organisationId, userId);
-  if (existing) return false;
-  await db.insertInto('organisation_members').values({ organisation_id: organisationId, user_id: userId, role, monthly_cap_micros: null, created_at: now })
-    .onConflict((conflict) => conflict.columns(['organisation_id', 'user_id']).doNothing()).execute();
-  return true;
 }
 
 /** Every member cap, with the organisation's wallet account: what the key index needs to enforce caps in memory. */

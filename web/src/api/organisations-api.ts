@@ -21,7 +21,7 @@ export interface Member {
   monthly_cap_usd: number | null;
 }
 
-export interface Invite {
+interface Invite {
   id: number;
   email: string;
   role: OrganisationRole;
@@ -29,7 +29,7 @@ export interface Invite {
   expired: boolean;
 }
 
-export interface OrganisationKey {
+interface OrganisationKey {
   id: number;
   name: string;
   prefix: string;
@@ -40,13 +40,13 @@ export interface OrganisationKey {
   member_name: string | null;
 }
 
-export interface OrganisationStats {
+interface OrganisationStats {
   scope: 'organisation' | 'member';
   totals: { requests: number; errors: number; costUsd: number };
   by_member: { member_user_id: number; requests: number; errors: number; cost_usd: number }[];
 }
 
-export interface OrganisationWallet {
+interface OrganisationWallet {
   balance_usd: number;
   total_usage_usd?: number;
 }
