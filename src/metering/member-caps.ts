@@ -47,6 +47,9 @@ export function createMemoryMemberCaps(load: MonthSpendLoader): MemberCaps {
     if (known) return known;
     let pending = loading.get(name);
     if (!pending) {
+      // A new month's counter: last month's are done with.
+      const month = name.slice(name.lastIndexOf('.'));
+      for (const old of counters.keys()) if (!old.endsWith(month)) counters.delete(old);
       pending = load(cap.walletUserId, cap.memberUserId, monthStart(now)).then((spent) => {
         if (!counters.has(name)) counters.set(name, { spent, reserved: 0 });
       }).finally(() => loading.delete(name));

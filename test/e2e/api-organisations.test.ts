@@ -153,6 +153,8 @@ describe.each([{ engine: 'SQLite' }, { engine: 'PostgreSQL' }])('organisations o
     await gateway.recorder.flush();
     const eveInvite = await as.eve.post(`/api/orgs/${other}/invites`, { email: 'someone@example.com' });
     const aliceLog = (await as.alice.get(`/api/orgs/${org}/logs`)).body.data[0].id as number;
+    // Eve's call was refused (her organisation's wallet is empty) and logged all the same.
+    const eveLog = (await as.eve.get(`/api/orgs/${other}/logs`)).body.data[0].id as number;
     const attempts: [Person, string, string, unknown?][] = [
       ['eve', 'GET', `/api/orgs/${org}`],
       ['eve', 'GET', `/api/orgs/${org}/members`],
@@ -171,6 +173,8 @@ describe.each([{ engine: 'SQLite' }, { engine: 'PostgreSQL' }])('organisations o
       ['alice', 'DELETE', `/api/orgs/${org}/keys/${orgKeys.eve!.id}`],
       ['alice', 'DELETE', `/api/orgs/${org}/invites/${eveInvite.body.id}`],
       ['alice', 'DELETE', `/api/orgs/${org}/members/${ids.eve}`],
+      ['alice', 'GET', `/api/orgs/${org}/logs/${eveLog}`],
+      ['alice', 'GET', `/api/orgs/${other}/logs/${eveLog}`],
       ['alice', 'GET', `/api/orgs/${other}/members`],
       ['alice', 'GET', `/api/orgs/999999`],
     ];
