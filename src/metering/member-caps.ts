@@ -33,16 +33,21 @@ export function monthStart(now: number): number {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
 }
 
+// The month's label is computed again only when a call falls outside the month last seen.
+let month = { start: 0, end: 0, label: '' };
+
 export function capCounterName(cap: MemberCapRef, now: number): string {
-  const date = new Date(now);
-  return `${cap.organisationId}.${cap.memberUserId}.${date.getUTCFullYear()}-${date.getUTCMonth() + 1}`;
+  if (now < month.start || now >= month.end) {
+    const date = new Date(now);
+    month = { start: monthStart(now), end: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1), label: `${date.getUTCFullYear()}-${date.getUTCMonth() + 1}` };
+  }
+  return `${cap.organisationId}.${cap.memberUserId}.${month.label}`;
 }
 
 export function createMemoryMemberCaps(load: MonthSpendLoader): MemberCaps {
   const counters = new Map<string, { spent: number; reserved: number }>();
   const loading = new Map<string, Promise<void>>();
-  const counter = async (cap: MemberCapRef, now: number) => {
-    const name = capCounterName(cap, now);
+  const counter = async (cap: MemberCapRef, now: number, name = capCounterName(cap, now)) => {
     let known = counters.get(name);
     if (known) return known;
     let pending = loading.get(name);
@@ -61,11 +66,12 @@ export function createMemoryMemberCaps(load: MonthSpendLoader): MemberCaps {
   };
   return {
     async reserve(cap, estimate, now = Date.now()) {
-      const c = await counter(cap, now);
+      const name = capCounterName(cap, now);
+      const c = counters.get(name) ?? await counter(cap, now, name);
       // Check and take in one synchronous step, as the wallet does.
       if (c.spent + c.reserved >= cap.capMicros || c.spent + c.reserved + estimate > cap.capMicros) return null;
       c.reserved += estimate;
-      return { counter: capCounterName(cap, now), amountMicros: estimate };
+      return { counter: name, amountMicros: estimate };
     },
     async settle(hold, cost) {
       const c = counters.get(hold.counter);
