@@ -74,7 +74,7 @@ export default function AdminUsers() {
               <Table.Tr key={user.id}>
                 <Table.Td>{user.email ?? '—'}</Table.Td>
                 <Table.Td>{user.name}</Table.Td>
-                <Table.Td>{user.role === 'admin' ? <Badge>Admin</Badge> : 'User'}</Table.Td>
+                <Table.Td>{user.kind === 'organisation' ? <Badge color="grape">Organisation wallet</Badge> : user.role === 'admin' ? <Badge>Admin</Badge> : 'User'}</Table.Td>
                 <Table.Td>
                   <Badge variant="filled" color={user.status === 'active' ? 'green' : 'gray'}>
                     {user.status === 'active' ? 'Active' : 'Disabled'}
