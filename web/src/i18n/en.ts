@@ -366,6 +366,8 @@ export const en = {
       redeem: 'Redeem',
       redeemed: '{{amount}} added to the organisation’s wallet.',
       readOnly: 'Owners and billing members top up the wallet.',
+      confirming: 'Thank you. The payment is being confirmed; the balance shows it as soon as it is.',
+      cancelled: 'The payment was cancelled. Nothing was charged.',
     },
     usage: {
       all: 'Every member’s calls over the last 30 days.',

@@ -367,6 +367,8 @@ export const zhCN: CatalogueShape = {
       redeem: '兑换',
       redeemed: '已向组织钱包加入 {{amount}}。',
       readOnly: '由所有者和账务成员为钱包充值。',
+      confirming: '谢谢。付款正在确认中，确认后余额会立即更新。',
+      cancelled: '付款已取消，未产生任何费用。',
     },
     usage: {
       all: '最近 30 天所有成员的调用。',

@@ -1,6 +1,6 @@
 // One organisation: its members and invitations, its keys, its shared wallet and its usage. What a role
 // cannot do is not shown (the server refuses it anyway).
-import { Badge, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Badge, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
@@ -17,7 +17,9 @@ export default function OrganisationPage() {
   const org = useQuery({ queryKey: ['org', id], queryFn: () => organisationsApi.get(id) });
   if (org.isError) return <ErrorNotice error={org.error} />;
   const role = org.data?.role;
-  const tab = params.get('tab') ?? 'members';
+  // Back from card checkout (?payment=success|cancel): the wallet, where the credit shows once Stripe confirms it.
+  const payment = params.get('payment');
+  const tab = params.get('tab') ?? (payment ? 'wallet' : 'members');
   const seesWallet = canPay(role) || canManage(role);
   return (
     <Stack>
@@ -26,6 +28,8 @@ export default function OrganisationPage() {
         {role ? <Badge variant="light">{t(`orgs.roles.${role}`)}</Badge> : null}
       </Group>
       {org.data ? <Text c="dimmed">{t('orgs.groupNote', { group: org.data.group })}</Text> : null}
+      {payment === 'success' ? <Alert color="blue" role="status">{t('orgs.wallet.confirming')}</Alert> : null}
+      {payment === 'cancel' ? <Alert color="yellow" role="status">{t('orgs.wallet.cancelled')}</Alert> : null}
       <Tabs value={tab} onChange={(value) => value && setParams({ tab: value })}>
         <Tabs.List>
           <Tabs.Tab value="members">{t('orgs.tabs.members')}</Tabs.Tab>
