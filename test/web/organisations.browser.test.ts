@@ -124,6 +124,9 @@ describe('organisations in the dashboard', { timeout: 60_000 }, () => {
     await bea.reload();
     await bea.getByRole('table', { name: 'Keys' }).getByRole('cell', { name: 'bea-ci' }).waitFor();
     await screenshots(bea, 'organisation-keys');
+    // Her call is in the organisation's calls (a billing member sees those of her own keys).
+    await bea.goto(`${gateway.url}/orgs/${orgId}?tab=logs`);
+    await bea.getByRole('table', { name: 'Calls' }).getByRole('cell', { name: 'bea-ci', exact: true }).waitFor();
     // The charge went to the organisation's wallet, not to Bea's.
     const beaApi = new ApiClient(gateway.url);
     await beaApi.post('/api/auth/login', BEA);

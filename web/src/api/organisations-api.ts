@@ -51,6 +51,15 @@ interface OrganisationWallet {
   total_usage_usd?: number;
 }
 
+export interface OrganisationCall {
+  id: number;
+  created_at: string;
+  key_name: string | null;
+  model: string;
+  status: number;
+  cost_usd: number;
+}
+
 const base = (id: number) => `/api/orgs/${id}`;
 
 /** Who may do what, as the server decides it (the pages hide what a role cannot do). */
@@ -72,6 +81,7 @@ export const organisationsApi = {
   keys: async (id: number) => (await api.get<{ data: OrganisationKey[] }>(`${base(id)}/keys`)).data,
   createKey: (id: number, name: string) => api.post<OrganisationKey & { key: string }>(`${base(id)}/keys`, { name }),
   deleteKey: (id: number, keyId: number) => api.delete(`${base(id)}/keys/${keyId}`),
+  logs: async (id: number, memberId: number | null) => (await api.get<{ data: OrganisationCall[] }>(`${base(id)}/logs?limit=50${memberId === null ? '' : `&member_id=${memberId}`}`)).data,
   stats: (id: number) => api.get<OrganisationStats>(`${base(id)}/stats?bucket=day&from=${Date.now() - 30 * 86_400_000}`),
   wallet: (id: number) => api.get<OrganisationWallet>(`${base(id)}/wallet?limit=20`),
   redeem: (id: number, code: string) => api.post<{ amount_usd: number; balance_usd: number }>(`${base(id)}/wallet/redeem`, { code }),

@@ -322,7 +322,7 @@ export const en = {
     failed: 'That did not work.',
     groupNote: 'Its keys use the channel group “{{group}}” (set by a platform administrator).',
     roles: { owner: 'Owner', admin: 'Admin', billing: 'Billing', member: 'Member' },
-    tabs: { members: 'Members', keys: 'Keys', wallet: 'Wallet', usage: 'Usage' },
+    tabs: { members: 'Members', keys: 'Keys', wallet: 'Wallet', usage: 'Usage', logs: 'Calls' },
     members: {
       member: 'Member',
       role: 'Role',
@@ -376,6 +376,14 @@ export const en = {
       errors: 'Errors',
       cost: 'Cost',
       byMember: 'Usage by member',
+    },
+    logs: {
+      member: 'Member',
+      everyone: 'Every member',
+      mine: 'The latest calls of your keys.',
+      time: 'Time',
+      model: 'Model',
+      status: 'Status',
     },
     join: {
       title: 'Join an organisation',

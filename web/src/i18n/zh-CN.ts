@@ -323,7 +323,7 @@ export const zhCN: CatalogueShape = {
     failed: '操作未成功。',
     groupNote: '它的密钥使用渠道分组“{{group}}”（由平台管理员设置）。',
     roles: { owner: '所有者', admin: '管理员', billing: '账务', member: '成员' },
-    tabs: { members: '成员', keys: '密钥', wallet: '钱包', usage: '用量' },
+    tabs: { members: '成员', keys: '密钥', wallet: '钱包', usage: '用量', logs: '调用' },
     members: {
       member: '成员',
       role: '角色',
@@ -377,6 +377,14 @@ export const zhCN: CatalogueShape = {
       errors: '错误',
       cost: '费用',
       byMember: '按成员统计的用量',
+    },
+    logs: {
+      member: '成员',
+      everyone: '所有成员',
+      mine: '你的密钥最近的调用。',
+      time: '时间',
+      model: '模型',
+      status: '状态',
     },
     join: {
       title: '加入组织',

@@ -1,14 +1,14 @@
 // The shared wallet (balance, a redemption code, a card top-up for owners and billing members) and the
 // organisation's usage over 30 days, by member for owners and admins.
 import { useState } from 'react';
-import { Button, Group, NumberInput, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { canPay, organisationsApi, type Organisation } from '../../api/organisations-api.ts';
+import { canManage, canPay, organisationsApi, type Organisation } from '../../api/organisations-api.ts';
 import { StatCard } from '../../components/StatCard.tsx';
 import { CardTable } from '../../components/CardTable.tsx';
-import { formatCount, formatUsd } from '../../components/format.ts';
+import { formatCount, formatDateTime, formatUsd } from '../../components/format.ts';
 
 export function OrganisationWallet({ organisation }: { organisation: Organisation }) {
   const { t } = useTranslation();
@@ -87,6 +87,47 @@ export function OrganisationUsage({ organisation }: { organisation: Organisation
                 <Table.Td>{names.get(row.member_user_id) ?? `#${row.member_user_id}`}</Table.Td>
                 <Table.Td>{formatCount(row.requests)}</Table.Td>
                 <Table.Td>{formatUsd(row.cost_usd)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </CardTable>
+    </Stack>
+  );
+}
+
+/** The latest 50 calls: every member's for owners and admins (with a member filter), else those of my keys. */
+export function OrganisationCalls({ organisation }: { organisation: Organisation }) {
+  const { t } = useTranslation();
+  const [member, setMember] = useState<string | null>(null);
+  const manager = canManage(organisation.role);
+  const members = useQuery({ queryKey: ['org-members', organisation.id], queryFn: () => organisationsApi.members(organisation.id), enabled: manager });
+  const calls = useQuery({ queryKey: ['org-logs', organisation.id, member], queryFn: () => organisationsApi.logs(organisation.id, member === null ? null : Number(member)) });
+  return (
+    <Stack>
+      {manager ? (
+        <Select label={t('orgs.logs.member')} placeholder={t('orgs.logs.everyone')} clearable value={member} onChange={setMember} w={260}
+          data={(members.data ?? []).map((row) => ({ value: String(row.user_id), label: row.name }))} />
+      ) : <Text c="dimmed">{t('orgs.logs.mine')}</Text>}
+      <CardTable minWidth={560}>
+        <Table striped aria-label={t('orgs.tabs.logs')}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('orgs.logs.time')}</Table.Th>
+              <Table.Th>{t('orgs.keys.name')}</Table.Th>
+              <Table.Th>{t('orgs.logs.model')}</Table.Th>
+              <Table.Th>{t('orgs.logs.status')}</Table.Th>
+              <Table.Th>{t('orgs.usage.cost')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(calls.data ?? []).map((call) => (
+              <Table.Tr key={call.id}>
+                <Table.Td>{formatDateTime(call.created_at)}</Table.Td>
+                <Table.Td>{call.key_name ?? '—'}</Table.Td>
+                <Table.Td>{call.model}</Table.Td>
+                <Table.Td><Badge variant="light" color={call.status < 400 ? 'green' : 'red'}>{call.status}</Badge></Table.Td>
+                <Table.Td>{formatUsd(call.cost_usd)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -8,7 +8,7 @@ import { canManage, canPay, organisationsApi } from '../../api/organisations-api
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { OrganisationMembers } from './OrganisationMembers.tsx';
 import { OrganisationKeys } from './OrganisationKeys.tsx';
-import { OrganisationUsage, OrganisationWallet } from './OrganisationMoney.tsx';
+import { OrganisationCalls, OrganisationUsage, OrganisationWallet } from './OrganisationMoney.tsx';
 
 export default function OrganisationPage() {
   const { t } = useTranslation();
@@ -36,12 +36,14 @@ export default function OrganisationPage() {
           <Tabs.Tab value="keys">{t('orgs.tabs.keys')}</Tabs.Tab>
           {seesWallet ? <Tabs.Tab value="wallet">{t('orgs.tabs.wallet')}</Tabs.Tab> : null}
           <Tabs.Tab value="usage">{t('orgs.tabs.usage')}</Tabs.Tab>
+          <Tabs.Tab value="logs">{t('orgs.tabs.logs')}</Tabs.Tab>
         </Tabs.List>
       </Tabs>
       {org.data && tab === 'members' ? <OrganisationMembers organisation={org.data} /> : null}
       {org.data && tab === 'keys' ? <OrganisationKeys organisation={org.data} /> : null}
       {org.data && tab === 'wallet' && seesWallet ? <OrganisationWallet organisation={org.data} /> : null}
       {org.data && tab === 'usage' ? <OrganisationUsage organisation={org.data} /> : null}
+      {org.data && tab === 'logs' ? <OrganisationCalls organisation={org.data} /> : null}
     </Stack>
   );
 }
