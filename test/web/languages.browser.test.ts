@@ -35,7 +35,7 @@ const ADMIN_PAGES = [
   { path: '/admin/overview', ready: { role: 'heading', name: '平台概览' } },
   { path: '/admin/users', ready: { role: 'table', name: '用户' } },
   { path: '/admin/keys', ready: { role: 'table', name: '全部密钥' } },
-  { path: '/admin/organisations', ready: { role: 'table', name: '组织' } },
+  { path: '/admin/organisations', ready: { role: 'heading', name: '还没有组织' } },
   { path: '/admin/channels', ready: { role: 'table', name: '渠道' } },
   { path: '/admin/mcp', ready: { role: 'button', name: '添加 MCP 服务器' } },
   { path: '/admin/groups', ready: { role: 'table', name: '分组' } },

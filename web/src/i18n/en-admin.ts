@@ -253,6 +253,8 @@ export const enAdmin = {
     groupOf: 'Channel group of {{name}}',
     groupSaved: 'Channel group saved: the organisation’s keys use it from now on.',
     members: 'Members',
+    noneBody: 'Users create organisations on their own Organisations page; they appear here with their members, balance and channel group.',
+    noneTitle: 'No organisation yet',
     organisation: 'Organisation',
     table: 'Organisations',
   },

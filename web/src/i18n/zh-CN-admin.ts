@@ -254,6 +254,8 @@ export const zhAdmin: CatalogueShape<typeof enAdmin> = {
     groupOf: '{{name}} 的渠道分组',
     groupSaved: '渠道分组已保存：该组织的密钥从现在起使用它。',
     members: '成员',
+    noneBody: '用户在自己的“组织”页面创建组织；创建后会连同成员、余额和渠道分组显示在这里。',
+    noneTitle: '还没有组织',
     organisation: '组织',
     table: '组织',
   },

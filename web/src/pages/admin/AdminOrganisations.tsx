@@ -1,6 +1,8 @@
 // Every organisation with its members and balance, and the channel group its keys use (the platform
 // administrator's choice; the keys move to it at once).
-import { Select, Table } from '@mantine/core';
+import { Select, Table, Text } from '@mantine/core';
+import { IconBuildingCommunity } from '@tabler/icons-react';
+import { EmptyState } from '../../components/EmptyState.tsx';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
@@ -23,6 +25,14 @@ export default function AdminOrganisations() {
     },
     onError: (error) => notifications.show({ color: 'red', message: error instanceof Error ? error.message : t('admin.organisations.failed') }),
   });
+  // None yet: say where organisations come from (an empty table is invisible as cards on a phone).
+  if (organisations.data?.length === 0) {
+    return (
+      <EmptyState icon={IconBuildingCommunity} title={t('admin.organisations.noneTitle')}>
+        <Text c="dimmed">{t('admin.organisations.noneBody')}</Text>
+      </EmptyState>
+    );
+  }
   return (
     <CardTable minWidth={560}>
       <Table striped aria-label={t('admin.organisations.table')}>
