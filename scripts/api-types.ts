@@ -9,6 +9,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import type { ApiRouter, RegisteredApiRoute } from '../src/http/api-route.ts';
 import { buildOpenApiDocument } from '../src/http/openapi-document.ts';
 import { apiPaymentsRoutes } from '../src/http/routes/api-payments-routes.ts';
+import { apiOrganisationMoneyRoutes } from '../src/http/routes/api-organisation-money-routes.ts';
 import { apiPlaygroundRoutes } from '../src/http/routes/api-playground-routes.ts';
 import { declareAccountsRoutes } from '../src/http/routes/api-routes.ts';
 
@@ -21,6 +22,7 @@ export function apiDocument(serverUrl = 'http://localhost:3000'): Record<string,
   declareAccountsRoutes(router, unused, unused);
   apiPlaygroundRoutes(router, unused, unused);
   apiPaymentsRoutes(router, unused);
+  apiOrganisationMoneyRoutes(router, unused);
   return buildOpenApiDocument(routes, serverUrl);
 }
 

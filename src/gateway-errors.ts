@@ -178,11 +178,15 @@ export const modelPriceMissing = (model: string) =>
     code: 'model_price_missing',
   });
 
-export const insufficientQuota = (what: 'wallet' | 'key') =>
+const QUOTA_MESSAGES = {
+  wallet: 'Your balance is too low for this request. Top up your wallet, or lower max_tokens.',
+  key: "This API key's quota is used up, or too low for this request. Raise the key's quota, or lower max_tokens.",
+  member_cap: "Your monthly spending cap in this organisation is used up, or too low for this request. Ask an organisation admin to raise it, or lower max_tokens.",
+};
+
+export const insufficientQuota = (what: 'wallet' | 'key' | 'member_cap') =>
   gatewayError('GW_ERR_INSUFFICIENT_QUOTA', {
-    message: what === 'wallet'
-      ? 'Your balance is too low for this request. Top up your wallet, or lower max_tokens.'
-      : "This API key's quota is used up, or too low for this request. Raise the key's quota, or lower max_tokens.",
+    message: QUOTA_MESSAGES[what],
     code: 'insufficient_quota',
     headers: { 'x-should-retry': 'false' },
   });

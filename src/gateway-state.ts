@@ -2,6 +2,7 @@
 // Readers always see one consistent snapshot; a reload swaps it in one assignment.
 import type { SecretBox } from './accounts/secret-box.ts';
 import { buildKeyIndex, type KeyIndex } from './accounts/key-index.ts';
+import { listMemberCaps } from './db/repositories/organisations.ts';
 import { buildRoutingTable, type RoutingTable } from './routing/routing-table.ts';
 import { listChannels } from './db/repositories/channels.ts';
 import { listModels, type Model } from './db/repositories/models.ts';
@@ -34,16 +35,17 @@ export interface GatewayState {
 /** `onLoaded` sees every snapshot built (at start and on each reload), e.g. to act on unreadable channels. */
 export async function createGatewayState(db: Db, secrets: SecretBox, onLoaded?: (snapshot: GatewaySnapshot) => void): Promise<GatewayState> {
   const load = async (): Promise<GatewaySnapshot> => {
-    const [keys, users, groups, channels, models, mcpServers] = await Promise.all([
+    const [keys, users, groups, channels, models, mcpServers, memberCaps] = await Promise.all([
       listAllApiKeys(db),
       listAllUsers(db),
       listGroups(db),
       listChannels(db),
       listModels(db),
       listMcpServers(db),
+      listMemberCaps(db),
     ]);
     const snapshot: GatewaySnapshot = {
-      keys: buildKeyIndex(keys, users, groups),
+      keys: buildKeyIndex(keys, users, groups, memberCaps),
       routing: buildRoutingTable(channels, models, secrets),
       models: new Map(models.map((model) => [model.id, model])),
       pricing: new Map(models.map((model) => [model.id, model.pricing])),

@@ -28,6 +28,10 @@ import { createMemoryAccounting } from './metering/memory-accounting.ts';
 import { databaseAccountingStore } from './metering/accounting-store.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './metering/rate-limiter.ts';
 import { createRedisAccounting } from './metering/redis-accounting.ts';
+import { withMemberCaps } from './metering/capped-accounting.ts';
+import { createMemoryMemberCaps } from './metering/member-caps.ts';
+import { createRedisMemberCaps } from './metering/redis-member-caps.ts';
+import { sumMemberSpendSince } from './db/repositories/organisations.ts';
 import { createRedisRateLimiter } from './metering/redis-rate-limiter.ts';
 import { connectRedis, type RedisContext } from './cluster/redis-connection.ts';
 import { createLocalInvalidationBus, createRedisInvalidationBus, type AnnounceChange, type InvalidationBus, type InvalidationEvent } from './cluster/invalidation-bus.ts';
@@ -255,13 +259,15 @@ interface SharedServices {
 /** Counters and invalidations: in memory for one instance, in Redis when REDIS_URL is set. */
 async function createSharedServices(env: Env, database: Database): Promise<SharedServices> {
   const store = databaseAccountingStore(database.db);
+  // Organisation members' monthly caps start from what their keys cost this month (read once per member and month).
+  const monthSpend = (walletUserId: number, memberUserId: number, since: number) => sumMemberSpendSince(database.db, walletUserId, memberUserId, since);
   if (!env.REDIS_URL) {
     const rateLimiter = createMemoryRateLimiter();
-    return { accounting: createMemoryAccounting(store), rateLimiter, bus: createLocalInvalidationBus(), close: () => rateLimiter.close() };
+    return { accounting: withMemberCaps(createMemoryAccounting(store), createMemoryMemberCaps(monthSpend)), rateLimiter, bus: createLocalInvalidationBus(), close: () => rateLimiter.close() };
   }
   const redis = await connectRedis(env.REDIS_URL, env.REDIS_PREFIX);
   const bus = await createRedisInvalidationBus(env.REDIS_URL, env.REDIS_PREFIX);
-  const accounting = await createRedisAccounting(redis, store, env.RESERVATION_TTL_MS, env.REDIS_INSTANCE_TTL_MS);
+  const accounting = withMemberCaps(await createRedisAccounting(redis, store, env.RESERVATION_TTL_MS, env.REDIS_INSTANCE_TTL_MS), createRedisMemberCaps(redis, monthSpend, env.RESERVATION_TTL_MS));
   return {
     redis,
     accounting,

@@ -3,6 +3,7 @@
 import { compileIpAllowlist, type IpAllowlist } from './ip-allowlist.ts';
 import { hashApiKey, looksLikeGatewayKey } from './api-key-format.ts';
 import type { ApiKeyRow, GroupRow, UserRow } from '../db/schema.ts';
+import type { MemberCapRef } from '../metering/member-caps.ts';
 
 export interface CachedKey {
   id: number;
@@ -28,7 +29,14 @@ export interface CachedKey {
   /** The owning user's limits, shared by all of their keys. */
   userRpmLimit: number | null;
   userTpmLimit: number | null;
+  /** An organisation's key (userId is the organisation's wallet account): the member who holds it. */
+  memberUserId: number | null;
+  /** That member's monthly cap in the organisation, or null for none. */
+  memberCap: MemberCapRef | null;
 }
+
+/** A member's cap as the key index needs it (src/db/repositories/organisations.ts listMemberCaps). */
+interface MemberCapRow { organisation_id: number; user_id: number; wallet_user_id: number; monthly_cap_micros: number }
 
 export interface KeyIndex {
   /** The key for a presented secret, or undefined when it is not one of ours. */
@@ -38,8 +46,9 @@ export interface KeyIndex {
   readonly size: number;
 }
 
-export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: GroupRow[]): KeyIndex {
+export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: GroupRow[], memberCaps: readonly MemberCapRow[] = []): KeyIndex {
   const usersById = new Map(users.map((user) => [user.id, user]));
+  const capsByMember = new Map(memberCaps.map((cap) => [`${cap.wallet_user_id}.${cap.user_id}`, cap]));
   const groupsByName = new Map(groups.map((group) => [group.name, group]));
   const byHash = new Map<string, CachedKey>();
   const byId = new Map<number, CachedKey>();
@@ -49,6 +58,10 @@ export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: Group
     const models = parseJsonArray(row.models_json);
     const mcpTools = parseJsonArray(row.mcp_tools_json);
     const allowlist = parseJsonArray(row.ip_allowlist_json);
+    const memberUserId = row.member_user_id === null ? null : Number(row.member_user_id);
+    // An organisation key stops with its member's account as well as with the organisation's.
+    const member = memberUserId === null ? undefined : usersById.get(memberUserId);
+    const cap = memberUserId === null ? undefined : capsByMember.get(`${row.user_id}.${memberUserId}`);
     const cached: CachedKey = {
       id: row.id,
       name: row.name,
@@ -64,11 +77,13 @@ export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: Group
       expiresAt: row.expires_at,
       ipAllowlist: allowlist ? compileIpAllowlist(allowlist) : null,
       keyEnabled: row.status === 'active',
-      userEnabled: user.status === 'active',
+      userEnabled: user.status === 'active' && (memberUserId === null || member?.status === 'active'),
       rpmLimit: row.rpm_limit ?? groupsByName.get(row.group_name)?.rpm_limit ?? null,
       tpmLimit: row.tpm_limit ?? groupsByName.get(row.group_name)?.tpm_limit ?? null,
       userRpmLimit: user.rpm_limit,
       userTpmLimit: user.tpm_limit,
+      memberUserId,
+      memberCap: cap ? { organisationId: cap.organisation_id, memberUserId: cap.user_id, walletUserId: cap.wallet_user_id, capMicros: cap.monthly_cap_micros } : null,
     };
     byHash.set(row.key_hash, cached);
     byId.set(row.id, cached);

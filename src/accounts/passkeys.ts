@@ -178,8 +178,3 @@ export async function renamePasskey(deps: Pick<AccountsDeps, 'db'>, userId: numb
   if (Number(result.numUpdatedRows) !== 1) throw apiNotFound('This passkey');
   return deps.db.selectFrom('passkeys').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
-
-export async function removePasskey(deps: Pick<AccountsDeps, 'db'>, userId: number, id: number): Promise<void> {
-  const result = await deps.db.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-  if (Number(result.numDeletedRows) !== 1) throw apiNotFound('This passkey');
-}

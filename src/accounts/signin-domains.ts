@@ -34,11 +34,15 @@ export async function setSigninDomains(deps: Pick<AccountsDeps, 'db'>, domains: 
 
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 
+/** Whether the address's domain must sign in with an identity provider. */
+export async function providerRequiredFor(deps: Pick<AccountsDeps, 'db'>, email: string | null): Promise<boolean> {
+  if (!email) return false;
+  return (await signinDomainsSetting(deps)).domains.includes(domainOf(email));
+}
+
 /** Throws 403 identity_provider_required when the address's domain must use an identity provider. */
 export async function refuseWhenProviderRequired(deps: Pick<AccountsDeps, 'db'>, email: string | null): Promise<void> {
-  if (!email) return;
-  const { domains } = await signinDomainsSetting(deps);
-  if (domains.includes(domainOf(email))) {
+  if (email && await providerRequiredFor(deps, email)) {
     throw forbidden(`Addresses at ${domainOf(email)} sign in with their organisation's identity provider: use its button on the sign-in page.`, 'identity_provider_required');
   }
 }

@@ -13,6 +13,8 @@ interface LogQuery {
   from?: number | undefined;
   to?: number | undefined;
   key_id?: number | undefined;
+  /** Only these keys' calls: an organisation member's own (the route computes them; never a client's filter). */
+  key_ids?: readonly number[] | undefined;
   model?: string | undefined;
   outcome?: 'success' | 'error' | undefined;
   user_id?: number | undefined;
@@ -44,6 +46,7 @@ function toFilter(query: LogQuery, ownerId: number | null, channels?: ReadonlyMa
   if (query.status !== undefined) filter.status = query.status;
   if (query.error_code !== undefined) filter.errorCode = query.error_code;
   if (query.key_id !== undefined) filter.keyId = query.key_id;
+  if (query.key_ids !== undefined) filter.keyIds = query.key_ids;
   if (query.model !== undefined) filter.model = query.model;
   if (query.from !== undefined) filter.since = query.from;
   if (query.to !== undefined) filter.until = query.to;

@@ -7,6 +7,7 @@ import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { readStats, type StatBucket, type StatScope } from '../metering/statistics.ts';
+import { ownStatRows } from '../db/repositories/usage-stats-sums.ts';
 import { coveringSpans, KEY_ROLLUP_LEVELS, STAT_LEVELS } from '../metering/stat-ranges.ts';
 
 /** How many keys a by-key breakdown lists unless the caller asks for another number. */
@@ -92,6 +93,5 @@ async function readByKey(db: Db, scope: StatScope, bucket: StatBucket, from: num
 /** A key's or a user's own usage_stats rows (indexed), or the platform's per-key roll-up. */
 function keyRowsOf(db: Db, scope: StatScope): SelectQueryBuilder<DatabaseSchema, 'usage_stats_keys', object> {
   if (scope.kind === 'platform') return db.selectFrom('usage_stats_keys');
-  const own = db.selectFrom('usage_stats').where(scope.kind === 'key' ? 'key_id' : 'user_id', '=', scope.kind === 'key' ? scope.keyId : scope.userId);
-  return own as unknown as SelectQueryBuilder<DatabaseSchema, 'usage_stats_keys', object>;
+  return ownStatRows(db, scope) as unknown as SelectQueryBuilder<DatabaseSchema, 'usage_stats_keys', object>;
 }

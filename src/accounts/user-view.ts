@@ -24,6 +24,8 @@ export function userView(user: UserRow) {
     name: preferences.profile?.name ?? user.name,
     handle: user.name,
     role: user.role,
+    /** 'organisation': an organisation's wallet account (nobody signs in to it). */
+    kind: user.kind,
     status: user.status,
     email_verified: user.email === null || user.email_verified_at !== null,
     two_factor_enabled: user.totp_secret_encrypted !== null,

@@ -29,10 +29,11 @@ export const MIGRATION_NAMES: readonly string[] = [
   '0016-dash-ops-revenue-indexes',
   '0017-mcp-servers',
   '0018-contract-provider-settings',
+  '0019-organisations',
 ];
 
 async function migrationsFor(engine: DatabaseEngine): Promise<Record<string, Migration>> {
-  const [m1, m2, m3, m4, m5, m6, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18] = await Promise.all([
+  const [m1, m2, m3, m4, m5, m6, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18, m19] = await Promise.all([
     import('./migrations/0001-initial-schema.ts'),
     import('./migrations/0002-model-limits.ts'),
     import('./migrations/0003-metering-dead-letters.ts'),
@@ -50,6 +51,7 @@ async function migrationsFor(engine: DatabaseEngine): Promise<Record<string, Mig
     import('./migrations/0016-dash-ops-revenue-indexes.ts'),
     import('./migrations/0017-mcp-servers.ts'),
     import('./migrations/0018-contract-provider-settings.ts'),
+    import('./migrations/0019-organisations.ts'),
   ]);
   const migrations: Record<string, Migration> = {
     '0001-initial-schema': m1.initialSchema(engine),
@@ -69,6 +71,7 @@ async function migrationsFor(engine: DatabaseEngine): Promise<Record<string, Mig
     '0016-dash-ops-revenue-indexes': m16.revenueIndexes,
     '0017-mcp-servers': m17.mcpServers(engine),
     '0018-contract-provider-settings': m18.providerSettings,
+    '0019-organisations': m19.organisationsSchema(engine),
   };
   const names = Object.keys(migrations);
   if (names.length !== MIGRATION_NAMES.length || names.some((name, i) => name !== MIGRATION_NAMES[i])) {

@@ -13,6 +13,8 @@ export interface UsersTable {
   password_hash: string | null;
   role: 'user' | 'admin';
   status: 'active' | 'disabled';
+  /** Migration 0019: 'organisation' for an organisation's wallet account (no e-mail, no password, no sign-in). */
+  kind: Generated<'person' | 'organisation'>;
   email_verified_at: number | null;
   /** TOTP secret, encrypted with GATEWAY_SECRET; null while 2FA is off. */
   totp_secret_encrypted: string | null;
@@ -133,6 +135,8 @@ export interface ApiKeysTable {
   last_used_at: number | null;
   /** Migration 0014: JSON array of MCP tools the key may list and call (server__tool, server__*), or null for every tool its group sees. */
   mcp_tools_json: string | null;
+  /** Migration 0019: on an organisation's key (user_id is the organisation's wallet account), the member who holds it. */
+  member_user_id: number | null;
 }
 
 export interface UsageLogsTable {
@@ -427,7 +431,43 @@ export interface McpCallPayloadsTable {
   result_json: string | null;
 }
 
+export type OrganisationRole = 'owner' | 'admin' | 'billing' | 'member';
+
+export interface OrganisationsTable {
+  id: Generated<number>;
+  name: string;
+  wallet_user_id: number;
+  group_name: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OrganisationMembersTable {
+  organisation_id: number;
+  user_id: number;
+  role: OrganisationRole;
+  monthly_cap_micros: number | null;
+  created_at: number;
+}
+
+export interface OrganisationInvitesTable {
+  id: Generated<number>;
+  organisation_id: number;
+  email: string;
+  role: OrganisationRole;
+  token_hash: string;
+  invited_by: number | null;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  accepted_by: number | null;
+  revoked_at: number | null;
+}
+
 export interface DatabaseSchema {
+  organisations: OrganisationsTable;
+  organisation_members: OrganisationMembersTable;
+  organisation_invites: OrganisationInvitesTable;
   mcp_servers: McpServersTable;
   mcp_call_payloads: McpCallPayloadsTable;
   users: UsersTable;
@@ -468,4 +508,7 @@ export type UsageLogRow = Selectable<UsageLogsTable>;
 export type NewUsageLog = Insertable<UsageLogsTable>;
 export type WalletLedgerRow = Selectable<WalletLedgerTable>;
 export type PaymentRow = Selectable<PaymentsTable>;
+export type OrganisationRow = Selectable<OrganisationsTable>;
+export type OrganisationMemberRow = Selectable<OrganisationMembersTable>;
+export type OrganisationInviteRow = Selectable<OrganisationInvitesTable>;
 export type McpServerRow = Selectable<McpServersTable>;

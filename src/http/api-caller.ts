@@ -44,6 +44,9 @@ async function findApiCaller(deps: ApiCallerDeps, request: FastifyRequest, allow
   }
   if (allowKeys && presentedKey(request) !== undefined) {
     const key = authenticateRequest(deps.state, request);
+    // An organisation's key would read as the organisation's wallet account, every member's calls included:
+    // the dashboard API is for people (the organisation's pages take a member's session).
+    if (key.memberUserId !== null) throw forbidden("An organisation's key cannot read the dashboard API; sign in as a member instead.", 'organisation_key');
     const user = await findUserById(deps.db, key.userId);
     if (user) return { user, via: 'key', keyId: key.id };
   }

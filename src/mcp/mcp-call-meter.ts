@@ -68,7 +68,7 @@ export async function admitToolCall(deps: McpMeterDeps, key: CachedKey, upstream
     let reservation: Reservation | null = null;
     if (pricing) {
       const estimate = computeCostMicros(pricing, ONE_CALL, key.groupRatioPpm);
-      reservation = await deps.accounting.reserve({ userId: key.userId, keyId: key.id, keyQuotaMicros: key.quotaMicros }, estimate);
+      reservation = await deps.accounting.reserve({ userId: key.userId, keyId: key.id, keyQuotaMicros: key.quotaMicros, memberCap: key.memberCap }, estimate);
       if (!reservation) {
         const walletLeft = await deps.accounting.balance(key.userId);
         throw insufficientQuota(walletLeft < estimate || walletLeft <= 0 ? 'wallet' : 'key');

@@ -3,12 +3,16 @@
 // and taken atomically, so concurrent calls can never together spend more than was there, except by the
 // amount a call's real cost exceeds its estimate.
 // Two implementations: in memory (one instance) and in Redis (several instances share the counters).
+import type { CapHold, MemberCapRef } from './member-caps.ts';
+
 export interface Reservation {
   userId: number;
   keyId: number;
   amountMicros: number;
   /** Set by accountings that track reservations one by one (Redis), so an unsettled one can expire. */
   id?: string;
+  /** The organisation member's cap held with it (src/metering/capped-accounting.ts). */
+  capHold?: CapHold;
 }
 
 export interface AccountLimits {
@@ -16,6 +20,8 @@ export interface AccountLimits {
   keyId: number;
   /** The key's own quota in micro-USD, or null for none. */
   keyQuotaMicros: number | null;
+  /** An organisation key's member cap for the month, held with the wallet (null or absent: none). */
+  memberCap?: MemberCapRef | null;
 }
 
 export interface Accounting {
@@ -42,6 +48,8 @@ export interface Accounting {
   /** Forgets a cached wallet or key so the next use reloads it (after an admin changes it in the database). */
   forget(scope: { userId?: number; keyId?: number }): Promise<void>;
   close(): Promise<void>;
+  /** What a member has spent this month against their cap (present when caps are enforced). */
+  memberCapSpent?(cap: MemberCapRef): Promise<number>;
 }
 
 export interface DurableCharge {

@@ -88,17 +88,25 @@ export async function admitCall(snapshot: GatewaySnapshot, accounting: Accountin
       estimate = Math.max(estimate, estimateFor(snapshot, request, fallback));
     }
     if (!priced) return { reservation: null, pricing };
-    const reservation = await accounting.reserve({ userId: request.key.userId, keyId: request.key.id, keyQuotaMicros: request.key.quotaMicros }, estimate);
-    if (!reservation) {
-      const walletLeft = await accounting.balance(request.key.userId);
-      throw insufficientQuota(walletLeft < estimate || walletLeft <= 0 ? 'wallet' : 'key');
-    }
+    const reservation = await accounting.reserve({ userId: request.key.userId, keyId: request.key.id, keyQuotaMicros: request.key.quotaMicros, memberCap: request.key.memberCap }, estimate);
+    if (!reservation) throw insufficientQuota(await refusalReason(accounting, request.key, estimate));
     return { reservation, pricing };
   } catch (error) {
     // The shared counters could not be reached (Redis away): refused with 503, not let through unmetered.
     if (error instanceof GatewayError) throw error;
     throw sharedStateUnavailable(error);
   }
+}
+
+/** Which limit refused a reservation, for the message: the wallet, the member's monthly cap, or the key's quota. */
+async function refusalReason(accounting: Accounting, key: CachedKey, estimate: number): Promise<'wallet' | 'member_cap' | 'key'> {
+  const walletLeft = await accounting.balance(key.userId);
+  if (walletLeft < estimate || walletLeft <= 0) return 'wallet';
+  if (key.memberCap && accounting.memberCapSpent) {
+    const spent = await accounting.memberCapSpent(key.memberCap);
+    if (spent >= key.memberCap.capMicros || spent + estimate > key.memberCap.capMicros) return 'member_cap';
+  }
+  return 'key';
 }
 
 function isPriced(snapshot: GatewaySnapshot, modelId: string): boolean {

@@ -24,7 +24,8 @@ export async function maxTopUpUsd(deps: Pick<PaymentsDeps, 'db'>): Promise<numbe
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : DEFAULT_MAX_TOPUP_USD;
 }
 
-export async function startTopUp(deps: PaymentsDeps, user: UserRow, amountUsd: number): Promise<{ checkout_url: string; payment_id: number }> {
+/** `user` is the wallet's account (an organisation's too); Checkout returns to `returnPath` and prefills `customerEmail`. */
+export async function startTopUp(deps: PaymentsDeps, user: UserRow, amountUsd: number, options: { returnPath?: string; customerEmail?: string | null } = {}): Promise<{ checkout_url: string; payment_id: number }> {
   if (!deps.stripe) throw cardPaymentsOff();
   const max = await maxTopUpUsd(deps);
   if (amountUsd > max) throw invalidRequest(`Invalid 'amount_usd': the largest top-up is ${max} USD.`, 'amount_usd', 'amount_too_large');
@@ -35,7 +36,7 @@ export async function startTopUp(deps: PaymentsDeps, user: UserRow, amountUsd: n
     amount_micros: amountUsd * 1_000_000, status: 'pending', created_at: now, completed_at: null, updated_at: now,
   }).returning('id').executeTakeFirstOrThrow();
   const paymentId = Number(inserted.id);
-  const walletUrl = `${deps.publicUrl()}/wallet`;
+  const walletUrl = `${deps.publicUrl()}${options.returnPath ?? '/wallet'}`;
   let session;
   try {
     session = await deps.stripe.checkout.sessions.create({
@@ -43,7 +44,7 @@ export async function startTopUp(deps: PaymentsDeps, user: UserRow, amountUsd: n
       line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: amountUsd * 100, product_data: { name: `Model gateway balance: ${amountUsd} USD` } } }],
       client_reference_id: String(user.id),
       metadata: { user_id: String(user.id), payment_id: String(paymentId) },
-      ...(user.email ? { customer_email: user.email } : {}),
+      ...((options.customerEmail ?? user.email) ? { customer_email: (options.customerEmail ?? user.email)! } : {}),
       success_url: `${walletUrl}?payment=success&topup=${paymentId}`,
       cancel_url: `${walletUrl}?payment=cancel&topup=${paymentId}`,
     }, { idempotencyKey: `gateway-topup-${paymentId}` });

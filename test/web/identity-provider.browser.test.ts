@@ -61,6 +61,13 @@ describe('identity-provider sign-in in the browser', { timeout: 90_000 }, () => 
     expect(new URL(page.url()).origin).toBe(base);
     const me = await page.evaluate(async () => (await fetch('/api/me')).json());
     expect(me.user).toMatchObject({ email: 'zoe@example.com', email_verified: true });
+    // Settings lists the linked identity; it is Zoe's only way in, so unlinking it is refused with the reason.
+    await page.goto(`${base}/settings`);
+    const linked = page.getByRole('table', { name: 'Linked identities' });
+    await linked.getByRole('cell', { name: 'Corp SSO', exact: true }).waitFor();
+    await linked.getByRole('button', { name: 'Unlink Corp SSO' }).click();
+    await page.getByText('This is your last way to sign in').waitFor();
+    await linked.getByRole('cell', { name: 'Corp SSO', exact: true }).waitFor();
     await page.context().close();
   });
 

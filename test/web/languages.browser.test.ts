@@ -28,12 +28,14 @@ const USER_PAGES = [
   { path: '/usage', heading: '用量' },
   { path: '/wallet', heading: '钱包' },
   { path: '/settings', heading: '设置' },
+  { path: '/orgs', heading: '组织' },
 ];
 /** Every admin tab (the page's heading is 管理) with a heading or table of its own to wait for. */
 const ADMIN_PAGES = [
   { path: '/admin/overview', ready: { role: 'heading', name: '平台概览' } },
   { path: '/admin/users', ready: { role: 'table', name: '用户' } },
   { path: '/admin/keys', ready: { role: 'table', name: '全部密钥' } },
+  { path: '/admin/organisations', ready: { role: 'heading', name: '还没有组织' } },
   { path: '/admin/channels', ready: { role: 'table', name: '渠道' } },
   { path: '/admin/mcp', ready: { role: 'button', name: '添加 MCP 服务器' } },
   { path: '/admin/groups', ready: { role: 'table', name: '分组' } },

@@ -28,3 +28,6 @@ export const changeEmailMail = (to: string, url: string) =>
 
 export const testMail = (to: string) =>
   mail(to, 'Test mail from the model gateway', ['This is a test mail sent from the administration settings. Mail delivery works.']);
+
+export const organisationInviteMail = (to: string, organisation: string, inviter: string, url: string) =>
+  mail(to, `Join ${organisation} on the model gateway`, [`${inviter} invited you to the organisation "${organisation}". The link works once, for 7 days.`, 'Sign in (or create an account with this address) and follow the link to join.', 'If you were not expecting this, ignore this mail.'], { url, label: 'Join the organisation' });

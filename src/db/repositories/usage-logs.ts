@@ -48,6 +48,8 @@ export async function insertUsageLogBatch(db: Db, rows: readonly NewUsageLog[]):
 export interface UsageLogFilter {
   userId?: number;
   keyId?: number;
+  /** Only these keys' calls (an organisation member's keys); empty: none. */
+  keyIds?: readonly number[];
   model?: string;
   /** Inclusive lower bound on created_at (epoch ms). */
   since?: number;
@@ -89,6 +91,7 @@ export async function listUsageLogs(db: Db, filter: UsageLogFilter = {}, page: {
   let query = db.selectFrom('usage_logs').selectAll();
   if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
   if (filter.keyId !== undefined) query = query.where('key_id', '=', filter.keyId);
+  if (filter.keyIds !== undefined) query = query.where('key_id', 'in', filter.keyIds.length > 0 ? [...filter.keyIds] : [-1]);
   if (filter.model !== undefined) query = query.where('model', '=', filter.model);
   if (filter.since !== undefined) query = query.where('created_at', '>=', filter.since);
   if (filter.until !== undefined) query = query.where('created_at', '<', filter.until);

@@ -5,7 +5,8 @@ import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { DatabaseSchema } from '../schema.ts';
 import type { Db } from './repository-helpers.ts';
 
-export type StatScope = { kind: 'key'; keyId: number } | { kind: 'user'; userId: number } | { kind: 'platform' };
+/** `keys`: some keys of one account (an organisation member's keys of its wallet account). */
+export type StatScope = { kind: 'key'; keyId: number } | { kind: 'user'; userId: number } | { kind: 'keys'; userId: number; keyIds: readonly number[] } | { kind: 'platform' };
 
 /** Sums as the engines return them (strings on PostgreSQL, null over no rows): the caller makes numbers. */
 export interface StatSums { requests: unknown; errors: unknown; input_tokens: unknown; output_tokens: unknown; cost_micros: unknown }
@@ -48,6 +49,14 @@ export async function sumMinuteRates(db: Db, scope: StatScope, since: number): P
  */
 function statRowsOf(db: Db, scope: StatScope): PlatformQuery {
   if (scope.kind === 'platform') return db.selectFrom('usage_stats_platform');
-  const own = db.selectFrom('usage_stats').where(scope.kind === 'key' ? 'key_id' : 'user_id', '=', scope.kind === 'key' ? scope.keyId : scope.userId);
-  return own as unknown as PlatformQuery;
+  return ownStatRows(db, scope) as unknown as PlatformQuery;
+}
+
+/** usage_stats narrowed to a key, a user, or some keys of a user (indexed by user, then key). */
+export function ownStatRows(db: Db, scope: Exclude<StatScope, { kind: 'platform' }>) {
+  const rows = db.selectFrom('usage_stats');
+  if (scope.kind === 'key') return rows.where('key_id', '=', scope.keyId);
+  const ofUser = rows.where('user_id', '=', scope.userId);
+  // No keys: no rows (an empty IN list is not valid SQL).
+  return scope.kind === 'keys' ? ofUser.where('key_id', 'in', scope.keyIds.length > 0 ? [...scope.keyIds] : [-1]) : ofUser;
 }

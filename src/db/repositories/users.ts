@@ -6,7 +6,7 @@ import { engineOf } from '../engine.ts';
 import { inTransaction, type Db, type UpsertResult } from './repository-helpers.ts';
 
 /** Everything a caller may set on a user; the balance and the timestamps are the repository's business. */
-type UserFields = Partial<Omit<UsersTable, 'id' | 'name' | 'balance_micros' | 'created_at' | 'updated_at'>>;
+type UserFields = Partial<Omit<UsersTable, 'id' | 'name' | 'kind' | 'balance_micros' | 'created_at' | 'updated_at'>>;
 
 export async function createUser(db: Db, name: string, fields: UserFields = {}, now = Date.now()): Promise<UserRow> {
   return db.insertInto('users').values({

@@ -6,9 +6,10 @@ import { z } from 'zod';
 import type { ApiRouter } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
-import { listPasskeys, passkeyRegistrationOptions, passkeySignInOptions, passkeyView, registerPasskey, removePasskey, renamePasskey, signInWithPasskey } from '../../accounts/passkeys.ts';
+import { listPasskeys, passkeyRegistrationOptions, passkeySignInOptions, passkeyView, registerPasskey, renamePasskey, signInWithPasskey } from '../../accounts/passkeys.ts';
 import { createSession } from '../../accounts/sessions.ts';
 import { refuseWhenProviderRequired } from '../../accounts/signin-domains.ts';
+import { linkedIdentitiesView, removePasskeyUnlessLast, unlinkIdentity } from '../../accounts/sign-in-ways.ts';
 import { forbidden } from '../../gateway-errors.ts';
 import { clientOf, startSession } from './api-auth-routes.ts';
 import type { ApiCaller } from '../api-caller.ts';
@@ -80,10 +81,22 @@ export function apiPasskeyRoutes(api: ApiRouter, deps: AccountsDeps): void {
   });
   api.route({
     method: 'DELETE', url: '/api/me/passkeys/:id', tag: me, access: 'verified', params: idParams,
-    summary: 'Remove one of my passkeys; it can no longer sign in.',
+    summary: 'Remove one of my passkeys; it can no longer sign in. Never the last way to sign in (409 last_sign_in_method).',
     handler: async ({ caller, params }) => {
-      await removePasskey(deps, caller.user.id, params.id);
+      await removePasskeyUnlessLast(deps, caller.user, params.id);
       return { status: 'removed' };
+    },
+  });
+  api.route({
+    method: 'GET', url: '/api/me/identities', tag: me, access: 'signed_in', summary: 'The identities at identity providers linked to my account.',
+    handler: async ({ caller }) => ({ data: await linkedIdentitiesView(deps, caller.user.id) }),
+  });
+  api.route({
+    method: 'DELETE', url: '/api/me/identities/:id', tag: me, access: 'verified', params: idParams,
+    summary: 'Unlink an identity: it no longer signs me in. Never the last way to sign in (409 last_sign_in_method).',
+    handler: async ({ caller, params }) => {
+      await unlinkIdentity(deps, caller.user, params.id);
+      return { status: 'unlinked' };
     },
   });
 }

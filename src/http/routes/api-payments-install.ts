@@ -6,6 +6,7 @@ import type { AccountsApi } from './api-routes.ts';
 import { createStripeClient } from '../../payments/stripe-client.ts';
 import type { PaymentsDeps } from '../../payments/payments-deps.ts';
 import { apiPaymentsRoutes } from './api-payments-routes.ts';
+import { apiOrganisationMoneyRoutes } from './api-organisation-money-routes.ts';
 
 export interface PaymentsOptions {
   stripeSecretKey: string | undefined;
@@ -25,5 +26,6 @@ export function installPaymentsApi(api: AccountsApi, deps: { accounting: Account
     publicUrl: api.accounts.publicUrl,
   };
   apiPaymentsRoutes(api.router, payments);
+  apiOrganisationMoneyRoutes(api.router, payments);
   return payments;
 }

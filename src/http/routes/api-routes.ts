@@ -28,6 +28,8 @@ import { apiPasskeyRoutes } from './api-passkey-routes.ts';
 import { adminIdentityRoutes } from './admin-identity-routes.ts';
 import { adminMcpRoutes } from './admin-mcp-routes.ts';
 import { scheduleNotifications } from '../../accounts/notifications.ts';
+import { apiOrganisationRoutes } from './api-organisation-routes.ts';
+import { adminOrganisationRoutes } from './admin-organisation-routes.ts';
 
 export interface AccountsOptions {
   /** PUBLIC_URL; default http://localhost:<listening port>. */
@@ -88,9 +90,11 @@ export function declareAccountsRoutes(router: ApiRouter, deps: AccountsApiDeps, 
   apiKeysRoutes(router, accounts, deps.state);
   apiUsageRoutes(router, accounts, deps.accounting);
   apiPricingRoutes(router, accounts, deps.state);
+  apiOrganisationRoutes(router, accounts, deps.accounting);
   adminRoutes(router, deps, accounts);
   adminCatalogRoutes(router, deps, accounts);
   adminOpsRoutes(router, deps, accounts);
   adminIdentityRoutes(router, accounts);
   adminMcpRoutes(router, accounts);
+  adminOrganisationRoutes(router, accounts);
 }

@@ -9,6 +9,7 @@ export interface AdminUser {
   email: string | null;
   name: string;
   role: 'user' | 'admin';
+  kind?: 'person' | 'organisation';
   status: 'active' | 'disabled';
   email_verified: boolean;
   two_factor_enabled: boolean;

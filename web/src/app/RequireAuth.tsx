@@ -42,7 +42,3 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
-/** Where to go after sign-in: the page the user came from, never another site. */
-export function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
-}

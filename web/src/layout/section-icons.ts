@@ -1,5 +1,5 @@
 // The sidebar's icon for each section (web/src/layout/sidebar-sections.ts), from Tabler, Mantine's companion set.
-import { IconChartBar, IconHome, IconKey, IconListDetails, IconMessageChatbot, IconSettings, IconShieldLock, IconWallet, type Icon } from '@tabler/icons-react';
+import { IconChartBar, IconHome, IconKey, IconListDetails, IconMessageChatbot, IconSettings, IconShieldLock, IconUsersGroup, IconWallet, type Icon } from '@tabler/icons-react';
 
 export const SECTION_ICONS: Record<string, Icon> = {
   overview: IconHome,
@@ -8,6 +8,7 @@ export const SECTION_ICONS: Record<string, Icon> = {
   logs: IconListDetails,
   usage: IconChartBar,
   wallet: IconWallet,
+  organisations: IconUsersGroup,
   settings: IconSettings,
   admin: IconShieldLock,
 };

@@ -5,13 +5,13 @@ const ids = (sections: Array<{ id: string }>) => sections.map((section) => secti
 
 describe('the sidebar layout', () => {
   it('shows every section in the default order, and Admin only to admins', () => {
-    expect(ids(visibleSections(undefined, false))).toEqual(['overview', 'keys', 'playground', 'logs', 'usage', 'wallet', 'settings']);
+    expect(ids(visibleSections(undefined, false))).toEqual(['overview', 'keys', 'playground', 'logs', 'usage', 'wallet', 'organisations', 'settings']);
     expect(ids(visibleSections(undefined, true))).toContain('admin');
   });
 
   it('follows a stored order, ignores unknown ids and appends sections the layout does not name', () => {
     const layout = { order: ['wallet', 'nonsense', 'keys', 'wallet'], hidden: [] };
-    expect(ids(visibleSections(layout, false))).toEqual(['wallet', 'keys', 'overview', 'playground', 'logs', 'usage', 'settings']);
+    expect(ids(visibleSections(layout, false))).toEqual(['wallet', 'keys', 'overview', 'playground', 'logs', 'usage', 'organisations', 'settings']);
   });
 
   it('hides sections but never Settings', () => {

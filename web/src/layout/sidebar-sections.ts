@@ -22,6 +22,7 @@ const SIDEBAR_SECTIONS: readonly SidebarSection[] = [
   { id: 'logs', label: 'Logs', path: '/logs' },
   { id: 'usage', label: 'Usage', path: '/usage' },
   { id: 'wallet', label: 'Wallet', path: '/wallet' },
+  { id: 'organisations', label: 'Organisations', path: '/orgs' },
   { id: 'settings', label: 'Settings', path: '/settings' },
   { id: 'admin', label: 'Admin', path: '/admin/users', adminOnly: true },
 ];

@@ -8,6 +8,7 @@ import { PasswordSettings } from './settings/PasswordSettings.tsx';
 import { SessionSettings } from './settings/SessionSettings.tsx';
 import { TwoFactorSettings } from './settings/TwoFactorSettings.tsx';
 import { PasskeySettings } from './settings/PasskeySettings.tsx';
+import { LinkedIdentitySettings } from './settings/LinkedIdentitySettings.tsx';
 
 export default function SettingsPage() {
   const me = useMe().data;
@@ -30,6 +31,7 @@ export default function SettingsPage() {
         <SessionSettings />
         <TwoFactorSettings me={me} />
         <PasskeySettings />
+        <LinkedIdentitySettings />
       </Stack>
     </Stack>
   );

@@ -19,9 +19,10 @@ const AdminPayments = lazy(() => import('./AdminPayments.tsx'));
 const AdminAudit = lazy(() => import('./AdminAudit.tsx'));
 const AdminSettings = lazy(() => import('./AdminSettings.tsx'));
 const AdminSignIn = lazy(() => import('./AdminSignIn.tsx'));
+const AdminOrganisations = lazy(() => import('./AdminOrganisations.tsx'));
 
 /** The tabs, in order; each one's label is admin.tabs.<path> in the catalogues. */
-const SECTIONS = ['overview', 'users', 'keys', 'channels', 'mcp', 'groups', 'models', 'logs', 'payments', 'audit', 'settings', 'sign-in'] as const;
+const SECTIONS = ['overview', 'users', 'keys', 'organisations', 'channels', 'mcp', 'groups', 'models', 'logs', 'payments', 'audit', 'settings', 'sign-in'] as const;
 
 export default function AdminPage() {
   const me = useMe().data;
@@ -56,6 +57,7 @@ export default function AdminPage() {
           <Route path="overview" element={<AdminOverview />} />
           <Route path="users" element={<AdminUsers />} />
           <Route path="keys" element={<AdminKeys />} />
+          <Route path="organisations" element={<AdminOrganisations />} />
           <Route path="channels" element={<AdminChannels />} />
           <Route path="mcp" element={<AdminMcpServers />} />
           <Route path="groups" element={<AdminGroups />} />

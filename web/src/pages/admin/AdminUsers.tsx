@@ -74,7 +74,7 @@ export default function AdminUsers() {
               <Table.Tr key={user.id}>
                 <Table.Td>{user.email ?? '—'}</Table.Td>
                 <Table.Td data-user-content>{user.name}</Table.Td>
-                <Table.Td>{user.role === 'admin' ? <Badge>{t('admin.users.roleAdmin')}</Badge> : t('admin.users.roleUser')}</Table.Td>
+                <Table.Td>{user.kind === 'organisation' ? <Badge color="grape">{t('admin.users.organisationWallet')}</Badge> : user.role === 'admin' ? <Badge>{t('admin.users.roleAdmin')}</Badge> : t('admin.users.roleUser')}</Table.Td>
                 <Table.Td>
                   <Badge variant="filled" color={user.status === 'active' ? 'green' : 'gray'}>
                     {user.status === 'active' ? t('keys.active') : t('keys.disabled')}

@@ -11,7 +11,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, api } from '../../api/api-client.ts';
 import { applyServerError } from '../../api/form-errors.ts';
 import { rememberSignIn } from '../../api/session.ts';
-import { safeNext } from '../../app/RequireAuth.tsx';
+import { safeNext } from '../../app/safe-next.ts';
 import { AuthCard } from './AuthCard.tsx';
 import { emailProblem } from './password-rules.ts';
 import { ProviderButtons, signinErrorText } from './ProviderButtons.tsx';
