@@ -29,7 +29,7 @@ type GroupInput = z.infer<typeof groupConfigSchema>;
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message);
 
 export function channelView(row: ChannelRow) {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean; provider?: Record<string, unknown> };
+  const settings = JSON.parse(row.settings_json) as { timeouts?: Record<string, number | undefined>; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean; responsesWebSocket?: boolean; provider?: Record<string, unknown> };
   const t = settings.timeouts;
   return {
     id: row.id,
@@ -48,6 +48,7 @@ export function channelView(row: ChannelRow) {
     ...(settings.chatFormat !== undefined ? { chat_format: settings.chatFormat } : {}),
     ...(settings.unsupportedEndpoints !== undefined ? { unsupported_endpoints: settings.unsupportedEndpoints } : {}),
     ...(typeof settings.http2 === 'boolean' ? { http2: settings.http2 } : {}),
+    ...(typeof settings.responsesWebSocket === 'boolean' ? { responses_websocket: settings.responsesWebSocket } : {}),
     ...(t ? { timeouts: Object.fromEntries(Object.entries({ connect_ms: t.connectMs, headers_ms: t.headersMs, first_token_ms: t.firstTokenMs, idle_ms: t.idleMs }).filter(([, v]) => v !== undefined)) } : {}),
     // The type's own settings (src/providers/*), in the config file's shape.
     ...settings.provider,

@@ -139,7 +139,7 @@ function tryRoutedChannel(row: ChannelRow, secrets: SecretBox): { channel: Route
 }
 
 function toRoutedChannel(row: ChannelRow, apiKeys: string[], secrets: SecretBox): RoutedChannel {
-  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean; provider?: Record<string, unknown>; providerSecrets?: string };
+  const settings = JSON.parse(row.settings_json) as { timeouts?: ChannelTimeouts; supportsPrefill?: boolean; chatFormat?: string; unsupportedEndpoints?: string[]; http2?: boolean; responsesWebSocket?: boolean; provider?: Record<string, unknown>; providerSecrets?: string };
   // The type's own settings (src/providers/*) passed its block's checks when the channel was saved; the
   // ones it marks secret are stored sealed, apart.
   const provider = getProvider(row.type, putSecrets(settings.provider ?? {}, openSecretSettings(secrets, settings.providerSecrets)));
@@ -164,6 +164,7 @@ function toRoutedChannel(row: ChannelRow, apiKeys: string[], secrets: SecretBox)
     supportsPrefill: settings.supportsPrefill ?? chatFormat.supportsPrefill,
     ...(settings.unsupportedEndpoints?.length ? { unsupportedOperations: new Set(settings.unsupportedEndpoints) } : {}),
     ...(typeof settings.http2 === 'boolean' ? { http2: settings.http2 } : {}),
+    ...((settings.responsesWebSocket ?? provider.responsesWebSocket) === true ? { responsesWebSocket: true } : {}),
   };
   if (provider.formatFor) rememberDeclaredPrefill(channel, settings.supportsPrefill);
   return channel;
