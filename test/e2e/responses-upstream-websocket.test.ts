@@ -24,11 +24,11 @@ beforeAll(async () => {
   plain = await startOpenAISimulator({ apiKey: 'sk-upws-plain' });
   gateway = await startTestGateway({
     channels: [
-      { name: 'speaking', type: 'openai', base_url: speaking.url, api_key: 'sk-upws-speaking', models: ['gpt-4o-mini'] },
+      { name: 'speaking', type: 'openai', base_url: speaking.url, api_key: 'sk-upws-speaking', models: ['gpt-4o-mini', 'gpt-failover'], model_mapping: { 'gpt-failover': 'gpt-4o-mini' }, priority: 1 },
       { name: 'refusing', type: 'openai', base_url: refusing.url, api_key: 'sk-upws-refusing', models: ['gpt-refused'], model_mapping: { 'gpt-refused': 'gpt-4o-mini' } },
-      { name: 'plain', type: 'openai', base_url: plain.url, api_key: 'sk-upws-plain', models: ['gpt-plain'], model_mapping: { 'gpt-plain': 'gpt-4o-mini' }, responses_websocket: false },
+      { name: 'plain', type: 'openai', base_url: plain.url, api_key: 'sk-upws-plain', models: ['gpt-plain', 'gpt-failover'], model_mapping: { 'gpt-plain': 'gpt-4o-mini', 'gpt-failover': 'gpt-4o-mini' }, responses_websocket: false },
     ],
-    models: [{ id: 'gpt-4o-mini', ...PRICES }, { id: 'gpt-refused', ...PRICES }, { id: 'gpt-plain', ...PRICES }],
+    models: [{ id: 'gpt-4o-mini', ...PRICES }, { id: 'gpt-refused', ...PRICES }, { id: 'gpt-plain', ...PRICES }, { id: 'gpt-failover', ...PRICES }],
     users: [{ name: 'una', balance: 100 }],
     keys: [{ name: 'una', key: KEY, user: 'una' }],
   });
@@ -47,7 +47,7 @@ async function connect(): Promise<{ socket: WebSocket; turn(body: Record<string,
   let current: { events: Event[]; resolve: (events: Event[]) => void } | null = null;
   socket.on('message', (data) => {
     const event = JSON.parse(String(data)) as Event;
-    if (!current) throw new Error(`an event outside a turn: ${String(data)}`);
+    if (!current) return; // a test sending its own messages reads them itself
     current.events.push(event);
     if (['response.completed', 'response.failed', 'response.incomplete', 'error'].includes(String(event.type))) {
       const done = current;
@@ -161,5 +161,33 @@ describe('Responses WebSocket turns over the upstream\'s own WebSocket', () => {
     expect(rows[1]!.status).toBe(200);
     await closed(socket);
     await expect.poll(() => speaking.webSocket.open).toBe(0);
+  });
+
+  it('an upstream refusal on the socket (an error event first) is an HTTP 500: retried once on the same socket, then failed over; one usage row', async () => {
+    const before = { rows: (await usageRows()).length, plainPosts: plain.requests.length, turns: speaking.webSocket.turns, upgrades: speaking.webSocket.upgrades };
+    const { socket, turn } = await connect();
+    speaking.script({ status: 500 }, { status: 500 });
+    const events = await turn({ model: 'gpt-failover', input: 'fail over' });
+    expect(answerOf(events)).toBe('Hello from the OpenAI simulator: you said "fail over"');
+    expect(events.filter((event) => event.type === 'error')).toEqual([]);
+    expect(plain.requests.length).toBe(before.plainPosts + 1);
+    const rows = (await usageRows()).slice(before.rows);
+    expect(rows.map((row) => row.status)).toEqual([200]);
+    expect((JSON.parse(String(rows[0]!.attempts_json)) as Array<{ channel: string; status: number | null }>).map((attempt) => [attempt.channel, attempt.status])).toEqual([['speaking', 500], ['speaking', 500], ['plain', 200]]);
+    expect(speaking.webSocket.turns - before.turns).toBe(2);
+    expect(speaking.webSocket.upgrades - before.upgrades).toBe(1);
+    await closed(socket);
+  });
+
+  it('a client that leaves mid-turn: the upstream socket is closed and its answer stopped (no socket left open)', async () => {
+    const { socket } = await connect();
+    speaking.script({ chunkDelayMs: 150 });
+    const first = new Promise<void>((resolve) => socket.once('message', () => resolve()));
+    socket.send(JSON.stringify({ type: 'response.create', store: false, model: 'gpt-4o-mini', input: 'slow answer' }));
+    await first;
+    expect(speaking.webSocket.open).toBe(1);
+    socket.terminate();
+    await expect.poll(() => speaking.webSocket.open).toBe(0);
+    await expect.poll(() => speaking.requests.at(-1)!.aborted).toBe(true);
   });
 });
