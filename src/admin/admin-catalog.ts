@@ -52,6 +52,7 @@ export function channelView(row: Channel) {
     ...(settings.chatFormat !== undefined ? { chat_format: settings.chatFormat } : {}),
     ...(settings.unsupportedEndpoints !== undefined ? { unsupported_endpoints: settings.unsupportedEndpoints } : {}),
     ...(typeof settings.http2 === 'boolean' ? { http2: settings.http2 } : {}),
+    ...(typeof settings.responsesWebSocket === 'boolean' ? { responses_websocket: settings.responsesWebSocket } : {}),
     ...(t ? { timeouts: Object.fromEntries(Object.entries({ connect_ms: t.connectMs, headers_ms: t.headersMs, first_token_ms: t.firstTokenMs, idle_ms: t.idleMs }).filter(([, v]) => v !== undefined)) } : {}),
     // The type's own settings (src/providers/*), in the config file's shape.
     ...settings.provider,

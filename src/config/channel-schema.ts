@@ -46,6 +46,13 @@ const commonFields = {
    * default, HTTP/1.1 to http origins and h2 or HTTP/1.1 by the https server's choice.
    */
   http2: z.boolean().nullable().optional(),
+  /**
+   * Turns of the gateway's Responses WebSocket mode (GET /v1/responses with Upgrade, Codex's built-in
+   * provider) go over the upstream's own Responses WebSocket, one per client connection: on by default for
+   * the openai type (OpenAI speaks it); `false` for an OpenAI-compatible server that does not (streamed POSTs
+   * then, without the refused handshake first); `true` for another type's upstream that does. Null clears it.
+   */
+  responses_websocket: z.boolean().nullable().optional(),
   timeouts: z.object({
     connect_ms: z.number().int().positive().optional(),
     headers_ms: z.number().int().positive().optional(),

@@ -48,6 +48,7 @@ export function channelRowFromConfig(channel: ChannelEdit, sealSecrets: (secret:
       ...(channel.unsupported_endpoints?.length ? { unsupportedEndpoints: [...new Set(channel.unsupported_endpoints)] } : {}),
       // Three states: true, false (HTTP/1.1 only), and absent (null or left out: undici's default).
       ...(typeof channel.http2 === 'boolean' ? { http2: channel.http2 } : {}),
+      ...(typeof channel.responses_websocket === 'boolean' ? { responsesWebSocket: channel.responses_websocket } : {}),
       // The type's own settings, as its provider's block declares them (src/providers/*).
       ...(Object.keys(provider).length > 0 ? { provider } : {}),
       ...(secret ? { providerSecrets: sealSecrets(secret) } : {}),

@@ -73,6 +73,8 @@ export const channelSettingsColumn = z.object({
   chatFormat: z.string().optional(),
   unsupportedEndpoints: z.array(z.string()).optional(),
   http2: z.boolean().optional(),
+  /** Responses WebSocket turns over the upstream's own WebSocket (true/false); absent: the type's default. */
+  responsesWebSocket: z.boolean().optional(),
   /** The type's own settings, as its provider's block declares them (src/providers/*), without the secret ones. */
   provider: z.record(z.string(), z.unknown()).optional(),
   /** The settings the type marks secret, sealed (src/providers/provider-secrets.ts). */

@@ -137,6 +137,8 @@ function passthroughHop(deps: RelayDeps, call: RelayCall, state: ResolvedRespons
       let id: unknown;
       return responsesPassthroughStream(watched, attempt, { onResponseId: (seen) => (id = seen), onItemIds: (ids) => remember(id, channel, () => ids) });
     },
+    // A turn of the gateway's WebSocket mode goes over the upstream's own WebSocket where the channel speaks it.
+    ...(call.responsesSockets ? { socket: (channel: RoutedChannel) => (channel.responsesWebSocket === true ? call.responsesSockets! : null) } : {}),
   });
 }
 

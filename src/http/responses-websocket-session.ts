@@ -14,6 +14,10 @@
 // usage row. What the gateway changed (the x-gateway-warnings header of HTTP) has no header here: it goes in
 // the turn's Response objects as `metadata["x-gateway-warnings"]` (metadata is the one free-form field of the
 // Responses schema: string values up to 512 characters, at most 16 keys), and to the log.
+//
+// A turn that lands on a channel speaking the WebSocket mode itself (OpenAI) goes over that upstream's own
+// WebSocket, one per channel for this connection, reused turn after turn and closed with it
+// (src/upstream/responses-upstream-sockets.ts); the relay reads its frames as a streamed POST's events.
 import type { IncomingHttpHeaders } from 'node:http';
 import type WebSocket from 'ws';
 import type { CachedKey } from '../accounts/key-index.ts';
@@ -26,6 +30,7 @@ import { responseEnvelope } from '../formats/openai-responses/index.ts';
 import { mintResponseId } from '../responses/keeping-client.ts';
 import { WARNINGS_HEADER } from '../relay/client-warnings.ts';
 import { boundedMetricsModel } from './metrics.ts';
+import { ResponsesUpstreamSockets } from '../upstream/responses-upstream-sockets.ts';
 
 interface ResponsesSocketLimits {
   /** Closed after this long without a message while no response is running. */
@@ -57,6 +62,8 @@ export function serveResponsesSocket(deps: RelayDeps, socket: WebSocket, authent
   let count = 0;
   let last: LastResponse | null = null;
   const aborts = new Set<AbortController>();
+  // The upstream's own WebSocket, per channel that speaks it (OpenAI), for this connection's turns.
+  const upstreamSockets = new ResponsesUpstreamSockets(deps.agents, limits.idleTimeoutMs, deps.logger, connectionId);
   let idle: NodeJS.Timeout | undefined;
   const armIdle = () => {
     clearTimeout(idle);
@@ -137,7 +144,7 @@ export function serveResponsesSocket(deps: RelayDeps, socket: WebSocket, authent
       call = {
         requestId: `${connectionId}-${++count}`, key, endpoint: ENDPOINT, inboundFormat: 'openai-responses', model: prepared.model, stream: true,
         body: prepared.body, rawBody: Buffer.from(JSON.stringify(body)), signal: abort.signal, startedAt, forwardHeaders: {}, meter: newCallMeter(),
-        traceHeaders: limits.traceHeaders,
+        traceHeaders: limits.traceHeaders, responsesSockets: upstreamSockets,
       };
       result = await prepared.relay(deps, call);
     } catch (error) {
@@ -189,6 +196,7 @@ export function serveResponsesSocket(deps: RelayDeps, socket: WebSocket, authent
   socket.on('close', () => {
     clearTimeout(idle);
     for (const abort of aborts) abort.abort();
+    upstreamSockets.closeAll();
     onClose();
   });
 }

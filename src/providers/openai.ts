@@ -25,4 +25,7 @@ export const openaiProvider: ProviderDefinition = {
   path: (operation) => paths[operation] ?? null,
   authenticate: bearerAuthentication,
   billing: { subscription: '/v1/dashboard/billing/subscription', usage: '/v1/dashboard/billing/usage', creditGrants: '/dashboard/billing/credit_grants' },
+  // On by default for the openai type only: an OpenAI-compatible server that refuses the upgrade costs one
+  // refused handshake per client connection (then streamed POSTs), or set `responses_websocket: false`.
+  responsesWebSocket: true,
 };

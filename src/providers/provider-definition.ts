@@ -58,6 +58,11 @@ export interface ProviderDefinition {
    * credit summary. Absent: the type has no such API (the admin page says "not available").
    */
   billing?: { subscription: string; usage: string; creditGrants: string };
+  /**
+   * The upstream speaks the Responses API's WebSocket mode (OpenAI's `wss://…/v1/responses`): a channel of
+   * this type serves the gateway's WebSocket turns over it unless its `responses_websocket` says false.
+   */
+  responsesWebSocket?: boolean;
 }
 
 /** What an upstream request looks like when it is authenticated: everything but the credentials. */

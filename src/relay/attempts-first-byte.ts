@@ -6,7 +6,7 @@
 import { GatewayError, upstreamCredentialsRefused, upstreamTimeout, upstreamUnreachable, gatewayError } from '../gateway-errors.ts';
 import { UpstreamCredentialError } from '../upstream/upstream-credential-error.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
-import { sendUpstream, type UpstreamResponse } from '../upstream/send-upstream.ts';
+import { sendUpstream, type UpstreamRequest, type UpstreamResponse } from '../upstream/send-upstream.ts';
 import type { RelayHop, UpstreamCallShape, WholeAnswer } from './relay-hop.ts';
 import { classifyTransportError, classifyUpstreamStatus, DEFAULT_TIMEOUTS, retryAfterMs, type FailureKind } from './attempt-policy.ts';
 import { recordCall, wholeCostMicros } from './record-call.ts';
@@ -63,7 +63,7 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
   let response: UpstreamResponse;
   try {
     // The shape's fields listed, not spread: V8 defines each property after a spread by a runtime call.
-    response = await sendUpstream(deps.agents, {
+    const request: UpstreamRequest = {
       channel,
       path: shape.path,
       headers: shape.headers,
@@ -72,7 +72,9 @@ export async function attemptOnce(context: AttemptContext, channel: RoutedChanne
       headersTimeoutMs: channel.timeouts.headersMs ?? (call.stream ? DEFAULT_TIMEOUTS.streamHeadersMs : DEFAULT_TIMEOUTS.wholeHeadersMs),
       idleTimeoutMs: channel.timeouts.idleMs ?? DEFAULT_TIMEOUTS.idleMs,
       traceparent: trace ? trace.traceparent : undefined,
-    });
+    };
+    // A WebSocket turn on a channel that speaks the mode: its frames read as this POST's SSE answer would.
+    response = await (shape.socket === undefined ? sendUpstream(deps.agents, request) : shape.socket.send(request));
   } catch (error) {
     return transportFailure(scope, error, 'response headers', null);
   }

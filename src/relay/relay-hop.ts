@@ -6,6 +6,7 @@ import type { Usage } from '../metering/usage.ts';
 import type { RoutedChannel } from '../routing/routing-table.ts';
 import type { AnswerReading, UpstreamErrorHeaders } from '../hub/hub-format.ts';
 import type { AttemptUsage } from './attempt-usage.ts';
+import type { ResponsesTurnSender } from '../upstream/responses-upstream-sockets.ts';
 
 export interface UpstreamCallShape {
   /** Path below the channel's base URL. */
@@ -20,6 +21,8 @@ export interface UpstreamCallShape {
    * the client's body went upstream, and its limit is read only when needed.
    */
   outputLimit?: number | null;
+  /** Sends the call over the upstream's own Responses WebSocket (a turn of the gateway's WebSocket mode) instead of a POST. */
+  socket?: ResponsesTurnSender;
 }
 
 export interface WholeAnswer {

@@ -6,6 +6,7 @@ import type { ModelPricing } from '../metering/pricing.ts';
 import type { GatewayErrorCode } from '../gateway-error-codes.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { CallTrace } from '../telemetry/call-trace.ts';
+import type { ResponsesTurnSender } from '../upstream/responses-upstream-sockets.ts';
 
 export interface RelayCall {
   requestId: string;
@@ -30,6 +31,11 @@ export interface RelayCall {
   traceHeaders?: IncomingHttpHeaders | undefined;
   /** The call's trace, when tracing is on (set by relayEndpoint; src/telemetry/call-trace.ts). */
   trace?: CallTrace | null;
+  /**
+   * A turn of the gateway's Responses WebSocket mode: the client connection's upstream sockets, which a
+   * channel that speaks the mode (`responses_websocket`) is called through instead of a streamed POST.
+   */
+  responsesSockets?: ResponsesTurnSender | undefined;
 }
 
 export interface CallMeter {

@@ -41,4 +41,9 @@ export interface RoutedChannel {
    * `false`: HTTP/1.1 only; absent: undici's default (an https server may choose h2).
    */
   http2?: boolean;
+  /**
+   * Whether a turn of the gateway's Responses WebSocket mode goes over the upstream's own Responses WebSocket
+   * (the channel's `responses_websocket`, else its type's `responsesWebSocket`: OpenAI); absent: never.
+   */
+  responsesWebSocket?: boolean;
 }

@@ -165,6 +165,7 @@ function toRoutedChannel(row: Channel, apiKeys: string[], secrets: SecretBox): R
     supportsPrefill: settings.supportsPrefill ?? chatFormat.supportsPrefill,
     ...(settings.unsupportedEndpoints?.length ? { unsupportedOperations: new Set(settings.unsupportedEndpoints) } : {}),
     ...(typeof settings.http2 === 'boolean' ? { http2: settings.http2 } : {}),
+    ...((settings.responsesWebSocket ?? provider.responsesWebSocket) === true ? { responsesWebSocket: true } : {}),
   };
   if (provider.formatFor) rememberDeclaredPrefill(channel, settings.supportsPrefill);
   return channel;

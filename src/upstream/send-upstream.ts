@@ -21,7 +21,7 @@ class UpstreamBodyTooLargeError extends Error {
   }
 }
 
-interface UpstreamRequest {
+export interface UpstreamRequest {
   channel: RoutedChannel;
   /** Path below the channel's base URL, with query. */
   path: string;

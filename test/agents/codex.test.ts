@@ -3,7 +3,8 @@
 // the update check and analytics off, and either
 // - a custom provider (`wire_api = "responses"`, the gateway key in an env variable): HTTP POST /v1/responses;
 // - the built-in OpenAI provider pointed at the gateway (`openai_base_url`, OPENAI_API_KEY): Codex opens the
-//   Responses WebSocket first (GET /v1/responses, Upgrade) and must not fall back to HTTP.
+//   Responses WebSocket first (GET /v1/responses, Upgrade) and must not fall back to HTTP; through an OpenAI
+//   channel the gateway carries its turns over the upstream's own WebSocket (one socket for the run).
 // A real tool loop each time: the upstream asks for Codex's exec_command with `cat secret.txt` (a file in the
 // work folder holding a random word), Codex runs it in its sandbox and sends the output back, and the
 // upstream's answer states it: the final message must carry the word. Every upstream call has its usage row
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_CHANNELS, expectEveryCallBilled, modelCalls, startAgentGateway, type AgentGateway } from './agent-gateway.ts';
 import { createAgentSandbox, describeRun, runCli, type AgentSandbox } from './cli-runner.ts';
+import type { OpenAISimulator } from '../simulators/openai-simulator.ts';
 
 let agents: AgentGateway;
 
@@ -84,6 +86,9 @@ describe.each(['custom', 'built-in'] as const)('Codex as the %s provider', (prov
         const before = await agents.gateway.database.db.selectFrom('usage_logs').select(['id']).where('key_name', '=', account.keyName).execute();
         upstream.reset();
         upstream.script({ toolCall: { name: 'exec_command', arguments: { cmd: 'cat secret.txt' } } });
+        // An OpenAI channel speaks the Responses WebSocket mode: Codex's turns over the gateway's go over its own.
+        const sockets = channel === 'openai' ? (upstream as OpenAISimulator).webSocket : null;
+        const socketsBefore = sockets ? { upgrades: sockets.upgrades, turns: sockets.turns } : null;
 
         const run = await runCodex(sandbox, provider, account.key, model);
 
@@ -95,6 +100,13 @@ describe.each(['custom', 'built-in'] as const)('Codex as the %s provider', (prov
         expect(calls[0]!.rawBody).not.toContain(secret);
         expect(calls.at(-1)!.rawBody).toContain(secret);
         if (provider === 'built-in') expect(run.stderr + run.stdout, describeRun(run)).not.toContain('Falling back from WebSockets');
+        if (sockets && socketsBefore) {
+          // Built-in: every model call came over one upstream socket (several turns on it), closed when Codex left; custom: POSTs.
+          expect(calls.map((call) => call.headers['x-simulator-transport'])).toEqual(calls.map(() => (provider === 'built-in' ? 'websocket' : undefined)));
+          expect(sockets.upgrades - socketsBefore.upgrades).toBe(provider === 'built-in' ? 1 : 0);
+          expect(sockets.turns - socketsBefore.turns).toBe(provider === 'built-in' ? calls.length : 0);
+          await expect.poll(() => sockets.open).toBe(0);
+        }
         await agents.gateway.recorder.flush();
         const rows = (await agents.gateway.database.db.selectFrom('usage_logs').selectAll().where('key_name', '=', account.keyName).orderBy('id').execute()).slice(before.length);
         expect(rows).toHaveLength(calls.length);

@@ -3,6 +3,8 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startOpenAISimulator, type OpenAISimulator } from './openai-simulator.ts';
 import { simulatedEmbedding } from './simulator-answers.ts';
+import { ResponsesWS } from 'openai/resources/responses/ws';
+import WebSocket from 'ws';
 
 const API_KEY = 'sk-sim-openai';
 let sim: OpenAISimulator;
@@ -297,6 +299,71 @@ describe('models, errors and scripts', () => {
       expect(quiet.requests).toHaveLength(0);
     } finally {
       await quiet.close();
+    }
+  });
+});
+
+describe('the Responses WebSocket mode (GET /v1/responses with Upgrade)', () => {
+  /** The events of one response.create, read with the official SDK's ResponsesWS client, up to the turn's end. */
+  async function turnEvents(socket: ResponsesWS, body: Record<string, unknown>): Promise<{ type: string; [field: string]: unknown }[]> {
+    const events: { type: string; [field: string]: unknown }[] = [];
+    const ended = new Promise<void>((resolve) => {
+      const onEvent = (event: { type: string }) => {
+        events.push(event as never);
+        if (['response.completed', 'response.failed', 'error'].includes(event.type)) {
+          socket.off('event', onEvent as never);
+          resolve();
+        }
+      };
+      socket.on('event', onEvent as never);
+    });
+    socket.send({ type: 'response.create', ...body } as never);
+    await ended;
+    return events;
+  }
+
+  it('answers several response.create messages on one socket, each event a frame, counted; closing is seen', async () => {
+    const { upgrades, turns } = sim.webSocket;
+    const socket = new ResponsesWS(client);
+    const first = await turnEvents(socket, { model: 'gpt-4o-mini', input: 'first over the socket' });
+    expect(first.map((event) => event.type)).toEqual(expect.arrayContaining(['response.created', 'response.output_text.delta', 'response.completed']));
+    expect(JSON.stringify(first.at(-1))).toContain('you said \\"first over the socket\\"');
+    const second = await turnEvents(socket, { model: 'gpt-4o-mini', input: 'second' });
+    expect((second.at(-1) as unknown as { response: { usage: unknown } }).response.usage).toMatchObject({ input_tokens: expect.any(Number), output_tokens: expect.any(Number) });
+    expect(sim.webSocket).toMatchObject({ upgrades: upgrades + 1, turns: turns + 2, open: 1 });
+    expect(sim.webSocket.handshakes.at(-1)!.authorization).toBe(`Bearer ${API_KEY}`);
+    // Served by the POST endpoint, marked as socket turns.
+    expect(sim.requests.map((request) => request.headers['x-simulator-transport'])).toEqual(['websocket', 'websocket']);
+    socket.close();
+    await expect.poll(() => sim.webSocket.open).toBe(0);
+  });
+
+  it('a refusal is one error event and the socket stays open; `refuse` answers upgrades with 400; dieAfterEvents drops the socket', async () => {
+    const socket = new ResponsesWS(client);
+    // The SDK also emits an error event as an 'error' (the refusal read below as an event).
+    socket.on('error', () => {});
+    const refused = await turnEvents(socket, { model: 'gpt-4o', input: 'x', reasoning: { summary: 'auto' } });
+    expect(refused).toEqual([expect.objectContaining({ type: 'error', status: 400, error: expect.objectContaining({ param: 'reasoning.summary' }) })]);
+    expect(sim.webSocket.open).toBe(1);
+    sim.webSocket.dieAfterEvents.push(2);
+    socket.send({ type: 'response.create', model: 'gpt-4o-mini', input: 'cut' } as never);
+    await expect.poll(() => sim.webSocket.open).toBe(0);
+    socket.close();
+    const before = sim.webSocket.refused;
+    const upgrades = sim.webSocket.upgrades;
+    sim.webSocket.refuse = true;
+    try {
+      const refusal = new WebSocket(`${sim.url.replace('http', 'ws')}/v1/responses`, { headers: { authorization: `Bearer ${API_KEY}` } });
+      const status = await new Promise((resolve) => {
+        refusal.on('unexpected-response', (_request, response) => resolve(response.statusCode));
+        refusal.on('error', () => resolve('error'));
+      });
+      refusal.terminate();
+      expect(status).toBe(400);
+      expect(sim.webSocket.refused).toBe(before + 1);
+      expect(sim.webSocket.upgrades).toBe(upgrades);
+    } finally {
+      sim.webSocket.refuse = false;
     }
   });
 });

@@ -4,6 +4,7 @@
 //   POST /v1/embeddings         (openai-simulator-legacy.ts) float or base64, `dimensions`
 //   POST /v1/images/generations, /v1/audio/speech (openai-simulator-endpoints.ts)
 //   POST /v1/responses          (openai-simulator-responses.ts) every Response field, function calls, stream events
+//   GET /v1/responses + Upgrade (openai-simulator-websocket.ts) the Responses WebSocket mode, with counters and faults
 //   GET/DELETE /v1/responses/{id}, GET /v1/responses/{id}/input_items, POST /v1/responses/{id}/cancel
 //   GET  /v1/models, GET /v1/models/{id}
 //   GET  /v1/dashboard/billing/subscription, /v1/dashboard/billing/usage, /dashboard/billing/credit_grants
@@ -27,8 +28,12 @@ import { chatCompletions } from './openai-simulator-chat.ts';
 import { completions, embeddings } from './openai-simulator-legacy.ts';
 import { imagesEdits, imagesGenerations, speech, storedResponse, transcriptions } from './openai-simulator-endpoints.ts';
 import { responses } from './openai-simulator-responses.ts';
+import { newWebSocketControl, responsesWebSocket, type ResponsesWebSocketControl } from './openai-simulator-websocket.ts';
 
-export type OpenAISimulator = Simulator;
+export type OpenAISimulator = Simulator & {
+  /** The Responses WebSocket mode's counters and faults (openai-simulator-websocket.ts). */
+  webSocket: ResponsesWebSocketControl;
+};
 
 interface OpenAISimulatorOptions {
   /** The accepted key; default 'sk-sim-openai'. */
@@ -53,12 +58,15 @@ interface OpenAISimulatorOptions {
 
 const DEFAULT_OPENAI_MODELS = ['gpt-4o-mini', 'gpt-4o', 'gpt-3.5-turbo-instruct', 'text-embedding-3-small', 'text-embedding-3-large'];
 
-export function startOpenAISimulator(options: OpenAISimulatorOptions = {}): Promise<OpenAISimulator> {
+export async function startOpenAISimulator(options: OpenAISimulatorOptions = {}): Promise<OpenAISimulator> {
   const apiKey = options.apiKey ?? 'sk-sim-openai';
+  const webSocket = newWebSocketControl();
+  let origin = '';
   const models = (options.models ?? DEFAULT_OPENAI_MODELS).map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'openai' }));
   const modelList = { object: 'list', data: models };
-  return startSimulator({
+  const simulator = await startSimulator({
     recordRequests: options.recordRequests,
+    upgrade: responsesWebSocket(webSocket, apiKey, () => origin),
     http2: options.http2,
     tls: options.tls,
     errorBody: openAIErrorForStatus,
@@ -111,6 +119,8 @@ export function startOpenAISimulator(options: OpenAISimulatorOptions = {}): Prom
       return sendJson(response, 404, openAIError(`Invalid URL (${method} ${path})`, 'invalid_request_error', null, null));
     },
   });
+  origin = simulator.url;
+  return Object.assign(simulator, { webSocket });
 }
 
 function redact(key: string): string {

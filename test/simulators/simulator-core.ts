@@ -8,6 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createH2cServer, createSecureServer as createH2Server } from 'node:http2';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from './test-tls-certificate.ts';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { parseBody, readBody, sendJson, sleep } from './simulator-http.ts';
 import { createScriptQueue, type ScriptStep } from './simulator-script.ts';
 
@@ -64,6 +65,8 @@ interface SimulatorDefinition {
   /** The provider's error body for a scripted status without a body. */
   errorBody(status: number): unknown;
   handle(exchange: SimulatorExchange): Promise<void> | void;
+  /** Takes WebSocket upgrades (the OpenAI simulator's Responses WebSocket mode); absent: none are answered. */
+  upgrade?(request: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
 export async function startSimulator(definition: SimulatorDefinition): Promise<Simulator> {
@@ -126,6 +129,7 @@ export async function startSimulator(definition: SimulatorDefinition): Promise<S
     ? (definition.http2 ? createH2Server({ ...tls, allowHTTP1: true }, handler as never) : createHttpsServer(tls, handler))
     : (definition.http2 ? createH2cServer(handler as never) : createServer(handler));
   if ('keepAliveTimeout' in server) server.keepAliveTimeout = 60_000;
+  if (definition.upgrade) server.on('upgrade', definition.upgrade);
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     connectionsAccepted++;

@@ -89,8 +89,10 @@ describe('the Responses API over WebSocket', () => {
       // The attempt's context went upstream: the simulator saw a traceparent of the same trace.
       expect(children.filter((span) => span.kind === CLIENT)).toHaveLength(1);
     }
-    const upstreamParents = openai.requests.slice(-2).map((request) => String(request.headers.traceparent));
-    for (const header of upstreamParents) expect(header.split('-')[1]).toBe(CLIENT_TRACE);
+    // Both turns went over the OpenAI channel's own Responses WebSocket, whose upgrade carried the first
+    // attempt's traceparent (a WebSocket message has no headers): same trace.
+    expect(openai.requests.slice(-2).map((request) => request.headers['x-simulator-transport'])).toEqual(['websocket', 'websocket']);
+    expect(String(openai.webSocket.handshakes.at(-1)!.traceparent).split('-')[1]).toBe(CLIENT_TRACE);
   });
 });
 

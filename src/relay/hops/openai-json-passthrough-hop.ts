@@ -13,6 +13,7 @@ import type { AttemptUsage } from '../attempt-usage.ts';
 import { getFormat } from '../../formats/index.ts';
 import { speaksFamilyOf } from './api-family.ts';
 import { rawBodyIsUnambiguous } from '../raw-body-keys.ts';
+import type { ResponsesTurnSender } from '../../upstream/responses-upstream-sockets.ts';
 
 interface JsonPassthroughSpec {
   operation: Operation;
@@ -27,6 +28,8 @@ interface JsonPassthroughSpec {
   /** The upstream body; by default the client's with the model id mapped. */
   body?(upstreamModel: string, channel: RoutedChannel): string | Buffer;
   stream?(channel: RoutedChannel, attempt: AttemptUsage): StreamConverter;
+  /** The upstream WebSocket a channel's call goes through instead of a POST (a Responses WebSocket turn), or null. */
+  socket?(channel: RoutedChannel): ResponsesTurnSender | null;
 }
 
 export function openAIJsonPassthroughHop(call: RelayCall, spec: JsonPassthroughSpec): RelayHop {
@@ -34,11 +37,13 @@ export function openAIJsonPassthroughHop(call: RelayCall, spec: JsonPassthroughS
   return {
     supports: spec.supports ?? ((channel) => speaksFamilyOf(channel, client) && supportsOperation(channel, spec.operation)),
     request(channel, upstreamModel) {
-      return {
+      const shape = {
         path: operationPath(channel, spec.operation, upstreamModel),
         headers: { 'content-type': 'application/json' },
         body: spec.body ? spec.body(upstreamModel, channel) : withModel(call, upstreamModel),
       };
+      const socket = spec.socket ? spec.socket(channel) : null;
+      return socket === null ? shape : { ...shape, socket };
     },
     whole(text, channel, _sent, attempt) {
       const reading = spec.reading;

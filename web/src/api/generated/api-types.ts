@@ -2178,6 +2178,7 @@ export interface operations {
                      * @example us-east-1
                      */
                     region?: string;
+                    responses_websocket?: boolean | null;
                     supports_prefill?: boolean;
                     timeouts?: {
                         connect_ms?: number;
@@ -2319,6 +2320,7 @@ export interface operations {
                      * @example us-east-1
                      */
                     region?: string;
+                    responses_websocket?: boolean | null;
                     supports_prefill?: boolean;
                     timeouts?: {
                         connect_ms?: number;
