@@ -90,6 +90,27 @@ describe('config settings in the admin pages', { timeout: 60_000 }, () => {
     await poll(async () => channel()).toMatchObject({ timeouts: { connect_ms: 2000 }, supports_prefill: true });
   });
 
+  it("turns a channel's upstream Responses WebSocket off, and back to the type's default", async () => {
+    const channel = async () => (await admin.get<{ data: { name: string; responses_websocket?: boolean }[] }>('/api/admin/channels')).body.data.find((row) => row.name === 'main')!;
+    const edit = async () => {
+      await page.goto(`${gateway.url}/admin/channels`);
+      await page.getByRole('button', { name: 'Actions for main' }).click();
+      await page.getByRole('menuitem', { name: 'Edit' }).click();
+      return page.getByRole('dialog', { name: 'Edit main' });
+    };
+    let dialog = await edit();
+    const field = dialog.getByRole('radiogroup', { name: 'Responses WebSocket to the upstream' });
+    expect(await field.getByRole('radio', { name: 'Automatic' }).isChecked()).toBe(true);
+    await field.getByRole('radio', { name: 'Off' }).check();
+    await dialog.getByRole('button', { name: 'Save channel' }).click();
+    await poll(async () => (await channel()).responses_websocket).toBe(false);
+    dialog = await edit();
+    expect(await dialog.getByRole('radiogroup', { name: 'Responses WebSocket to the upstream' }).getByRole('radio', { name: 'Off' }).isChecked()).toBe(true);
+    await dialog.getByRole('radiogroup', { name: 'Responses WebSocket to the upstream' }).getByRole('radio', { name: 'Automatic' }).check();
+    await dialog.getByRole('button', { name: 'Save channel' }).click();
+    await poll(async () => 'responses_websocket' in (await channel())).toBe(false);
+  });
+
   it("sets a user's rate limits and refuses a fraction", async () => {
     await page.goto(`${gateway.url}/admin/users`);
     await page.getByRole('button', { name: 'Actions for lim@example.com' }).click();

@@ -30,6 +30,8 @@ export interface AdminChannel {
   unsupported_endpoints?: string[];
   /** true: HTTP/2 to the upstream (h2 over TLS, h2c over http); false: HTTP/1.1 only; absent: automatic. */
   http2?: boolean;
+  /** true: Responses WebSocket turns over the upstream's own WebSocket; false: streamed POSTs; absent: the type's default (on for OpenAI). */
+  responses_websocket?: boolean;
   models: string[];
   model_mapping: Record<string, string>;
   groups: string[];

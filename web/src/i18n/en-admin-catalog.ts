@@ -86,6 +86,15 @@ export const enAdminCatalog = {
     http2Hint: 'Many calls share one connection. https: h2 if offered; http: h2c, which the server must speak.',
     label: 'HTTP version to the upstream',
   },
+  responsesWs: {
+    automatic: 'Automatic',
+    automaticHint: "The type's default: on for OpenAI channels, off for the others.",
+    label: 'Responses WebSocket to the upstream',
+    off: 'Off',
+    offHint: 'Each turn of a Responses WebSocket client is a streamed POST to this upstream.',
+    on: 'On',
+    onHint: "A client's Responses WebSocket turns share one upstream WebSocket (OpenAI's WebSocket mode); a refused upgrade falls back to POST.",
+  },
   mcp: {
     deleteTitle: 'Delete the MCP server {{name}}?',
     deleteBody: 'Its tools disappear from every key at once, and sessions open on it end. Its calls stay in the logs.',

@@ -88,6 +88,15 @@ export const zhAdminCatalog: CatalogueShape<typeof enAdminCatalog> = {
     http2Hint: '多个调用共用一个连接。https：服务器提供时使用 h2；http：h2c，服务器必须支持。',
     label: '到上游的 HTTP 版本',
   },
+  responsesWs: {
+    automatic: '自动',
+    automaticHint: '该类型的默认值：OpenAI 渠道开启，其他渠道关闭。',
+    label: '到上游的 Responses WebSocket',
+    off: '关闭',
+    offHint: 'Responses WebSocket 客户端的每一轮都以流式 POST 发往此上游。',
+    on: '开启',
+    onHint: '客户端的 Responses WebSocket 各轮共用一个上游 WebSocket（OpenAI 的 WebSocket 模式）；升级被拒时改用 POST。',
+  },
   mcp: {
     deleteTitle: '删除 MCP 服务器 {{name}}？',
     deleteBody: '它的工具会立即从所有密钥中消失，在其上打开的会话随之结束。它的调用记录仍保留在日志中。',

@@ -11,6 +11,7 @@ import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 import { initialSettings, ProviderSettingsFields, settingsBody } from './ProviderSettingsFields.tsx';
 import { http2Body, httpVersionOf, UpstreamHttpVersionField } from './UpstreamHttpVersionField.tsx';
+import { ResponsesWebSocketField, responsesWebSocketBody, responsesWebSocketOf } from './ResponsesWebSocketField.tsx';
 import { ChannelBalanceCell } from './ChannelBalance.tsx';
 import { UpstreamModelPicker } from './UpstreamModelPicker.tsx';
 import { TestAllChannels } from './TestAllChannels.tsx';
@@ -173,6 +174,7 @@ function ChannelFields({ types, existing, onClose, onDone }: { types: ChannelTyp
   const [weight, setWeight] = useState<number | string>(existing?.weight ?? 1);
   const [enabled, setEnabled] = useState(existing?.enabled ?? true);
   const [httpVersion, setHttpVersion] = useState(() => httpVersionOf(existing?.http2));
+  const [responsesWs, setResponsesWs] = useState(() => responsesWebSocketOf(existing?.responses_websocket));
   const [settings, setSettings] = useState(() => initialSettings(typeView, existing));
   const [chatFormat, setChatFormat] = useState(existing?.chat_format ?? typeView?.chat_formats[0] ?? '');
   const chooseType = (next: string) => {
@@ -215,6 +217,7 @@ function ChannelFields({ types, existing, onClose, onDone }: { types: ChannelTyp
       ...((typeView?.chat_formats.length ?? 0) > 1 ? { chat_format: chatFormat } : {}),
       unsupported_endpoints: unsupported,
       http2: http2Body(httpVersion),
+      responses_websocket: responsesWebSocketBody(responsesWs),
       ...advancedChannelBody(advanced),
       ...(apiKey ? { api_key: apiKey } : {}),
     };
@@ -268,6 +271,7 @@ function ChannelFields({ types, existing, onClose, onDone }: { types: ChannelTyp
         <NumberInput label={t('admin.channels.weight')} description={t('admin.channels.weightHint')} {...exactNumberProps} value={weight} onChange={setWeight} error={numberErrors.weight} />
       </Group>
       <UpstreamHttpVersionField value={httpVersion} onChange={setHttpVersion} />
+      <ResponsesWebSocketField value={responsesWs} onChange={setResponsesWs} />
       <ChannelAdvancedFields state={advanced} onChange={setAdvanced} errors={advancedErrors} prefillWasSet={existing?.supports_prefill !== undefined} />
       <Switch label={t('admin.channelStatus.enabled')} checked={enabled} onChange={(event) => setEnabled(event.currentTarget.checked)} />
       <Group justify="flex-end">
