@@ -7,7 +7,8 @@ import { normalizeEmail } from './accounts-deps.ts';
 import type { OrganisationRole, UserRow } from '../db/schema.ts';
 import type { MembershipRow } from '../db/repositories/organisations.ts';
 import { acceptInvite, countRecentInvites, findInviteByTokenHash, insertInvite, listPendingInvites, revokeInvite } from '../db/repositories/organisation-invites.ts';
-import { findOrganisation } from '../db/repositories/organisations.ts';
+import { findOrganisation, listMembershipsOfUser } from '../db/repositories/organisations.ts';
+import { MAX_ORGANISATIONS_PER_USER } from './organisations.ts';
 import { organisationInviteMail } from './mail/mail-templates.ts';
 import { apiNotFound, forbidden, invalidRequest } from '../gateway-errors.ts';
 
@@ -54,6 +55,8 @@ export async function accept(deps: AccountsDeps, user: UserRow, token: string): 
   const tokenHash = hashToken(token);
   const found = await findInviteByTokenHash(deps.db, tokenHash);
   if (!found || user.email === null || normalizeEmail(user.email) !== found.email) throw invalidInvitation();
+  // Joining counts as creating does: the invitation stays usable once the user has left another.
+  if ((await listMembershipsOfUser(deps.db, user.id)).length >= MAX_ORGANISATIONS_PER_USER) throw invalidRequest(`You belong to ${MAX_ORGANISATIONS_PER_USER} organisations, the most allowed.`, null, 'too_many_organisations');
   const accepted = await acceptInvite(deps.db, tokenHash, user.id);
   if (!accepted) throw invalidInvitation();
   const organisation = await findOrganisation(deps.db, Number(accepted.organisation_id));

@@ -14,7 +14,8 @@ export const ORGANISATION_ROLES = ['owner', 'admin', 'billing', 'member'] as con
 export const MANAGERS: readonly OrganisationRole[] = ['owner', 'admin'];
 /** The shared wallet: its ledger, top-ups and codes. */
 export const PAYERS: readonly OrganisationRole[] = ['owner', 'billing'];
-const MAX_ORGANISATIONS_PER_USER = 50;
+/** Organisations one user may belong to, by creating or by joining. */
+export const MAX_ORGANISATIONS_PER_USER = 50;
 
 /** The caller's membership, or 404; 403 when their role is not among `roles`. */
 export async function membershipFor(deps: Pick<AccountsDeps, 'db'>, organisationId: number, userId: number, roles?: readonly OrganisationRole[]): Promise<MembershipRow> {

@@ -261,4 +261,25 @@ describe.each([{ engine: 'SQLite' }, { engine: 'PostgreSQL' }])('organisations o
     const created = await as.carol.post(`/api/orgs/${org}/keys`, { name: 'carol-premium' });
     expect(created.body.group).toBe('premium');
   });
+
+  it('holds the 50-organisation limit when joining too, and the same link works once the user has left one', async () => {
+    // Eve owns one organisation; 49 more make 50.
+    for (let made = 1; made < 50; made += 1) expect((await as.eve.post('/api/orgs', { name: `Eve ${made}` })).status).toBe(201);
+    expect((await as.eve.post('/api/orgs', { name: 'One too many' })).body.error.code).toBe('too_many_organisations');
+    const since = smtp.mails.length;
+    expect((await as.bob.post(`/api/orgs/${org}/invites`, { email: 'eve@example.com' })).status).toBe(201);
+    const token = new URL(linkIn(await smtp.waitFor('eve@example.com', /Join Acme/, since), '/orgs/join?token=')).searchParams.get('token')!;
+    const refused = await as.eve.post('/api/orgs/join', { token });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('too_many_organisations');
+    expect((await as.eve.get(`/api/orgs/${org}`)).status).toBe(404);
+    // Eve hands one she made to Mallory and leaves it; the same link then works.
+    const mine = ((await as.eve.get('/api/orgs')).body.data as { id: number; name: string }[]).find((row) => row.name === 'Eve 1')!;
+    expect((await as.eve.post(`/api/orgs/${mine.id}/invites`, { email: 'mallory@example.com' })).status).toBe(201);
+    const handOver = new URL(linkIn(await smtp.waitFor('mallory@example.com', /Join Eve 1/, since), '/orgs/join?token=')).searchParams.get('token')!;
+    expect((await as.mallory.post('/api/orgs/join', { token: handOver })).status).toBe(200);
+    expect((await as.eve.post(`/api/orgs/${mine.id}/transfer`, { user_id: ids.mallory })).status).toBe(200);
+    expect((await as.eve.delete(`/api/orgs/${mine.id}/members/${ids.eve}`)).status).toBe(200);
+    expect((await as.eve.post('/api/orgs/join', { token })).status).toBe(200);
+  }, 60_000);
 });
