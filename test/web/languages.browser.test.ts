@@ -56,7 +56,7 @@ const EVERY_PAGE = [...USER_PAGES.map((page) => page.path), ...ADMIN_PAGES.map((
 const ALLOWED = [
   'API', 'SDK', 'URL', 'URI', 'CSV', 'JSON', 'HTTP', 'HTTPS', 'SSE', 'SMTP', 'MCP', 'CIDR', 'IP', 'ID', 'RPM', 'TPM', 'QR', 'US',
   'OpenAI', 'Anthropic', 'Gemini', 'Claude', 'Codex', 'Cursor', 'GitHub', 'Enterprise', 'Server', 'Google', 'Microsoft', 'Okta', 'Keycloak',
-  'OpenID', 'Connect', 'Stripe', 'Responses', 'vLLM', 'Streamable', 'Token', 'token', 'curl', 'Ctrl', 'Enter', 'playground',
+  'OpenID', 'Connect', 'Stripe', 'Responses', 'WebSocket', 'POST', 'vLLM', 'Streamable', 'Token', 'token', 'curl', 'Ctrl', 'Enter', 'playground',
   'http', 'https', 'smtp', 'smtps', 'auto', 'tools', 'false', 'GW', 'ERR', 'UPSTREAM', 'TIMEOUT',
   'root', 'main', 'default', 'vip', 'system', 'openai', 'AM', 'PM',
 ];
