@@ -3,7 +3,7 @@
 // the organisation's (a platform administrator sets it), never the member's choice.
 import type { AccountsDeps } from './accounts-deps.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format.ts';
-import { keyView } from './user-keys.ts';
+import { isUniqueViolation, keyColumns, keyView } from './user-keys.ts';
 import { insertApiKey } from '../db/repositories/api-keys.ts';
 import {
   countLiveKeys, deleteOrganisationKey, findOrganisationKey, listOrganisationKeys, updateOrganisationKey,
@@ -11,7 +11,6 @@ import {
 import type { MembershipRow } from '../db/repositories/organisations.ts';
 import type { ApiKeyRow, ApiKeysTable } from '../db/schema.ts';
 import { apiNotFound, conflict, invalidRequest } from '../gateway-errors.ts';
-import { usdToMicros } from '../metering/pricing.ts';
 import { isManager } from './organisations.ts';
 
 const MAX_KEYS_PER_MEMBER = 100;
@@ -30,18 +29,8 @@ function organisationKeyView(row: ApiKeyRow & { member_name?: string | null }) {
   return { ...view, member_user_id: row.member_user_id === null ? null : Number(row.member_user_id), member_name: row.member_name ?? null };
 }
 
-function toColumns(settings: OrganisationKeySettings): Partial<ApiKeysTable> {
-  const set: Partial<ApiKeysTable> = {};
-  if (settings.name !== undefined) set.name = settings.name;
-  if (settings.models !== undefined) set.models_json = settings.models === null ? null : JSON.stringify(settings.models);
-  if (settings.quota_usd !== undefined) set.quota_micros = settings.quota_usd === null ? null : usdToMicros(settings.quota_usd);
-  if (settings.expires_at !== undefined) set.expires_at = settings.expires_at === null ? null : Date.parse(settings.expires_at);
-  if (settings.ip_allowlist !== undefined) set.ip_allowlist_json = settings.ip_allowlist === null ? null : JSON.stringify(settings.ip_allowlist);
-  if (settings.enabled !== undefined) set.status = settings.enabled ? 'active' : 'disabled';
-  return set;
-}
+const toColumns = (settings: OrganisationKeySettings) => keyColumns(settings);
 
-const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message);
 const nameTaken = (name: string | undefined) => conflict(`The organisation already has a key named '${name}'.`, 'name', 'key_name_taken');
 
 /** The keys the caller may see: every member's for owners and admins, else their own. */

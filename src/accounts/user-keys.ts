@@ -64,12 +64,14 @@ async function checkGroup(deps: Pick<AccountsDeps, 'db'>, group: string): Promis
   if (!row || !(await selfServiceGroups(deps)).includes(group)) throw invalidRequest(`The group '${group}' is not one you can use. GET /api/groups lists them.`, 'group', 'group_not_available');
 }
 
-function toColumns(settings: KeySettings): Partial<ApiKeyRow> {
-  const set: Partial<ApiKeyRow> = {};
+/** The columns a key's settings write (never its id, owner or secret). */
+type KeyColumns = Partial<Pick<ApiKeyRow, 'name' | 'group_name' | 'models_json' | 'mcp_tools_json' | 'quota_micros' | 'expires_at' | 'ip_allowlist_json' | 'status'>>;
+
+/** The columns of the settings every key has (a personal key's and an organisation's), as an update sets them. */
+export function keyColumns(settings: Omit<KeySettings, 'group' | 'mcp_tools'>): KeyColumns {
+  const set: KeyColumns = {};
   if (settings.name !== undefined) set.name = settings.name;
-  if (settings.group !== undefined) set.group_name = settings.group;
   if (settings.models !== undefined) set.models_json = settings.models === null ? null : JSON.stringify(settings.models);
-  if (settings.mcp_tools !== undefined) set.mcp_tools_json = settings.mcp_tools === null ? null : JSON.stringify(settings.mcp_tools);
   if (settings.quota_usd !== undefined) set.quota_micros = settings.quota_usd === null ? null : usdToMicros(settings.quota_usd);
   if (settings.expires_at !== undefined) set.expires_at = settings.expires_at === null ? null : Date.parse(settings.expires_at);
   if (settings.ip_allowlist !== undefined) set.ip_allowlist_json = settings.ip_allowlist === null ? null : JSON.stringify(settings.ip_allowlist);
@@ -77,7 +79,16 @@ function toColumns(settings: KeySettings): Partial<ApiKeyRow> {
   return set;
 }
 
-const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message);
+/** A personal key's columns: those of every key, its group and its MCP tool allowlist. */
+function toColumns(settings: KeySettings): KeyColumns {
+  const set = keyColumns(settings);
+  if (settings.group !== undefined) set.group_name = settings.group;
+  if (settings.mcp_tools !== undefined) set.mcp_tools_json = settings.mcp_tools === null ? null : JSON.stringify(settings.mcp_tools);
+  return set;
+}
+
+/** A key name taken already (the engines word the unique violation differently). */
+export const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message);
 
 export async function createUserKey(deps: AccountsDeps, userId: number, settings: KeySettings & { name: string }): Promise<{ key: string; data: ReturnType<typeof keyView> }> {
   await checkGroup(deps, settings.group ?? 'default');
