@@ -1,42 +1,36 @@
 // Administering upstream MCP servers: create, edit (the credential is write-only: replaced when given,
 // never shown), delete, and test (connect with the server's credential and list its tools). Every change
 // reloads every instance's snapshot through the caller's announce.
-import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { DatabaseSchema, McpServerRow } from '../db/schema.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import type { McpServerConfig, mcpServerPatchSchema } from '../config/mcp-server-schema.ts';
-import { deleteMcpServer, findMcpServerById, findMcpServerByName, updateMcpServer } from '../db/repositories/mcp-servers.ts';
+import { deleteMcpServer, findMcpServerById, findMcpServerByName, insertMcpServer, updateMcpServer, type McpServer } from '../db/repositories/mcp-servers.ts';
+import type { Db } from '../db/repositories/repository-helpers.ts';
 import { apiNotFound, conflict } from '../gateway-errors.ts';
 import { mcpCredentialOfConfig, mcpServerColumnsOfConfig, mcpSettingsOfConfig, sealMcpCredential } from '../mcp/mcp-server-rows.ts';
 import { buildMcpUpstreams } from '../mcp/mcp-upstream.ts';
 import { usdToMicros } from '../metering/pricing.ts';
 
-type Db = Kysely<DatabaseSchema>;
 type McpServerPatch = z.infer<typeof mcpServerPatchSchema>;
 
-export async function createMcpServer(db: Db, secrets: SecretBox, server: McpServerConfig): Promise<McpServerRow> {
+export async function createMcpServer(db: Db, secrets: SecretBox, server: McpServerConfig): Promise<McpServer> {
   if (await findMcpServerByName(db, server.name)) throw conflict(`An MCP server named '${server.name}' exists already.`, 'name', 'name_taken');
-  const now = Date.now();
-  return db.insertInto('mcp_servers').values({
-    name: server.name,
+  return insertMcpServer(db, server.name, {
     ...mcpServerColumnsOfConfig(server),
     credential_encrypted: sealMcpCredential(secrets, mcpCredentialOfConfig(server)),
-    created_at: now,
-    updated_at: now,
-  }).returningAll().executeTakeFirstOrThrow();
+  });
 }
 
-export async function findMcpServerOr404(db: Db, id: number): Promise<McpServerRow> {
+export async function findMcpServerOr404(db: Db, id: number): Promise<McpServer> {
   const row = await findMcpServerById(db, id);
   if (!row) throw apiNotFound('MCP server');
   return row;
 }
 
-export async function editMcpServer(db: Db, secrets: SecretBox, id: number, patch: McpServerPatch): Promise<{ before: McpServerRow; after: McpServerRow }> {
+export async function editMcpServer(db: Db, secrets: SecretBox, id: number, patch: McpServerPatch): Promise<{ before: McpServer; after: McpServer }> {
   const before = await findMcpServerOr404(db, id);
-  const settings = JSON.parse(before.settings_json) as Record<string, unknown>;
-  const current = mcpSettingsOfConfig({ timeout_ms: settings.timeoutMs as number | undefined, rpm_limit: settings.rpmLimit as number | undefined, log_payloads: settings.logPayloads as boolean | undefined, allow_private_network: settings.allowPrivateNetwork as boolean | undefined });
+  const settings = before.settings;
+  const current = mcpSettingsOfConfig({ timeout_ms: settings.timeoutMs, rpm_limit: settings.rpmLimit, log_payloads: settings.logPayloads, allow_private_network: settings.allowPrivateNetwork });
   const merged = mcpSettingsOfConfig({
     timeout_ms: patch.timeout_ms === undefined ? current.timeoutMs : patch.timeout_ms ?? undefined,
     rpm_limit: patch.rpm_limit === undefined ? current.rpmLimit : patch.rpm_limit ?? undefined,
@@ -60,14 +54,14 @@ export async function editMcpServer(db: Db, secrets: SecretBox, id: number, patc
   return { before, after };
 }
 
-export async function removeMcpServer(db: Db, id: number): Promise<McpServerRow> {
+export async function removeMcpServer(db: Db, id: number): Promise<McpServer> {
   const row = await deleteMcpServer(db, id);
   if (!row) throw apiNotFound('MCP server');
   return row;
 }
 
 /** Connects to the server as a session would (its credential, its timeout, the private-network rule) and lists its tools. */
-export async function testMcpServer(row: McpServerRow, secrets: SecretBox): Promise<{ ok: boolean; latency_ms: number; tools: { name: string; description: string | null }[]; error: string | null }> {
+export async function testMcpServer(row: McpServer, secrets: SecretBox): Promise<{ ok: boolean; latency_ms: number; tools: { name: string; description: string | null }[]; error: string | null }> {
   const started = performance.now();
   const upstream = buildMcpUpstreams([row], secrets).get(row.name);
   if (!upstream) return { ok: false, latency_ms: 0, tools: [], error: 'Its credential cannot be decrypted with this GATEWAY_SECRET; enter it again.' };

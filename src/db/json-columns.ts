@@ -29,6 +29,16 @@ export const stringListColumn = z.array(z.string());
 
 export const stringMapColumn = z.record(z.string(), z.string());
 
+/** mcp_servers.settings_json: what a server's entry sets besides its address, groups, price and credential. */
+export const mcpServerSettingsColumn = z.object({
+  timeoutMs: z.number().optional(),
+  rpmLimit: z.number().optional(),
+  logPayloads: z.boolean().optional(),
+  allowPrivateNetwork: z.boolean().optional(),
+});
+
+export type McpServerSettings = z.infer<typeof mcpServerSettingsColumn>;
+
 const tokenPrices = {
   inputPerMtok: z.number().optional(),
   cachedInputPerMtok: z.number().optional(),

@@ -1,10 +1,9 @@
 // What /mcp and /mcp/{server} do with an authenticated request, apart from HTTP: find the caller's session
 // (or open one for an initialize), and afterwards keep it (a session the transport created) or drop it (an
 // initialize that failed). Created on the first MCP request, with the SDK (src/http/routes/mcp-routes.ts).
-import type { Kysely } from 'kysely';
+import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { CachedKey } from '../accounts/key-index.ts';
 import type { RedisContext } from '../cluster/redis-connection.ts';
-import type { DatabaseSchema } from '../db/schema.ts';
 import { gatewayError } from '../gateway-errors.ts';
 import type { McpScope } from './mcp-access.ts';
 import { createMcpPayloadLog, type McpPayloadLog } from './mcp-payload-log.ts';
@@ -15,7 +14,7 @@ import { createMcpSessions, DEFAULT_MCP_SESSION_LIMITS, type McpSessionLimits, t
 const PAYLOAD_FLUSH_MS = 250;
 
 interface McpEndpointDeps extends Omit<McpSessionDeps, 'payloads'> {
-  db: Kysely<DatabaseSchema>;
+  db: Db;
   limits?: McpSessionLimits;
   /** Several instances: sessions are recorded in Redis, so any instance serves any session. */
   redis?: RedisContext | undefined;

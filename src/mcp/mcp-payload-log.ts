@@ -1,9 +1,8 @@
 // Arguments and results of the calls to servers that keep them (log_payloads), written behind the calls in
 // batches, never on the call's path. Bounded: beyond MAX_PENDING unwritten payloads new ones are dropped
 // and counted (the call's own log row and charge go through the metering queue, which never drops them).
+import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { Logger } from 'pino';
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from '../db/schema.ts';
 import { insertMcpCallPayloads } from '../db/repositories/mcp-servers.ts';
 
 const MAX_PENDING = 2_000;
@@ -22,7 +21,7 @@ export interface McpPayloadLog {
   readonly dropped: number;
 }
 
-export function createMcpPayloadLog(db: Kysely<DatabaseSchema>, logger: Logger, flushIntervalMs: number): McpPayloadLog {
+export function createMcpPayloadLog(db: Db, logger: Logger, flushIntervalMs: number): McpPayloadLog {
   let pending: McpPayloadRow[] = [];
   let dropped = 0;
   let writing: Promise<void> = Promise.resolve();

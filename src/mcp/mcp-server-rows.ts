@@ -1,7 +1,7 @@
 // Config entries and admin API bodies (human units) → mcp_servers columns (micro-USD, JSON text, the
 // credential encrypted), and rows → what the admin API shows (never the credential).
 import type { McpServerConfig } from '../config/mcp-server-schema.ts';
-import type { McpServerRow } from '../db/schema.ts';
+import type { McpServer } from '../db/repositories/mcp-servers.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 import { usdToMicros } from '../metering/pricing.ts';
 import type { McpCredential, McpServerSettings } from './mcp-upstream.ts';
@@ -38,8 +38,8 @@ export function sealMcpCredential(secrets: SecretBox, credential: McpCredential 
 }
 
 /** What administrators see: the kind of credential and the header names, never a value or a secret. */
-export function mcpServerView(row: McpServerRow, secrets: SecretBox) {
-  const settings = JSON.parse(row.settings_json) as McpServerSettings;
+export function mcpServerView(row: McpServer, secrets: SecretBox) {
+  const settings = row.settings;
   let credential: { kind: 'none' } | { kind: 'headers'; header_names: string[] } | { kind: 'oauth'; client_id: string } | { kind: 'unreadable' } = { kind: 'none' };
   if (row.credential_encrypted !== null) {
     try {
@@ -54,7 +54,7 @@ export function mcpServerView(row: McpServerRow, secrets: SecretBox) {
     name: row.name,
     url: row.url,
     transport: row.transport,
-    groups: JSON.parse(row.groups_json) as string[],
+    groups: row.groups,
     enabled: row.status === 'enabled',
     price_per_call: Number(row.price_per_call_micros) / 1_000_000,
     timeout_ms: settings.timeoutMs ?? null,

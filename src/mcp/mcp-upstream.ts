@@ -1,18 +1,13 @@
 // An upstream MCP server as the gateway holds it in memory: built from its row at every reload (the
 // credential decrypted once then, never per call), shared by every session that reaches it.
-import type { McpServerRow } from '../db/schema.ts';
+import type { McpServer } from '../db/repositories/mcp-servers.ts';
 import type { SecretBox } from '../accounts/secret-box.ts';
 
 export type McpCredential =
   | { headers: Record<string, string> }
   | { oauth: { client_id: string; client_secret: string; scope?: string | undefined; issuer?: string | undefined } };
 
-export interface McpServerSettings {
-  timeoutMs?: number;
-  rpmLimit?: number;
-  logPayloads?: boolean;
-  allowPrivateNetwork?: boolean;
-}
+export type { McpServerSettings } from '../db/json-columns.ts';
 
 export interface McpUpstream {
   id: number;
@@ -34,7 +29,7 @@ export interface McpUpstream {
 const DEFAULT_MCP_TIMEOUT_MS = 30_000;
 
 /** The servers by name; a server whose credential cannot be decrypted is left out, and reported. */
-export function buildMcpUpstreams(rows: McpServerRow[], secrets: SecretBox, unreadable?: (name: string, reason: string) => void): ReadonlyMap<string, McpUpstream> {
+export function buildMcpUpstreams(rows: McpServer[], secrets: SecretBox, unreadable?: (name: string, reason: string) => void): ReadonlyMap<string, McpUpstream> {
   const servers = new Map<string, McpUpstream>();
   for (const row of rows) {
     let credential: McpCredential | null = null;
@@ -46,14 +41,14 @@ export function buildMcpUpstreams(rows: McpServerRow[], secrets: SecretBox, unre
         continue;
       }
     }
-    const settings = JSON.parse(row.settings_json) as McpServerSettings;
+    const settings = row.settings;
     servers.set(row.name, {
       id: Number(row.id),
       name: row.name,
       url: row.url,
       transport: row.transport,
       credential,
-      groups: new Set(JSON.parse(row.groups_json) as string[]),
+      groups: new Set(row.groups),
       enabled: row.status === 'enabled',
       pricePerCallMicros: Number(row.price_per_call_micros),
       timeoutMs: settings.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS,

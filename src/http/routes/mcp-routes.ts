@@ -3,10 +3,9 @@
 // Refusals before a session answers (no key, an unknown or forbidden server, an unknown session) are HTTP
 // errors with a JSON-RPC error body; inside a session the SDK's transport answers. The SDK and the session
 // machinery load with the first MCP request (src/mcp/mcp-endpoint.ts).
+import type { Db } from '../../db/repositories/repository-helpers.ts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DatabaseSchema } from '../../db/schema.ts';
 import type { RedisContext } from '../../cluster/redis-connection.ts';
 import type { GatewayState } from '../../gateway-state.ts';
 import type { Accounting } from '../../metering/accounting.ts';
@@ -25,7 +24,7 @@ interface McpRouteDeps {
   rateLimiter: RateLimiter;
   recorder: UsageRecorder;
   logger: Logger;
-  db: Kysely<DatabaseSchema>;
+  db: Db;
   /** Shared by the instances of a deployment: MCP sessions are served by any of them. */
   redis?: RedisContext | undefined;
 }
