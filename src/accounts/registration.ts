@@ -10,7 +10,7 @@ import { alreadyRegisteredMail, verifyEmailMail } from './mail/mail-templates.ts
 import { getSetting } from '../db/repositories/settings.ts';
 import { forbidden, invalidRequest } from '../gateway-errors.ts';
 import { confirmEmailChange } from './profile.ts';
-import { createUser, findUserByEmail } from '../db/repositories/users.ts';
+import { createUser, findUserByEmail, markEmailVerified } from '../db/repositories/users.ts';
 
 interface RegistrationSetting {
   mode: 'open' | 'closed' | 'domains';
@@ -81,7 +81,7 @@ export async function verifyEmail(deps: AccountsDeps, token: string): Promise<vo
   const used = await consumeEmailToken(deps.db, token, 'verify_email');
   if (!used && await confirmEmailChange(deps, token)) return;
   if (!used) throw invalidRequest('This verification link is invalid, used or expired. Ask for a new one.', 'token', 'invalid_token');
-  await deps.db.updateTable('users').set({ email_verified_at: Date.now(), updated_at: Date.now() }).where('id', '=', used.user_id).where('email_verified_at', 'is', null).execute();
+  await markEmailVerified(deps.db, used.user_id);
 }
 
 const MAX_BEHIND = 64;

@@ -15,7 +15,6 @@ const PENDING = [
   'src/accounts/',
   'src/payments/',
   'src/http/routes/api-payments-routes.ts',
-  'src/http/routes/api-me-routes.ts',
 ];
 
 const QUERY_BUILDER = /from\s+['"](?:kysely|[./]*db\/kysely-parts\.ts)['"]|\b(?:selectFrom|insertInto|updateTable|deleteFrom)\s*\(/;

@@ -109,3 +109,18 @@ export async function listApiKeysWithOwners(db: Db) {
       'users.email as user_email', 'api_keys.models_json', 'api_keys.ip_allowlist_json', 'api_keys.rpm_limit', 'api_keys.tpm_limit'])
     .orderBy('api_keys.id').execute();
 }
+
+/** A user's key by name with only its id and status (any status, deleted too). */
+export async function findKeyStatusByUserAndName(db: Db, userId: number, name: string): Promise<Pick<ApiKeyRow, 'id' | 'status'> | undefined> {
+  return db.selectFrom('api_keys').select(['id', 'status']).where('user_id', '=', userId).where('name', '=', name).executeTakeFirst();
+}
+
+export async function renameApiKey(db: Db, id: number, name: string): Promise<void> {
+  await db.updateTable('api_keys').set({ name }).where('id', '=', id).execute();
+}
+
+/** A user's active keys expiring in (after, until]. */
+export async function listKeysExpiringBetween(db: Db, userId: number, after: number, until: number): Promise<Pick<ApiKeyRow, 'id' | 'name' | 'expires_at'>[]> {
+  return db.selectFrom('api_keys').select(['id', 'name', 'expires_at']).where('user_id', '=', userId).where('status', '=', 'active')
+    .where('expires_at', 'is not', null).where('expires_at', '>', after).where('expires_at', '<=', until).execute();
+}
