@@ -14,7 +14,6 @@ const ROOT = join(import.meta.dirname, '../..');
 const PENDING = [
   'src/accounts/',
   'src/payments/',
-  'src/http/routes/api-payments-routes.ts',
 ];
 
 const QUERY_BUILDER = /from\s+['"](?:kysely|[./]*db\/kysely-parts\.ts)['"]|\b(?:selectFrom|insertInto|updateTable|deleteFrom)\s*\(/;

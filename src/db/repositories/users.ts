@@ -163,3 +163,8 @@ export async function listUsersWithNotifications(db: Db): Promise<UserRow[]> {
   return db.selectFrom('users').selectAll().where('status', '=', 'active').where('email', 'is not', null)
     .where('settings_json', 'like', '%"notifications"%').execute();
 }
+
+/** An identity provider vouched for the unverified address: it becomes verified and the unproven password goes. */
+export async function verifyEmailDroppingPassword(db: Db, id: number, now = Date.now()): Promise<void> {
+  await db.updateTable('users').set({ email_verified_at: now, password_hash: null, updated_at: now }).where('id', '=', id).execute();
+}
