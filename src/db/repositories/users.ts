@@ -168,3 +168,9 @@ export async function listUsersWithNotifications(db: Db): Promise<UserRow[]> {
 export async function verifyEmailDroppingPassword(db: Db, id: number, now = Date.now()): Promise<void> {
   await db.updateTable('users').set({ email_verified_at: now, password_hash: null, updated_at: now }).where('id', '=', id).execute();
 }
+
+/** The handles and e-mails of these users (one indexed read). */
+export async function listUserLabels(db: Db, ids: readonly number[]): Promise<Pick<UserRow, 'id' | 'name' | 'email'>[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', [...ids]).execute();
+}
