@@ -9,6 +9,7 @@ import type { ModelPricing, TokenPrices } from '../metering/model-pricing.ts';
 import { TOKEN_PRICE_FIELDS, type TokenPriceConfigName } from '../metering/price-fields.ts';
 import { getSetting, setSetting } from '../db/repositories/settings.ts';
 import { listGroupsNamed } from '../db/repositories/groups.ts';
+import { pricingPageSettingColumn } from '../db/json-columns.ts';
 import { selfServiceGroups } from './user-keys.ts';
 import { kindOfModel } from '../config/model-kind.ts';
 import type { ModelKind } from '../config/model-capabilities.ts';
@@ -20,7 +21,7 @@ interface PricingPageSetting {
 }
 
 export async function pricingPageSetting(deps: Pick<AccountsDeps, 'db'>): Promise<PricingPageSetting> {
-  return (await getSetting<PricingPageSetting>(deps.db, PRICING_PAGE_SETTING)) ?? { enabled: false };
+  return (await getSetting(deps.db, PRICING_PAGE_SETTING, pricingPageSettingColumn)) ?? { enabled: false };
 }
 
 export async function setPricingPageSetting(deps: Pick<AccountsDeps, 'db'>, setting: PricingPageSetting): Promise<void> {

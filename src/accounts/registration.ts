@@ -8,6 +8,7 @@ import { hashPassword } from './passwords.ts';
 import { consumeEmailToken, issueEmailToken } from './email-tokens.ts';
 import { alreadyRegisteredMail, verifyEmailMail } from './mail/mail-templates.ts';
 import { getSetting } from '../db/repositories/settings.ts';
+import { registrationSettingColumn } from '../db/json-columns.ts';
 import { forbidden, invalidRequest } from '../gateway-errors.ts';
 import { confirmEmailChange } from './profile.ts';
 import { createUser, findUserByEmail, markEmailVerified } from '../db/repositories/users.ts';
@@ -21,7 +22,7 @@ interface RegistrationSetting {
 export const REGISTRATION_SETTING = 'registration';
 
 export async function registrationSetting(deps: Pick<AccountsDeps, 'db'>): Promise<RegistrationSetting> {
-  return (await getSetting<RegistrationSetting>(deps.db, REGISTRATION_SETTING)) ?? { mode: 'open', domains: [] };
+  return (await getSetting(deps.db, REGISTRATION_SETTING, registrationSettingColumn)) ?? { mode: 'open', domains: [] };
 }
 
 /** A unique internal handle; the display name lives in the user's profile settings. */

@@ -7,6 +7,7 @@ import type { ApiKeyRow } from '../db/schema.ts';
 import { apiNotFound, conflict, invalidRequest } from '../gateway-errors.ts';
 import { usdToMicros } from '../metering/pricing.ts';
 import { getSetting } from '../db/repositories/settings.ts';
+import { stringListColumn } from '../db/json-columns.ts';
 import { findGroupByName } from '../db/repositories/groups.ts';
 import { apiKeyListsOf, countLiveKeysOfUser, deleteKeyOfUser, findLiveKeyOfUser, insertApiKey, listLiveKeysOfUser, updateLiveKeyOfUser } from '../db/repositories/api-keys.ts';
 
@@ -58,7 +59,7 @@ export async function ownKey(deps: Pick<AccountsDeps, 'db'>, userId: number, id:
 export const SELF_SERVICE_GROUPS_SETTING = 'self_service_groups';
 
 export async function selfServiceGroups(deps: Pick<AccountsDeps, 'db'>): Promise<string[]> {
-  return (await getSetting<string[]>(deps.db, SELF_SERVICE_GROUPS_SETTING)) ?? ['default'];
+  return (await getSetting(deps.db, SELF_SERVICE_GROUPS_SETTING, stringListColumn)) ?? ['default'];
 }
 
 async function checkGroup(deps: Pick<AccountsDeps, 'db'>, group: string): Promise<void> {

@@ -151,3 +151,16 @@ export function userPreferencesOf(json: string): UserPreferences {
   const parsed = userPreferencesColumn.safeParse(value);
   return parsed.success ? parsed.data : {};
 }
+
+// settings.value_json: one schema per setting the gateway reads (getSetting takes it). Objects a write
+// merges into are loose, so a key this version does not know survives the next save.
+
+export const maxTopUpSettingColumn = z.number();
+
+export const mailSettingColumn = z.looseObject({ smtp_url_encrypted: z.string().optional(), from: z.string().optional() });
+
+export const pricingPageSettingColumn = z.object({ enabled: z.boolean() });
+
+export const registrationSettingColumn = z.object({ mode: z.enum(['open', 'closed', 'domains']), domains: z.array(z.string()) });
+
+export const signinDomainsSettingColumn = z.looseObject({ domains: z.array(z.string()).optional(), providers: z.array(z.string()).optional() });

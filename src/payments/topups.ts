@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { UserRow } from '../db/schema.ts';
 import { invalidRequest, gatewayError } from '../gateway-errors.ts';
 import { getSetting } from '../db/repositories/settings.ts';
+import { maxTopUpSettingColumn } from '../db/json-columns.ts';
 import { insertPendingPayment, markPaymentFailed, setPaymentCheckout } from '../db/repositories/payments.ts';
 import { DEFAULT_MAX_TOPUP_USD, MAX_TOPUP_SETTING, type PaymentsDeps } from './payments-deps.ts';
 
@@ -21,7 +22,7 @@ const providerFailed = (cause: unknown) =>
   });
 
 export async function maxTopUpUsd(deps: Pick<PaymentsDeps, 'db'>): Promise<number> {
-  const value = await getSetting<number>(deps.db, MAX_TOPUP_SETTING);
+  const value = await getSetting(deps.db, MAX_TOPUP_SETTING, maxTopUpSettingColumn);
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : DEFAULT_MAX_TOPUP_USD;
 }
 
