@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { EmailTokensTable } from '../db/schema.ts';
 import { hashToken } from './sessions.ts';
+import { replaceEmailToken, useEmailToken } from '../db/repositories/email-tokens.ts';
 
 type EmailTokenPurpose = EmailTokensTable['purpose'];
 
@@ -17,17 +18,11 @@ export const TOKEN_TTL_MS: Record<EmailTokenPurpose, number> = {
 /** Issues a token; earlier unused tokens of the same purpose for the user stop working. */
 export async function issueEmailToken(db: Db, userId: number, purpose: EmailTokenPurpose, data: string | null = null, now = Date.now()): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await db.updateTable('email_tokens').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
-  await db.insertInto('email_tokens').values({ token_hash: hashToken(token), user_id: userId, purpose, created_at: now, expires_at: now + TOKEN_TTL_MS[purpose], used_at: null, data }).execute();
+  await replaceEmailToken(db, { token_hash: hashToken(token), user_id: userId, purpose, created_at: now, expires_at: now + TOKEN_TTL_MS[purpose], data }, now);
   return token;
 }
 
 /** Marks the token used and returns it, or undefined when unknown, used, expired or of another purpose. */
 export async function consumeEmailToken(db: Db, token: string, purpose: EmailTokenPurpose, now = Date.now()): Promise<{ user_id: number; data: string | null } | undefined> {
-  const tokenHash = hashToken(token);
-  // The conditional update is the single-use guarantee, also between two instances.
-  const updated = await db.updateTable('email_tokens').set({ used_at: now })
-    .where('token_hash', '=', tokenHash).where('purpose', '=', purpose).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) return undefined;
-  return db.selectFrom('email_tokens').select(['user_id', 'data']).where('token_hash', '=', tokenHash).executeTakeFirstOrThrow();
+  return useEmailToken(db, hashToken(token), purpose, now);
 }

@@ -11,7 +11,8 @@ import type { AccountsDeps } from './accounts-deps.ts';
 import { normalizeEmail } from './accounts-deps.ts';
 import { checkRegistrationOpen } from './registration.ts';
 import { endUserSessions } from './sessions.ts';
-import { createUser, findUserByEmail, findUserById } from '../db/repositories/users.ts';
+import { createUser, findUserByEmail, findUserById, verifyEmailDroppingPassword } from '../db/repositories/users.ts';
+import { findLinkedIdentity, linkIdentity, touchLinkedIdentity } from '../db/repositories/user-identities.ts';
 import type { UserRow } from '../db/schema.ts';
 import type { IdentityProviderRow } from './identity-provider-store.ts';
 import { forbidden } from '../gateway-errors.ts';
@@ -25,12 +26,12 @@ export interface ExternalPerson {
 }
 
 export async function accountForExternalPerson(deps: AccountsDeps, provider: IdentityProviderRow, person: ExternalPerson, now = Date.now()): Promise<UserRow> {
-  const linked = await deps.db.selectFrom('user_identities').select(['id', 'user_id']).where('provider_id', '=', provider.id).where('subject', '=', person.subject).executeTakeFirst();
+  const linked = await findLinkedIdentity(deps.db, provider.id, person.subject);
   if (linked) {
     const user = await findUserById(deps.db, linked.user_id);
     if (user) {
       await refuseProviderForDomain(deps, provider.slug, user.email);
-      await deps.db.updateTable('user_identities').set({ last_used_at: now, email: person.email }).where('id', '=', linked.id).execute();
+      await touchLinkedIdentity(deps.db, linked.id, person.email, now);
       return user;
     }
   }
@@ -42,7 +43,7 @@ export async function accountForExternalPerson(deps: AccountsDeps, provider: Ide
   await refuseProviderForDomain(deps, provider.slug, email);
   let user = await findUserByEmail(deps.db, email);
   if (user && user.email_verified_at === null) {
-    await deps.db.updateTable('users').set({ email_verified_at: now, password_hash: null, updated_at: now }).where('id', '=', user.id).execute();
+    await verifyEmailDroppingPassword(deps.db, user.id, now);
     await endUserSessions(deps.db, user.id);
     user = await findUserById(deps.db, user.id);
   }
@@ -54,7 +55,6 @@ export async function accountForExternalPerson(deps: AccountsDeps, provider: Ide
       settings_json: JSON.stringify(person.name ? { profile: { name: person.name.slice(0, 100) } } : {}),
     }, now);
   }
-  await deps.db.insertInto('user_identities').values({ user_id: user!.id, provider_id: provider.id, subject: person.subject, email, created_at: now, last_used_at: now })
-    .onConflict((c) => c.columns(['provider_id', 'subject']).doNothing()).execute();
+  await linkIdentity(deps.db, user!.id, provider.id, person.subject, email, now);
   return user!;
 }

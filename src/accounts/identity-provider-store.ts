@@ -1,11 +1,13 @@
 // Identity providers for sign-in: OpenID Connect by discovery, or GitHub's OAuth. The client secret is
 // stored encrypted (secret-box) and never leaves in an answer; the view says only whether one is set.
 import type { AccountsDeps } from './accounts-deps.ts';
-import type { IdentityProvidersTable } from '../db/schema.ts';
-import type { Selectable } from 'kysely';
 import { apiNotFound, conflict } from '../gateway-errors.ts';
+import {
+  deleteIdentityProviderRow, findIdentityProviderRowById, findIdentityProviderRowBySlug, insertIdentityProvider, listIdentityProviderRows, updateIdentityProviderRow,
+  type IdentityProviderRow,
+} from '../db/repositories/identity-providers.ts';
 
-export type IdentityProviderRow = Selectable<IdentityProvidersTable>;
+export type { IdentityProviderRow };
 
 interface IdentityProviderInput {
   slug: string;
@@ -39,24 +41,22 @@ export function identityProviderView(row: IdentityProviderRow) {
 }
 
 export async function listIdentityProviders(deps: Pick<AccountsDeps, 'db'>, onlyEnabled = false): Promise<IdentityProviderRow[]> {
-  let query = deps.db.selectFrom('identity_providers').selectAll().orderBy('id');
-  if (onlyEnabled) query = query.where('enabled', '=', 1);
-  return query.execute();
+  return listIdentityProviderRows(deps.db, onlyEnabled);
 }
 
 export async function findIdentityProviderBySlug(deps: Pick<AccountsDeps, 'db'>, slug: string): Promise<IdentityProviderRow | undefined> {
-  return deps.db.selectFrom('identity_providers').selectAll().where('slug', '=', slug).executeTakeFirst();
+  return findIdentityProviderRowBySlug(deps.db, slug);
 }
 
 async function requireProvider(deps: Pick<AccountsDeps, 'db'>, id: number): Promise<IdentityProviderRow> {
-  const row = await deps.db.selectFrom('identity_providers').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findIdentityProviderRowById(deps.db, id);
   if (!row) throw apiNotFound('This identity provider');
   return row;
 }
 
 export async function createIdentityProvider(deps: Pick<AccountsDeps, 'db' | 'secrets'>, input: IdentityProviderInput, source: 'config' | 'admin' = 'admin', now = Date.now()): Promise<IdentityProviderRow> {
   if (await findIdentityProviderBySlug(deps, input.slug)) throw conflict(`An identity provider named '${input.slug}' exists.`, 'slug', 'slug_taken');
-  return deps.db.insertInto('identity_providers').values({
+  return insertIdentityProvider(deps.db, {
     slug: input.slug,
     kind: input.kind,
     name: input.name,
@@ -68,7 +68,7 @@ export async function createIdentityProvider(deps: Pick<AccountsDeps, 'db' | 'se
     source,
     created_at: now,
     updated_at: now,
-  }).returningAll().executeTakeFirstOrThrow();
+  });
 }
 
 interface IdentityProviderChanges {
@@ -83,7 +83,7 @@ interface IdentityProviderChanges {
 
 export async function updateIdentityProvider(deps: Pick<AccountsDeps, 'db' | 'secrets'>, id: number, changes: IdentityProviderChanges, now = Date.now()): Promise<IdentityProviderRow> {
   await requireProvider(deps, id);
-  await deps.db.updateTable('identity_providers').set({
+  await updateIdentityProviderRow(deps.db, id, {
     ...(changes.name !== undefined ? { name: changes.name } : {}),
     ...(changes.issuer !== undefined ? { issuer: changes.issuer } : {}),
     ...(changes.client_id !== undefined ? { client_id: changes.client_id } : {}),
@@ -91,18 +91,14 @@ export async function updateIdentityProvider(deps: Pick<AccountsDeps, 'db' | 'se
     ...(changes.scopes !== undefined ? { scopes: changes.scopes } : {}),
     ...(changes.enabled !== undefined ? { enabled: changes.enabled ? 1 : 0 } : {}),
     updated_at: now,
-  }).where('id', '=', id).execute();
+  });
   return requireProvider(deps, id);
 }
 
 /** Deleting a provider unlinks every identity of it (the accounts stay). */
 export async function deleteIdentityProvider(deps: Pick<AccountsDeps, 'db'>, id: number): Promise<void> {
   await requireProvider(deps, id);
-  await deps.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('signin_flows').where('provider_id', '=', id).execute();
-    await trx.deleteFrom('user_identities').where('provider_id', '=', id).execute();
-    await trx.deleteFrom('identity_providers').where('id', '=', id).execute();
-  });
+  await deleteIdentityProviderRow(deps.db, id);
 }
 
 /** The config file's entry: created, or brought in line (the secret re-encrypted only when it changed). */
@@ -120,8 +116,8 @@ export async function upsertIdentityProviderFromConfig(deps: Pick<AccountsDeps, 
   const scopes = input.scopes ?? defaultScopes(input.kind);
   const enabled = input.enabled === false ? 0 : 1;
   if (!secretChanged && existing.kind === input.kind && existing.name === input.name && existing.issuer === issuer && existing.client_id === input.client_id && existing.scopes === scopes && existing.enabled === enabled && existing.source === 'config') return;
-  await deps.db.updateTable('identity_providers').set({
+  await updateIdentityProviderRow(deps.db, existing.id, {
     kind: input.kind, name: input.name, issuer, client_id: input.client_id, scopes, enabled, source: 'config', updated_at: now,
     ...(secretChanged ? { client_secret_encrypted: deps.secrets.encrypt(input.client_secret) } : {}),
-  }).where('id', '=', existing.id).execute();
+  });
 }

@@ -6,6 +6,7 @@
 // 15 minutes at a time, and its owner can always end that at once with a password reset, which clears the
 // account's failures.
 import type { Db } from '../db/repositories/repository-helpers.ts';
+import { deleteFailuresBefore, deleteFailuresOf, insertFailures, recentFailureTimes } from '../db/repositories/login-failures.ts';
 
 const MAX_FAILURES = 5;
 const MAX_FAILURES_PER_IP = 20;
@@ -19,21 +20,20 @@ export async function throttleDelaySeconds(db: Db, subjects: string[], now = Dat
   let wait = 0;
   for (const subject of subjects) {
     const limit = subject.startsWith('ip:') ? MAX_FAILURES_PER_IP : MAX_FAILURES;
-    const rows = await db.selectFrom('login_failures').select('at').where('subject', '=', subject).where('at', '>', now - FAILURE_WINDOW_MS)
-      .orderBy('at', 'desc').limit(limit).execute();
-    if (rows.length < limit) continue;
-    const oldest = rows[rows.length - 1]!.at;
+    const times = await recentFailureTimes(db, subject, now - FAILURE_WINDOW_MS, limit);
+    if (times.length < limit) continue;
+    const oldest = times[times.length - 1]!;
     wait = Math.max(wait, Math.ceil((oldest + FAILURE_WINDOW_MS - now) / 1000));
   }
   return wait;
 }
 
 export async function recordFailure(db: Db, subjects: string[], now = Date.now()): Promise<void> {
-  await db.insertInto('login_failures').values(subjects.map((subject) => ({ subject, at: now }))).execute();
+  await insertFailures(db, subjects, now);
   // Old rows are of no use: trim them now and then (1 in 50 failures) so the table stays small.
-  if (Math.random() < 0.02) await db.deleteFrom('login_failures').where('at', '<', now - FAILURE_WINDOW_MS).execute();
+  if (Math.random() < 0.02) await deleteFailuresBefore(db, now - FAILURE_WINDOW_MS);
 }
 
 export async function clearFailures(db: Db, subject: string): Promise<void> {
-  await db.deleteFrom('login_failures').where('subject', '=', subject).execute();
+  await deleteFailuresOf(db, subject);
 }

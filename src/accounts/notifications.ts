@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import type { AccountsDeps } from './accounts-deps.ts';
 import type { UserRow } from '../db/schema.ts';
 import { preferencesOf, type UserPreferences } from './user-view.ts';
+import { listUsersWithNotifications, replaceUserSettingsJson } from '../db/repositories/users.ts';
+import { listKeysExpiringBetween } from '../db/repositories/api-keys.ts';
 
 interface NotificationState {
   low_balance_alerted?: boolean;
@@ -30,15 +32,13 @@ function keyExpiryMail(to: string, keyName: string, expiresAt: number) {
 /** Writes the new state only if settings_json is still what was read (no double mail between instances). */
 async function saveState(deps: AccountsDeps, user: UserRow, state: NotificationState): Promise<boolean> {
   const next = JSON.stringify({ ...(preferencesOf(user) as Stored), notification_state: state });
-  const result = await deps.db.updateTable('users').set({ settings_json: next }).where('id', '=', user.id).where('settings_json', '=', user.settings_json).executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return replaceUserSettingsJson(deps.db, user.id, user.settings_json, next);
 }
 
 async function runNotificationPass(deps: AccountsDeps, balanceOf: (userId: number) => Promise<number>, now = Date.now()): Promise<number> {
   let sent = 0;
   // Only users who asked for a notification; the settings JSON is small.
-  const users = await deps.db.selectFrom('users').selectAll().where('status', '=', 'active').where('email', 'is not', null)
-    .where('settings_json', 'like', '%"notifications"%').execute();
+  const users = await listUsersWithNotifications(deps.db);
   for (const user of users) {
     const preferences = preferencesOf(user) as Stored;
     const state: NotificationState = { ...preferences.notification_state };
@@ -58,8 +58,7 @@ async function runNotificationPass(deps: AccountsDeps, balanceOf: (userId: numbe
     }
     const days = preferences.notifications?.key_expiry_days;
     if (typeof days === 'number') {
-      const keys = await deps.db.selectFrom('api_keys').select(['id', 'name', 'expires_at']).where('user_id', '=', user.id).where('status', '=', 'active')
-        .where('expires_at', 'is not', null).where('expires_at', '>', now).where('expires_at', '<=', now + days * 86_400_000).execute();
+      const keys = await listKeysExpiringBetween(deps.db, user.id, now, now + days * 86_400_000);
       const warned = { ...state.key_expiry_warned };
       for (const key of keys) {
         if (warned[String(key.id)] === key.expires_at) continue;

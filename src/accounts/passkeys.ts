@@ -9,8 +9,10 @@
 // keeps one), or the sign-in is refused as coming from a cloned authenticator.
 import { randomBytes } from 'node:crypto';
 import type { AccountsDeps } from './accounts-deps.ts';
-import type { UserRow, PasskeysTable } from '../db/schema.ts';
-import type { Selectable } from 'kysely';
+import type { UserRow } from '../db/schema.ts';
+import {
+  advancePasskeyCounter, findPasskeyByCredential, insertPasskey, listPasskeysOfUser, recordUsedChallenge, renamePasskeyOfUser, type PasskeyRow,
+} from '../db/repositories/passkeys.ts';
 import { hashToken } from './sessions.ts';
 import { apiNotFound, invalidCredentials, invalidRequest } from '../gateway-errors.ts';
 import { findUserById } from '../db/repositories/users.ts';
@@ -23,7 +25,6 @@ const MAX_PASSKEYS = 20;
 
 type Purpose = 'register' | 'sign_in';
 interface ChallengeRecord { p: Purpose; u: number | null; e: number; r: string }
-type PasskeyRow = Selectable<PasskeysTable>;
 
 const relyingParty = (deps: AccountsDeps) => {
   const url = new URL(deps.publicUrl());
@@ -48,10 +49,7 @@ function readChallenge(deps: AccountsDeps, signedChallenge: string, purpose: Pur
 
 /** Marks the challenge used; false when it already was (a replay). */
 async function spendChallenge(deps: AccountsDeps, signedChallenge: string, record: ChallengeRecord, now: number): Promise<boolean> {
-  await deps.db.deleteFrom('used_challenges').where('expires_at', '<=', now).execute();
-  const inserted = await deps.db.insertInto('used_challenges').values({ challenge_hash: hashToken(signedChallenge), expires_at: record.e })
-    .onConflict((c) => c.column('challenge_hash').doNothing()).executeTakeFirst();
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+  return recordUsedChallenge(deps.db, hashToken(signedChallenge), record.e, now);
 }
 
 /** The challenge the browser put in clientDataJSON, read before verification to find our record. */
@@ -76,7 +74,7 @@ export function passkeyView(row: PasskeyRow) {
 }
 
 export async function listPasskeys(deps: Pick<AccountsDeps, 'db'>, userId: number): Promise<PasskeyRow[]> {
-  return deps.db.selectFrom('passkeys').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  return listPasskeysOfUser(deps.db, userId);
 }
 
 export async function passkeyRegistrationOptions(deps: AccountsDeps, user: UserRow, now = Date.now()) {
@@ -115,9 +113,9 @@ export async function registerPasskey(deps: AccountsDeps, user: UserRow, name: s
   if (!await spendChallenge(deps, signed, record, now)) throw refused();
   if ((await listPasskeys(deps, user.id)).length >= MAX_PASSKEYS) throw invalidRequest(`An account holds at most ${MAX_PASSKEYS} passkeys; remove one first.`, null, 'too_many_passkeys');
   const { credential } = verification.registrationInfo;
-  const taken = await deps.db.selectFrom('passkeys').select('id').where('credential_id', '=', credential.id).executeTakeFirst();
+  const taken = await findPasskeyByCredential(deps.db, credential.id);
   if (taken) throw refused();
-  return deps.db.insertInto('passkeys').values({
+  return insertPasskey(deps.db, {
     user_id: user.id,
     credential_id: credential.id,
     public_key: Buffer.from(credential.publicKey).toString('base64url'),
@@ -126,7 +124,7 @@ export async function registerPasskey(deps: AccountsDeps, user: UserRow, name: s
     name,
     created_at: now,
     last_used_at: null,
-  }).returningAll().executeTakeFirstOrThrow();
+  });
 }
 
 export async function passkeySignInOptions(deps: AccountsDeps, now = Date.now()) {
@@ -143,7 +141,7 @@ export async function signInWithPasskey(deps: AccountsDeps, response: Record<str
   const record = signed ? readChallenge(deps, signed, 'sign_in', null, now) : undefined;
   const credentialId = typeof response.id === 'string' ? response.id : undefined;
   if (!signed || !record || !credentialId) throw refused();
-  const passkey = await deps.db.selectFrom('passkeys').selectAll().where('credential_id', '=', credentialId).executeTakeFirst();
+  const passkey = await findPasskeyByCredential(deps.db, credentialId);
   if (!passkey) throw refused();
   const { verifyAuthenticationResponse } = await loadServer();
   const { rpID, origin } = relyingParty(deps);
@@ -165,16 +163,14 @@ export async function signInWithPasskey(deps: AccountsDeps, response: Record<str
   if (!verification.verified) throw refused();
   if (!await spendChallenge(deps, signed, record, now)) throw refused();
   // Conditional on the counter we checked against: two answers racing cannot both move it.
-  const moved = await deps.db.updateTable('passkeys').set({ counter: verification.authenticationInfo.newCounter, last_used_at: now })
-    .where('id', '=', passkey.id).where('counter', '=', passkey.counter).executeTakeFirst();
-  if (Number(moved.numUpdatedRows) !== 1) throw refused();
+  if (!await advancePasskeyCounter(deps.db, passkey.id, passkey.counter, verification.authenticationInfo.newCounter, now)) throw refused();
   const user = await findUserById(deps.db, Number(passkey.user_id));
   if (!user) throw refused();
   return user;
 }
 
 export async function renamePasskey(deps: Pick<AccountsDeps, 'db'>, userId: number, id: number, name: string): Promise<PasskeyRow> {
-  const result = await deps.db.updateTable('passkeys').set({ name }).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw apiNotFound('This passkey');
-  return deps.db.selectFrom('passkeys').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const renamed = await renamePasskeyOfUser(deps.db, userId, id, name);
+  if (!renamed) throw apiNotFound('This passkey');
+  return renamed;
 }

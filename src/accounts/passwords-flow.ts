@@ -8,7 +8,7 @@ import { consumeEmailToken, issueEmailToken } from './email-tokens.ts';
 import { resetPasswordMail } from './mail/mail-templates.ts';
 import { endUserSessions } from './sessions.ts';
 import { accountSubject, clearFailures } from './login-throttle.ts';
-import { findUserByEmail } from '../db/repositories/users.ts';
+import { findUserByEmail, setPasswordFromMailedLink, setPasswordHash } from '../db/repositories/users.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 import type { UserRow } from '../db/schema.ts';
 
@@ -28,8 +28,7 @@ export async function confirmPasswordToken(deps: AccountsDeps, token: string, pa
   const passwordHash = await hashPassword(password);
   const now = Date.now();
   // Following a mailed link proves the address, so it also counts as verification.
-  const user = await deps.db.updateTable('users').set((eb) => ({ password_hash: passwordHash, updated_at: now, email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(now)) }))
-    .where('id', '=', used.user_id).returningAll().executeTakeFirstOrThrow();
+  const user = await setPasswordFromMailedLink(deps.db, used.user_id, passwordHash, now);
   await endUserSessions(deps.db, used.user_id);
   if (user.email) await clearFailures(deps.db, accountSubject(user.email));
 }
@@ -38,6 +37,6 @@ export async function changePassword(deps: AccountsDeps, user: UserRow, currentP
   if (!user.password_hash || !await verifyPassword(currentPassword, user.password_hash)) {
     throw invalidRequest('The current password is wrong.', 'current_password', 'invalid_password');
   }
-  await deps.db.updateTable('users').set({ password_hash: await hashPassword(newPassword), updated_at: Date.now() }).where('id', '=', user.id).execute();
+  await setPasswordHash(deps.db, user.id, await hashPassword(newPassword));
   await endUserSessions(deps.db, user.id, keepSessionId);
 }

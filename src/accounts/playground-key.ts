@@ -6,15 +6,16 @@ import type { CachedKey } from './key-index.ts';
 import type { GatewayState } from '../gateway-state.ts';
 import { createUserKey } from './user-keys.ts';
 import { gatewayError } from '../gateway-errors.ts';
+import { findKeyStatusByUserAndName, renameApiKey } from '../db/repositories/api-keys.ts';
 
 const PLAYGROUND_KEY_NAME = 'playground';
 
 export async function playgroundKeyFor(deps: AccountsDeps, state: GatewayState, userId: number): Promise<CachedKey> {
-  const existing = await deps.db.selectFrom('api_keys').select(['id', 'status']).where('user_id', '=', userId).where('name', '=', PLAYGROUND_KEY_NAME).executeTakeFirst();
+  const existing = await findKeyStatusByUserAndName(deps.db, userId, PLAYGROUND_KEY_NAME);
   let id = existing && existing.status !== 'deleted' ? existing.id : null;
   if (id === null) {
     // A deleted playground key keeps its row (deletes are final) but gives its name up to the new one.
-    if (existing) await deps.db.updateTable('api_keys').set({ name: `${PLAYGROUND_KEY_NAME} (deleted ${existing.id})` }).where('id', '=', existing.id).execute();
+    if (existing) await renameApiKey(deps.db, existing.id, `${PLAYGROUND_KEY_NAME} (deleted ${existing.id})`);
     id = (await createUserKey(deps, userId, { name: PLAYGROUND_KEY_NAME })).data.id;
   }
   const key = state.current.keys.byId(id) ?? (await state.reload(), state.current.keys.byId(id));

@@ -5,7 +5,7 @@ import { normalizeEmail } from './accounts-deps.ts';
 import { consumeEmailToken, issueEmailToken } from './email-tokens.ts';
 import { changeEmailMail } from './mail/mail-templates.ts';
 import { preferencesOf, type UserPreferences } from './user-view.ts';
-import { findUserByEmail } from '../db/repositories/users.ts';
+import { findUserByEmail, setUserSettingsJson, setVerifiedEmail } from '../db/repositories/users.ts';
 import { conflict } from '../gateway-errors.ts';
 import type { UserRow } from '../db/schema.ts';
 
@@ -27,7 +27,7 @@ export async function confirmEmailChange(deps: AccountsDeps, token: string): Pro
   const used = await consumeEmailToken(deps.db, token, 'change_email');
   if (!used || !used.data) return false;
   try {
-    await deps.db.updateTable('users').set({ email: used.data, email_verified_at: Date.now(), updated_at: Date.now() }).where('id', '=', used.user_id).execute();
+    await setVerifiedEmail(deps.db, used.user_id, used.data);
   } catch {
     throw conflict('This e-mail address has been taken by another account meanwhile.', 'token', 'email_in_use');
   }
@@ -37,5 +37,5 @@ export async function confirmEmailChange(deps: AccountsDeps, token: string): Pro
 export async function savePreferences(deps: AccountsDeps, user: UserRow, preferences: UserPreferences): Promise<void> {
   const json = JSON.stringify(preferences);
   user.settings_json = json;
-  await deps.db.updateTable('users').set({ settings_json: json, updated_at: Date.now() }).where('id', '=', user.id).execute();
+  await setUserSettingsJson(deps.db, user.id, json);
 }

@@ -8,6 +8,8 @@ import type { GatewaySnapshot } from '../gateway-state.ts';
 import type { ModelPricing, TokenPrices } from '../metering/model-pricing.ts';
 import { TOKEN_PRICE_FIELDS, type TokenPriceConfigName } from '../metering/price-fields.ts';
 import { getSetting, setSetting } from '../db/repositories/settings.ts';
+import { listGroupsNamed } from '../db/repositories/groups.ts';
+import { pricingPageSettingColumn } from '../db/json-columns.ts';
 import { selfServiceGroups } from './user-keys.ts';
 import { kindOfModel } from '../config/model-kind.ts';
 import type { ModelKind } from '../config/model-capabilities.ts';
@@ -19,7 +21,7 @@ interface PricingPageSetting {
 }
 
 export async function pricingPageSetting(deps: Pick<AccountsDeps, 'db'>): Promise<PricingPageSetting> {
-  return (await getSetting<PricingPageSetting>(deps.db, PRICING_PAGE_SETTING)) ?? { enabled: false };
+  return (await getSetting(deps.db, PRICING_PAGE_SETTING, pricingPageSettingColumn)) ?? { enabled: false };
 }
 
 export async function setPricingPageSetting(deps: Pick<AccountsDeps, 'db'>, setting: PricingPageSetting): Promise<void> {
@@ -85,7 +87,7 @@ function groupModels(snapshot: GatewaySnapshot, group: string, ratioPpm: number)
 export async function publicPricing(deps: Pick<AccountsDeps, 'db'>, snapshot: GatewaySnapshot): Promise<{ groups: PublicGroupPricing[] } | null> {
   if (!(await pricingPageSetting(deps)).enabled) return null;
   const names = await selfServiceGroups(deps);
-  const rows = names.length === 0 ? [] : await deps.db.selectFrom('groups').select(['name', 'description', 'ratio_ppm']).where('name', 'in', names).orderBy('name').execute();
+  const rows = await listGroupsNamed(deps.db, names);
   return {
     groups: rows.map((group) => ({ name: group.name, description: group.description, ratio: group.ratio_ppm / 1_000_000, models: groupModels(snapshot, group.name, group.ratio_ppm) })),
   };

@@ -8,9 +8,10 @@ import { hashPassword } from './passwords.ts';
 import { consumeEmailToken, issueEmailToken } from './email-tokens.ts';
 import { alreadyRegisteredMail, verifyEmailMail } from './mail/mail-templates.ts';
 import { getSetting } from '../db/repositories/settings.ts';
+import { registrationSettingColumn } from '../db/json-columns.ts';
 import { forbidden, invalidRequest } from '../gateway-errors.ts';
 import { confirmEmailChange } from './profile.ts';
-import { createUser, findUserByEmail } from '../db/repositories/users.ts';
+import { createUser, findUserByEmail, markEmailVerified } from '../db/repositories/users.ts';
 
 interface RegistrationSetting {
   mode: 'open' | 'closed' | 'domains';
@@ -21,7 +22,7 @@ interface RegistrationSetting {
 export const REGISTRATION_SETTING = 'registration';
 
 export async function registrationSetting(deps: Pick<AccountsDeps, 'db'>): Promise<RegistrationSetting> {
-  return (await getSetting<RegistrationSetting>(deps.db, REGISTRATION_SETTING)) ?? { mode: 'open', domains: [] };
+  return (await getSetting(deps.db, REGISTRATION_SETTING, registrationSettingColumn)) ?? { mode: 'open', domains: [] };
 }
 
 /** A unique internal handle; the display name lives in the user's profile settings. */
@@ -81,7 +82,7 @@ export async function verifyEmail(deps: AccountsDeps, token: string): Promise<vo
   const used = await consumeEmailToken(deps.db, token, 'verify_email');
   if (!used && await confirmEmailChange(deps, token)) return;
   if (!used) throw invalidRequest('This verification link is invalid, used or expired. Ask for a new one.', 'token', 'invalid_token');
-  await deps.db.updateTable('users').set({ email_verified_at: Date.now(), updated_at: Date.now() }).where('id', '=', used.user_id).where('email_verified_at', 'is', null).execute();
+  await markEmailVerified(deps.db, used.user_id);
 }
 
 const MAX_BEHIND = 64;

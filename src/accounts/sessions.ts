@@ -4,6 +4,7 @@
 import { createHmac, hash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/repositories/repository-helpers.ts';
 import type { SessionsTable } from '../db/schema.ts';
+import { deleteSession, deleteUserSessions, findSessionByTokenHash, insertSession, listLiveUserSessions, touchSession } from '../db/repositories/sessions.ts';
 
 export const SESSION_IDLE_MS = 7 * 86_400_000;
 export const SESSION_ABSOLUTE_MS = 30 * 86_400_000;
@@ -40,45 +41,40 @@ export async function createSession(db: Db, userId: number, stage: SessionRow['s
     ip: client.ip,
     user_agent: client.userAgent?.slice(0, 300) ?? null,
   };
-  await db.insertInto('sessions').values(row).execute();
+  await insertSession(db, row);
   return { id: row.id, token, row };
 }
 
 /** The live session for a token, or undefined (unknown, idle too long or past its absolute end). */
 export async function findSession(db: Db, token: string, now = Date.now()): Promise<SessionRow | undefined> {
   if (token.length > 100) return undefined;
-  const row = await db.selectFrom('sessions').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
+  const row = await findSessionByTokenHash(db, hashToken(token));
   if (!row) return undefined;
   if (row.expires_at <= now || (row.stage === 'active' && row.last_seen_at + SESSION_IDLE_MS <= now)) {
-    await db.deleteFrom('sessions').where('id', '=', row.id).execute();
+    await deleteSession(db, row.id);
     return undefined;
   }
   if (row.stage === 'active' && now - row.last_seen_at > TOUCH_EVERY_MS) {
-    await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
+    await touchSession(db, row.id, now);
   }
   return row;
 }
 
 /** A new token for the same sign-in (same absolute end); the old token stops working at once. */
 export async function rotateSession(db: Db, session: SessionRow, now = Date.now()): Promise<NewSession> {
-  await db.deleteFrom('sessions').where('id', '=', session.id).execute();
+  await deleteSession(db, session.id);
   return createSession(db, session.user_id, 'active', { ip: session.ip, userAgent: session.user_agent }, now, session.expires_at);
 }
 
 export async function endSession(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('sessions').where('id', '=', id).execute();
+  await deleteSession(db, id);
 }
 
 /** Ends a user's sessions, all of them or all but one; returns how many ended. */
 export async function endUserSessions(db: Db, userId: number, exceptId?: string): Promise<number> {
-  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
-  if (exceptId) query = query.where('id', '!=', exceptId);
-  return Number((await query.executeTakeFirst()).numDeletedRows);
+  return deleteUserSessions(db, userId, exceptId);
 }
 
 export async function listUserSessions(db: Db, userId: number, now = Date.now()) {
-  const rows = await db.selectFrom('sessions').select(['id', 'created_at', 'last_seen_at', 'expires_at', 'ip', 'user_agent'])
-    .where('user_id', '=', userId).where('stage', '=', 'active').where('expires_at', '>', now).where('last_seen_at', '>', now - SESSION_IDLE_MS)
-    .orderBy('last_seen_at', 'desc').execute();
-  return rows;
+  return listLiveUserSessions(db, userId, now, now - SESSION_IDLE_MS);
 }

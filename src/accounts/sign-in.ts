@@ -8,7 +8,7 @@ import { accountSubject, clearFailures, ipSubject, recordFailure, throttleDelayS
 import { createSession, endSession, findSession, rotateSession, type NewSession } from './sessions.ts';
 import { acceptSecondFactor } from './two-factor.ts';
 import { refuseWhenProviderRequired } from './signin-domains.ts';
-import { findUserByEmail } from '../db/repositories/users.ts';
+import { findUserByEmail, getUserById } from '../db/repositories/users.ts';
 import { forbidden, invalidCredentials, tooManyAttempts } from '../gateway-errors.ts';
 import type { UserRow } from '../db/schema.ts';
 
@@ -45,7 +45,7 @@ export async function signIn(deps: AccountsDeps, input: { email: string; passwor
 export async function signInSecondFactor(deps: AccountsDeps, pendingToken: string | undefined, code: string, client: ClientInfo): Promise<{ session: NewSession; user: UserRow }> {
   const pending = pendingToken ? await findSession(deps.db, pendingToken) : undefined;
   if (!pending || pending.stage !== 'pending_totp') throw invalidCredentials('Sign in with your e-mail and password first; the second step expires after 5 minutes.', 'totp_session_missing');
-  const user = await deps.db.selectFrom('users').selectAll().where('id', '=', pending.user_id).executeTakeFirstOrThrow();
+  const user = await getUserById(deps.db, pending.user_id);
   const subjects = [accountSubject(user.email ?? user.name), ...(client.ip ? [ipSubject(client.ip)] : [])];
   const wait = await throttleDelaySeconds(deps.db, subjects);
   if (wait > 0) throw tooManyAttempts(wait);

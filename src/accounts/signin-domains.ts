@@ -6,6 +6,7 @@
 // same address (a GitHub account keeps a former employer's address verified for years).
 import type { AccountsDeps } from './accounts-deps.ts';
 import { getSetting, setSetting } from '../db/repositories/settings.ts';
+import { signinDomainsSettingColumn } from '../db/json-columns.ts';
 import { forbidden } from '../gateway-errors.ts';
 
 const SIGNIN_DOMAINS_SETTING = 'identity_provider_domains';
@@ -18,7 +19,7 @@ interface SigninDomainsSetting {
 }
 
 export async function signinDomainsSetting(deps: Pick<AccountsDeps, 'db'>): Promise<SigninDomainsSetting> {
-  const stored = await getSetting<Partial<SigninDomainsSetting>>(deps.db, SIGNIN_DOMAINS_SETTING);
+  const stored = await getSetting(deps.db, SIGNIN_DOMAINS_SETTING, signinDomainsSettingColumn);
   return { domains: stored?.domains ?? [], providers: stored?.providers ?? [] };
 }
 

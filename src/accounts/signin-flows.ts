@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AccountsDeps } from './accounts-deps.ts';
 import { hashToken } from './sessions.ts';
+import { insertSigninFlow, takeSigninFlowRow } from '../db/repositories/signin-flows.ts';
 
 export const SIGNIN_FLOW_MS = 10 * 60_000;
 
@@ -21,13 +22,12 @@ export interface SigninFlowData {
 export async function storeSigninFlow(deps: AccountsDeps, providerId: number, data: SigninFlowData, now = Date.now()): Promise<string> {
   const browserValue = randomBytes(32).toString('base64url');
   // Abandoned flows are cleared as new ones start: the table holds at most 10 minutes of starts.
-  await deps.db.deleteFrom('signin_flows').where('expires_at', '<=', now).execute();
-  await deps.db.insertInto('signin_flows').values({
+  await insertSigninFlow(deps.db, {
     id_hash: hashToken(browserValue),
     provider_id: providerId,
     data_encrypted: deps.secrets.encrypt(JSON.stringify(data)),
     expires_at: now + SIGNIN_FLOW_MS,
-  }).execute();
+  }, now);
   return browserValue;
 }
 
@@ -35,11 +35,9 @@ export async function storeSigninFlow(deps: AccountsDeps, providerId: number, da
 export async function takeSigninFlow(deps: AccountsDeps, providerId: number, browserValue: string | undefined, now = Date.now()): Promise<SigninFlowData | undefined> {
   if (!browserValue) return undefined;
   const idHash = hashToken(browserValue);
-  const row = await deps.db.selectFrom('signin_flows').selectAll().where('id_hash', '=', idHash).executeTakeFirst();
-  if (!row) return undefined;
-  const deleted = await deps.db.deleteFrom('signin_flows').where('id_hash', '=', idHash).executeTakeFirst();
-  // Two requests raced for the same flow: only the one whose delete removed it goes on.
-  if (Number(deleted.numDeletedRows) !== 1 || row.expires_at <= now || Number(row.provider_id) !== providerId) return undefined;
+  // Taken (read and deleted) at once, so it cannot be used twice, even by two racing requests.
+  const row = await takeSigninFlowRow(deps.db, idHash);
+  if (!row || row.expires_at <= now || Number(row.provider_id) !== providerId) return undefined;
   return JSON.parse(deps.secrets.decrypt(row.data_encrypted)) as SigninFlowData;
 }
 

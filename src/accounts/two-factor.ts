@@ -6,6 +6,7 @@ import type { AccountsDeps } from './accounts-deps.ts';
 import type { UserRow } from '../db/schema.ts';
 import { hashToken } from './sessions.ts';
 import { invalidRequest } from '../gateway-errors.ts';
+import { advanceTotpStep, clearTotp, enableTotp, setPendingTotpSecret, useRecoveryCode } from '../db/repositories/two-factor.ts';
 
 const ISSUER = 'Model gateway';
 
@@ -18,7 +19,7 @@ export async function startTwoFactorSetup(deps: AccountsDeps, user: UserRow): Pr
   if (user.totp_secret_encrypted) throw invalidRequest('Two-factor sign-in is already on. Turn it off first to set it up again.', null, 'two_factor_already_enabled');
   const { generateSecret, generateURI } = await loadOtp();
   const secret = generateSecret();
-  await deps.db.updateTable('users').set({ totp_pending_encrypted: deps.secrets.encrypt(secret), updated_at: Date.now() }).where('id', '=', user.id).execute();
+  await setPendingTotpSecret(deps.db, user.id, deps.secrets.encrypt(secret));
   const otpauthUrl = generateURI({ issuer: ISSUER, label: user.email ?? user.name, secret });
   return { secret, otpauth_url: otpauthUrl, qr: await (await loadQrCode()).toDataURL(otpauthUrl) };
 }
@@ -31,11 +32,7 @@ export async function enableTwoFactor(deps: AccountsDeps, user: UserRow, code: s
   const result = await checkTotp(secret, code, null);
   if (result === null) throw invalidRequest('The code is wrong or expired.', 'code', 'invalid_code');
   const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
-  await deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ totp_secret_encrypted: user.totp_pending_encrypted, totp_pending_encrypted: null, totp_last_step: result, updated_at: Date.now() }).where('id', '=', user.id).execute();
-    await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
-    await trx.insertInto('recovery_codes').values(codes.map((recovery) => ({ user_id: user.id, code_hash: hashRecoveryCode(recovery), used_at: null }))).execute();
-  });
+  await enableTotp(deps.db, user.id, user.totp_pending_encrypted, result, codes.map(hashRecoveryCode));
   return codes;
 }
 
@@ -47,10 +44,7 @@ export async function disableTwoFactor(deps: AccountsDeps, user: UserRow, code: 
 
 /** Also used by administrators ("reset two-factor"). */
 export async function clearTwoFactor(deps: Pick<AccountsDeps, 'db'>, userId: number): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ totp_secret_encrypted: null, totp_pending_encrypted: null, totp_last_step: null, updated_at: Date.now() }).where('id', '=', userId).execute();
-    await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-  });
+  await clearTotp(deps.db, userId);
 }
 
 /** A TOTP code (6 digits) or an unused recovery code; true when accepted (and now spent). */
@@ -60,13 +54,9 @@ export async function acceptSecondFactor(deps: AccountsDeps, user: UserRow, code
     if (!user.totp_secret_encrypted) return false;
     const step = await checkTotp(deps.secrets.decrypt(user.totp_secret_encrypted), trimmed, user.totp_last_step);
     if (step === null) return false;
-    const moved = await deps.db.updateTable('users').set({ totp_last_step: step })
-      .where('id', '=', user.id).where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)])).executeTakeFirst();
-    return Number(moved.numUpdatedRows) === 1;
+    return advanceTotpStep(deps.db, user.id, step);
   }
-  const used = await deps.db.updateTable('recovery_codes').set({ used_at: Date.now() })
-    .where('user_id', '=', user.id).where('code_hash', '=', hashRecoveryCode(trimmed)).where('used_at', 'is', null).executeTakeFirst();
-  return Number(used.numUpdatedRows) === 1;
+  return useRecoveryCode(deps.db, user.id, hashRecoveryCode(trimmed));
 }
 
 /** The accepted time step, or null. One step of clock drift either way is tolerated. */

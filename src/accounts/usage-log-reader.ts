@@ -2,12 +2,14 @@
 // filtered, newest first, with an opaque keyset cursor that stays stable while rows are added; one call's
 // detail; and a CSV export produced page by page (memory stays bounded whatever the range).
 import type { Db } from '../db/repositories/repository-helpers.ts';
-import { listUsageLogs, type UsageLogCursor, type UsageLogFilter } from '../db/repositories/usage-logs.ts';
+import { findUsageLog, listUsageLogs, type UsageLogCursor, type UsageLogFilter } from '../db/repositories/usage-logs.ts';
 import type { UsageLogRow } from '../db/schema.ts';
 import { apiNotFound, invalidRequest } from '../gateway-errors.ts';
-import { findModelById } from '../db/repositories/models.ts';
+import { findModel } from '../db/repositories/models.ts';
+import { channelNamesById } from '../db/repositories/channels.ts';
+import { listUserLabels } from '../db/repositories/users.ts';
+import { loggedAttemptsOf } from '../db/json-columns.ts';
 import { explainCharge } from '../metering/charge-explanation.ts';
-import type { ModelPricing } from '../metering/pricing.ts';
 
 interface LogQuery {
   from?: number | undefined;
@@ -86,26 +88,17 @@ function logView(row: UsageLogRow, admin: boolean, channelNames?: ReadonlyMap<nu
 /** The channel that served the call, or for a call that failed everywhere, the last one it tried. */
 function channelOf(row: UsageLogRow, channelNames: ReadonlyMap<number, string> | undefined): string | null {
   if (row.channel_id !== null) return channelNames?.get(row.channel_id) ?? null;
-  if (!row.attempts_json) return null;
-  try {
-    const attempts = JSON.parse(row.attempts_json) as { channel?: unknown }[];
-    const last = attempts.at(-1)?.channel;
-    return typeof last === 'string' ? last : null;
-  } catch {
-    return null;
-  }
+  return loggedAttemptsOf(row.attempts_json)?.at(-1)?.channel ?? null;
 }
 
 async function channelNames(db: Db): Promise<Map<number, string>> {
-  const rows = await db.selectFrom('channels').select(['id', 'name']).execute();
-  return new Map(rows.map((row) => [row.id, row.name]));
+  return channelNamesById(db);
 }
 
 /** Names and e-mails of the users these rows belong to (one indexed read for a page, not a join per row). */
 async function userLabels(db: Db, rows: readonly UsageLogRow[]): Promise<Map<number, UserLabel>> {
   const ids = [...new Set(rows.map((row) => row.user_id).filter((id): id is number => id !== null))];
-  if (ids.length === 0) return new Map();
-  const users = await db.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', ids).execute();
+  const users = await listUserLabels(db, ids);
   return new Map(users.map((user) => [user.id, { name: user.name, email: user.email }]));
 }
 
@@ -119,20 +112,18 @@ export async function readLogPage(db: Db, query: LogQuery, ownerId: number | nul
 
 /** One call with its attempts; for a user, attempts carry no channel names. */
 export async function readLogDetail(db: Db, id: number, ownerId: number | null) {
-  let query = db.selectFrom('usage_logs').selectAll().where('id', '=', id);
-  if (ownerId !== null) query = query.where('user_id', '=', ownerId);
-  const row = await query.executeTakeFirst();
+  const row = await findUsageLog(db, id, ownerId);
   if (!row) throw apiNotFound('Log entry');
   const admin = ownerId === null;
-  type Attempt = { model: string; channel: string | null; status: number | null; outcome: string; error: string | null; ms: number };
+  type Attempt = { model?: string | undefined; channel: string | null; status: number | null; outcome?: string | undefined; error: string | null; ms?: number | undefined };
   // The relay records attempts only when there was more than one; a single attempt is the call itself.
-  const attempts: Attempt[] = row.attempts_json ? JSON.parse(row.attempts_json) as Attempt[]
-    : [{ model: row.upstream_model ?? row.model, channel: row.channel_id === null ? null : (await channelNames(db)).get(row.channel_id) ?? null, status: row.status, outcome: row.status < 400 ? 'success' : 'error', error: row.error, ms: row.latency_ms }];
-  const model = await findModelById(db, row.model);
+  const attempts: Attempt[] = loggedAttemptsOf(row.attempts_json)
+    ?? [{ model: row.upstream_model ?? row.model, channel: row.channel_id === null ? null : (await channelNames(db)).get(row.channel_id) ?? null, status: row.status, outcome: row.status < 400 ? 'success' : 'error', error: row.error, ms: row.latency_ms }];
+  const model = await findModel(db, row.model);
   return {
     ...logView(row, admin, admin ? await channelNames(db) : undefined, admin ? await userLabels(db, [row]) : undefined),
     // How the charge was computed, from the row and the model's price in force (src/metering/charge-explanation.ts).
-    calculation: explainCharge(row, model ? JSON.parse(model.pricing_json) as ModelPricing : undefined, model?.free === 1),
+    calculation: explainCharge(row, model?.pricing, model?.free === 1),
     attempts: attempts.map((attempt, index) => ({ attempt: index + 1, model: attempt.model, status: attempt.status, outcome: attempt.outcome, error: attempt.error, latency_ms: attempt.ms, ...(admin ? { channel: attempt.channel } : {}) })),
   };
 }

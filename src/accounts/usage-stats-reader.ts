@@ -3,11 +3,9 @@
 // the coarsest buckets that cover it (stat-ranges.ts); the platform's from usage_stats_keys (no row per model).
 // It lists the keys that cost most (100 unless asked) and sums the others in by_key_rest: a platform has
 // about a thousand keys, and sorting, naming and sending all of them was most of a platform report's time.
-import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/repositories/repository-helpers.ts';
-import type { DatabaseSchema } from '../db/schema.ts';
 import { readStats, type StatBucket, type StatScope } from '../metering/statistics.ts';
-import { ownStatRows } from '../db/repositories/usage-stats-sums.ts';
+import { sumTopKeys } from '../db/repositories/usage-stats-sums.ts';
 import { coveringSpans, KEY_ROLLUP_LEVELS, STAT_LEVELS } from '../metering/stat-ranges.ts';
 
 /** How many keys a by-key breakdown lists unless the caller asks for another number. */
@@ -65,33 +63,6 @@ async function readByKey(db: Db, scope: StatScope, bucket: StatBucket, from: num
   // Only the platform's per-key roll-up has six-hour and week buckets; usage_stats (a user's, a key's) has not.
   const spans = coveringSpans(bucket, from, to, scope.kind === 'platform' ? KEY_ROLLUP_LEVELS : STAT_LEVELS);
   if (spans.length === 0) return [];
-  const sums = keyRowsOf(db, scope)
-    .where((eb) => eb.or(spans.map((span) => eb.and([eb('bucket', '=', span.bucket), eb('bucket_start', '>=', span.from), eb('bucket_start', '<', span.to)]))))
-    .select((eb: ExpressionBuilder<DatabaseSchema, 'usage_stats_keys'>) => [
-      'key_id' as const,
-      eb.fn.sum<number>('requests').as('requests'),
-      eb.fn.sum<number>('errors').as('errors'),
-      eb.fn.sum<number>('input_tokens').as('input_tokens'),
-      eb.fn.sum<number>('output_tokens').as('output_tokens'),
-      eb.fn.sum<number>('cost_micros').as('cost_micros'),
-    ]).groupBy('key_id');
-  // Window sums over every key ride along on each of the top rows, so "the rest" needs no second query;
-  // only the top rows are sorted past the limit, joined to their names and sent (a platform has ~1,000 keys).
-  const top = db.selectFrom(sums.as('sums')).select((eb) => [
-    'key_id', 'requests', 'errors', 'input_tokens', 'output_tokens', 'cost_micros',
-    eb.fn.countAll<number>().over().as('all_keys'),
-    eb.fn.sum<number>('requests').over().as('all_requests'),
-    eb.fn.sum<number>('errors').over().as('all_errors'),
-    eb.fn.sum<number>('input_tokens').over().as('all_input_tokens'),
-    eb.fn.sum<number>('output_tokens').over().as('all_output_tokens'),
-    eb.fn.sum<number>('cost_micros').over().as('all_cost_micros'),
-  ]).orderBy('cost_micros', 'desc').orderBy('requests', 'desc').orderBy('key_id').limit(limit);
-  return db.selectFrom(top.as('top')).leftJoin('api_keys', 'api_keys.id', 'top.key_id').selectAll('top').select('api_keys.name as key_name')
-    .orderBy('top.cost_micros', 'desc').orderBy('top.requests', 'desc').orderBy('top.key_id').execute();
+  return sumTopKeys(db, scope, spans, limit);
 }
 
-/** A key's or a user's own usage_stats rows (indexed), or the platform's per-key roll-up. */
-function keyRowsOf(db: Db, scope: StatScope): SelectQueryBuilder<DatabaseSchema, 'usage_stats_keys', object> {
-  if (scope.kind === 'platform') return db.selectFrom('usage_stats_keys');
-  return ownStatRows(db, scope) as unknown as SelectQueryBuilder<DatabaseSchema, 'usage_stats_keys', object>;
-}

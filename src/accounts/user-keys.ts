@@ -7,6 +7,9 @@ import type { ApiKeyRow } from '../db/schema.ts';
 import { apiNotFound, conflict, invalidRequest } from '../gateway-errors.ts';
 import { usdToMicros } from '../metering/pricing.ts';
 import { getSetting } from '../db/repositories/settings.ts';
+import { stringListColumn } from '../db/json-columns.ts';
+import { findGroupByName } from '../db/repositories/groups.ts';
+import { apiKeyListsOf, countLiveKeysOfUser, deleteKeyOfUser, findLiveKeyOfUser, insertApiKey, listLiveKeysOfUser, updateLiveKeyOfUser } from '../db/repositories/api-keys.ts';
 
 const MAX_KEYS_PER_USER = 200;
 
@@ -22,17 +25,18 @@ interface KeySettings {
 }
 
 export function keyView(row: ApiKeyRow) {
+  const lists = apiKeyListsOf(row);
   return {
     id: row.id,
     name: row.name,
     prefix: row.key_prefix,
     group: row.group_name,
-    models: row.models_json === null ? null : JSON.parse(row.models_json) as string[],
-    mcp_tools: row.mcp_tools_json === null ? null : JSON.parse(row.mcp_tools_json) as string[],
+    models: lists.models,
+    mcp_tools: lists.mcpTools,
     quota_usd: row.quota_micros === null ? null : row.quota_micros / 1_000_000,
     spent_usd: row.used_micros / 1_000_000,
     expires_at: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
-    ip_allowlist: row.ip_allowlist_json === null ? null : JSON.parse(row.ip_allowlist_json) as string[],
+    ip_allowlist: lists.ipAllowlist,
     enabled: row.status === 'active',
     created_at: new Date(row.created_at).toISOString(),
     last_used_at: row.last_used_at === null ? null : new Date(row.last_used_at).toISOString(),
@@ -40,13 +44,13 @@ export function keyView(row: ApiKeyRow) {
 }
 
 export async function listUserKeys(deps: Pick<AccountsDeps, 'db'>, userId: number) {
-  const rows = await deps.db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).where('status', '!=', 'deleted').orderBy('id').execute();
+  const rows = await listLiveKeysOfUser(deps.db, userId);
   return rows.map(keyView);
 }
 
 /** The user's live key, or 404 (also for another user's key: ids are not a way to learn what exists). */
 export async function ownKey(deps: Pick<AccountsDeps, 'db'>, userId: number, id: number): Promise<ApiKeyRow> {
-  const row = await deps.db.selectFrom('api_keys').selectAll().where('id', '=', id).where('user_id', '=', userId).where('status', '!=', 'deleted').executeTakeFirst();
+  const row = await findLiveKeyOfUser(deps.db, userId, id);
   if (!row) throw apiNotFound('API key');
   return row;
 }
@@ -55,11 +59,11 @@ export async function ownKey(deps: Pick<AccountsDeps, 'db'>, userId: number, id:
 export const SELF_SERVICE_GROUPS_SETTING = 'self_service_groups';
 
 export async function selfServiceGroups(deps: Pick<AccountsDeps, 'db'>): Promise<string[]> {
-  return (await getSetting<string[]>(deps.db, SELF_SERVICE_GROUPS_SETTING)) ?? ['default'];
+  return (await getSetting(deps.db, SELF_SERVICE_GROUPS_SETTING, stringListColumn)) ?? ['default'];
 }
 
 async function checkGroup(deps: Pick<AccountsDeps, 'db'>, group: string): Promise<void> {
-  const row = await deps.db.selectFrom('groups').select('id').where('name', '=', group).executeTakeFirst();
+  const row = await findGroupByName(deps.db, group);
   // An unknown group and one reserved for administrators get the same answer.
   if (!row || !(await selfServiceGroups(deps)).includes(group)) throw invalidRequest(`The group '${group}' is not one you can use. GET /api/groups lists them.`, 'group', 'group_not_available');
 }
@@ -92,17 +96,12 @@ export const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((e
 
 export async function createUserKey(deps: AccountsDeps, userId: number, settings: KeySettings & { name: string }): Promise<{ key: string; data: ReturnType<typeof keyView> }> {
   await checkGroup(deps, settings.group ?? 'default');
-  const count = await deps.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('status', '!=', 'deleted').executeTakeFirstOrThrow();
-  if (Number(count.n) >= MAX_KEYS_PER_USER) throw invalidRequest(`You have ${MAX_KEYS_PER_USER} keys, the most allowed. Delete one first.`, null, 'too_many_keys');
+  if (await countLiveKeysOfUser(deps.db, userId) >= MAX_KEYS_PER_USER) throw invalidRequest(`You have ${MAX_KEYS_PER_USER} keys, the most allowed. Delete one first.`, null, 'too_many_keys');
   const secret = generateApiKey();
   const now = Date.now();
   let row: ApiKeyRow;
   try {
-    row = await deps.db.insertInto('api_keys').values({
-      user_id: userId, name: settings.name, key_hash: hashApiKey(secret), key_prefix: displayPrefix(secret), group_name: 'default',
-      models_json: null, quota_micros: null, used_micros: 0, expires_at: null, ip_allowlist_json: null, status: 'active',
-      rpm_limit: null, tpm_limit: null, ...toColumns(settings), created_at: now, updated_at: now, last_used_at: null,
-    }).returningAll().executeTakeFirstOrThrow();
+    row = await insertApiKey(deps.db, { user_id: userId, name: settings.name, key_hash: hashApiKey(secret), key_prefix: displayPrefix(secret), ...toColumns(settings) }, now);
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`You already have a key named '${settings.name}'.`, 'name', 'key_name_taken');
     throw error;
@@ -115,8 +114,7 @@ export async function updateUserKey(deps: AccountsDeps, userId: number, id: numb
   const before = await ownKey(deps, userId, id);
   if (settings.group !== undefined) await checkGroup(deps, settings.group);
   try {
-    await deps.db.updateTable('api_keys').set({ ...toColumns(settings), updated_at: Date.now() })
-      .where('id', '=', id).where('user_id', '=', userId).where('status', '!=', 'deleted').execute();
+    await updateLiveKeyOfUser(deps.db, userId, id, toColumns(settings));
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`You already have a key named '${settings.name}'.`, 'name', 'key_name_taken');
     throw error;
@@ -129,14 +127,13 @@ export async function updateUserKey(deps: AccountsDeps, userId: number, id: numb
 export async function rotateUserKey(deps: AccountsDeps, userId: number, id: number): Promise<{ key: string; data: ReturnType<typeof keyView> }> {
   await ownKey(deps, userId, id);
   const secret = generateApiKey();
-  await deps.db.updateTable('api_keys').set({ key_hash: hashApiKey(secret), key_prefix: displayPrefix(secret), updated_at: Date.now() })
-    .where('id', '=', id).where('user_id', '=', userId).where('status', '!=', 'deleted').execute();
+  await updateLiveKeyOfUser(deps.db, userId, id, { key_hash: hashApiKey(secret), key_prefix: displayPrefix(secret) });
   await deps.announce({ reason: 'key rotated', keyIds: [id] });
   return { key: secret, data: keyView(await ownKey(deps, userId, id)) };
 }
 
 export async function deleteUserKey(deps: AccountsDeps, userId: number, id: number): Promise<void> {
   await ownKey(deps, userId, id);
-  await deps.db.updateTable('api_keys').set({ status: 'deleted', updated_at: Date.now() }).where('id', '=', id).where('user_id', '=', userId).execute();
+  await deleteKeyOfUser(deps.db, userId, id);
   await deps.announce({ reason: 'key deleted', keyIds: [id] });
 }

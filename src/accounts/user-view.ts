@@ -1,19 +1,11 @@
 // What the API shows of a user: never the password hash, the TOTP secret or anything derived from them.
 import type { UserRow } from '../db/schema.ts';
+import { userPreferencesOf, type UserPreferences } from '../db/json-columns.ts';
 
-export interface UserPreferences {
-  profile?: { name?: string };
-  notifications?: { low_balance_usd?: number | null; key_expiry_days?: number | null };
-  sidebar?: { order: string[]; hidden: string[] };
-}
+export type { UserPreferences };
 
 export function preferencesOf(user: Pick<UserRow, 'settings_json'>): UserPreferences {
-  try {
-    const value: unknown = JSON.parse(user.settings_json);
-    return value && typeof value === 'object' ? value as UserPreferences : {};
-  } catch {
-    return {};
-  }
+  return userPreferencesOf(user.settings_json);
 }
 
 export function userView(user: UserRow) {

@@ -124,3 +124,43 @@ export function loggedAttemptsOf(json: string | null): LoggedAttempt[] | null {
     return attempt.success ? [attempt.data] : [];
   });
 }
+
+// users.settings_json: the user's own preferences and the notifier's bookkeeping. Loose objects (keys kept)
+// because a save writes the whole value back; a part in another shape is dropped, never the user's page.
+const userNotificationPreferences = z.looseObject({
+  low_balance_usd: z.number().nullable().optional(),
+  key_expiry_days: z.number().nullable().optional(),
+});
+
+const userPreferencesColumn = z.looseObject({
+  profile: z.looseObject({ name: z.string().optional() }).optional().catch(undefined),
+  notifications: userNotificationPreferences.optional().catch(undefined),
+  sidebar: z.object({ order: z.array(z.string()), hidden: z.array(z.string()) }).optional().catch(undefined),
+});
+
+export type UserPreferences = z.infer<typeof userPreferencesColumn>;
+
+/** users.settings_json, read leniently: text that is not a JSON object reads as no preferences ({}). */
+export function userPreferencesOf(json: string): UserPreferences {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return {};
+  }
+  const parsed = userPreferencesColumn.safeParse(value);
+  return parsed.success ? parsed.data : {};
+}
+
+// settings.value_json: one schema per setting the gateway reads (getSetting takes it). Objects a write
+// merges into are loose, so a key this version does not know survives the next save.
+
+export const maxTopUpSettingColumn = z.number();
+
+export const mailSettingColumn = z.looseObject({ smtp_url_encrypted: z.string().optional(), from: z.string().optional() });
+
+export const pricingPageSettingColumn = z.object({ enabled: z.boolean() });
+
+export const registrationSettingColumn = z.object({ mode: z.enum(['open', 'closed', 'domains']), domains: z.array(z.string()) });
+
+export const signinDomainsSettingColumn = z.looseObject({ domains: z.array(z.string()).optional(), providers: z.array(z.string()).optional() });

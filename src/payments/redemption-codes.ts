@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { apiNotFound, conflict, invalidRequest } from '../gateway-errors.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
 import { applyWalletEntry } from './wallet-entries.ts';
+import { claimRedemptionCode, findRedemptionCodeByHash, insertRedemptionCodes, listRedemptionCodeRows, revokeUnusedRedemptionCode } from '../db/repositories/redemption-codes.ts';
 
 const hashCode = (code: string) => createHash('sha256').update(code.trim()).digest('hex');
 
@@ -18,20 +19,16 @@ export async function createRedemptionCodes(deps: Pick<PaymentsDeps, 'db'>, inpu
   const now = Date.now();
   const codes = Array.from({ length: input.count }, newCode);
   const rows = codes.map((code) => ({ code_hash: hashCode(code), code_prefix: code.slice(0, 7), amount_micros: input.amountMicros, note: input.note, created_by: input.createdBy, created_at: now, redeemed_by: null, redeemed_at: null }));
-  const inserted = await deps.db.insertInto('redemption_codes').values(rows).returning('id').execute();
-  return { codes, ids: inserted.map((row) => Number(row.id)) };
+  return { codes, ids: await insertRedemptionCodes(deps.db, rows) };
 }
 
 export async function redeemCode(deps: PaymentsDeps, userId: number, code: string): Promise<{ amountMicros: number }> {
-  const row = await deps.db.selectFrom('redemption_codes').select(['id', 'amount_micros', 'redeemed_at', 'revoked_at']).where('code_hash', '=', hashCode(code)).executeTakeFirst();
+  const row = await findRedemptionCodeByHash(deps.db, hashCode(code));
   // Unknown, used and revoked codes get the same answer: the answer tells nothing about other codes.
   if (!row || row.redeemed_at !== null || row.revoked_at !== null) throw invalidCode();
   const amountMicros = Number(row.amount_micros);
   const now = Date.now();
-  const redeemed = await applyWalletEntry(deps.db, deps.accounting, { userId, amountMicros, kind: 'redemption', reference: `code:${row.id}`, note: 'Redemption code' }, async (trx) => {
-    const claimed = await trx.updateTable('redemption_codes').set({ redeemed_by: userId, redeemed_at: now }).where('id', '=', row.id).where('redeemed_at', 'is', null).where('revoked_at', 'is', null).executeTakeFirst();
-    return Number(claimed.numUpdatedRows) > 0;
-  });
+  const redeemed = await applyWalletEntry(deps.db, deps.accounting, { userId, amountMicros, kind: 'redemption', reference: `code:${row.id}`, note: 'Redemption code' }, (trx) => claimRedemptionCode(trx, row.id, userId, now));
   if (!redeemed) throw invalidCode();
   return { amountMicros };
 }
@@ -40,15 +37,7 @@ type CodeState = 'unused' | 'redeemed' | 'revoked';
 
 /** Codes, newest first, a page at a time (`before`: the last id of the previous page), with who redeemed them. */
 export async function listRedemptionCodes(deps: Pick<PaymentsDeps, 'db'>, page: { limit: number; before?: number | undefined; state?: CodeState | undefined }) {
-  let select = deps.db.selectFrom('redemption_codes')
-    .leftJoin('users as redeemer', 'redeemer.id', 'redemption_codes.redeemed_by')
-    .selectAll('redemption_codes').select(['redeemer.email as redeemed_by_email', 'redeemer.name as redeemed_by_name'])
-    .orderBy('redemption_codes.id', 'desc').limit(page.limit + 1);
-  if (page.before !== undefined) select = select.where('redemption_codes.id', '<', page.before);
-  if (page.state === 'unused') select = select.where('redemption_codes.redeemed_at', 'is', null).where('redemption_codes.revoked_at', 'is', null);
-  if (page.state === 'redeemed') select = select.where('redemption_codes.redeemed_at', 'is not', null);
-  if (page.state === 'revoked') select = select.where('redemption_codes.revoked_at', 'is not', null);
-  const rows = await select.execute();
+  const rows = await listRedemptionCodeRows(deps.db, page.limit + 1, page.before, page.state);
   const more = rows.length > page.limit;
   const shown = rows.slice(0, page.limit);
   const time = (at: number | null) => (at === null ? null : new Date(Number(at)).toISOString());
@@ -75,11 +64,9 @@ export async function listRedemptionCodes(deps: Pick<PaymentsDeps, 'db'>, page: 
  * code being redeemed at the same moment is either redeemed or revoked, never both.
  */
 export async function revokeRedemptionCode(deps: Pick<PaymentsDeps, 'db'>, id: number, revokedBy: number) {
-  const revoked = await deps.db.updateTable('redemption_codes').set({ revoked_at: Date.now(), revoked_by: revokedBy })
-    .where('id', '=', id).where('redeemed_at', 'is', null).where('revoked_at', 'is', null).executeTakeFirst();
-  const row = await deps.db.selectFrom('redemption_codes').selectAll().where('id', '=', id).executeTakeFirst();
+  const { revoked, row } = await revokeUnusedRedemptionCode(deps.db, id, revokedBy);
   if (!row) throw apiNotFound('Redemption code');
-  if (Number(revoked.numUpdatedRows) === 0) {
+  if (!revoked) {
     if (row.redeemed_at !== null) throw conflict('This code was already redeemed; it cannot be revoked.', 'id', 'code_redeemed');
     throw conflict('This code is already revoked.', 'id', 'code_revoked');
   }

@@ -11,6 +11,7 @@ import type Stripe from 'stripe';
 import { gatewayError } from '../gateway-errors.ts';
 import type { PaymentsDeps } from './payments-deps.ts';
 import { applyWalletEntry } from './wallet-entries.ts';
+import { failPendingSession, findPaymentByIntent, findPaymentBySession, setReceiptByIntent, setSessionIntentOnce, updatePaymentInStatus, updatePaymentRefunded } from '../db/repositories/payments.ts';
 
 type EventOutcome = 'credited' | 'debited' | 'failed' | 'updated' | 'duplicate' | 'ignored';
 
@@ -40,7 +41,7 @@ export async function applyStripeEvent(deps: PaymentsDeps, event: Stripe.Event):
 const intentId = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
 
 async function findPayment(deps: PaymentsDeps, session: Stripe.Checkout.Session) {
-  return deps.db.selectFrom('payments').selectAll().where('provider', '=', 'stripe').where('provider_session_id', '=', session.id).executeTakeFirst();
+  return findPaymentBySession(deps.db, 'stripe', session.id);
 }
 
 async function creditSession(deps: PaymentsDeps, session: Stripe.Checkout.Session): Promise<EventOutcome> {
@@ -57,13 +58,7 @@ async function creditSession(deps: PaymentsDeps, session: Stripe.Checkout.Sessio
   const now = Date.now();
   const credited = await applyWalletEntry(deps.db, deps.accounting,
     { userId: payment.user_id, amountMicros, kind: 'topup', reference: `stripe:${session.id}`, note: `Card top-up ${(amountMicros / 1_000_000).toFixed(2)} USD` },
-    async (trx) => {
-      const claimed = await trx.updateTable('payments')
-        .set({ status: 'completed', completed_at: now, updated_at: now, amount_micros: amountMicros, payment_intent: intentId(session.payment_intent) })
-        .where('id', '=', payment.id).where('status', 'in', ['pending', 'failed'])
-        .executeTakeFirst();
-      return Number(claimed.numUpdatedRows) > 0;
-    });
+    (trx) => updatePaymentInStatus(trx, payment.id, ['pending', 'failed'], { status: 'completed', completed_at: now, updated_at: now, amount_micros: amountMicros, payment_intent: intentId(session.payment_intent) }));
   if (!credited) return 'duplicate';
   deps.logger.info({ paymentId: payment.id, userId: payment.user_id, amountMicros }, 'top-up credited');
   return 'credited';
@@ -72,28 +67,23 @@ async function creditSession(deps: PaymentsDeps, session: Stripe.Checkout.Sessio
 async function rememberIntent(deps: PaymentsDeps, session: Stripe.Checkout.Session): Promise<EventOutcome> {
   const intent = intentId(session.payment_intent);
   if (!intent) return 'ignored';
-  const result = await deps.db.updateTable('payments').set({ payment_intent: intent, updated_at: Date.now() })
-    .where('provider', '=', 'stripe').where('provider_session_id', '=', session.id).where('payment_intent', 'is', null).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0 ? 'updated' : 'ignored';
+  return (await setSessionIntentOnce(deps.db, 'stripe', session.id, intent)) ? 'updated' : 'ignored';
 }
 
 async function failSession(deps: PaymentsDeps, session: Stripe.Checkout.Session): Promise<EventOutcome> {
-  const result = await deps.db.updateTable('payments').set({ status: 'failed', updated_at: Date.now() })
-    .where('provider', '=', 'stripe').where('provider_session_id', '=', session.id).where('status', '=', 'pending').executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0 ? 'failed' : 'duplicate';
+  return (await failPendingSession(deps.db, 'stripe', session.id)) ? 'failed' : 'duplicate';
 }
 
 async function rememberReceipt(deps: PaymentsDeps, charge: Stripe.Charge): Promise<EventOutcome> {
   const intent = intentId(charge.payment_intent);
   if (!intent || !charge.receipt_url) return 'ignored';
-  const result = await deps.db.updateTable('payments').set({ receipt_url: charge.receipt_url, updated_at: Date.now() }).where('payment_intent', '=', intent).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0 ? 'updated' : 'ignored';
+  return (await setReceiptByIntent(deps.db, intent, charge.receipt_url)) ? 'updated' : 'ignored';
 }
 
 async function refundCharge(deps: PaymentsDeps, charge: Stripe.Charge): Promise<EventOutcome> {
   const intent = intentId(charge.payment_intent);
   if (!intent) return 'ignored';
-  const payment = await deps.db.selectFrom('payments').selectAll().where('payment_intent', '=', intent).executeTakeFirst();
+  const payment = await findPaymentByIntent(deps.db, intent);
   if (!payment) {
     // The completion that names this PaymentIntent may still be on its way; if it never comes, the
     // payment was not one of ours and Stripe stops retrying after a few days.
@@ -107,12 +97,8 @@ async function refundCharge(deps: PaymentsDeps, charge: Stripe.Charge): Promise<
   const now = Date.now();
   const applied = await applyWalletEntry(deps.db, deps.accounting,
     { userId: payment.user_id, amountMicros: -debit, kind: 'refund', reference: `stripe-refund:${charge.id}:${target}`, note: `Card payment refunded: ${(debit / 1_000_000).toFixed(2)} USD` },
-    async (trx) => {
-      // Guarded by the amount read: a concurrent delivery of the same refund updates nothing here.
-      const claimed = await trx.updateTable('payments').set({ refunded_micros: target, status: 'refunded', updated_at: now, ...(charge.receipt_url ? { receipt_url: charge.receipt_url } : {}) })
-        .where('id', '=', payment.id).where('refunded_micros', '=', already).executeTakeFirst();
-      return Number(claimed.numUpdatedRows) > 0;
-    });
+    // Guarded by the amount read: a concurrent delivery of the same refund updates nothing here.
+    (trx) => updatePaymentRefunded(trx, payment.id, already, { refunded_micros: target, status: 'refunded', updated_at: now, ...(charge.receipt_url ? { receipt_url: charge.receipt_url } : {}) }));
   if (!applied) return 'duplicate';
   deps.logger.info({ paymentId: payment.id, userId: payment.user_id, debitMicros: debit }, 'refund debited');
   return 'debited';

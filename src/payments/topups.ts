@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import type { UserRow } from '../db/schema.ts';
 import { invalidRequest, gatewayError } from '../gateway-errors.ts';
 import { getSetting } from '../db/repositories/settings.ts';
+import { maxTopUpSettingColumn } from '../db/json-columns.ts';
+import { insertPendingPayment, markPaymentFailed, setPaymentCheckout } from '../db/repositories/payments.ts';
 import { DEFAULT_MAX_TOPUP_USD, MAX_TOPUP_SETTING, type PaymentsDeps } from './payments-deps.ts';
 
 const cardPaymentsOff = () =>
@@ -20,7 +22,7 @@ const providerFailed = (cause: unknown) =>
   });
 
 export async function maxTopUpUsd(deps: Pick<PaymentsDeps, 'db'>): Promise<number> {
-  const value = await getSetting<number>(deps.db, MAX_TOPUP_SETTING);
+  const value = await getSetting(deps.db, MAX_TOPUP_SETTING, maxTopUpSettingColumn);
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : DEFAULT_MAX_TOPUP_USD;
 }
 
@@ -31,11 +33,7 @@ export async function startTopUp(deps: PaymentsDeps, user: UserRow, amountUsd: n
   if (amountUsd > max) throw invalidRequest(`Invalid 'amount_usd': the largest top-up is ${max} USD.`, 'amount_usd', 'amount_too_large');
   const now = Date.now();
   // The session id is not known before Stripe answers; a unique placeholder holds the row meanwhile.
-  const inserted = await deps.db.insertInto('payments').values({
-    user_id: user.id, provider: 'stripe', provider_session_id: `pending:${randomBytes(12).toString('hex')}`,
-    amount_micros: amountUsd * 1_000_000, status: 'pending', created_at: now, completed_at: null, updated_at: now,
-  }).returning('id').executeTakeFirstOrThrow();
-  const paymentId = Number(inserted.id);
+  const paymentId = await insertPendingPayment(deps.db, user.id, 'stripe', `pending:${randomBytes(12).toString('hex')}`, amountUsd * 1_000_000, now);
   const walletUrl = `${deps.publicUrl()}${options.returnPath ?? '/wallet'}`;
   let session;
   try {
@@ -49,11 +47,11 @@ export async function startTopUp(deps: PaymentsDeps, user: UserRow, amountUsd: n
       cancel_url: `${walletUrl}?payment=cancel&topup=${paymentId}`,
     }, { idempotencyKey: `gateway-topup-${paymentId}` });
   } catch (error) {
-    await deps.db.updateTable('payments').set({ status: 'failed', updated_at: Date.now() }).where('id', '=', paymentId).execute();
+    await markPaymentFailed(deps.db, paymentId);
     deps.logger.warn({ err: error, paymentId }, 'stripe checkout session could not be created');
     throw providerFailed(error);
   }
-  await deps.db.updateTable('payments').set({ provider_session_id: session.id, checkout_url: session.url, updated_at: Date.now() }).where('id', '=', paymentId).execute();
+  await setPaymentCheckout(deps.db, paymentId, session.id, session.url);
   if (!session.url) throw providerFailed(new Error('checkout session without a url'));
   return { checkout_url: session.url, payment_id: paymentId };
 }

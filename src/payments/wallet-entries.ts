@@ -2,9 +2,9 @@
 // the cached balance change in one transaction, so the balance always equals the ledger's sum, and the
 // live accounting (memory or Redis) follows through Accounting.changeWallet, which also keeps a wallet
 // loaded at the same moment from counting the change twice (docs/decisions/0004).
-import type { Transaction } from 'kysely';
 import type { Db } from '../db/repositories/repository-helpers.ts';
-import type { DatabaseSchema, WalletLedgerTable } from '../db/schema.ts';
+import type { WalletLedgerTable } from '../db/schema.ts';
+import { appendClaimedLedgerEntry } from '../db/repositories/wallet-ledger.ts';
 import type { Accounting } from '../metering/accounting.ts';
 
 interface WalletEntry {
@@ -25,15 +25,12 @@ class AlreadyApplied extends Error {}
  * applies) and, when it claims, writes the entry, all in one transaction. Returns false for a replay: then
  * nothing is written and the live balance does not move.
  */
-export async function applyWalletEntry(db: Db, accounting: Accounting, entry: WalletEntry, claim: (trx: Transaction<DatabaseSchema>) => Promise<boolean>): Promise<boolean> {
+export async function applyWalletEntry(db: Db, accounting: Accounting, entry: WalletEntry, claim: (trx: Db) => Promise<boolean>): Promise<boolean> {
   try {
     await accounting.changeWallet(entry.userId, entry.amountMicros, async () => {
-      await db.transaction().execute(async (trx) => {
-        if (!(await claim(trx))) throw new AlreadyApplied();
-        const now = Date.now();
-        await trx.insertInto('wallet_ledger').values({ user_id: entry.userId, created_at: now, kind: entry.kind, amount_micros: entry.amountMicros, reference: entry.reference, note: entry.note }).execute();
-        await trx.updateTable('users').set((eb) => ({ balance_micros: eb('balance_micros', '+', entry.amountMicros), updated_at: now })).where('id', '=', entry.userId).execute();
-      });
+      const claimed = await appendClaimedLedgerEntry(db, { user_id: entry.userId, kind: entry.kind, amount_micros: entry.amountMicros, reference: entry.reference, note: entry.note }, claim);
+      // Thrown so that changeWallet leaves the live balance as it is.
+      if (!claimed) throw new AlreadyApplied();
     });
     return true;
   } catch (error) {

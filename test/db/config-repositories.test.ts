@@ -1,6 +1,7 @@
 // Round trips through the config-side repositories (users, groups, channels, models, keys, settings) on
 // both engines, including idempotent upserts.
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createUser, findUserByEmail, findUserById, findUserByName, listUsers, setUserStatus, upsertUserByName } from '../../src/db/repositories/users.ts';
 import { findGroupByName, listGroups, upsertGroupByName } from '../../src/db/repositories/groups.ts';
 import { channelOf, findChannelById, findChannelByName, listChannels, setChannelStatus, upsertChannelByName } from '../../src/db/repositories/channels.ts';
@@ -141,10 +142,13 @@ describe.each(withTestDatabases())('config repositories on %s', (target) => {
   });
 
   it('settings: get, set (JSON values), unchanged values keep updated_at, delete', async () => {
-    expect(await getSetting(db(), 'signup')).toBeUndefined();
+    const signup = z.object({ open: z.boolean(), domains: z.array(z.string()) });
+    expect(await getSetting(db(), 'signup', signup)).toBeUndefined();
     await setSetting(db(), 'signup', { open: true, domains: ['example.com'] }, 1);
     await setSetting(db(), 'banner', 'hello', 1);
-    expect(await getSetting(db(), 'signup')).toEqual({ open: true, domains: ['example.com'] });
+    expect(await getSetting(db(), 'signup', signup)).toEqual({ open: true, domains: ['example.com'] });
+    // Read by the setting's schema: a stored value of another shape is refused by name, not cast.
+    await expect(getSetting(db(), 'banner', signup)).rejects.toThrow("settings 'banner' value_json does not have its column's shape");
     await setSetting(db(), 'signup', { open: false }, 2);
     await setSetting(db(), 'banner', 'hello', 3);
     expect(await getAllSettings(db())).toEqual({ banner: 'hello', signup: { open: false } });

@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/repositories/repository-helpers.ts';
 import type { MailTransport, OutgoingMail } from './mail-transport.ts';
+import { claimMail, countMailTo, insertMail, listDueMail, markMailNotSent, markMailSent, type QueuedMail } from '../../db/repositories/mail-outbox.ts';
 
 const MAX_MAIL_ATTEMPTS = 8;
 /** At most this many mails to one address per hour: the public forms cannot be used to flood an inbox. */
@@ -30,27 +31,23 @@ export function createMailOutbox(db: Db, transport: MailTransport, logger: Logge
   let again = false;
   let closed = false;
 
-  const sendOne = async (row: { id: number; to_address: string; subject: string; text_body: string; html_body: string; attempts: number }) => {
+  const sendOne = async (row: QueuedMail) => {
     const now = Date.now();
-    const claimed = await db.updateTable('mail_outbox').set({ locked_until: now + CLAIM_MS })
-      .where('id', '=', row.id).where('status', '=', 'pending').where('locked_until', '<=', now).executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) return;
+    if (!(await claimMail(db, row.id, now, now + CLAIM_MS))) return;
     try {
       await transport.send({ to: row.to_address, subject: row.subject, text: row.text_body, html: row.html_body });
-      await db.updateTable('mail_outbox').set({ status: 'sent', sent_at: Date.now(), attempts: row.attempts + 1, last_error: null }).where('id', '=', row.id).execute();
+      await markMailSent(db, row.id, row.attempts + 1);
     } catch (error) {
       const attempts = row.attempts + 1;
       const message = (error as Error).message.slice(0, 500);
       const failed = attempts >= MAX_MAIL_ATTEMPTS;
       logger.warn({ mailId: row.id, attempts, err: message }, failed ? 'mail given up after retries' : 'mail not sent; will retry');
-      await db.updateTable('mail_outbox').set({ status: failed ? 'failed' : 'pending', attempts, last_error: message, next_attempt_at: Date.now() + retryDelayMs(attempts), locked_until: 0 })
-        .where('id', '=', row.id).execute();
+      await markMailNotSent(db, row.id, attempts, message, failed, Date.now() + retryDelayMs(attempts));
     }
   };
 
   const pass = async () => {
-    const due = await db.selectFrom('mail_outbox').select(['id', 'to_address', 'subject', 'text_body', 'html_body', 'attempts'])
-      .where('status', '=', 'pending').where('next_attempt_at', '<=', Date.now()).orderBy('id').limit(BATCH).execute();
+    const due = await listDueMail(db, Date.now(), BATCH);
     for (const row of due) await sendOne(row);
   };
 
@@ -78,16 +75,11 @@ export function createMailOutbox(db: Db, transport: MailTransport, logger: Logge
   let queue: Promise<void> = Promise.resolve();
   const enqueueOne = async (mail: OutgoingMail, link: string | undefined) => {
     const now = Date.now();
-    const recent = await db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('to_address', '=', mail.to).where('created_at', '>', now - 3_600_000).executeTakeFirstOrThrow();
-    if (Number(recent.n) >= MAX_MAILS_PER_ADDRESS_PER_HOUR) {
+    if (await countMailTo(db, mail.to, now - 3_600_000) >= MAX_MAILS_PER_ADDRESS_PER_HOUR) {
       logger.warn({ subject: mail.subject }, 'mail not queued: this address got the most mails allowed in an hour');
       return;
     }
-    await db.insertInto('mail_outbox').values({
-      to_address: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html,
-      status: 'pending', attempts: 0, next_attempt_at: now, locked_until: 0, last_error: null, created_at: now, sent_at: null,
-    }).execute();
+    await insertMail(db, mail, now);
     if (link && transport.kind === 'file') logger.info({ to: mail.to, link }, `mail written to DATA_DIR/mail (no SMTP_URL): ${mail.subject}`);
     // Behind the request: the caller does not wait for the send.
     setImmediate(() => void flush());

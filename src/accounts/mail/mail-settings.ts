@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/repositories/repository-helpers.ts';
 import { getSetting, setSetting } from '../../db/repositories/settings.ts';
+import { mailSettingColumn } from '../../db/json-columns.ts';
 import type { SecretBox } from '../secret-box.ts';
 
 const MAIL_SETTING = 'mail';
@@ -39,7 +40,7 @@ export const mailSettingsChange = z.object({
 type MailSettingsChange = z.infer<typeof mailSettingsChange>;
 
 export async function readMailSettings(db: Db, secrets: SecretBox, defaults: MailDefaults): Promise<EffectiveMailSettings> {
-  const stored = (await getSetting<StoredMailSetting>(db, MAIL_SETTING)) ?? {};
+  const stored = (await getSetting(db, MAIL_SETTING, mailSettingColumn)) ?? {};
   const from = stored.from ?? defaults.from;
   const fromSource = stored.from !== undefined ? 'runtime' : 'env';
   if (stored.smtp_url_encrypted !== undefined) {
@@ -54,7 +55,7 @@ export async function readMailSettings(db: Db, secrets: SecretBox, defaults: Mai
 }
 
 export async function changeMailSettings(db: Db, secrets: SecretBox, change: MailSettingsChange): Promise<void> {
-  const stored = { ...((await getSetting<StoredMailSetting>(db, MAIL_SETTING)) ?? {}) };
+  const stored = { ...((await getSetting(db, MAIL_SETTING, mailSettingColumn)) ?? {}) };
   if (change.smtp_url === null) delete stored.smtp_url_encrypted;
   else if (change.smtp_url !== undefined) stored.smtp_url_encrypted = secrets.encrypt(change.smtp_url);
   if (change.from === null) delete stored.from;

@@ -2,6 +2,7 @@
 // cache is filled by listAllApiKeys() and refreshed on admin changes.
 import type { ApiKeyRow, ApiKeysTable } from '../schema.ts';
 import { upsertRow } from './upsert.ts';
+import { parseJsonColumn, stringListColumn } from '../json-columns.ts';
 import type { Db, UpsertResult } from './repository-helpers.ts';
 
 type NewApiKeyInput = Pick<ApiKeysTable, 'user_id' | 'name' | 'key_hash' | 'key_prefix'>
@@ -108,4 +109,49 @@ export async function listApiKeysWithOwners(db: Db) {
       // What the admin key page edits besides (issue 31): the owner's e-mail, the model list, the allowlist and the limits.
       'users.email as user_email', 'api_keys.models_json', 'api_keys.ip_allowlist_json', 'api_keys.rpm_limit', 'api_keys.tpm_limit'])
     .orderBy('api_keys.id').execute();
+}
+
+/** A user's key by name with only its id and status (any status, deleted too). */
+export async function findKeyStatusByUserAndName(db: Db, userId: number, name: string): Promise<Pick<ApiKeyRow, 'id' | 'status'> | undefined> {
+  return db.selectFrom('api_keys').select(['id', 'status']).where('user_id', '=', userId).where('name', '=', name).executeTakeFirst();
+}
+
+export async function renameApiKey(db: Db, id: number, name: string): Promise<void> {
+  await db.updateTable('api_keys').set({ name }).where('id', '=', id).execute();
+}
+
+/** A user's active keys expiring in (after, until]. */
+export async function listKeysExpiringBetween(db: Db, userId: number, after: number, until: number): Promise<Pick<ApiKeyRow, 'id' | 'name' | 'expires_at'>[]> {
+  return db.selectFrom('api_keys').select(['id', 'name', 'expires_at']).where('user_id', '=', userId).where('status', '=', 'active')
+    .where('expires_at', 'is not', null).where('expires_at', '>', after).where('expires_at', '<=', until).execute();
+}
+
+/** A user's keys that are not deleted, by id. */
+export async function listLiveKeysOfUser(db: Db, userId: number): Promise<ApiKeyRow[]> {
+  return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).where('status', '!=', 'deleted').orderBy('id').execute();
+}
+
+/** The user's key with this id unless deleted; undefined for another user's key too. */
+export async function findLiveKeyOfUser(db: Db, userId: number, id: number): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('id', '=', id).where('user_id', '=', userId).where('status', '!=', 'deleted').executeTakeFirst();
+}
+
+export async function countLiveKeysOfUser(db: Db, userId: number): Promise<number> {
+  const count = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('status', '!=', 'deleted').executeTakeFirstOrThrow();
+  return Number(count.n);
+}
+
+/** Changes the user's key unless deleted (a taken name throws the engine's unique violation). */
+export async function updateLiveKeyOfUser(db: Db, userId: number, id: number, fields: ApiKeyFields & { name?: string }, now = Date.now()): Promise<void> {
+  await db.updateTable('api_keys').set({ ...fields, updated_at: now }).where('id', '=', id).where('user_id', '=', userId).where('status', '!=', 'deleted').execute();
+}
+
+export async function deleteKeyOfUser(db: Db, userId: number, id: number, now = Date.now()): Promise<void> {
+  await db.updateTable('api_keys').set({ status: 'deleted', updated_at: now }).where('id', '=', id).where('user_id', '=', userId).execute();
+}
+
+/** A key's list settings (models, MCP tools, IP allowlist), parsed; null: no restriction. */
+export function apiKeyListsOf(row: Pick<ApiKeyRow, 'id' | 'models_json' | 'mcp_tools_json' | 'ip_allowlist_json'>): { models: string[] | null; mcpTools: string[] | null; ipAllowlist: string[] | null } {
+  const list = (json: string | null, column: string) => (json === null ? null : parseJsonColumn(stringListColumn, json, `api_keys ${row.id} ${column}`));
+  return { models: list(row.models_json, 'models_json'), mcpTools: list(row.mcp_tools_json, 'mcp_tools_json'), ipAllowlist: list(row.ip_allowlist_json, 'ip_allowlist_json') };
 }

@@ -110,3 +110,9 @@ export async function listAutoDisabledChannels(db: Db): Promise<{ id: number; na
 export async function listChannelStatuses(db: Db) {
   return db.selectFrom('channels').select(['id', 'name', 'type', 'status', 'status_reason']).orderBy('id').execute();
 }
+
+/** Every channel's name by id (a log page names the channels its rows were served by). */
+export async function channelNamesById(db: Db): Promise<Map<number, string>> {
+  const rows = await db.selectFrom('channels').select(['id', 'name']).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}

@@ -1,10 +1,15 @@
 // Runtime settings edited from the dashboard: one JSON value per key.
+import type { z } from 'zod';
 import type { Db } from './repository-helpers.ts';
+import { parseJsonColumn } from '../json-columns.ts';
 
-/** The parsed value, or undefined when the key was never set. */
-export async function getSetting<T = unknown>(db: Db, key: string): Promise<T | undefined> {
+/**
+ * The value, parsed by the setting's schema (json-columns.ts), or undefined when the key was never set. A
+ * stored value of another shape is an error naming the setting, never a guess.
+ */
+export async function getSetting<T>(db: Db, key: string, schema: z.ZodType<T>): Promise<T | undefined> {
   const row = await db.selectFrom('settings').select('value_json').where('key', '=', key).executeTakeFirst();
-  return row ? (JSON.parse(row.value_json) as T) : undefined;
+  return row ? parseJsonColumn(schema, row.value_json, `settings '${key}' value_json`) : undefined;
 }
 
 export async function getAllSettings(db: Db): Promise<Record<string, unknown>> {

@@ -146,3 +146,10 @@ export async function findLoggedRequestIds(db: Db, requestIds: readonly string[]
     .execute();
   return new Set(rows.map((row) => row.request_id));
 }
+
+/** One logged call, or undefined; with an owner, only that user's call. */
+export async function findUsageLog(db: Db, id: number, ownerId: number | null): Promise<UsageLogRow | undefined> {
+  let query = db.selectFrom('usage_logs').selectAll().where('id', '=', id);
+  if (ownerId !== null) query = query.where('user_id', '=', ownerId);
+  return query.executeTakeFirst();
+}

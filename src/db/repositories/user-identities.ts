@@ -55,3 +55,18 @@ export async function removeSignInWay(db: Db, userId: number, what: { identityId
     return 'removed';
   });
 }
+
+/** The identity linked for this provider's subject, or undefined. */
+export async function findLinkedIdentity(db: Db, providerId: number, subject: string): Promise<{ id: number; user_id: number } | undefined> {
+  return db.selectFrom('user_identities').select(['id', 'user_id']).where('provider_id', '=', providerId).where('subject', '=', subject).executeTakeFirst();
+}
+
+export async function touchLinkedIdentity(db: Db, id: number, email: string | null, now: number): Promise<void> {
+  await db.updateTable('user_identities').set({ last_used_at: now, email }).where('id', '=', id).execute();
+}
+
+/** Links the subject to the user; a link that already exists stays as it is. */
+export async function linkIdentity(db: Db, userId: number, providerId: number, subject: string, email: string, now: number): Promise<void> {
+  await db.insertInto('user_identities').values({ user_id: userId, provider_id: providerId, subject, email, created_at: now, last_used_at: now })
+    .onConflict((c) => c.columns(['provider_id', 'subject']).doNothing()).execute();
+}

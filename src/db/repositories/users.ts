@@ -120,3 +120,57 @@ export async function findUserIdByEmailAnyCase(db: Db, email: string): Promise<n
   const row = await db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase())).executeTakeFirst();
   return row?.id;
 }
+
+/** A mailed verification link was followed: the address counts as verified (once; a second link changes nothing). */
+export async function markEmailVerified(db: Db, id: number, now = Date.now()): Promise<void> {
+  await db.updateTable('users').set({ email_verified_at: now, updated_at: now }).where('id', '=', id).where('email_verified_at', 'is', null).execute();
+}
+
+/** A confirmed e-mail change: the new address, verified. Throws when another account took the address meanwhile. */
+export async function setVerifiedEmail(db: Db, id: number, email: string, now = Date.now()): Promise<void> {
+  await db.updateTable('users').set({ email, email_verified_at: now, updated_at: now }).where('id', '=', id).execute();
+}
+
+export async function setUserSettingsJson(db: Db, id: number, settingsJson: string, now = Date.now()): Promise<void> {
+  await db.updateTable('users').set({ settings_json: settingsJson, updated_at: now }).where('id', '=', id).execute();
+}
+
+export async function setPasswordHash(db: Db, id: number, passwordHash: string, now = Date.now()): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** A password set through a mailed link; following the link also proves the address (verified unless it already was). */
+export async function setPasswordFromMailedLink(db: Db, id: number, passwordHash: string, now = Date.now()): Promise<UserRow> {
+  return db.updateTable('users').set((eb) => ({ password_hash: passwordHash, updated_at: now, email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(now)) }))
+    .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function getUserById(db: Db, id: number): Promise<UserRow> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/**
+ * Replaces a user's settings_json only if it is still `expected` (what the caller read): a compare-and-set,
+ * so two instances cannot both act on the same state. False when it changed meanwhile.
+ */
+export async function replaceUserSettingsJson(db: Db, id: number, expected: string, next: string): Promise<boolean> {
+  const result = await db.updateTable('users').set({ settings_json: next }).where('id', '=', id).where('settings_json', '=', expected).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Active users with an e-mail address whose settings mention notifications (the settings JSON is small). */
+export async function listUsersWithNotifications(db: Db): Promise<UserRow[]> {
+  return db.selectFrom('users').selectAll().where('status', '=', 'active').where('email', 'is not', null)
+    .where('settings_json', 'like', '%"notifications"%').execute();
+}
+
+/** An identity provider vouched for the unverified address: it becomes verified and the unproven password goes. */
+export async function verifyEmailDroppingPassword(db: Db, id: number, now = Date.now()): Promise<void> {
+  await db.updateTable('users').set({ email_verified_at: now, password_hash: null, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** The handles and e-mails of these users (one indexed read). */
+export async function listUserLabels(db: Db, ids: readonly number[]): Promise<Pick<UserRow, 'id' | 'name' | 'email'>[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', [...ids]).execute();
+}

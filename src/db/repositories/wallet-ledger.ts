@@ -170,3 +170,18 @@ export async function writeGrant(db: Db, userId: number, amountMicros: number, n
     return true;
   });
 }
+
+/**
+ * One movement that is not a metered call (a top-up, refund or redeemed code): in one transaction, `claim`
+ * (the caller's state guard, a conditional update run on the transaction) and, when it claims, the ledger
+ * row and the balance. False when it did not claim: then nothing is written.
+ */
+export async function appendClaimedLedgerEntry(db: Db, entry: Omit<WalletLedgerTable, 'id' | 'created_at'>, claim: (trx: Db) => Promise<boolean>): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    if (!(await claim(trx))) return false;
+    const now = Date.now();
+    await trx.insertInto('wallet_ledger').values({ ...entry, created_at: now }).execute();
+    await trx.updateTable('users').set((eb) => ({ balance_micros: eb('balance_micros', '+', entry.amount_micros), updated_at: now })).where('id', '=', entry.user_id).execute();
+    return true;
+  });
+}

@@ -10,6 +10,7 @@ import { savePreferences, updateProfile } from '../../accounts/profile.ts';
 import { changePassword } from '../../accounts/passwords-flow.ts';
 import { disableTwoFactor, enableTwoFactor, startTwoFactorSetup } from '../../accounts/two-factor.ts';
 import { apiNotFound } from '../../gateway-errors.ts';
+import { findUserSessionId } from '../../db/repositories/sessions.ts';
 import { setSessionCookie } from '../session-cookie.ts';
 import { emailField, passwordField, secureCookies } from './api-auth-routes.ts';
 
@@ -99,10 +100,10 @@ export function apiMeRoutes(api: ApiRouter, deps: AccountsDeps): void {
     method: 'DELETE', url: '/api/me/sessions/:id', tag, access: 'signed_in', summary: 'End one of my sessions.',
     params: z.object({ id: z.string().min(1).max(64) }),
     handler: async ({ caller, params }) => {
-      const session = await deps.db.selectFrom('sessions').select('id').where('id', '=', params.id).where('user_id', '=', caller.user.id).executeTakeFirst();
-      if (!session) throw apiNotFound('Session');
-      await endSession(deps.db, session.id);
-      return { id: session.id, ended: true };
+      const sessionId = await findUserSessionId(deps.db, caller.user.id, params.id);
+      if (!sessionId) throw apiNotFound('Session');
+      await endSession(deps.db, sessionId);
+      return { id: sessionId, ended: true };
     },
   });
 }

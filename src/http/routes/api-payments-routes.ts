@@ -5,6 +5,7 @@ import type { ApiRouter } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
 import { apiNotFound, invalidRequest } from '../../gateway-errors.ts';
 import { setSetting } from '../../db/repositories/settings.ts';
+import { findUserPayment, listPaymentsWithUsers, listUserPayments } from '../../db/repositories/payments.ts';
 import { MAX_TOPUP_SETTING, type PaymentsDeps } from '../../payments/payments-deps.ts';
 import { maxTopUpUsd, startTopUp } from '../../payments/topups.ts';
 import { applyStripeEvent } from '../../payments/stripe-events.ts';
@@ -47,9 +48,7 @@ export function apiPaymentsRoutes(api: ApiRouter, deps: PaymentsDeps): void {
     method: 'GET', url: '/api/wallet/payments', tag, access: 'verified', allowKeys: true, query: cursorQuery, summary: 'My card payments, newest first, with status and receipt link.',
     handler: async ({ caller, query }) => {
       const limit = query.limit ?? 50;
-      let select = deps.db.selectFrom('payments').selectAll().where('user_id', '=', caller.user.id).orderBy('id', 'desc').limit(limit + 1);
-      if (query.cursor) select = select.where('id', '<', query.cursor);
-      const rows = await select.execute();
+      const rows = await listUserPayments(deps.db, caller.user.id, limit + 1, query.cursor || undefined);
       const page = rows.slice(0, limit);
       return { data: page.map(paymentView), next_cursor: rows.length > limit ? String(page.at(-1)!.id) : null };
     },
@@ -57,7 +56,7 @@ export function apiPaymentsRoutes(api: ApiRouter, deps: PaymentsDeps): void {
   api.route({
     method: 'GET', url: '/api/wallet/payments/:id', tag, access: 'verified', allowKeys: true, params: idParams, summary: 'One of my payments (for the page that waits for a checkout to be confirmed).',
     handler: async ({ caller, params }) => {
-      const row = await deps.db.selectFrom('payments').selectAll().where('id', '=', params.id).where('user_id', '=', caller.user.id).executeTakeFirst();
+      const row = await findUserPayment(deps.db, caller.user.id, params.id);
       if (!row) throw apiNotFound('Payment');
       return paymentView(row);
     },
@@ -92,9 +91,7 @@ export function apiPaymentsRoutes(api: ApiRouter, deps: PaymentsDeps): void {
     method: 'GET', url: '/api/admin/payments', tag: admin, access: 'admin', allowKeys: true, query: cursorQuery, summary: 'Every payment, newest first.',
     handler: async ({ query }) => {
       const limit = query.limit ?? 50;
-      let select = deps.db.selectFrom('payments').innerJoin('users', 'users.id', 'payments.user_id').selectAll('payments').select(['users.email as user_email', 'users.name as user_name']).orderBy('payments.id', 'desc').limit(limit + 1);
-      if (query.cursor) select = select.where('payments.id', '<', query.cursor);
-      const rows = await select.execute();
+      const rows = await listPaymentsWithUsers(deps.db, limit + 1, query.cursor || undefined);
       const page = rows.slice(0, limit);
       return { data: page.map((row) => ({ ...paymentView(row), user_id: Number(row.user_id), user_email: row.user_email, user_name: row.user_name })), next_cursor: rows.length > limit ? String(page.at(-1)!.id) : null };
     },
