@@ -52,6 +52,28 @@ describe('identity-provider sign-in in the browser', { timeout: 90_000 }, () => 
     await page.context().close();
   });
 
+  it('an administrator names the providers that vouch for a domain, and can go back to any provider', async () => {
+    const page = await freshPage();
+    await signInThroughForm(page, base, ADMIN);
+    await page.goto(`${base}/admin/sign-in`);
+    const rule = async () => page.evaluate(async () => (await fetch('/api/admin/signin-domains')).json());
+    await page.getByLabel('Domains', { exact: false }).first().fill('corp.example');
+    await page.getByRole('combobox', { name: 'Providers that vouch for these domains' }).click({ force: true });
+    await page.getByRole('option', { name: 'Corp SSO' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Save domains' }).click();
+    await expect.poll(rule).toEqual({ domains: ['corp.example'], providers: ['corp'] });
+    // Back to no rule, so the rest of this file signs in as before.
+    await page.reload();
+    await page.getByLabel('Domains', { exact: false }).first().fill('');
+    await page.getByRole('combobox', { name: 'Providers that vouch for these domains' }).click({ force: true });
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Save domains' }).click();
+    await expect.poll(rule).toEqual({ domains: [], providers: [] });
+    await page.context().close();
+  });
+
   it('a new person signs in through the provider and lands in the dashboard', async () => {
     idp.nextPerson = { sub: 'zoe', email: 'zoe@example.com', email_verified: true, name: 'Zoe' };
     const page = await freshPage();

@@ -2,7 +2,7 @@
 // people may sign in with, and the e-mail domains that must use one. A client secret is write-only: the
 // page shows only whether one is set; leaving the field empty when editing keeps it.
 import { useEffect, useState } from 'react';
-import { Badge, Button, Code, Group, Paper, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Code, Group, MultiSelect, Paper, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -29,11 +29,16 @@ export default function AdminSignIn() {
   const queryClient = useQueryClient();
   const { t } = useTranslation();
   const providers = useQuery({ queryKey: ['admin', 'identity-providers'], queryFn: () => api.get<{ data: IdentityProvider[] }>('/api/admin/identity-providers') });
-  const domains = useQuery({ queryKey: ['admin', 'signin-domains'], queryFn: () => api.get<{ domains: string[] }>('/api/admin/signin-domains') });
+  const domains = useQuery({ queryKey: ['admin', 'signin-domains'], queryFn: () => api.get<{ domains: string[]; providers: string[] }>('/api/admin/signin-domains') });
   const [form, setForm] = useState(EMPTY);
   const [domainText, setDomainText] = useState('');
+  // The providers that vouch for those domains; none: any enabled provider does.
+  const [vouching, setVouching] = useState<string[]>([]);
   useEffect(() => {
-    if (domains.data) setDomainText(domains.data.domains.join('\n'));
+    if (domains.data) {
+      setDomainText(domains.data.domains.join('\n'));
+      setVouching(domains.data.providers);
+    }
   }, [domains.data]);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'identity-providers'] });
   const set = (field: keyof typeof EMPTY) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
@@ -114,8 +119,10 @@ export default function AdminSignIn() {
           </Title>
           <Text size="sm">{t('admin.signIn.domainsIntro')}</Text>
           <Textarea label={t('admin.settings.domains')} description={t('admin.settings.domainsHint')} autosize minRows={2} value={domainText} onChange={(event) => setDomainText(event.currentTarget.value)} />
+          <MultiSelect label={t('admin.signIn.vouching')} description={t('admin.signIn.vouchingHint')} placeholder={vouching.length === 0 ? t('admin.signIn.anyProvider') : undefined}
+            data={(providers.data?.data ?? []).map((provider) => ({ value: provider.slug, label: provider.name }))} value={vouching} onChange={setVouching} clearable />
           <Group>
-            <Button onClick={() => void runAdminAction(() => api.put('/api/admin/signin-domains', { domains: splitList(domainText) }), t('admin.settings.saved'), () => queryClient.invalidateQueries({ queryKey: ['admin', 'signin-domains'] }))}>
+            <Button onClick={() => void runAdminAction(() => api.put('/api/admin/signin-domains', { domains: splitList(domainText), providers: vouching }), t('admin.settings.saved'), () => queryClient.invalidateQueries({ queryKey: ['admin', 'signin-domains'] }))}>
               {t('admin.signIn.saveDomains')}
             </Button>
           </Group>
