@@ -153,8 +153,28 @@ describe('numbers are judged, never rewritten', { timeout: 60_000 }, () => {
     expect(stripe.sessions.size).toBe(0);
   });
 
+  it('largest top-up: what is typed before the stored value arrives is kept, not overwritten by it', async () => {
+    // The stored value is held back until the operator has typed: the field used to be overwritten by
+    // the late answer, and the form then saved (or judged) the old value without a word.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    await page.route('**/api/wallet/topup', async (route) => { await held; await route.continue(); });
+    await page.goto(`${gateway.url}/admin/settings`);
+    const input = page.getByLabel('Largest top-up (USD)', { exact: true });
+    await input.fill('0');
+    const answered = page.waitForResponse((answer) => answer.url().endsWith('/api/wallet/topup'));
+    release();
+    await answered;
+    await page.unroute('**/api/wallet/topup');
+    await page.getByRole('button', { name: 'Save largest top-up', exact: true }).click();
+    await page.getByText('Must be at least $1.00.', { exact: true }).waitFor();
+    expect(await input.inputValue()).toBe('0');
+  });
+
   it('largest top-up: zero, cents and past a million are refused and the setting stays', async () => {
     await page.goto(`${gateway.url}/admin/settings`);
+    // The stored value first (the field follows it until typed in).
+    await expect.poll(() => page.getByLabel('Largest top-up (USD)', { exact: true }).inputValue()).toMatch(/^\$?10,?000$/);
     await refuse(page, 'Largest top-up (USD)', '0', 'Save largest top-up', 'Must be at least $1.00.');
     await refuse(page, 'Largest top-up (USD)', '2.5', 'Save largest top-up', 'Enter a whole number.');
     await refuse(page, 'Largest top-up (USD)', '2000000', 'Save largest top-up', 'Must be at most $1,000,000.00.');

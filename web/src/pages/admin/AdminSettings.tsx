@@ -1,6 +1,7 @@
 // Registration (open, closed, or open to listed e-mail domains), the groups users may choose for their keys
 // (SelfServiceGroups.tsx), mail (AdminMailSettings.tsx) and the largest card top-up.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useLoadedValue } from '../../components/use-loaded-value.ts';
 import { Anchor, Button, Group, NumberInput, Paper, SegmentedControl, Stack, Switch, Text, Textarea, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminApi } from '../../api/admin-api.ts';
@@ -19,24 +20,15 @@ export default function AdminSettings() {
   const { t } = useTranslation();
   const settings = useQuery({ queryKey: ['admin', 'settings'], queryFn: adminApi.settings });
   const topup = useQuery({ queryKey: ['topup-options'], queryFn: fetchTopUpOptions });
-  const [mode, setMode] = useState<'open' | 'closed' | 'domains'>('open');
-  const [domains, setDomains] = useState('');
-  const [maxTopUp, setMaxTopUp] = useState<number | string>(10_000);
+  const [mode, setMode] = useLoadedValue<'open' | 'closed' | 'domains'>(settings.data?.registration.mode, 'open');
+  const [domains, setDomains] = useLoadedValue(settings.data?.registration.domains.join('\n'), '');
+  const [maxTopUp, setMaxTopUp] = useLoadedValue<number | string>(topup.data?.maxUsd, 10_000);
   const [maxTopUpError, setMaxTopUpError] = useState<string | null>(null);
   const saveMaxTopUp = () => {
     const problem = numberProblem(maxTopUp, MAX_TOPUP_RULE);
     setMaxTopUpError(problem);
     if (problem === null) void runAdminAction(() => adminApi.putPaymentSettings(Number(maxTopUp)), t('admin.settings.saved'), () => queryClient.invalidateQueries({ queryKey: ['topup-options'] }));
   };
-  useEffect(() => {
-    if (settings.data) {
-      setMode(settings.data.registration.mode);
-      setDomains(settings.data.registration.domains.join('\n'));
-    }
-  }, [settings.data]);
-  useEffect(() => {
-    if (topup.data) setMaxTopUp(topup.data.maxUsd);
-  }, [topup.data]);
   // The domain field shows only in the listed-domains mode: in the others, what it holds (perhaps a typo
   // left from before) is not saved and cannot block the save; the stored list is kept as it was.
   const domainsToSave = () => (mode === 'domains' ? splitList(domains) : (settings.data?.registration.domains ?? []));

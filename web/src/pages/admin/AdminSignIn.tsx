@@ -1,7 +1,8 @@
 // Sign-in options for administrators: the identity providers (OpenID Connect by discovery, or GitHub)
 // people may sign in with, and the e-mail domains that must use one. A client secret is write-only: the
 // page shows only whether one is set; leaving the field empty when editing keeps it.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useLoadedValue } from '../../components/use-loaded-value.ts';
 import { Badge, Button, Code, Group, MultiSelect, Paper, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
@@ -31,15 +32,9 @@ export default function AdminSignIn() {
   const providers = useQuery({ queryKey: ['admin', 'identity-providers'], queryFn: () => api.get<{ data: IdentityProvider[] }>('/api/admin/identity-providers') });
   const domains = useQuery({ queryKey: ['admin', 'signin-domains'], queryFn: () => api.get<{ domains: string[]; providers: string[] }>('/api/admin/signin-domains') });
   const [form, setForm] = useState(EMPTY);
-  const [domainText, setDomainText] = useState('');
+  const [domainText, setDomainText] = useLoadedValue(domains.data?.domains.join('\n'), '');
   // The providers that vouch for those domains; none: any enabled provider does.
-  const [vouching, setVouching] = useState<string[]>([]);
-  useEffect(() => {
-    if (domains.data) {
-      setDomainText(domains.data.domains.join('\n'));
-      setVouching(domains.data.providers);
-    }
-  }, [domains.data]);
+  const [vouching, setVouching] = useLoadedValue<string[]>(domains.data?.providers, []);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'identity-providers'] });
   const set = (field: keyof typeof EMPTY) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
   const add = async (event: React.FormEvent) => {
