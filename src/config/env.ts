@@ -97,6 +97,9 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Another base URL for the Stripe API (the tests' simulator); default Stripe's own. */
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  /** Development and tests: every /api JSON answer is checked against its route's declared schema, and one
+   * outside it is a 500 naming the route (src/http/api-route.ts). Off in production: it costs a JSON copy. */
+  API_CHECK_ANSWERS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   // ── Observability (issue 33) ──
   /** One structured line per relayed call on standard error (docs/operations.md, "Access log"). */
   ACCESS_LOG: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),

@@ -10,6 +10,9 @@ import { resolveApiCaller, type ApiAccess, type ApiCaller, type ApiCallerDeps } 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type AnyObject = z.ZodType<Record<string, unknown>>;
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+/** What a handler returns: the declared answer (as it goes into JSON), or nothing for `{ ok: true }`, or
+ * the reply when it sent something itself (a redirect, a file). Without a declared answer: anything. */
+type AnswerOf<R> = R extends z.ZodType ? z.input<R> | FastifyReply | undefined : unknown;
 
 interface ApiContext<B, Q, P, A extends ApiAccess> {
   body: Infer<B>;
@@ -20,7 +23,7 @@ interface ApiContext<B, Q, P, A extends ApiAccess> {
   reply: FastifyReply;
 }
 
-export interface ApiRouteSpec<B extends AnyObject | undefined, Q extends AnyObject | undefined, P extends AnyObject | undefined, A extends ApiAccess> {
+export interface ApiRouteSpec<B extends AnyObject | undefined, Q extends AnyObject | undefined, P extends AnyObject | undefined, A extends ApiAccess, R extends z.ZodType | undefined = undefined> {
   method: Method;
   /** Fastify syntax: /api/keys/:id */
   url: string;
@@ -38,16 +41,32 @@ export interface ApiRouteSpec<B extends AnyObject | undefined, Q extends AnyObje
   returns?: string;
   /** Other content type of the answer, e.g. text/csv. */
   produces?: string;
+  /** The route answers with a 303 redirect (a browser navigation, not a fetch), never JSON. */
+  redirects?: true;
   /** Largest body in bytes, when smaller than BODY_LIMIT (a public route a stranger can post to). */
   bodyLimit?: number;
-  handler(context: ApiContext<B, Q, P, A>): Promise<unknown>;
+  /**
+   * What a successful JSON answer holds. One schema is the handler's return type, the OpenAPI document's
+   * answer (so the dashboard's generated types), and, with API_CHECK_ANSWERS (the tests), a check of every
+   * answer as it goes out: the three cannot drift apart.
+   */
+  answer?: R;
+  handler(context: ApiContext<B, Q, P, A>): Promise<AnswerOf<R>>;
 }
 
-export type RegisteredApiRoute = Pick<ApiRouteSpec<AnyObject | undefined, AnyObject | undefined, AnyObject | undefined, ApiAccess>, 'method' | 'url' | 'summary' | 'tag' | 'access' | 'allowKeys' | 'body' | 'query' | 'params' | 'status' | 'returns' | 'produces'>;
+export type RegisteredApiRoute = Pick<ApiRouteSpec<AnyObject | undefined, AnyObject | undefined, AnyObject | undefined, ApiAccess, z.ZodType | undefined>, 'method' | 'url' | 'summary' | 'tag' | 'access' | 'allowKeys' | 'body' | 'query' | 'params' | 'status' | 'returns' | 'produces' | 'redirects' | 'answer'>;
 
 export interface ApiRouter {
-  route<B extends AnyObject | undefined = undefined, Q extends AnyObject | undefined = undefined, P extends AnyObject | undefined = undefined, A extends ApiAccess = ApiAccess>(spec: ApiRouteSpec<B, Q, P, A>): void;
+  route<B extends AnyObject | undefined = undefined, Q extends AnyObject | undefined = undefined, P extends AnyObject | undefined = undefined, A extends ApiAccess = ApiAccess, R extends z.ZodType | undefined = undefined>(spec: ApiRouteSpec<B, Q, P, A, R>): void;
   readonly routes: readonly RegisteredApiRoute[];
+}
+
+/** The answer of a route that only says it did it (a handler returning nothing sends this). */
+export const okAnswer = z.object({ ok: z.literal(true) });
+
+export interface ApiRouterOptions {
+  /** Check every JSON answer against its route's declared schema (API_CHECK_ANSWERS; on in the tests). */
+  checkAnswers?: boolean;
 }
 
 /** Positive integer path ids; anything else is a 404-worthy id, but reported as a 400 naming `id`. */
@@ -68,12 +87,12 @@ export const timeParam = z.string().max(40)
   }, 'expected an ISO 8601 date-time or epoch milliseconds, from 1970 to the year 9999')
   .transform(parseTime);
 
-export function createApiRouter(app: FastifyInstance, deps: ApiCallerDeps): ApiRouter {
+export function createApiRouter(app: FastifyInstance, deps: ApiCallerDeps, options: ApiRouterOptions = {}): ApiRouter {
   const routes: RegisteredApiRoute[] = [];
   return {
     routes,
     route(spec) {
-      routes.push(spec);
+      routes.push(spec as RegisteredApiRoute);
       app.route({
         method: spec.method,
         url: spec.url,
@@ -95,13 +114,27 @@ export function createApiRouter(app: FastifyInstance, deps: ApiCallerDeps): ApiR
             reply,
           } as ApiContext<never, never, never, never>;
           const result = await spec.handler(context as never);
-          if (reply.sent) return reply;
+          if (reply.sent || result === reply) return reply;
           if (spec.status) reply.code(spec.status);
-          return result ?? { ok: true };
+          const answer = result ?? { ok: true };
+          if (options.checkAnswers && spec.answer) checkAnswer(spec, answer);
+          return answer;
         },
       });
     },
   };
+}
+
+/**
+ * The answer as the client will read it (after JSON) against the route's declared schema. A mismatch is the
+ * server's own bug, so it throws (a 500 naming the route and the fields) rather than send an answer the
+ * document, and the dashboard's types, say cannot happen.
+ */
+function checkAnswer(spec: RegisteredApiRoute, answer: unknown): void {
+  const checked = spec.answer!.safeParse(JSON.parse(JSON.stringify(answer)));
+  if (checked.success) return;
+  const problems = checked.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(answer)'}: ${issue.message}`);
+  throw new Error(`${spec.method} ${spec.url} answered outside its declared schema: ${problems.join('; ')}`);
 }
 
 /** Query strings and path parameters: strings only, each at most 2 KB, validated by the zod schema. */

@@ -17,8 +17,8 @@ const errorSchema: JsonSchema = {
   },
 };
 
-function toSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+function toSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
 }
 
@@ -47,10 +47,12 @@ export function buildOpenApiDocument(routes: readonly RegisteredApiRoute[], serv
       security,
       parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
       responses: {
-        [status]: {
-          description: route.returns ?? 'Success',
-          content: { [route.produces ?? 'application/json']: { schema: route.produces ? { type: 'string' } : { type: 'object' } } },
-        },
+        [route.redirects ? '303' : status]: route.redirects
+          ? { description: route.returns ?? 'A redirect', headers: { Location: { schema: { type: 'string' } } } }
+          : {
+            description: route.returns ?? 'Success',
+            content: { [route.produces ?? 'application/json']: { schema: route.produces ? { type: 'string' } : route.answer ? toSchema(route.answer, 'output') : { type: 'object' } } },
+          },
         default: { description: 'An error in the OpenAI envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
       },
     };

@@ -35,6 +35,8 @@ export async function startTestGateway(config: object, options: TestGatewayOptio
     GATEWAY_SECRET: 'test-secret-test-secret-test-secret',
     FLUSH_INTERVAL_MS: '50',
     SHUTDOWN_GRACE_MS: '2000',
+    // Every /api answer a test provokes is checked against its route's declared schema.
+    API_CHECK_ANSWERS: 'true',
     ...options.env,
   });
   const gateway = await startGateway({ env, configFile, ...(options.logger ? { logger: options.logger } : {}) });

@@ -42,6 +42,8 @@ export interface AccountsOptions {
   mailPollMs?: number;
   /** How often low-balance and key-expiry notifications are checked, in ms (0: never). */
   notifyIntervalMs?: number;
+  /** API_CHECK_ANSWERS: check every answer against its route's declared schema. */
+  checkAnswers?: boolean;
 }
 
 interface AccountsApiDeps {
@@ -71,7 +73,7 @@ export function installAccountsApi(app: FastifyInstance, deps: AccountsApiDeps, 
     stopNotifications();
     await outbox.close();
   });
-  const router = createApiRouter(app, { db: deps.db, state: deps.state });
+  const router = createApiRouter(app, { db: deps.db, state: deps.state }, { checkAnswers: options.checkAnswers ?? false });
   declareAccountsRoutes(router, deps, accounts);
   apiDocsRoutes(app, router, publicUrl);
   return { router, accounts };

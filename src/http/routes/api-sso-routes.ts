@@ -29,6 +29,7 @@ export function apiSsoRoutes(api: ApiRouter, deps: AccountsDeps): void {
     method: 'GET', url: '/api/auth/sso/:slug/start', tag, access: 'public', params: slugParams,
     query: z.object({ next: z.string().max(1000).optional() }),
     summary: 'Start signing in with an identity provider: a redirect to it (open in the browser, not with fetch). `next` is a path on this site to return to.',
+    redirects: true,
     returns: '303 to the provider, with the gw_signin cookie that ties the return to this browser.',
     handler: async ({ params, query, reply }) => {
       const provider = await findIdentityProviderBySlug(deps, params.slug);
@@ -49,6 +50,7 @@ export function apiSsoRoutes(api: ApiRouter, deps: AccountsDeps): void {
     method: 'GET', url: '/api/auth/sso/:slug/callback', tag, access: 'public', params: slugParams,
     query: z.object({ code: z.string().max(4096).optional(), state: z.string().max(1024).optional() }).passthrough(),
     summary: "The identity provider's return (its redirect URI): signs in, then redirects to the dashboard.",
+    redirects: true,
     returns: '303 to the `next` path, to /login?step=totp, or to /login?signin_error=<code>.',
     handler: async ({ params, request, reply }) => {
       appendSetCookie(reply, clearedSigninCookie(secureCookies(deps)));
