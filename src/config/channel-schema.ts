@@ -22,8 +22,9 @@ const commonFields = {
   models: z.array(z.string().min(1)).min(1),
   model_mapping: z.record(z.string(), z.string().min(1)).default({}),
   groups: z.array(name).min(1).default(['default']),
-  priority: z.number().int().default(0),
-  weight: z.number().int().min(0).default(1),
+  // The dashboard's channel form holds the same bounds: a number it would refuse is refused here too.
+  priority: z.number().int().min(-1_000_000).max(1_000_000).default(0),
+  weight: z.number().int().min(0).max(1_000_000).default(1),
   enabled: z.boolean().default(true),
   /** The upstream continues a trailing assistant message (Anthropic; vLLM's continue_final_message). */
   supports_prefill: z.boolean().optional(),

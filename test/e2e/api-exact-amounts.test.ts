@@ -44,4 +44,17 @@ describe('exact amounts', () => {
     expect((await user.get('/api/keys')).body.data).toEqual([]);
     expect((await admin.post('/api/admin/keys', { user: 'una', name: 'k', quota_usd: 1.0000001 })).body.error?.param).toBe('quota_usd');
   });
+
+  it("refuses a channel's priority or weight past what the dashboard's form takes, and creates nothing", async () => {
+    const channel = { type: 'openai', base_url: 'http://127.0.0.1:9', api_key: 'sk-upstream', models: ['bounded-model'] };
+    const names = async () => ((await admin.get('/api/admin/channels')).body.data as Array<{ name: string }>).map((row) => row.name);
+    for (const [field, value] of [['priority', 1_000_001], ['priority', -1_000_001], ['priority', 1.5], ['weight', -1], ['weight', 1_000_001]] as const) {
+      const answer = await admin.post('/api/admin/channels', { ...channel, name: `bounded-${field}-${value}`, [field]: value });
+      expect({ field, value, status: answer.status, param: answer.body.error?.param }).toEqual({ field, value, status: 400, param: field });
+    }
+    expect((await names()).filter((name) => name.startsWith('bounded-'))).toEqual([]);
+    const edge = await admin.post('/api/admin/channels', { ...channel, name: 'bounded-edge', priority: -1_000_000, weight: 1_000_000 });
+    expect(edge.status).toBe(201);
+    expect(await names()).toContain('bounded-edge');
+  });
 });
