@@ -67,6 +67,13 @@ describe('passkeys in the dashboard', { timeout: 90_000 }, () => {
     await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId: firstAuthenticator, enabled: true });
     const rows = await page.getByRole('table', { name: 'Your passkeys' }).getByRole('row').count();
     expect(rows).toBe(3);
+    // On a phone the list is cards, every cell labelled with its column, nothing behind a sideways scroll.
+    await page.setViewportSize(VIEWPORTS.phone);
+    const card = page.locator('[data-layout="cards"]').locator('tbody tr').filter({ hasText: 'Security key' });
+    await card.waitFor();
+    expect(await card.locator('td').evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-label')))).toEqual(['Name', 'Added', 'Last used', '']);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.setViewportSize(VIEWPORTS.desktop);
   });
 
   it('signs in with a passkey, without the password or the two-factor code', async () => {

@@ -1,6 +1,7 @@
 // Identities at identity providers linked to my account, each with Unlink. The server refuses to unlink the
 // last way to sign in, and its message says what to do first.
 import { Button, Stack, Table, Text, Title } from '@mantine/core';
+import { CardTable } from '../../components/CardTable.tsx';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +27,7 @@ export function LinkedIdentitySettings() {
     <Stack component="section" aria-labelledby="identities-heading">
       <Title order={3} size="h4" id="identities-heading">{t('identities.title')}</Title>
       <Text size="sm">{t('identities.intro')}</Text>
-      <Table.ScrollContainer minWidth={480}>
+      <CardTable minWidth={480}>
         <Table striped aria-label={t('identities.title')}>
           <Table.Thead>
             <Table.Tr>
@@ -51,7 +52,7 @@ export function LinkedIdentitySettings() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </CardTable>
     </Stack>
   );
 }

@@ -2,6 +2,7 @@
 // in without a password and without the two-factor code (it verified its user with a PIN or biometric).
 import { useState } from 'react';
 import { Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { CardTable } from '../../components/CardTable.tsx';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
@@ -57,7 +58,7 @@ export function PasskeySettings() {
       <Text size="sm">{t('settings.passkeysIntro')}</Text>
       {passkeys.isError ? <Text c="red">{errorText(passkeys.error)}</Text> : null}
       {(passkeys.data?.data.length ?? 0) > 0 ? (
-        <Table.ScrollContainer minWidth={480}>
+        <CardTable minWidth={480}>
           <Table striped aria-label={t('settings.yourPasskeys')}>
             <Table.Thead>
               <Table.Tr>
@@ -92,7 +93,7 @@ export function PasskeySettings() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </CardTable>
       ) : (
         <Text size="sm" c="dimmed">
           {t('settings.noPasskeys')}
