@@ -98,7 +98,13 @@ export async function startGateway({ env, configFile, logger: givenLogger }: Sta
   // A channel whose credential cannot be decrypted is left out of routing, and disabled with the reason
   // (once per channel and process), so the admin channel list shows it; the rest of the gateway runs on.
   const disabledUnreadable = new Set<number>();
+  const loggedUnreadableKeys = new Set<number>();
   const disableUnreadable = (snapshot: GatewaySnapshot) => {
+    for (const [keyId, reason] of snapshot.keys.unreadableKeys) {
+      if (loggedUnreadableKeys.has(keyId)) continue;
+      loggedUnreadableKeys.add(keyId);
+      logger.error({ keyId, reason }, 'key restricted to nothing: a list setting of it cannot be read');
+    }
     for (const [channelId, reason] of snapshot.routing.unreadableChannels) {
       if (disabledUnreadable.has(channelId)) continue;
       disabledUnreadable.add(channelId);

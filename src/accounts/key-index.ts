@@ -4,6 +4,7 @@ import { compileIpAllowlist, type IpAllowlist } from './ip-allowlist.ts';
 import { hashApiKey, looksLikeGatewayKey } from './api-key-format.ts';
 import type { ApiKeyRow, GroupRow, UserRow } from '../db/schema.ts';
 import type { MemberCapRef } from '../metering/member-caps.ts';
+import { apiKeyListsForChecks } from '../db/repositories/api-keys.ts';
 
 export interface CachedKey {
   id: number;
@@ -44,6 +45,8 @@ export interface KeyIndex {
   /** The key with this id (the dashboard's playground key, whose secret nobody holds). */
   byId(id: number): CachedKey | undefined;
   readonly size: number;
+  /** Keys with a list column that does not parse (each restricted to nothing), and why: for the log. */
+  readonly unreadableKeys: ReadonlyMap<number, string>;
 }
 
 export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: GroupRow[], memberCaps: readonly MemberCapRow[] = []): KeyIndex {
@@ -52,12 +55,11 @@ export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: Group
   const groupsByName = new Map(groups.map((group) => [group.name, group]));
   const byHash = new Map<string, CachedKey>();
   const byId = new Map<number, CachedKey>();
+  const unreadableKeys = new Map<number, string>();
   for (const row of keys) {
     const user = usersById.get(row.user_id);
     if (!user) continue;
-    const models = parseJsonArray(row.models_json);
-    const mcpTools = parseJsonArray(row.mcp_tools_json);
-    const allowlist = parseJsonArray(row.ip_allowlist_json);
+    const { models, mcpTools, ipAllowlist: allowlist } = apiKeyListsForChecks(row, (problem) => unreadableKeys.set(row.id, problem));
     const memberUserId = row.member_user_id === null ? null : Number(row.member_user_id);
     // An organisation key stops with its member's account as well as with the organisation's.
     const member = memberUserId === null ? undefined : usersById.get(memberUserId);
@@ -100,11 +102,6 @@ export function buildKeyIndex(keys: ApiKeyRow[], users: UserRow[], groups: Group
     get size() {
       return byHash.size;
     },
+    unreadableKeys,
   };
-}
-
-function parseJsonArray(json: string | null): string[] | null {
-  if (json === null) return null;
-  const value: unknown = JSON.parse(json);
-  return Array.isArray(value) ? value.map(String) : null;
 }

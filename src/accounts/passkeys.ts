@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { AccountsDeps } from './accounts-deps.ts';
 import type { UserRow } from '../db/schema.ts';
 import {
-  advancePasskeyCounter, findPasskeyByCredential, insertPasskey, listPasskeysOfUser, recordUsedChallenge, renamePasskeyOfUser, type PasskeyRow,
+  advancePasskeyCounter, findPasskeyByCredential, insertPasskey, listPasskeysOfUser, passkeyTransportsOf, recordUsedChallenge, renamePasskeyOfUser, type PasskeyRow,
 } from '../db/repositories/passkeys.ts';
 import { hashToken } from './sessions.ts';
 import { apiNotFound, invalidCredentials, invalidRequest } from '../gateway-errors.ts';
@@ -90,7 +90,7 @@ export async function passkeyRegistrationOptions(deps: AccountsDeps, user: UserR
     timeout: PASSKEY_CHALLENGE_MS,
     attestationType: 'none',
     // The same authenticator is not registered twice on one account.
-    excludeCredentials: existing.map((row) => ({ id: row.credential_id, ...(row.transports ? { transports: JSON.parse(row.transports) } : {}) })),
+    excludeCredentials: existing.map((row) => ({ id: row.credential_id, ...passkeyTransportsOf(row) })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
   });
 }
@@ -153,7 +153,7 @@ export async function signInWithPasskey(deps: AccountsDeps, response: Record<str
       expectedOrigin: origin,
       expectedRPID: rpID,
       requireUserVerification: true,
-      credential: { id: passkey.credential_id, publicKey: new Uint8Array(Buffer.from(passkey.public_key, 'base64url')), counter: Number(passkey.counter), ...(passkey.transports ? { transports: JSON.parse(passkey.transports) } : {}) },
+      credential: { id: passkey.credential_id, publicKey: new Uint8Array(Buffer.from(passkey.public_key, 'base64url')), counter: Number(passkey.counter), ...passkeyTransportsOf(passkey) },
     });
   } catch (error) {
     // Includes a counter that did not move forward (a cloned authenticator).

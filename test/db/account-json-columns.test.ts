@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { userPreferencesOf } from '../../src/db/json-columns.ts';
 import { apiKeyListsOf } from '../../src/db/repositories/api-keys.ts';
+import { passkeyTransportsOf } from '../../src/db/repositories/passkeys.ts';
 
 describe('users.settings_json', () => {
   it('reads the preferences and keeps the keys it does not know (the notifier state), so a save does not lose them', () => {
@@ -29,5 +30,14 @@ describe('api_keys list columns', () => {
   it('refuses another shape by key and column', () => {
     expect(() => apiKeyListsOf({ ...row, models_json: '"gpt-x"' })).toThrow("api_keys 7 models_json does not have its column's shape");
     expect(() => apiKeyListsOf({ ...row, ip_allowlist_json: '[1]' })).toThrow("api_keys 7 ip_allowlist_json does not have its column's shape");
+  });
+});
+
+describe('passkeys.transports', () => {
+  it("reads the browser's list; anything else reads as none (a hint only: the passkey still works)", () => {
+    expect(passkeyTransportsOf({ transports: '["internal","hybrid"]' })).toEqual({ transports: ['internal', 'hybrid'] });
+    expect(passkeyTransportsOf({ transports: null })).toEqual({});
+    expect(passkeyTransportsOf({ transports: '["usb","carrier-pigeon"]' })).toEqual({});
+    expect(passkeyTransportsOf({ transports: '{' })).toEqual({});
   });
 });

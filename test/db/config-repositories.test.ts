@@ -7,7 +7,7 @@ import { findGroupByName, listGroups, upsertGroupByName } from '../../src/db/rep
 import { channelOf, findChannelById, findChannelByName, listChannels, setChannelStatus, upsertChannelByName } from '../../src/db/repositories/channels.ts';
 import { findModel, findModelById, listModels, upsertModelById } from '../../src/db/repositories/models.ts';
 import { findApiKeyByHash, findApiKeyById, insertApiKey, listAllApiKeys, listApiKeysByUser, setApiKeyStatus, updateApiKeyByUserAndName, upsertApiKeyByUserAndName } from '../../src/db/repositories/api-keys.ts';
-import { deleteSetting, getAllSettings, getSetting, setSetting } from '../../src/db/repositories/settings.ts';
+import { deleteSetting, getSetting, setSetting } from '../../src/db/repositories/settings.ts';
 import { inTransaction } from '../../src/db/repositories/repository-helpers.ts';
 import { useTestDatabase, withTestDatabases } from './test-databases.ts';
 
@@ -151,7 +151,8 @@ describe.each(withTestDatabases())('config repositories on %s', (target) => {
     await expect(getSetting(db(), 'banner', signup)).rejects.toThrow("settings 'banner' value_json does not have its column's shape");
     await setSetting(db(), 'signup', { open: false }, 2);
     await setSetting(db(), 'banner', 'hello', 3);
-    expect(await getAllSettings(db())).toEqual({ banner: 'hello', signup: { open: false } });
+    expect(await getSetting(db(), 'signup', z.object({ open: z.boolean() }))).toEqual({ open: false });
+    expect(await getSetting(db(), 'banner', z.string())).toBe('hello');
     const stamps = await db().selectFrom('settings').select(['key', 'updated_at']).orderBy('key').execute();
     expect(stamps).toEqual([{ key: 'banner', updated_at: 1 }, { key: 'signup', updated_at: 2 }]);
     await expect(setSetting(db(), 'bad', undefined)).rejects.toThrow(/no JSON form/);

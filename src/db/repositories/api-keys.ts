@@ -150,8 +150,28 @@ export async function deleteKeyOfUser(db: Db, userId: number, id: number, now = 
   await db.updateTable('api_keys').set({ status: 'deleted', updated_at: now }).where('id', '=', id).where('user_id', '=', userId).execute();
 }
 
+type KeyLists = { models: string[] | null; mcpTools: string[] | null; ipAllowlist: string[] | null };
+
+/**
+ * The lists as the key index (every request's check) reads them: one unreadable row must not fail the
+ * reload of every key, and must not open the key either, so a list that does not parse is an empty list
+ * (nothing allowed) rather than null (no restriction), and the problem is reported to the caller.
+ */
+export function apiKeyListsForChecks(row: Pick<ApiKeyRow, 'id' | 'models_json' | 'mcp_tools_json' | 'ip_allowlist_json'>, unreadable: (problem: string) => void): KeyLists {
+  const list = (json: string | null, column: string) => {
+    if (json === null) return null;
+    try {
+      return parseJsonColumn(stringListColumn, json, `api_keys ${row.id} ${column}`);
+    } catch (error) {
+      unreadable((error as Error).message);
+      return [];
+    }
+  };
+  return { models: list(row.models_json, 'models_json'), mcpTools: list(row.mcp_tools_json, 'mcp_tools_json'), ipAllowlist: list(row.ip_allowlist_json, 'ip_allowlist_json') };
+}
+
 /** A key's list settings (models, MCP tools, IP allowlist), parsed; null: no restriction. */
-export function apiKeyListsOf(row: Pick<ApiKeyRow, 'id' | 'models_json' | 'mcp_tools_json' | 'ip_allowlist_json'>): { models: string[] | null; mcpTools: string[] | null; ipAllowlist: string[] | null } {
+export function apiKeyListsOf(row: Pick<ApiKeyRow, 'id' | 'models_json' | 'mcp_tools_json' | 'ip_allowlist_json'>): KeyLists {
   const list = (json: string | null, column: string) => (json === null ? null : parseJsonColumn(stringListColumn, json, `api_keys ${row.id} ${column}`));
   return { models: list(row.models_json, 'models_json'), mcpTools: list(row.mcp_tools_json, 'mcp_tools_json'), ipAllowlist: list(row.ip_allowlist_json, 'ip_allowlist_json') };
 }

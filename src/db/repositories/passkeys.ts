@@ -1,9 +1,30 @@
 // Passkeys' rows and the passkey challenges already answered (src/accounts/passkeys.ts verifies them).
 import type { Insertable, Selectable } from 'kysely';
+import { z } from 'zod';
 import type { PasskeysTable } from '../schema.ts';
 import type { Db } from './repository-helpers.ts';
 
 export type PasskeyRow = Selectable<PasskeysTable>;
+
+/** WebAuthn's transport names (AuthenticatorTransportFuture): a hint to the browser, never a requirement. */
+const transportsColumn = z.array(z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']));
+
+/**
+ * passkeys.transports, read leniently: they only tell the browser where to look first, so a value that
+ * does not parse (or names a transport this version does not know) reads as none, and the browser asks
+ * every transport; the passkey itself still works.
+ */
+export function passkeyTransportsOf(row: Pick<PasskeyRow, 'transports'>): { transports?: z.infer<typeof transportsColumn> } {
+  if (!row.transports) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(row.transports);
+  } catch {
+    return {};
+  }
+  const parsed = transportsColumn.safeParse(value);
+  return parsed.success ? { transports: parsed.data } : {};
+}
 
 /**
  * Records a challenge as answered until it expires (expired records are cleared first); false when it

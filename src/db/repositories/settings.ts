@@ -12,11 +12,6 @@ export async function getSetting<T>(db: Db, key: string, schema: z.ZodType<T>): 
   return row ? parseJsonColumn(schema, row.value_json, `settings '${key}' value_json`) : undefined;
 }
 
-export async function getAllSettings(db: Db): Promise<Record<string, unknown>> {
-  const rows = await db.selectFrom('settings').select(['key', 'value_json']).orderBy('key').execute();
-  return Object.fromEntries(rows.map((row) => [row.key, JSON.parse(row.value_json)]));
-}
-
 /** Writes the value (any JSON-serialisable value); one statement, so concurrent writers cannot collide. */
 export async function setSetting(db: Db, key: string, value: unknown, now = Date.now()): Promise<void> {
   const valueJson = JSON.stringify(value);
