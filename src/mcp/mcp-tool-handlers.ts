@@ -2,13 +2,14 @@
 // (prefixed names on /mcp), keeps the tools its allowlist names, and leaves out a server that fails (logged)
 // rather than failing the whole list. A call is resolved to its server, checked (an unknown tool, another
 // group's server and a tool outside the allowlist get the same answer), admitted (rate limit, reservation),
-// relayed with the server's own credential under its timeout, and logged and charged either way.
+// relayed with the server's own credential under its timeout, and logged and charged either way; a refused
+// call is logged too, at zero cost.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Progress, type ProgressToken, type ServerNotification, type ServerRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { gatewayError, GatewayError } from '../gateway-errors.ts';
 import { exposedName, mayUseServer, resolveExposedName, toolAllowed, visibleServers } from './mcp-access.ts';
-import { admitToolCall, recordToolCall } from './mcp-call-meter.ts';
+import { admitToolCall, recordRefusedToolCall, recordToolCall } from './mcp-call-meter.ts';
 import { McpUpstreamRpcError, upstreamError } from './mcp-upstream-client.ts';
 import { toMcpError } from './mcp-rpc-errors.ts';
 import { MAX_LIST_PAGES, type GatewaySession, type McpSessionDeps } from './mcp-session-types.ts';
@@ -78,18 +79,24 @@ export function installToolHandlers(server: Server, deps: McpSessionDeps, sessio
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const startedAt = performance.now();
     const key = session.currentKey();
     const name = request.params.name;
+    const args = request.params.arguments;
     const target = name.length <= MAX_NAME_LENGTH ? resolveExposedName(session.scope, name) : null;
     const upstream = target ? deps.state.current.mcpServers.get(target.server) : undefined;
-    if (!target || !mayUseServer(key, upstream) || !toolAllowed(key, upstream.name, target.name)) throw toMcpError(toolNotFound(name));
+    // Refused before any upstream is asked: logged (zero cost), as a refused model call is.
+    const refused = (error: unknown, allowedUpstream: McpUpstream | undefined) => {
+      recordRefusedToolCall(deps, { key, server: target?.server ?? null, tool: target?.name ?? name, upstream: allowedUpstream, arguments: args, startedAt, httpRequest: extra.requestInfo }, error);
+      return toMcpError(error);
+    };
+    if (!target || !mayUseServer(key, upstream) || !toolAllowed(key, upstream.name, target.name)) throw refused(toolNotFound(name), undefined);
     let call;
     try {
       call = await admitToolCall(deps, key, upstream, target.name);
     } catch (error) {
-      throw toMcpError(error);
+      throw refused(error, upstream);
     }
-    const args = request.params.arguments;
     try {
       const client = await session.upstream(upstream);
       const result = await client.callTool({ name: target.name, ...(args !== undefined ? { arguments: args } : {}) }, undefined, { timeout: upstream.timeoutMs, signal: extra.signal, ...progressRelay(request.params._meta?.progressToken, extra) });

@@ -1,6 +1,6 @@
 // Tracing is loaded only when an OTLP endpoint is set: the OpenTelemetry SDK, its exporter and their
 // dependencies (~100 modules) are imported here, once, at start; a gateway without the variables never
-// imports them (test/telemetry/tracing-off.test.ts checks), and its relay only checks that it has no tracer.
+// imports them (test/telemetry/tracing-process.test.ts checks), and its relay only checks that it has no tracer.
 import type { Logger } from 'pino';
 import type { CallTracer } from './call-trace.ts';
 import { tracingSettings, type TracingEnv } from './tracing-settings.ts';

@@ -5,7 +5,7 @@
 // the gateway's own, not registered globally, so several gateways in one process (the tests) keep theirs.
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, defaultTextMapGetter, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import { defaultResource, detectResources, emptyResource, resourceAttributesEnvDetector, resourceFromAttributes, serviceNameEnvDetector, type Resource } from '@opentelemetry/resources';
 import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type Sampler, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
@@ -23,9 +23,8 @@ import type { AnswerReading } from '../hub/hub-format.ts';
 const SCOPE = 'model-gateway';
 
 export function createOtelCallTracer(settings: TracingSettings, logger: Logger): CallTracer {
-  const resource = defaultResource().merge(resourceFromAttributes({ 'service.name': settings.serviceName ?? 'model-gateway' }));
   const provider = new TracerProvider({
-    resource,
+    resource: resourceOf(settings),
     sampler: samplerOf(settings.sampler),
     spanProcessors: [new BatchSpanProcessor({ exporter: exporterOf(settings), ...settings.batch })],
   });
@@ -37,6 +36,21 @@ export function createOtelCallTracer(settings: TracingSettings, logger: Logger):
       await provider.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'sending the last spans failed'));
     },
   };
+}
+
+/**
+ * The resource every span carries, by the specification's precedence: the SDK's defaults (telemetry.sdk.*),
+ * then the gateway's name, then OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME, read by the SDK's own
+ * detectors (percent-decoding; a malformed OTEL_RESOURCE_ATTRIBUTES is ignored whole), OTEL_SERVICE_NAME
+ * last so that it wins over a service.name in the attributes. They read the process's environment, as the
+ * exporter reads its OTEL_EXPORTER_OTLP_* variables; OTEL_SERVICE_NAME is also taken from the gateway's
+ * parsed environment (the same variables when started by `npm start`; the tests' own otherwise).
+ */
+function resourceOf(settings: TracingSettings): Resource {
+  return defaultResource()
+    .merge(resourceFromAttributes({ 'service.name': 'model-gateway' }))
+    .merge(detectResources({ detectors: [resourceAttributesEnvDetector, serviceNameEnvDetector] }))
+    .merge(settings.serviceName ? resourceFromAttributes({ 'service.name': settings.serviceName }) : emptyResource());
 }
 
 function exporterOf(settings: TracingSettings): SpanExporter {

@@ -19,6 +19,8 @@ export interface ReceivedSpan {
   status: { code: number; message: string };
   startNanos: bigint;
   endNanos: bigint;
+  /** The attributes of the resource the span was exported under (service.name, telemetry.sdk.*, …). */
+  resource: Record<string, AttributeValue>;
 }
 
 export interface OtlpReceiver {
@@ -64,7 +66,7 @@ interface WireSpan {
   startTimeUnixNano: string | number; endTimeUnixNano: string | number;
   attributes?: { key: string; value?: WireValue }[]; status?: { code?: number; message?: string };
 }
-interface WireExport { resourceSpans?: { scopeSpans?: { spans?: WireSpan[] }[] }[] }
+interface WireExport { resourceSpans?: { resource?: { attributes?: { key: string; value?: WireValue }[] }; scopeSpans?: { spans?: WireSpan[] }[] }[] }
 
 function valueOf(value: WireValue | undefined): AttributeValue {
   if (!value) return null;
@@ -79,6 +81,7 @@ function valueOf(value: WireValue | undefined): AttributeValue {
 function spansOf(exported: WireExport): ReceivedSpan[] {
   const spans: ReceivedSpan[] = [];
   for (const resource of exported.resourceSpans ?? []) {
+    const resourceAttributes = Object.fromEntries((resource.resource?.attributes ?? []).map((attribute) => [attribute.key, valueOf(attribute.value)]));
     for (const scope of resource.scopeSpans ?? []) {
       for (const span of scope.spans ?? []) {
         spans.push({
@@ -91,6 +94,7 @@ function spansOf(exported: WireExport): ReceivedSpan[] {
           status: { code: span.status?.code ?? 0, message: span.status?.message ?? '' },
           startNanos: BigInt(span.startTimeUnixNano),
           endNanos: BigInt(span.endTimeUnixNano),
+          resource: resourceAttributes,
         });
       }
     }

@@ -19,6 +19,7 @@ const KEYS = {
   staff: testKey('mcpstaff'),
   slow: testKey('mcpslowratelimit'),
   poor: testKey('mcppoor'),
+  flood: testKey('mcpflood'),
 };
 
 let files: UpstreamMcpServer;
@@ -39,6 +40,15 @@ async function rowsOf(keyName: string) {
   return gateway.database.db.selectFrom('usage_logs').selectAll().where('key_name', '=', keyName).orderBy('id').execute();
 }
 
+/** The payload kept beside a call's row (written behind it), or undefined if none came within `waitMs`. */
+async function payloadOf(requestId: string, waitMs = 2000) {
+  for (const deadline = Date.now() + waitMs; ;) {
+    const payload = await gateway.database.db.selectFrom('mcp_call_payloads').selectAll().where('request_id', '=', requestId).executeTakeFirst();
+    if (payload || Date.now() > deadline) return payload;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 beforeAll(async () => {
   files = await startFilesServer(UPSTREAM_CREDENTIAL);
   weather = await startWeatherSseServer();
@@ -51,6 +61,7 @@ beforeAll(async () => {
       { name: 'stan-staff', key: KEYS.staff, user: 'stan', group: 'staff' },
       { name: 'alice-slow', key: KEYS.slow, user: 'alice', rpm_limit: 1 },
       { name: 'pat-poor', key: KEYS.poor, user: 'pat' },
+      { name: 'alice-flood', key: KEYS.flood, user: 'alice' },
     ],
     mcp_servers: [
       { name: 'files', url: files.url, headers: { Authorization: `Bearer ${UPSTREAM_CREDENTIAL}` }, groups: ['default', 'staff'], price_per_call: 0.002, timeout_ms: 1500, log_payloads: true, allow_private_network: true },
@@ -116,6 +127,13 @@ describe('the MCP gateway', () => {
     expect(refused).toBeInstanceOf(McpError);
     expect((refused as McpError).message).toMatch(/balance is too low/);
     expect((refused as McpError).data).toMatchObject({ gateway_code: 'GW_ERR_INSUFFICIENT_QUOTA' });
+    // Logged like a refused model call: its error code, nothing charged, no request counted.
+    const rows = await rowsOf('pat-poor');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ model: 'mcp:files', upstream_model: 'echo', endpoint: 'mcp/tools/call', status: 429, error_code: 'GW_ERR_INSUFFICIENT_QUOTA', cost_micros: 0, requests: 0 });
+    expect(rows[0]!.error).toMatch(/balance is too low/);
+    // files keeps payloads: the refused call's arguments are kept beside its row, with no result.
+    expect(await payloadOf(rows[0]!.request_id)).toMatchObject({ arguments_json: JSON.stringify({ text: 'x' }), result_json: null });
   });
 
   it('relays to a server over the older SSE transport', async () => {
@@ -133,7 +151,16 @@ describe('the MCP gateway', () => {
     const refused = await client.callTool({ name: 'files__read_note', arguments: {} }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(McpError);
     expect((refused as McpError).message).toContain("Unknown tool: 'files__read_note'");
+    const unknown = await client.callTool({ name: 'files__no_such_tool', arguments: { text: 'secret-argument' } }).catch((error: unknown) => error);
+    expect((unknown as McpError).message).toContain("Unknown tool: 'files__no_such_tool'");
     expect(files.calls.length).toBe(before);
+    // Both logged alike (what the client named, the same error code), with no payload even though files keeps them.
+    const rows = (await rowsOf('alice-limited')).filter((row) => row.status !== 200);
+    expect(rows.map((row) => [row.model, row.upstream_model, row.status, row.error_code, Number(row.cost_micros)])).toEqual([
+      ['mcp:files', 'read_note', 404, 'GW_ERR_MCP_TOOL_NOT_FOUND', 0],
+      ['mcp:files', 'no_such_tool', 404, 'GW_ERR_MCP_TOOL_NOT_FOUND', 0],
+    ]);
+    for (const row of rows) expect(await payloadOf(row.request_id, 600)).toBeUndefined();
   });
 
   it('answers a server the group may not use like an unknown one (404), on /mcp/{server} and in a call', async () => {
@@ -145,6 +172,7 @@ describe('the MCP gateway', () => {
     const { client } = await connect(KEYS.alice);
     const call = await client.callTool({ name: 'weather__forecast', arguments: { city: 'Paris' } }).catch((error: unknown) => error);
     expect((call as McpError).message).toContain("Unknown tool: 'weather__forecast'");
+    expect((await rowsOf('alice-all')).filter((row) => row.model === 'mcp:weather')).toMatchObject([{ upstream_model: 'forecast', status: 404, error_code: 'GW_ERR_MCP_TOOL_NOT_FOUND', cost_micros: 0 }]);
   });
 
   it('serves one server alone on /mcp/{server}, with its own tool names', async () => {
@@ -219,5 +247,34 @@ describe('the MCP gateway', () => {
     const error = await client.callTool({ name: 'files__echo', arguments: { text: 'two' } }).catch((caught: unknown) => caught);
     expect((error as McpError).message).toContain('Rate limit reached');
     expect((error as McpError).data).toMatchObject({ gateway_code: 'GW_ERR_RATE_LIMITED' });
+    const rows = await rowsOf('alice-slow');
+    expect(rows.map((row) => [row.model, row.upstream_model, row.status, row.error_code])).toEqual([
+      ['mcp:files', 'echo', 200, null],
+      ['mcp:files', 'echo', 429, 'GW_ERR_RATE_LIMITED'],
+    ]);
+    expect(Number(rows[1]!.cost_micros)).toBe(0);
+  });
+
+  it('logs one refused call per HTTP request: a JSON-RPC batch of refusals is one row, as a refused model call is', async () => {
+    const { transport } = await connect(KEYS.flood);
+    const post = async (ids: number[]) => {
+      const answer = await fetch(`${gateway.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEYS.flood}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify(ids.map((id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: `nothing__tool_${id}`, arguments: {} } }))),
+      });
+      expect(answer.status).toBe(200);
+      const text = await answer.text();
+      // Every call of the batch is refused all the same.
+      for (const id of ids) expect(text).toContain(`"id":${id}`);
+      expect(text.match(/GW_ERR_MCP_TOOL_NOT_FOUND/g)).toHaveLength(ids.length);
+    };
+    await post([1, 2, 3, 4, 5, 6, 7, 8]);
+    await post([9, 10]);
+    const rows = await rowsOf('alice-flood');
+    expect(rows.map((row) => [row.model, row.upstream_model, row.status, row.error_code])).toEqual([
+      ['mcp:nothing', 'tool_1', 404, 'GW_ERR_MCP_TOOL_NOT_FOUND'],
+      ['mcp:nothing', 'tool_9', 404, 'GW_ERR_MCP_TOOL_NOT_FOUND'],
+    ]);
   });
 });

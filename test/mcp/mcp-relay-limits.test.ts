@@ -5,7 +5,8 @@
 // - server-initiated requests (sampling, elicitation, roots) are refused by the gateway with a clear
 //   JSON-RPC error the upstream sees, and the call still answers; the client is never asked;
 // - a server's rpm_limit counts every key's calls and refuses the one past it with a 429 as an MCP
-//   error (GW_ERR_MCP_SERVER_RATE_LIMITED), without reaching the server (its admin API: mcp-admin-api.test.ts).
+//   error (GW_ERR_MCP_SERVER_RATE_LIMITED), without reaching the server, and logs it (its admin API:
+//   mcp-admin-api.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -89,6 +90,14 @@ describe("a server's rpm_limit", () => {
     expect((refused as McpError).message).toMatch(/^(MCP error -32000: )+The MCP server 'limited' takes at most 3 tool calls a minute through the gateway\. Try again in \d+ s\.$/);
     expect((refused as McpError).data).toMatchObject({ gateway_code: 'GW_ERR_MCP_SERVER_RATE_LIMITED', code: 'mcp_server_rate_limited', status: 429, type: 'rate_limit_error' });
     expect(chatty.progressTokens.length).toBe(calls + 3);
+    // Logged as a refused call (its error code, zero cost), without its arguments: limited keeps no payloads.
+    await gateway.recorder.flush();
+    const rows = await gateway.database.db.selectFrom('usage_logs').selectAll().where('model', '=', 'mcp:limited').orderBy('id').execute();
+    expect(rows.map((row) => [row.key_name, row.status, row.error_code, Number(row.cost_micros)])).toEqual([
+      ['alice-key', 200, null, 0], ['bob-key', 200, null, 0], ['alice-key', 200, null, 0], ['bob-key', 429, 'GW_ERR_MCP_SERVER_RATE_LIMITED', 0],
+    ]);
+    expect(rows[3]).toMatchObject({ upstream_model: 'countdown', endpoint: 'mcp/tools/call', requests: 0 });
+    expect(rows[3]!.error).toMatch(/^The MCP server 'limited' takes at most 3 tool calls a minute/);
     // Another server is not limited by it.
     expect((await bob.callTool({ name: 'chatty__countdown', arguments: {} })).content).toEqual([{ type: 'text', text: 'lift-off' }]);
   });

@@ -1,7 +1,8 @@
 // OpenTelemetry traces over the real wire: the gateway exports to an in-process OTLP receiver (JSON for
 // most cases, protobuf for one), and the official SDKs call it. Checked: the call span and its GenAI
 // attributes, admission and attempt child spans, the client's traceparent continued and passed upstream,
-// a streamed call, a failover between channels, a translated call, and content capture off by default.
+// a streamed call, a failover between channels, a fallback model, a hedge, a cut stream restarted or continued
+// elsewhere, a translated call, and content capture off by default.
 import { createServer, type AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
@@ -37,10 +38,12 @@ function gatewayConfig() {
   return {
     channels: [
       { name: 'openai', type: 'openai', base_url: openai.url, api_key: 'sk-up-openai', models: ['gpt-up', 'gpt-failover'], model_mapping: { 'gpt-up': 'gpt-4o-mini', 'gpt-failover': 'gpt-4o-mini' }, groups: ['team'] },
-      { name: 'down', type: 'openai', base_url: `http://127.0.0.1:${deadPort}`, api_key: 'sk-up-openai', models: ['gpt-failover'], priority: 1, groups: ['team'] },
+      { name: 'down', type: 'openai', base_url: `http://127.0.0.1:${deadPort}`, api_key: 'sk-up-openai', models: ['gpt-failover', 'gpt-fallen'], priority: 1, groups: ['team'] },
       { name: 'slow', type: 'openai', base_url: openai.url, api_key: 'sk-up-openai', models: ['gpt-hedged'], priority: 1, groups: ['team'] },
       { name: 'quick', type: 'openai', base_url: spare.url, api_key: 'sk-up-openai', models: ['gpt-hedged'], groups: ['team'] },
-      { name: 'cutter', type: 'openai', base_url: openai.url, api_key: 'sk-up-openai', models: ['gpt-mended'], priority: 1, groups: ['team'] },
+      { name: 'cutter', type: 'openai', base_url: openai.url, api_key: 'sk-up-openai', models: ['gpt-mended', 'gpt-continued'], priority: 1, groups: ['team'] },
+      // Continues a trailing assistant message (vLLM's continue_final_message): a cut stream is continued there.
+      { name: 'continuer', type: 'openai', base_url: spare.url, api_key: 'sk-up-openai', models: ['gpt-continued'], supports_prefill: true, groups: ['team'] },
       { name: 'mender', type: 'openai', base_url: spare.url, api_key: 'sk-up-openai', models: ['gpt-mended'], groups: ['team'] },
       { name: 'anthropic', type: 'anthropic', base_url: anthropic.url, api_key: 'sk-up-anthropic', models: ['claude-up'], model_mapping: { 'claude-up': 'claude-sonnet-4-6' }, groups: ['team'] },
     ],
@@ -50,6 +53,9 @@ function gatewayConfig() {
       { id: 'claude-up', input_per_mtok: 3, output_per_mtok: 15 },
       { id: 'gpt-hedged', input_per_mtok: 1, output_per_mtok: 2, hedge_after_ms: 150 },
       { id: 'gpt-mended', input_per_mtok: 1, output_per_mtok: 2 },
+      { id: 'gpt-continued', input_per_mtok: 1, output_per_mtok: 2 },
+      // Only on the dead channel: its fallback model answers.
+      { id: 'gpt-fallen', input_per_mtok: 1, output_per_mtok: 2, fallbacks: ['gpt-up'] },
     ],
     groups: [{ name: 'team', ratio: 1 }],
     users: [{ name: 'olly', balance: 10 }, { name: 'penny', balance: 0 }],
@@ -207,6 +213,28 @@ describe('a failover', () => {
   });
 });
 
+describe('a fallback model', () => {
+  it('shows the model\'s failed attempts as errors and the fallback model\'s as a fallback that answered', async () => {
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 });
+    const { response } = await client.chat.completions.create({ model: 'gpt-fallen', messages: [{ role: 'user', content: 'fall back' }] }).withResponse();
+    const { call, children } = await spansOfCall(response.headers.get('x-request-id')!);
+    const attempts = children.filter((span) => span.kind === CLIENT);
+    expect(attempts.map((span) => [span.attributes['gateway.channel'], span.attributes['gateway.model'], span.attributes['gateway.attempt.kind'], span.status.code])).toEqual([
+      ['down', 'gpt-fallen', 'first', ERROR],
+      ['down', 'gpt-fallen', 'retry', ERROR],
+      ['openai', 'gpt-up', 'fallback', 0],
+    ]);
+    expect(attempts[0]!.attributes['error.type']).toBe('GW_ERR_UPSTREAM_UNREACHABLE');
+    expect(attempts[2]!.name).toBe('chat gpt-4o-mini');
+    expect(call.name).toBe('chat gpt-fallen');
+    expect(call.attributes).toMatchObject({
+      'gen_ai.request.model': 'gpt-fallen', 'gateway.response.model': 'gpt-up', 'gen_ai.response.model': 'gpt-4o-mini', 'gateway.attempts': 3, 'http.response.status_code': 200,
+    });
+    expect(call.status.code).toBe(0);
+    expect(openai.requests.at(-1)!.headers.traceparent).toBe(`00-${call.traceId}-${attempts[2]!.spanId}-01`);
+  });
+});
+
 describe('a hedge and a stream mended elsewhere', () => {
   it('marks the hedge that answered, and the slow attempt it beat as cancelled', async () => {
     openai.script({ delayMs: 3000 });
@@ -246,6 +274,28 @@ describe('a hedge and a stream mended elsewhere', () => {
       ['mender', 'restart', 0],
     ]);
     expect(attempts[0]!.attributes['error.type']).toBe('GW_ERR_STREAM_CUT');
+    expect(call.status.code).toBe(0);
+    expect(spare.requests.at(-1)!.headers.traceparent).toBe(`00-${call.traceId}-${attempts[1]!.spanId}-01`);
+  });
+
+  it('marks a stream cut midway and its continuation (an assistant prefill) on another channel', async () => {
+    openai.script({ cutStreamAfterChunks: 3, chunkDelayMs: 20 });
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY, maxRetries: 0 });
+    const { data: stream, response } = await client.chat.completions.create({ model: 'gpt-continued', messages: [{ role: 'user', content: 'continue me' }], stream: true }).withResponse();
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('Hello from the OpenAI simulator: you said "continue me"');
+    const continued = spare.requests.at(-1)!.body as { continue_final_message?: boolean; messages: { role: string }[] };
+    expect(continued.continue_final_message).toBe(true);
+    expect(continued.messages.at(-1)!.role).toBe('assistant');
+    const { call, children } = await spansOfCall(response.headers.get('x-request-id')!);
+    const attempts = children.filter((span) => span.kind === CLIENT);
+    expect(attempts.map((span) => [span.attributes['gateway.channel'], span.attributes['gateway.attempt.kind'], span.status.code])).toEqual([
+      ['cutter', 'first', ERROR],
+      ['continuer', 'continuation', 0],
+    ]);
+    expect(attempts[0]!.attributes['error.type']).toBe('GW_ERR_STREAM_CUT');
+    expect(call.attributes).toMatchObject({ 'gateway.attempts': 2, 'http.response.status_code': 200 });
     expect(call.status.code).toBe(0);
     expect(spare.requests.at(-1)!.headers.traceparent).toBe(`00-${call.traceId}-${attempts[1]!.spanId}-01`);
   });

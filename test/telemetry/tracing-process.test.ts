@@ -1,7 +1,7 @@
 // The gateway as `npm start` runs it, in its own process: without OTEL_EXPORTER_OTLP_ENDPOINT it resolves
 // no OpenTelemetry module at all (a probe loaded with --import reports each one resolved); with it, traces
-// go out in OTLP protobuf (the default protocol), and content capture puts the prompt in them only when
-// turned on. ACCESS_LOG=true writes one JSON line per call on standard error, without any secret.
+// go out in OTLP protobuf (the default protocol) under the resource OTEL_RESOURCE_ATTRIBUTES describes, and
+// content capture puts the prompt in them only when turned on. ACCESS_LOG=true writes one JSON line per call on standard error, without any secret.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +105,7 @@ describe('with an OTLP endpoint', () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_BSP_SCHEDULE_DELAY: '20',
       OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=production',
     });
     expect(gateway.stderr()).toContain('OPENTELEMETRY-MODULE');
     const answered = await chat(gateway, { model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'capture this prompt' }] });
@@ -114,6 +115,8 @@ describe('with an OTLP endpoint', () => {
     expect(receiver.contentTypes).toContain('application/x-protobuf');
     const call = spans.find((span) => span.attributes['gateway.request_id'] === requestId)!;
     expect(call.name).toBe('chat gpt-4o-mini');
+    // The process's OTEL_RESOURCE_ATTRIBUTES, beside the gateway's service name.
+    expect(call.resource).toMatchObject({ 'service.name': 'model-gateway', 'deployment.environment.name': 'production' });
     expect(JSON.parse(call.attributes['gen_ai.input.messages'] as string)).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'capture this prompt' }] }]);
     expect(JSON.parse(call.attributes['gen_ai.system_instructions'] as string)).toEqual([{ type: 'text', content: 'Be brief.' }]);
   }, 60_000);
