@@ -64,7 +64,8 @@ beforeAll(async () => {
   a = await startTestGateway(config(), { env });
   b = await startTestGateway(config(), { env });
   balancer = await startRoundRobin([a.url, b.url]);
-});
+  // A PostgreSQL database, migrations and two gateways: past the default 30 s on a loaded CI machine.
+}, 90_000);
 afterAll(async () => {
   await balancer?.close();
   await a?.dispose();
