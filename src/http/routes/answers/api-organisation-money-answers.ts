@@ -83,7 +83,8 @@ export const organisationStatsAnswer = z.object({
   totals: z.object({ ...counters, avgRpm: z.number(), avgTpm: z.number() }),
   series: z.array(z.object({ start: z.number().int(), ...counters })),
   by_model: z.array(z.object({ model: z.string(), ...counters })),
-  by_key: z.array(z.object({ key_id: rowId, key_name: z.string().nullable(), ...counters })),
+  /** key_id 0 sums the calls made without a key (src/metering/metering-rows.ts). */
+  by_key: z.array(z.object({ key_id: z.number().int().nonnegative(), key_name: z.string().nullable(), ...counters })),
   /** The keys past those listed, summed; null when every key is listed. */
   by_key_rest: z.object({ keys: z.number().int().positive(), ...counters }).nullable(),
   by_member: z.array(z.object({ member_user_id: rowId, requests: count, errors: count, cost_usd: z.number() })),
