@@ -69,7 +69,7 @@ function logView(row: UsageLogRow, admin: boolean, channelNames?: ReadonlyMap<nu
     endpoint: row.endpoint,
     stream: row.stream === 1,
     status: row.status,
-    outcome: row.status < 400 ? 'success' : 'error',
+    outcome: row.status < 400 ? 'success' as const : 'error' as const,
     latency_ms: row.latency_ms,
     ttft_ms: row.ttft_ms,
     input_tokens: row.input_tokens,

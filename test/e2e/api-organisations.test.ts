@@ -197,8 +197,11 @@ describe.each([{ engine: 'SQLite' }, { engine: 'PostgreSQL' }])('organisations o
     expect(after).toBeLessThan(before);
     // Personal wallets are untouched.
     expect((await as.dave.get('/api/wallet')).body.balance_usd ?? 0).toBe(0);
-    const daveLogs = (await as.dave.get(`/api/orgs/${org}/logs`)).body.data as { key_id: number }[];
+    const daveLogs = (await as.dave.get(`/api/orgs/${org}/logs`)).body.data as { id: number; key_id: number }[];
     expect(daveLogs.length).toBeGreaterThan(0);
+    const detail = await as.dave.get(`/api/orgs/${org}/logs/${daveLogs[0]!.id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({ id: daveLogs[0]!.id, key_id: orgKeys.dave!.id, outcome: 'success' });
     expect(new Set(daveLogs.map((log) => log.key_id))).toEqual(new Set([orgKeys.dave!.id]));
     const all = (await as.bob.get(`/api/orgs/${org}/logs`)).body.data as { key_id: number }[];
     expect(new Set(all.map((log) => log.key_id))).toEqual(new Set([orgKeys.alice!.id, orgKeys.dave!.id, orgKeys.carol!.id]));
@@ -209,6 +212,14 @@ describe.each([{ engine: 'SQLite' }, { engine: 'PostgreSQL' }])('organisations o
     const mine = (await as.dave.get(`/api/orgs/${org}/stats`)).body;
     expect(mine.scope).toBe('member');
     expect((mine.by_member as { member_user_id: number }[]).map((row) => row.member_user_id)).toEqual([ids.dave]);
+    // A rotated key has a new secret, in that answer only; the old one stops at once.
+    const old = orgKeys.carol!.key;
+    const rotated = await as.carol.post(`/api/orgs/${org}/keys/${orgKeys.carol!.id}/rotate`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body).toMatchObject({ id: orgKeys.carol!.id, member_user_id: ids.carol });
+    orgKeys.carol!.key = rotated.body.key;
+    await expect(ask(old, 5)).rejects.toMatchObject({ status: 401 });
+    await expect(ask(orgKeys.carol!.key, 5)).resolves.toBeTruthy();
   });
 
   it("enforces a member's monthly cap at reservation, and only on that member's keys", async () => {

@@ -76,14 +76,14 @@ describe('redemption codes in the admin page', { timeout: 60_000 }, () => {
   it('lists every code, 50 a page (no cap at 200), with who redeemed one', async () => {
     expect((await user.post('/api/wallet/redeem', { code: codes[0] })).status).toBe(200);
     await page.reload();
-    await expect.poll(async () => codeRows(page).count()).toBe(51);
+    await expect.poll(async () => codeRows(page).count(), { timeout: 10_000 }).toBe(51);
     const seen = new Set<string>();
     const collect = async () => { for (const text of await page.getByRole('table', { name: 'Redemption codes' }).locator('tbody td:first-child').allTextContents()) seen.add(text); };
     await collect();
     for (let pageNumber = 2; pageNumber <= 3; pageNumber++) {
       const first = await page.getByRole('table', { name: 'Redemption codes' }).locator('tbody td:first-child').first().textContent();
       await page.getByRole('button', { name: 'Older' }).click();
-      await expect.poll(async () => page.getByRole('table', { name: 'Redemption codes' }).locator('tbody td:first-child').first().textContent()).not.toBe(first);
+      await expect.poll(async () => page.getByRole('table', { name: 'Redemption codes' }).locator('tbody td:first-child').first().textContent(), { timeout: 10_000 }).not.toBe(first);
       await collect();
     }
     expect(seen.size).toBe(150);

@@ -9,11 +9,13 @@ import { findGroupByName } from '../../db/repositories/groups.ts';
 import { apiNotFound, invalidRequest } from '../../gateway-errors.ts';
 import { recordAudit } from '../../admin/audit-log.ts';
 import { actorOf } from './admin-routes.ts';
+import { adminOrganisationsAnswer, organisationGroupSetAnswer } from './answers/admin-organisation-answers.ts';
 
 export function adminOrganisationRoutes(api: ApiRouter, accounts: AccountsDeps): void {
   const tag = 'Administration';
   api.route({
     method: 'GET', url: '/api/admin/organisations', tag, access: 'admin', allowKeys: true, summary: 'Every organisation: members, balance, channel group.',
+    answer: adminOrganisationsAnswer,
     handler: async () => ({
       data: (await listOrganisations(accounts.db)).map((row) => ({
         id: Number(row.id), name: row.name, group: row.group_name, members: row.members, balance_usd: Number(row.balance_micros) / 1_000_000,
@@ -24,6 +26,7 @@ export function adminOrganisationRoutes(api: ApiRouter, accounts: AccountsDeps):
   api.route({
     method: 'PATCH', url: '/api/admin/organisations/:id', tag, access: 'admin', allowKeys: true, params: idParams, summary: "Set the organisation's channel group: every key of it uses that group from the next request on.",
     body: z.object({ group: z.string().trim().min(1).max(128) }).strict(),
+    answer: organisationGroupSetAnswer,
     handler: async ({ caller, params, body }) => {
       const organisation = await findOrganisation(accounts.db, params.id);
       if (!organisation) throw apiNotFound('Organisation');

@@ -16,6 +16,10 @@ import { readLedgerPage, readWalletSummary } from '../../accounts/wallet-reader.
 import { startTopUp } from '../../payments/topups.ts';
 import { redeemCode } from '../../payments/redemption-codes.ts';
 import { apiNotFound, invalidRequest } from '../../gateway-errors.ts';
+import {
+  organisationLogAnswer, organisationLogsAnswer, organisationPaymentsAnswer, organisationStatsAnswer, organisationWalletAnswer,
+} from './answers/api-organisation-money-answers.ts';
+import { redeemedAnswer, topUpStartedAnswer } from './answers/api-payments-answers.ts';
 
 const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const orgParams = z.object({ id });
@@ -46,6 +50,7 @@ export function apiOrganisationMoneyRoutes(api: ApiRouter, deps: PaymentsDeps): 
   api.route({
     method: 'GET', url: '/api/orgs/:id/logs', tag, access: 'verified', params: orgParams, query: logQuery,
     summary: "The organisation's calls, newest first (every member's for owners and admins, filter member_id; else the calls of my keys).",
+    answer: organisationLogsAnswer,
     handler: async ({ caller, params, query }) => {
       const membership = await membershipFor(deps, params.id, caller.user.id);
       const keyIds = await readableKeys(membership, caller.user.id, query.member_id);
@@ -54,6 +59,7 @@ export function apiOrganisationMoneyRoutes(api: ApiRouter, deps: PaymentsDeps): 
   });
   api.route({
     method: 'GET', url: '/api/orgs/:id/logs/:log_id', tag, access: 'verified', params: z.object({ id, log_id: id }), summary: 'One call of the organisation, with its attempts and charge.',
+    answer: organisationLogAnswer,
     handler: async ({ caller, params }) => {
       const membership = await membershipFor(deps, params.id, caller.user.id);
       const detail = await readLogDetail(deps.db, params.log_id, membership.wallet_user_id);
@@ -66,6 +72,7 @@ export function apiOrganisationMoneyRoutes(api: ApiRouter, deps: PaymentsDeps): 
     method: 'GET', url: '/api/orgs/:id/stats', tag, access: 'verified', params: orgParams,
     summary: "Requests, errors, cost and tokens of the organisation, with by_member (owners and admins), or of my keys in it.",
     query: z.object({ bucket: z.enum(['minute', 'hour', 'day']).default('hour'), from: time.optional(), to: time.optional(), member_id: id.optional() }).strict(),
+    answer: organisationStatsAnswer,
     handler: async ({ caller, params, query }) => {
       const membership = await membershipFor(deps, params.id, caller.user.id);
       const to = query.to ?? Date.now();
@@ -74,7 +81,7 @@ export function apiOrganisationMoneyRoutes(api: ApiRouter, deps: PaymentsDeps): 
       const keyIds = await readableKeys(membership, caller.user.id, query.member_id);
       const scope = keyIds === null ? { kind: 'user' as const, userId: membership.wallet_user_id } : { kind: 'keys' as const, userId: membership.wallet_user_id, keyIds };
       const report = await readStatsReport(deps.db, scope, query.bucket, from, to, MAX_KEYS_LISTED);
-      return { scope: keyIds === null ? 'organisation' : 'member', ...report, by_member: await byMember(membership, report.by_key), from, to };
+      return { scope: keyIds === null ? 'organisation' as const : 'member' as const, ...report, by_member: await byMember(membership, report.by_key), from, to };
     },
   });
 
@@ -98,6 +105,7 @@ export function apiOrganisationMoneyRoutes(api: ApiRouter, deps: PaymentsDeps): 
   api.route({
     method: 'GET', url: '/api/orgs/:id/wallet', tag, access: 'verified', params: orgParams, summary: "The shared wallet: balance, usage and its ledger (owners, admins and billing).",
     query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cursor: z.string().max(100).optional() }).strict(),
+    answer: organisationWalletAnswer,
     handler: async ({ caller, params, query }) => {
       const membership = await membershipFor(deps, params.id, caller.user.id, [...new Set([...PAYERS, ...MANAGERS])]);
       return {
@@ -110,6 +118,7 @@ export function apiOrganisationMoneyRoutes(api: ApiRouter, deps: PaymentsDeps): 
     method: 'POST', url: '/api/orgs/:id/wallet/topup', tag, access: 'verified', params: orgParams, status: 201,
     summary: "Top up the shared wallet by card (owners and billing): a Stripe Checkout Session, credited by Stripe's webhook.",
     body: z.object({ amount_usd: z.number().int().min(1) }).strict(),
+    answer: topUpStartedAnswer,
     handler: async ({ caller, params, body }) => {
       const membership = await membershipFor(deps, params.id, caller.user.id, PAYERS);
       const wallet = await findUserById(deps.db, membership.wallet_user_id);
@@ -120,6 +129,7 @@ export function apiOrganisationMoneyRoutes(api: ApiRouter, deps: PaymentsDeps): 
   api.route({
     method: 'POST', url: '/api/orgs/:id/wallet/redeem', tag, access: 'verified', params: orgParams, summary: 'Redeem a code into the shared wallet (owners and billing).',
     body: z.object({ code: z.string().trim().min(1).max(100) }).strict(),
+    answer: redeemedAnswer,
     handler: async ({ caller, params, body }) => {
       const membership = await membershipFor(deps, params.id, caller.user.id, PAYERS);
       const { amountMicros } = await redeemCode(deps, membership.wallet_user_id, body.code);
@@ -129,6 +139,7 @@ export function apiOrganisationMoneyRoutes(api: ApiRouter, deps: PaymentsDeps): 
   api.route({
     method: 'GET', url: '/api/orgs/:id/wallet/payments', tag, access: 'verified', params: orgParams, summary: "The shared wallet's card payments (owners and billing).",
     query: z.object({ cursor: z.coerce.number().int().positive().optional(), limit: z.coerce.number().int().min(1).max(200).optional() }).strict(),
+    answer: organisationPaymentsAnswer,
     handler: async ({ caller, params, query }) => {
       const membership = await membershipFor(deps, params.id, caller.user.id, PAYERS);
       const limit = query.limit ?? 50;

@@ -1,6 +1,6 @@
 // The administration API (/api/admin/...), as the admin pages use it.
 import { api } from './api-client.ts';
-import type { ApiBody } from './api-types.ts';
+import type { ApiAnswer, ApiBody } from './api-types.ts';
 
 const rows = <T>(answer: unknown): T[] => ((answer as { data?: T[] }).data ?? (Array.isArray(answer) ? (answer as T[]) : []));
 
@@ -178,33 +178,20 @@ export const adminApi = {
   putMail: (mail: NonNullable<Settings['mail']>) => api.put('/api/admin/settings', { mail } satisfies Settings),
   testMail: (to: string) => api.post<{ sent: boolean; error?: string; transport: string }>('/api/admin/settings/test-mail', { to } satisfies ApiBody<'/api/admin/settings/test-mail', 'post'>),
 
-  payments: async () => rows<Record<string, unknown>>(await api.get('/api/admin/payments?limit=100')),
-  putPaymentSettings: (max_topup_usd: number) => api.put('/api/admin/payments/settings', { max_topup_usd } satisfies ApiBody<'/api/admin/payments/settings', 'put'>),
+  payments: async () => (await api.get<ApiAnswer<'/api/admin/payments', 'get'>>('/api/admin/payments?limit=100')).data,
+  putPaymentSettings: (max_topup_usd: number) => api.put<ApiAnswer<'/api/admin/payments/settings', 'put'>>('/api/admin/payments/settings', { max_topup_usd } satisfies ApiBody<'/api/admin/payments/settings', 'put'>),
   /** One page of codes, newest first; `cursor` is the previous page's next_cursor. */
   redemptionCodes: (page: { cursor: string | null; state: CodeState | null; limit?: number }) =>
-    api.get<{ data: RedemptionCode[]; next_cursor: string | null }>(`/api/admin/redemption-codes?${new URLSearchParams({
+    api.get<ApiAnswer<'/api/admin/redemption-codes', 'get'>>(`/api/admin/redemption-codes?${new URLSearchParams({
       limit: String(page.limit ?? 50), ...(page.cursor ? { cursor: page.cursor } : {}), ...(page.state ? { state: page.state } : {}),
     })}`),
-  createRedemptionCodes: (count: number, amount_usd: number, note: string) => api.post<{ codes: string[]; ids: number[]; amount_usd: number }>('/api/admin/redemption-codes', { count, amount_usd, ...(note ? { note } : {}) } satisfies ApiBody<'/api/admin/redemption-codes', 'post'>),
-  revokeRedemptionCode: (id: number) => api.post(`/api/admin/redemption-codes/${id}/revoke`),
+  createRedemptionCodes: (count: number, amount_usd: number, note: string) => api.post<ApiAnswer<'/api/admin/redemption-codes', 'post'>>('/api/admin/redemption-codes', { count, amount_usd, ...(note ? { note } : {}) } satisfies ApiBody<'/api/admin/redemption-codes', 'post'>),
+  revokeRedemptionCode: (id: number) => api.post<ApiAnswer<'/api/admin/redemption-codes/{id}/revoke', 'post'>>(`/api/admin/redemption-codes/${id}/revoke`),
 };
 
-export type CodeState = 'unused' | 'redeemed' | 'revoked';
-
 /** A redemption code as the list shows it: never the code itself, only its first characters. */
-export interface RedemptionCode {
-  id: number;
-  prefix: string;
-  amount_usd: number;
-  note: string | null;
-  state: CodeState;
-  created_at: string;
-  redeemed_by: number | null;
-  redeemed_by_email: string | null;
-  redeemed_by_name: string | null;
-  redeemed_at: string | null;
-  revoked_at: string | null;
-}
+export type RedemptionCode = ApiAnswer<'/api/admin/redemption-codes', 'get'>['data'][number];
+export type CodeState = RedemptionCode['state'];
 
 /** The mail settings as the gateway shows them: the SMTP URL is write-only (only whether it is set, and its host). */
 export interface AdminMailSettings {

@@ -1,6 +1,7 @@
 // The playground talks to the same relay as any key, under the signed-in session: the gateway charges it
 // to the user's wallet and logs it under the key name "playground".
 import { api, ApiError, apiRequest } from './api-client.ts';
+import type { ApiAnswer } from './api-types.ts';
 import { readChatStream, type ChatStreamState } from '../pages/playground/chat-stream.ts';
 
 export interface PlaygroundMessage {
@@ -9,8 +10,8 @@ export interface PlaygroundMessage {
 }
 
 export async function listPlaygroundModels(): Promise<string[]> {
-  const answer = await api.get<{ data?: Array<{ id: string }> }>('/api/playground/models');
-  return (answer.data ?? []).map((model) => model.id);
+  const answer = await api.get<ApiAnswer<'/api/playground/models', 'get'>>('/api/playground/models');
+  return answer.data.map((model) => model.id);
 }
 
 interface PlaygroundRequest {

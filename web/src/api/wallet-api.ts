@@ -1,6 +1,6 @@
 // The wallet (/api/wallet): balance, totals, the ledger page by page, and the ways money comes in.
 import { api } from './api-client.ts';
-import type { ApiBody } from './api-types.ts';
+import type { ApiAnswer, ApiBody } from './api-types.ts';
 import { i18n } from '../i18n/i18n.ts';
 
 interface LedgerEntry {
@@ -57,41 +57,42 @@ export async function fetchWallet(cursor: string | null): Promise<Wallet> {
   return readWallet(await api.get<Record<string, unknown>>(`/api/wallet${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`));
 }
 
+type PaymentAnswer = ApiAnswer<'/api/wallet/payments/{id}', 'get'>;
+
 export interface Payment {
   id: number;
   amountUsd: number;
   refundedUsd: number;
-  status: 'pending' | 'completed' | 'failed' | 'refunded';
+  status: PaymentAnswer['status'];
   receiptUrl: string | null;
   createdAt: string;
 }
 
-const readPayment = (raw: Record<string, unknown>): Payment => ({
-  id: Number(raw.id),
-  amountUsd: Number(raw.amount_usd ?? 0),
-  refundedUsd: Number(raw.refunded_usd ?? 0),
-  status: String(raw.status) as Payment['status'],
-  receiptUrl: typeof raw.receipt_url === 'string' ? raw.receipt_url : null,
-  createdAt: String(raw.created_at ?? ''),
+const readPayment = (payment: PaymentAnswer): Payment => ({
+  id: payment.id,
+  amountUsd: payment.amount_usd,
+  refundedUsd: payment.refunded_usd,
+  status: payment.status,
+  receiptUrl: payment.receipt_url,
+  createdAt: payment.created_at,
 });
 
 export async function fetchPayments(): Promise<Payment[]> {
-  const answer = await api.get<{ data?: Array<Record<string, unknown>> }>('/api/wallet/payments');
-  return (answer.data ?? []).map(readPayment);
+  return (await api.get<ApiAnswer<'/api/wallet/payments', 'get'>>('/api/wallet/payments')).data.map(readPayment);
 }
 
 export async function fetchPayment(id: string): Promise<Payment> {
-  return readPayment(await api.get<Record<string, unknown>>(`/api/wallet/payments/${encodeURIComponent(id)}`));
+  return readPayment(await api.get<PaymentAnswer>(`/api/wallet/payments/${encodeURIComponent(id)}`));
 }
 
 export async function fetchTopUpOptions(): Promise<Wallet['cardPayments']> {
-  const answer = await api.get<{ enabled?: boolean; min_usd?: number; max_usd?: number }>('/api/wallet/topup');
-  return { enabled: answer.enabled === true, minUsd: answer.min_usd ?? 1, maxUsd: answer.max_usd ?? 10_000 };
+  const answer = await api.get<ApiAnswer<'/api/wallet/topup', 'get'>>('/api/wallet/topup');
+  return { enabled: answer.enabled, minUsd: answer.min_usd, maxUsd: answer.max_usd };
 }
 
 export const walletApi = {
-  topUp: (amountUsd: number) => api.post<{ checkout_url: string }>('/api/wallet/topup', { amount_usd: amountUsd } satisfies ApiBody<'/api/wallet/topup', 'post'>),
-  redeem: (code: string) => api.post<Record<string, unknown>>('/api/wallet/redeem', { code } satisfies ApiBody<'/api/wallet/redeem', 'post'>),
+  topUp: (amountUsd: number) => api.post<ApiAnswer<'/api/wallet/topup', 'post'>>('/api/wallet/topup', { amount_usd: amountUsd } satisfies ApiBody<'/api/wallet/topup', 'post'>),
+  redeem: (code: string) => api.post<ApiAnswer<'/api/wallet/redeem', 'post'>>('/api/wallet/redeem', { code } satisfies ApiBody<'/api/wallet/redeem', 'post'>),
 };
 
 /** The server's rule, checked in the form first: a whole number of dollars from 1 to the maximum. */

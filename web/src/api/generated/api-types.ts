@@ -3389,7 +3389,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            balance_usd: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            group: string;
+                            id: number;
+                            members: number;
+                            name: string;
+                            wallet_user_id: number;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3426,7 +3437,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        group: string;
+                        id: number;
+                        keys_moved: number;
+                        name: string;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3491,7 +3507,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            amount_usd: number;
+                            completed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            id: number;
+                            provider: string;
+                            receipt_url: string | null;
+                            refunded_usd: number;
+                            /** @enum {string} */
+                            status: "pending" | "completed" | "failed" | "refunded";
+                            user_email: string | null;
+                            user_id: number;
+                            user_name: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3526,7 +3559,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        max_topup_usd: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3559,7 +3594,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            amount_usd: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            id: number;
+                            note: string | null;
+                            prefix: string;
+                            redeemed_at: string | null;
+                            redeemed_by: number | null;
+                            redeemed_by_email: string | null;
+                            redeemed_by_name: string | null;
+                            revoked_at: string | null;
+                            /** @enum {string} */
+                            state: "unused" | "redeemed" | "revoked";
+                        }[];
+                        next_cursor: string | null;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3596,7 +3648,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        amount_usd: number;
+                        codes: string[];
+                        ids: number[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3627,7 +3683,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        amount_usd: number;
+                        id: number;
+                        note: string | null;
+                        prefix: string;
+                        /** @constant */
+                        state: "revoked";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5346,7 +5409,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            balance_usd: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            group: string;
+                            id: number;
+                            monthly_cap_usd: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "billing" | "member";
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5381,7 +5456,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        balance_usd: number | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        group: string;
+                        id: number;
+                        monthly_cap_usd: number | null;
+                        name: string;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "billing" | "member";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5412,7 +5497,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        balance_usd: number | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        group: string;
+                        id: number;
+                        monthly_cap_usd: number | null;
+                        name: string;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "billing" | "member";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5449,7 +5544,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        balance_usd: number | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        group: string;
+                        id: number;
+                        monthly_cap_usd: number | null;
+                        name: string;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "billing" | "member";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5480,7 +5585,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            email: string;
+                            expired: boolean;
+                            /** Format: date-time */
+                            expires_at: string;
+                            id: number;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "billing" | "member";
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5523,7 +5640,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        email: string;
+                        expired: boolean;
+                        /** Format: date-time */
+                        expires_at: string;
+                        id: number;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "billing" | "member";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5555,7 +5682,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        revoked: true;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5586,7 +5716,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            enabled: boolean;
+                            expires_at: string | null;
+                            group: string;
+                            id: number;
+                            ip_allowlist: string[] | null;
+                            last_used_at: string | null;
+                            member_name: string | null;
+                            member_user_id: number | null;
+                            models: string[] | null;
+                            name: string;
+                            prefix: string;
+                            quota_usd: number | null;
+                            spent_usd: number;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5627,7 +5775,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        enabled: boolean;
+                        expires_at: string | null;
+                        group: string;
+                        id: number;
+                        ip_allowlist: string[] | null;
+                        key: string;
+                        last_used_at: string | null;
+                        member_name: string | null;
+                        member_user_id: number | null;
+                        models: string[] | null;
+                        name: string;
+                        prefix: string;
+                        quota_usd: number | null;
+                        spent_usd: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5659,7 +5824,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        id: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5702,7 +5871,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        enabled: boolean;
+                        expires_at: string | null;
+                        group: string;
+                        id: number;
+                        ip_allowlist: string[] | null;
+                        last_used_at: string | null;
+                        member_name: string | null;
+                        member_user_id: number | null;
+                        models: string[] | null;
+                        name: string;
+                        prefix: string;
+                        quota_usd: number | null;
+                        spent_usd: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5734,7 +5919,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        enabled: boolean;
+                        expires_at: string | null;
+                        group: string;
+                        id: number;
+                        ip_allowlist: string[] | null;
+                        key: string;
+                        last_used_at: string | null;
+                        member_name: string | null;
+                        member_user_id: number | null;
+                        models: string[] | null;
+                        name: string;
+                        prefix: string;
+                        quota_usd: number | null;
+                        spent_usd: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5774,7 +5976,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            cache_write_1h_tokens: number;
+                            cache_write_tokens: number;
+                            cached_tokens: number;
+                            cost_usd: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            endpoint: string;
+                            error: string | null;
+                            error_code: string | null;
+                            id: number;
+                            input_tokens: number;
+                            key_id: number | null;
+                            key_name: string | null;
+                            latency_ms: number;
+                            model: string;
+                            /** @enum {string} */
+                            outcome: "success" | "error";
+                            output_tokens: number;
+                            reasoning_tokens: number;
+                            request_id: string;
+                            status: number;
+                            stream: boolean;
+                            ttft_ms: number | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5806,7 +6035,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        attempts: {
+                            attempt: number;
+                            error: string | null;
+                            latency_ms?: number;
+                            model?: string;
+                            outcome?: string;
+                            status: number | null;
+                        }[];
+                        cache_write_1h_tokens: number;
+                        cache_write_tokens: number;
+                        cached_tokens: number;
+                        calculation: {
+                            charged_usd: number;
+                            group_ratio: number;
+                            lines: {
+                                amount_usd: number;
+                                description: string;
+                                item: string;
+                                label: string;
+                                per: string;
+                                quantity: number;
+                                unit_price_usd: number;
+                            }[];
+                            prices_changed: boolean;
+                            subtotal_usd: number;
+                            text: string;
+                            tier: {
+                                above_prompt_tokens: number | null;
+                                prompt_tokens: number;
+                            } | null;
+                            total_usd: number;
+                        };
+                        cost_usd: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        endpoint: string;
+                        error: string | null;
+                        error_code: string | null;
+                        id: number;
+                        input_tokens: number;
+                        key_id: number | null;
+                        key_name: string | null;
+                        latency_ms: number;
+                        model: string;
+                        /** @enum {string} */
+                        outcome: "success" | "error";
+                        output_tokens: number;
+                        reasoning_tokens: number;
+                        request_id: string;
+                        status: number;
+                        stream: boolean;
+                        ttft_ms: number | null;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5837,7 +6119,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            email: string | null;
+                            /** Format: date-time */
+                            joined_at: string;
+                            monthly_cap_usd: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "billing" | "member";
+                            user_id: number;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5869,7 +6162,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        removed: true;
+                        revoked_keys: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5909,7 +6206,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            email: string | null;
+                            /** Format: date-time */
+                            joined_at: string;
+                            monthly_cap_usd: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "billing" | "member";
+                            user_id: number;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5945,7 +6253,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @enum {string} */
+                        bucket: "minute" | "hour" | "day";
+                        by_key: {
+                            costMicros: number;
+                            costUsd: number;
+                            errors: number;
+                            inputTokens: number;
+                            key_id: number;
+                            key_name: string | null;
+                            outputTokens: number;
+                            requests: number;
+                        }[];
+                        by_key_rest: {
+                            costMicros: number;
+                            costUsd: number;
+                            errors: number;
+                            inputTokens: number;
+                            keys: number;
+                            outputTokens: number;
+                            requests: number;
+                        } | null;
+                        by_member: {
+                            cost_usd: number;
+                            errors: number;
+                            member_user_id: number;
+                            requests: number;
+                        }[];
+                        by_model: {
+                            costMicros: number;
+                            costUsd: number;
+                            errors: number;
+                            inputTokens: number;
+                            model: string;
+                            outputTokens: number;
+                            requests: number;
+                        }[];
+                        from: number;
+                        rpm: number;
+                        /** @enum {string} */
+                        scope: "organisation" | "member";
+                        series: {
+                            costMicros: number;
+                            costUsd: number;
+                            errors: number;
+                            inputTokens: number;
+                            outputTokens: number;
+                            requests: number;
+                            start: number;
+                        }[];
+                        to: number;
+                        totals: {
+                            avgRpm: number;
+                            avgTpm: number;
+                            costMicros: number;
+                            costUsd: number;
+                            errors: number;
+                            inputTokens: number;
+                            outputTokens: number;
+                            requests: number;
+                        };
+                        tpm: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5982,7 +6352,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            email: string | null;
+                            /** Format: date-time */
+                            joined_at: string;
+                            monthly_cap_usd: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "billing" | "member";
+                            user_id: number;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6016,7 +6397,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        balance_usd: number;
+                        ledger: {
+                            data: {
+                                amount_usd: number;
+                                /** Format: date-time */
+                                at: string;
+                                count?: number;
+                                kind: string;
+                                note: string | null;
+                                reference: string | null;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                        requests: number;
+                        total_usage_usd: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6050,7 +6447,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            amount_usd: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            id: number;
+                            receipt_url: string | null;
+                            refunded_usd: number;
+                            /** @enum {string} */
+                            status: "pending" | "completed" | "failed" | "refunded";
+                        }[];
+                        next_cursor: string | null;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6087,7 +6496,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        amount_usd: number;
+                        balance_usd: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6124,7 +6536,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        checkout_url: string;
+                        payment_id: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6159,7 +6574,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        name: string;
+                        organisation_id: number;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "billing" | "member";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6188,7 +6608,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @enum {string} */
+                        outcome: "credited" | "debited" | "failed" | "updated" | "duplicate" | "ignored";
+                        /** @constant */
+                        received: true;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6211,13 +6636,65 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description OpenAI's chat completion; with stream: true, its chunks as server-sent events (text/event-stream) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        choices: ({
+                            finish_reason?: string | null;
+                            index: number;
+                            message: {
+                                content?: string | null;
+                                reasoning_content?: string | null;
+                                refusal?: string | null;
+                                /** @constant */
+                                role: "assistant";
+                                tool_calls?: ({
+                                    function: {
+                                        arguments: string;
+                                        name: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                    id: string;
+                                    /** @constant */
+                                    type?: "function";
+                                } & {
+                                    [key: string]: unknown;
+                                })[] | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        created?: number;
+                        id: string;
+                        model: string;
+                        usage?: ({
+                            completion_tokens: number;
+                            completion_tokens_details?: ({
+                                reasoning_tokens?: number | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            prompt_tokens: number;
+                            prompt_tokens_details?: ({
+                                cache_write_tokens?: number | null;
+                                cached_tokens?: number | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            total_tokens?: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6246,7 +6723,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            id: string;
+                            owned_by: string;
+                        }[];
+                        key_id: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6421,7 +6904,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            amount_usd: number;
+                            completed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            id: number;
+                            provider: string;
+                            receipt_url: string | null;
+                            refunded_usd: number;
+                            /** @enum {string} */
+                            status: "pending" | "completed" | "failed" | "refunded";
+                        }[];
+                        next_cursor: string | null;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6452,7 +6949,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        amount_usd: number;
+                        completed_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        id: number;
+                        provider: string;
+                        receipt_url: string | null;
+                        refunded_usd: number;
+                        /** @enum {string} */
+                        status: "pending" | "completed" | "failed" | "refunded";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6487,7 +6995,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        amount_usd: number;
+                        balance_usd: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6516,7 +7027,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        enabled: boolean;
+                        max_usd: number;
+                        min_usd: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6551,7 +7066,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        checkout_url: string;
+                        payment_id: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */

@@ -6,19 +6,18 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
+import type { ApiAnswer } from '../../api/api-types.ts';
 import { CardTable } from '../../components/CardTable.tsx';
 import { formatUsd } from '../../components/format.ts';
 import { useTranslation } from 'react-i18next';
 
-interface AdminOrganisation { id: number; name: string; group: string; members: number; balance_usd: number }
-
 export default function AdminOrganisations() {
   const queryClient = useQueryClient();
   const { t } = useTranslation();
-  const organisations = useQuery({ queryKey: ['admin-orgs'], queryFn: async () => (await api.get<{ data: AdminOrganisation[] }>('/api/admin/organisations')).data });
+  const organisations = useQuery({ queryKey: ['admin-orgs'], queryFn: async () => (await api.get<ApiAnswer<'/api/admin/organisations', 'get'>>('/api/admin/organisations')).data });
   const groups = useQuery({ queryKey: ['admin-groups-names'], queryFn: async () => (await api.get<{ data: { name: string }[] }>('/api/admin/groups')).data.map((group) => group.name) });
   const setGroup = useMutation({
-    mutationFn: ({ id, group }: { id: number; group: string }) => api.patch(`/api/admin/organisations/${id}`, { group }),
+    mutationFn: ({ id, group }: { id: number; group: string }) => api.patch<ApiAnswer<'/api/admin/organisations/{id}', 'patch'>>(`/api/admin/organisations/${id}`, { group }),
     onSuccess: () => {
       notifications.show({ color: 'green', message: t('admin.organisations.groupSaved') });
       return queryClient.invalidateQueries({ queryKey: ['admin-orgs'] });

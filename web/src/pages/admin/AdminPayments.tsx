@@ -31,12 +31,12 @@ export default function AdminPayments() {
             </Table.Thead>
             <Table.Tbody>
               {(payments.data ?? []).map((payment) => (
-                <Table.Tr key={String(payment.id)}>
-                  <Table.Td>{formatDateTime(payment.created_at as string)}</Table.Td>
-                  <Table.Td data-user-content>{String(payment.user_email ?? payment.user_name ?? payment.user_id)}</Table.Td>
-                  <Table.Td>{formatUsd(Number(payment.amount_usd))}</Table.Td>
+                <Table.Tr key={payment.id}>
+                  <Table.Td>{formatDateTime(payment.created_at)}</Table.Td>
+                  <Table.Td data-user-content>{payment.user_email ?? payment.user_name}</Table.Td>
+                  <Table.Td>{formatUsd(payment.amount_usd)}</Table.Td>
                   <Table.Td>
-                    <Badge variant="filled">{t(`wallet.paymentStatus.${String(payment.status)}`, { defaultValue: String(payment.status) })}</Badge>
+                    <Badge variant="filled">{t(`wallet.paymentStatus.${payment.status}`, { defaultValue: payment.status })}</Badge>
                   </Table.Td>
                 </Table.Tr>
               ))}
