@@ -147,7 +147,14 @@ export function modelView(row: Model) {
     max_output_tokens: row.max_output_tokens ?? undefined,
     capabilities: limits.capabilities,
   };
-  return Object.fromEntries(Object.entries(view).filter(([, value]) => value !== undefined));
+  return withoutUndefined(view);
+}
+
+/** The fields that may be undefined become optional, and are left out when they are (the view shows only what is set). */
+type DefinedFields<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & { [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined> };
+
+function withoutUndefined<T extends object>(view: T): DefinedFields<T> {
+  return Object.fromEntries(Object.entries(view).filter(([, value]) => value !== undefined)) as DefinedFields<T>;
 }
 
 /** Every model, by id. */

@@ -24,6 +24,7 @@ import { SELF_SERVICE_GROUPS_SETTING, selfServiceGroups } from '../../accounts/u
 import { pricingPageSetting, setPricingPageSetting } from '../../accounts/public-pricing.ts';
 import { actorOf } from './admin-routes.ts';
 import { emailField } from './api-auth-routes.ts';
+import { channelAnswer, channelDeletedAnswer, channelsAnswer, channelTestAnswer, channelTypesAnswer, groupAnswer, groupDeletedAnswer, groupsAnswer, modelAnswer, modelDeletedAnswer, modelsAnswer, settingsAnswer, testMailAnswer } from './answers/admin-catalog-answers.ts';
 
 interface AdminCatalogDeps {
   state: GatewayState;
@@ -45,17 +46,17 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
   };
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/channels', summary: 'Channels with status and disabled reason (never their upstream keys).',
+    ...admin, method: 'GET', url: '/api/admin/channels', answer: channelsAnswer, summary: 'Channels with status and disabled reason (never their upstream keys).',
     handler: async () => ({ data: await listChannelViews(db) }),
   });
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/channel-types', summary: "Every channel type with the JSON Schema of its own settings (the dashboard's channel form is rendered from it).",
+    ...admin, method: 'GET', url: '/api/admin/channel-types', answer: channelTypesAnswer, summary: "Every channel type with the JSON Schema of its own settings (the dashboard's channel form is rendered from it).",
     handler: async () => ({ data: channelTypesView() }),
   });
   // The channel schemas as the provider registry is when the routes are built (registrations come before).
   const channels = channelSchemas();
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/channels', status: 201, body: channels.channel, summary: "Create a channel (the config file's channel shape; api_key is write-only).",
+    ...admin, method: 'POST', url: '/api/admin/channels', answer: channelAnswer, status: 201, body: channels.channel, summary: "Create a channel (the config file's channel shape; api_key is write-only).",
     handler: async ({ caller, body }) => {
       await requireKnownGroups(db, body.groups, 'groups');
       checkChannelTimeouts(body.timeouts);
@@ -65,7 +66,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     },
   });
   api.route({
-    ...admin, method: 'PATCH', url: '/api/admin/channels/:id', params: idParams, body: channels.patch, summary: 'Edit any field; api_key replaces the upstream keys (never shown back).',
+    ...admin, method: 'PATCH', url: '/api/admin/channels/:id', answer: channelAnswer, params: idParams, body: channels.patch, summary: 'Edit any field; api_key replaces the upstream keys (never shown back).',
     handler: async ({ caller, params, body }) => {
       if (body.groups) await requireKnownGroups(db, body.groups, 'groups');
       checkChannelTimeouts(body.timeouts ?? undefined);
@@ -75,15 +76,15 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     },
   });
   api.route({
-    ...admin, method: 'DELETE', url: '/api/admin/channels/:id', params: idParams, summary: 'Delete a channel.',
+    ...admin, method: 'DELETE', url: '/api/admin/channels/:id', answer: channelDeletedAnswer, params: idParams, summary: 'Delete a channel.',
     handler: async ({ caller, params }) => {
       const row = await deleteChannel(db, params.id);
       await changed(caller, 'channel.delete', `channel:${params.id}`, channelView(row), null);
-      return { id: params.id, deleted: true };
+      return { id: params.id, deleted: true as const };
     },
   });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/channels/:id/test', params: idParams, summary: 'Send a small request through the channel; reenable: true turns it back on when it answers.',
+    ...admin, method: 'POST', url: '/api/admin/channels/:id/test', answer: channelTestAnswer, params: idParams, summary: 'Send a small request through the channel; reenable: true turns it back on when it answers.',
     body: z.object({ model: z.string().min(1).max(200).optional(), reenable: z.boolean().optional() }).strict(),
     handler: async ({ caller, params, body }) => {
       const channel = deps.state.current.routing.anyChannel(params.id);
@@ -100,11 +101,11 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
   });
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/models', summary: 'Models and their prices (USD per million tokens, per request, per image…).',
+    ...admin, method: 'GET', url: '/api/admin/models', answer: modelsAnswer, summary: 'Models and their prices (USD per million tokens, per request, per image…).',
     handler: async () => ({ data: await listModelViews(db) }),
   });
   api.route({
-    ...admin, method: 'PUT', url: '/api/admin/models', body: adminModelSchema, summary: "Create or replace a model and its prices (the config file's model shape).",
+    ...admin, method: 'PUT', url: '/api/admin/models', answer: modelAnswer, body: adminModelSchema, summary: "Create or replace a model and its prices (the config file's model shape).",
     handler: async ({ caller, body }) => {
       await requireKnownModels(db, body.fallbacks, 'fallbacks');
       const { before, after } = await putModel(db, body);
@@ -113,20 +114,20 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     },
   });
   api.route({
-    ...admin, method: 'DELETE', url: '/api/admin/models/:name', params: nameParams, summary: 'Delete a model (URL-encode ids with slashes).',
+    ...admin, method: 'DELETE', url: '/api/admin/models/:name', answer: modelDeletedAnswer, params: nameParams, summary: 'Delete a model (URL-encode ids with slashes).',
     handler: async ({ caller, params }) => {
       const row = await deleteModel(db, params.name);
       await changed(caller, 'model.delete', `model:${row.id}`, modelView(row), null);
-      return { id: row.id, deleted: true };
+      return { id: row.id, deleted: true as const };
     },
   });
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/groups', summary: 'Groups with price ratio and limits.',
+    ...admin, method: 'GET', url: '/api/admin/groups', answer: groupsAnswer, summary: 'Groups with price ratio and limits.',
     handler: async () => ({ data: await listGroupViews(db) }),
   });
   api.route({
-    ...admin, method: 'PUT', url: '/api/admin/groups', body: adminGroupSchema, summary: 'Create or replace a group.',
+    ...admin, method: 'PUT', url: '/api/admin/groups', answer: groupAnswer, body: adminGroupSchema, summary: 'Create or replace a group.',
     handler: async ({ caller, body }) => {
       const { before, after } = await putGroup(db, body);
       await changed(caller, before ? 'group.update' : 'group.create', `group:${after.name}`, before ? groupView(before) : null, groupView(after));
@@ -134,17 +135,17 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     },
   });
   api.route({
-    ...admin, method: 'DELETE', url: '/api/admin/groups/:name', params: nameParams, summary: 'Delete a group no key uses.',
+    ...admin, method: 'DELETE', url: '/api/admin/groups/:name', answer: groupDeletedAnswer, params: nameParams, summary: 'Delete a group no key uses.',
     handler: async ({ caller, params }) => {
       const row = await deleteGroup(db, params.name);
       await changed(caller, 'group.delete', `group:${row.name}`, groupView(row), null);
-      return { name: row.name, deleted: true };
+      return { name: row.name, deleted: true as const };
     },
   });
 
   const mailView = async () => ({ ...mailSettingsView(await accounts.mail.settings()), public_url: accounts.publicUrl() });
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/settings', summary: 'Registration and mail settings (the SMTP URL only as set or not, and its host).',
+    ...admin, method: 'GET', url: '/api/admin/settings', answer: settingsAnswer, summary: 'Registration and mail settings (the SMTP URL only as set or not, and its host).',
     handler: async () => ({
       registration: await registrationSetting(accounts),
       self_service_groups: await selfServiceGroups(accounts),
@@ -153,7 +154,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     }),
   });
   api.route({
-    ...admin, method: 'PUT', url: '/api/admin/settings', summary: 'Change registration (open, closed, or open to listed e-mail domains), the groups users may pick for their own keys, the public pricing page (on or off), and mail (SMTP URL, write-only, and From; null goes back to SMTP_URL / MAIL_FROM).',
+    ...admin, method: 'PUT', url: '/api/admin/settings', answer: settingsAnswer, summary: 'Change registration (open, closed, or open to listed e-mail domains), the groups users may pick for their own keys, the public pricing page (on or off), and mail (SMTP URL, write-only, and From; null goes back to SMTP_URL / MAIL_FROM).',
     body: z.object({ registration: registrationSchema.optional(), self_service_groups: z.array(z.string().min(1).max(128)).max(200).optional(), pricing_page: z.object({ enabled: z.boolean() }).strict().optional(), mail: mailSettingsChange.optional() }).strict(),
     handler: async ({ caller, body }) => {
       if (body.registration) {
@@ -182,7 +183,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     },
   });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/settings/test-mail', summary: 'Send a test mail now through the mail settings in force; answers whether it was sent, or the SMTP error.',
+    ...admin, method: 'POST', url: '/api/admin/settings/test-mail', answer: testMailAnswer, summary: 'Send a test mail now through the mail settings in force; answers whether it was sent, or the SMTP error.',
     body: z.object({ to: emailField }).strict(),
     handler: async ({ caller, body }) => {
       const outcome = await accounts.mail.sendNow(testMail(body.to));

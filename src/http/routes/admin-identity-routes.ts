@@ -10,6 +10,7 @@ import { setSigninDomains, signinDomainsSetting } from '../../accounts/signin-do
 import { recordAudit } from '../../admin/audit-log.ts';
 import { invalidRequest } from '../../gateway-errors.ts';
 import { actorOf } from './admin-routes.ts';
+import { identityProviderAnswer, identityProviderDeletedAnswer, identityProvidersAnswer, signinDomainsAnswer } from './answers/admin-identity-answers.ts';
 
 const httpUrl = z.url({ protocol: /^https?$/ }).max(500);
 const providerFields = {
@@ -37,11 +38,11 @@ export function adminIdentityRoutes(api: ApiRouter, accounts: AccountsDeps): voi
   const view = (row: Parameters<typeof identityProviderView>[0]) => ({ ...identityProviderView(row), redirect_uri: redirectUriFor(accounts, row) });
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/identity-providers', summary: 'Identity providers for sign-in, with the redirect URI to register at each.',
+    ...admin, method: 'GET', url: '/api/admin/identity-providers', answer: identityProvidersAnswer, summary: 'Identity providers for sign-in, with the redirect URI to register at each.',
     handler: async () => ({ data: (await listIdentityProviders(accounts)).map(view) }),
   });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/identity-providers', status: 201, body: identityProviderSchema,
+    ...admin, method: 'POST', url: '/api/admin/identity-providers', answer: identityProviderAnswer, status: 201, body: identityProviderSchema,
     summary: 'Add an identity provider: OpenID Connect (by discovery from its issuer) or GitHub. The client secret is stored encrypted and never shown again.',
     handler: async ({ caller, body }) => {
       const row = await createIdentityProvider(accounts, body);
@@ -50,7 +51,7 @@ export function adminIdentityRoutes(api: ApiRouter, accounts: AccountsDeps): voi
     },
   });
   api.route({
-    ...admin, method: 'PATCH', url: '/api/admin/identity-providers/:id', params: idParams, body: providerChanges,
+    ...admin, method: 'PATCH', url: '/api/admin/identity-providers/:id', answer: identityProviderAnswer, params: idParams, body: providerChanges,
     summary: 'Change an identity provider; a client secret left out stays as it is.',
     handler: async ({ caller, params, body }) => {
       const row = await updateIdentityProvider(accounts, params.id, body);
@@ -59,20 +60,20 @@ export function adminIdentityRoutes(api: ApiRouter, accounts: AccountsDeps): voi
     },
   });
   api.route({
-    ...admin, method: 'DELETE', url: '/api/admin/identity-providers/:id', params: idParams,
+    ...admin, method: 'DELETE', url: '/api/admin/identity-providers/:id', answer: identityProviderDeletedAnswer, params: idParams,
     summary: 'Remove an identity provider; the accounts linked to it stay, unlinked.',
     handler: async ({ caller, params }) => {
       await deleteIdentityProvider(accounts, params.id);
       await recordAudit(accounts.db, actorOf(caller), 'identity_provider.delete', `identity_provider:${params.id}`, null, null);
-      return { status: 'deleted' };
+      return { status: 'deleted' as const };
     },
   });
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/signin-domains', summary: 'E-mail domains that must sign in with an identity provider.',
+    ...admin, method: 'GET', url: '/api/admin/signin-domains', answer: signinDomainsAnswer, summary: 'E-mail domains that must sign in with an identity provider.',
     handler: async () => signinDomainsSetting(accounts),
   });
   api.route({
-    ...admin, method: 'PUT', url: '/api/admin/signin-domains', body: domainsSchema,
+    ...admin, method: 'PUT', url: '/api/admin/signin-domains', answer: signinDomainsAnswer, body: domainsSchema,
     summary: 'Set the e-mail domains that must sign in with an identity provider (password and passkey sign-in are refused for them), and optionally which providers (slugs) vouch for them: another provider is then refused for those addresses too.',
     handler: async ({ caller, body }) => {
       if (body.providers) {

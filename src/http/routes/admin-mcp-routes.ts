@@ -12,6 +12,7 @@ import { createMcpServer, editMcpServer, findMcpServerOr404, removeMcpServer, te
 import { listMcpServers } from '../../db/repositories/mcp-servers.ts';
 import { mcpServerView } from '../../mcp/mcp-server-rows.ts';
 import { actorOf } from './admin-routes.ts';
+import { mcpServerAnswer, mcpServerDeletedAnswer, mcpServersAnswer, mcpServerTestAnswer } from './answers/admin-mcp-answers.ts';
 
 export function adminMcpRoutes(api: ApiRouter, accounts: AccountsDeps): void {
   const admin = { tag: 'Administration', access: 'admin' as const, allowKeys: true };
@@ -23,11 +24,11 @@ export function adminMcpRoutes(api: ApiRouter, accounts: AccountsDeps): void {
   };
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/mcp-servers', summary: 'Upstream MCP servers: address, transport, groups, price, status (credentials only as their kind and header names).',
+    ...admin, method: 'GET', url: '/api/admin/mcp-servers', answer: mcpServersAnswer, summary: 'Upstream MCP servers: address, transport, groups, price, status (credentials only as their kind and header names).',
     handler: async () => ({ data: (await listMcpServers(db)).map(view) }),
   });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/mcp-servers', status: 201, body: mcpServerSchema, summary: "Add an MCP server (the config file's mcp_servers shape; headers and oauth are write-only).",
+    ...admin, method: 'POST', url: '/api/admin/mcp-servers', answer: mcpServerAnswer, status: 201, body: mcpServerSchema, summary: "Add an MCP server (the config file's mcp_servers shape; headers and oauth are write-only).",
     handler: async ({ caller, body }) => {
       await requireKnownGroups(db, body.groups, 'groups');
       const row = await createMcpServer(db, accounts.secrets, body);
@@ -36,7 +37,7 @@ export function adminMcpRoutes(api: ApiRouter, accounts: AccountsDeps): void {
     },
   });
   api.route({
-    ...admin, method: 'PATCH', url: '/api/admin/mcp-servers/:id', params: idParams, body: mcpServerPatchSchema, summary: 'Edit an MCP server: enable or disable it, its groups, price, timeout; headers or oauth replace its credential (null clears it).',
+    ...admin, method: 'PATCH', url: '/api/admin/mcp-servers/:id', answer: mcpServerAnswer, params: idParams, body: mcpServerPatchSchema, summary: 'Edit an MCP server: enable or disable it, its groups, price, timeout; headers or oauth replace its credential (null clears it).',
     handler: async ({ caller, params, body }) => {
       if (body.groups) await requireKnownGroups(db, body.groups, 'groups');
       const { before, after } = await editMcpServer(db, accounts.secrets, params.id, body);
@@ -45,15 +46,15 @@ export function adminMcpRoutes(api: ApiRouter, accounts: AccountsDeps): void {
     },
   });
   api.route({
-    ...admin, method: 'DELETE', url: '/api/admin/mcp-servers/:id', params: idParams, summary: 'Delete an MCP server; its calls stay in the usage log.',
+    ...admin, method: 'DELETE', url: '/api/admin/mcp-servers/:id', answer: mcpServerDeletedAnswer, params: idParams, summary: 'Delete an MCP server; its calls stay in the usage log.',
     handler: async ({ caller, params }) => {
       const row = await removeMcpServer(db, params.id);
       await changed(caller, 'mcp_server.delete', `mcp_server:${params.id}`, view(row), null);
-      return { id: params.id, deleted: true };
+      return { id: params.id, deleted: true as const };
     },
   });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/mcp-servers/:id/test', params: idParams, summary: 'Connect to the server with its credential (even while disabled) and list its tools.',
+    ...admin, method: 'POST', url: '/api/admin/mcp-servers/:id/test', answer: mcpServerTestAnswer, params: idParams, summary: 'Connect to the server with its credential (even while disabled) and list its tools.',
     handler: async ({ params }) => ({ name: (await findMcpServerOr404(db, params.id)).name, ...(await testMcpServer(await findMcpServerOr404(db, params.id), accounts.secrets)) }),
   });
 }

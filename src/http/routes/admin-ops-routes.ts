@@ -17,6 +17,7 @@ import { recordAudit } from '../../admin/audit-log.ts';
 import { apiNotFound, invalidRequest } from '../../gateway-errors.ts';
 import { actorOf } from './admin-routes.ts';
 import { listChannelStatuses } from '../../db/repositories/channels.ts';
+import { channelBalanceAnswer, overviewAnswer, testAllAnswer, upstreamModelsAnswer } from './answers/admin-ops-answers.ts';
 
 interface AdminOpsDeps {
   state: GatewayState;
@@ -35,7 +36,7 @@ export function adminOpsRoutes(api: ApiRouter, deps: AdminOpsDeps, accounts: Acc
   };
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/overview',
+    ...admin, method: 'GET', url: '/api/admin/overview', answer: overviewAnswer,
     summary: "The platform over a period (default the last 24 hours): requests, errors, tokens, cost, revenue (card top-ups completed, codes redeemed), a series by bucket, the top users and models by cost, and each channel's status, circuit breaker (this instance) and failed calls of the last hour.",
     query: z.object({ from: timeParam.optional(), to: timeParam.optional(), bucket: z.enum(['minute', 'hour', 'day']).default('hour') }).strict(),
     handler: async ({ query }) => {
@@ -50,7 +51,7 @@ export function adminOpsRoutes(api: ApiRouter, deps: AdminOpsDeps, accounts: Acc
   });
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/channels/:id/balance', params: idParams,
+    ...admin, method: 'GET', url: '/api/admin/channels/:id/balance', answer: channelBalanceAnswer, params: idParams,
     summary: "The channel's remaining balance as its upstream reports it (OpenAI-compatible servers such as new-api and one-api: /v1/dashboard/billing/subscription and usage, or /dashboard/billing/credit_grants); available: false with the reason otherwise.",
     handler: async ({ params }) => {
       const channel = routedChannel(params.id);
@@ -59,17 +60,17 @@ export function adminOpsRoutes(api: ApiRouter, deps: AdminOpsDeps, accounts: Acc
   });
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/channels/:id/upstream-models', params: idParams,
+    ...admin, method: 'GET', url: '/api/admin/channels/:id/upstream-models', answer: upstreamModelsAnswer, params: idParams,
     summary: "The model ids the channel's upstream lists (OpenAI and Anthropic /v1/models, Gemini models.list), with which the channel serves already; available: false with the upstream's status and error otherwise.",
     handler: async ({ params }) => {
       const channel = routedChannel(params.id);
       const list = await fetchChannelModels(deps.agents, channel);
-      return list.available ? { channel: channel.name, available: true, models: list.models.map((id) => ({ id, served: channel.models.has(id) })) } : { channel: channel.name, ...list };
+      return list.available ? { channel: channel.name, available: true as const, models: list.models.map((id) => ({ id, served: channel.models.has(id) })) } : { channel: channel.name, ...list };
     },
   });
 
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/channels/test-all', summary: 'Test every channel at once (or those in channel_ids), four at a time, each as the single Test does on its first model; reenable: true turns back on the channels the gateway disabled itself that pass.',
+    ...admin, method: 'POST', url: '/api/admin/channels/test-all', answer: testAllAnswer, summary: 'Test every channel at once (or those in channel_ids), four at a time, each as the single Test does on its first model; reenable: true turns back on the channels the gateway disabled itself that pass.',
     body: z.object({ channel_ids: z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).min(1).max(1_000).optional(), reenable: z.boolean().optional() }).strict(),
     handler: async ({ caller, body, reply }) => {
       // Thousands of channels take a while: when the administrator goes away (tab closed, request

@@ -1,34 +1,10 @@
 // The operator's view (/api/admin/overview, /api/admin/logs with filters and CSV, channel balance, the
 // upstream's model list, test all channels), as the admin pages use it.
 import { api } from './api-client.ts';
-import type { ApiBody } from './api-types.ts';
+import type { ApiAnswer, ApiBody } from './api-types.ts';
 
-export interface OverviewChannel {
-  id: number;
-  name: string;
-  type: string;
-  status: 'enabled' | 'disabled' | 'auto_disabled';
-  status_reason: string | null;
-  breaker: 'closed' | 'open' | 'half-open';
-  failed_attempts_last_hour: number;
-  failed_attempts_counted_partly: boolean;
-  /** Where the count starts: an hour ago, or later when the hour had more than 500 failed calls (exact since then). */
-  failed_attempts_since: string;
-  last_error: { at: string; status: number | null; code: string | null; message: string | null } | null;
-}
-
-interface PlatformOverview {
-  bucket: 'minute' | 'hour' | 'day';
-  from: string;
-  to: string;
-  traffic: { requests: number; errors: number; input_tokens: number; output_tokens: number; rpm: number; tpm: number };
-  cost_usd: number;
-  revenue: { total_usd: number; topups: { count: number; amount_usd: number; refunded_usd: number }; redemptions: { count: number; amount_usd: number } };
-  series: { start: string; requests: number; errors: number; cost_usd: number }[];
-  top_models: { model: string; requests: number; errors: number; input_tokens: number; output_tokens: number; cost_usd: number }[];
-  top_users: { user_id: number; name: string | null; email: string | null; requests: number; errors: number; cost_usd: number }[];
-  channels: OverviewChannel[];
-}
+type PlatformOverview = ApiAnswer<'/api/admin/overview', 'get'>;
+export type OverviewChannel = PlatformOverview['channels'][number];
 
 export interface AdminLogFilters {
   from: number | null;
@@ -63,23 +39,8 @@ export interface AdminLogRow {
   latency_ms: number;
 }
 
-export type ChannelBalance = { channel: string; checked_at: string } & (
-  | { available: true; balance_usd: number; limit_usd: number | null; used_usd: number | null; source: string }
-  | { available: false; reason: string }
-);
-
-export type UpstreamModels = { channel: string } & ({ available: true; models: { id: string; served: boolean }[] } | { available: false; status: number | null; reason: string });
-
-interface ChannelTestAllResult {
-  channel_id: number;
-  channel: string;
-  model: string;
-  ok: boolean;
-  status: number | null;
-  latency_ms: number;
-  error: string | null;
-  reenabled: boolean;
-}
+export type ChannelBalance = ApiAnswer<'/api/admin/channels/{id}/balance', 'get'>;
+export type UpstreamModels = ApiAnswer<'/api/admin/channels/{id}/upstream-models', 'get'>;
 
 function adminLogQuery(filters: AdminLogFilters, cursor: string | null = null): string {
   const params = new URLSearchParams();
@@ -106,35 +67,18 @@ export const adminOpsApi = {
   logsCsvUrl: (filters: AdminLogFilters) => `/api/admin/logs.csv?${adminLogQuery(filters)}`,
   balance: (id: number) => api.get<ChannelBalance>(`/api/admin/channels/${id}/balance`),
   upstreamModels: (id: number) => api.get<UpstreamModels>(`/api/admin/channels/${id}/upstream-models`),
-  testAll: (reenable: boolean) => api.post<{ data: ChannelTestAllResult[]; passed: number; failed: number; skipped: { channel_id: number; reason: string }[] }>('/api/admin/channels/test-all', { reenable }),
+  testAll: (reenable: boolean) => api.post<ApiAnswer<'/api/admin/channels/test-all', 'post'>>('/api/admin/channels/test-all', { reenable } satisfies ApiBody<'/api/admin/channels/test-all', 'post'>),
 };
 
 /** A key as GET /api/admin/keys lists it (never the secret): the owner, the restrictions and the limits. */
-export interface AdminKeyRow {
-  id: number;
-  name: string;
-  key_prefix: string;
-  group_name: string;
-  status: 'active' | 'disabled' | 'deleted';
-  quota_micros: number | null;
-  used_micros: number;
-  expires_at: number | null;
-  created_at: number;
-  last_used_at: number | null;
-  user: string;
-  user_email: string | null;
-  models_json: string | null;
-  ip_allowlist_json: string | null;
-  rpm_limit: number | null;
-  tpm_limit: number | null;
-}
+export type AdminKeyRow = ApiAnswer<'/api/admin/keys', 'get'>['data'][number];
 
 /** What PATCH /api/admin/keys/:id changes (POST adds the owner and the name). */
 export type AdminKeyFields = ApiBody<'/api/admin/keys/{id}', 'patch'>;
 
 export const adminKeysApi = {
-  list: async () => (await api.get<{ data: AdminKeyRow[] }>('/api/admin/keys')).data,
-  create: (body: ApiBody<'/api/admin/keys', 'post'>) => api.post<{ id: number; key: string }>('/api/admin/keys', body),
+  list: async () => (await api.get<ApiAnswer<'/api/admin/keys', 'get'>>('/api/admin/keys')).data,
+  create: (body: ApiBody<'/api/admin/keys', 'post'>) => api.post<ApiAnswer<'/api/admin/keys', 'post'>>('/api/admin/keys', body),
   update: (id: number, body: AdminKeyFields) => api.patch(`/api/admin/keys/${id}`, body),
   remove: (id: number) => api.delete(`/api/admin/keys/${id}`),
 };

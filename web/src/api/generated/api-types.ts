@@ -2046,7 +2046,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            action: string;
+                            actor: string;
+                            actor_user_id: number | null;
+                            after: unknown;
+                            /** Format: date-time */
+                            at: string;
+                            before: unknown;
+                            id: number;
+                            target: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2075,7 +2088,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            chat_formats: string[];
+                            credential: {
+                                description: string;
+                                label: string;
+                            } | null;
+                            needs_base_url: string | null;
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            type: string;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2104,7 +2130,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: ({
+                            base_url?: string;
+                            chat_format?: string;
+                            enabled: boolean;
+                            groups: string[];
+                            http2?: boolean;
+                            id: number;
+                            model_mapping: {
+                                [key: string]: string;
+                            };
+                            models: string[];
+                            name: string;
+                            priority: number;
+                            responses_websocket?: boolean;
+                            /** @enum {string} */
+                            status: "enabled" | "disabled" | "auto_disabled";
+                            status_reason: string | null;
+                            supports_prefill?: boolean;
+                            timeouts?: {
+                                connect_ms?: number;
+                                first_token_ms?: number;
+                                headers_ms?: number;
+                                idle_ms?: number;
+                            };
+                            type: string;
+                            unsupported_endpoints?: string[];
+                            /** Format: date-time */
+                            updated_at: string;
+                            weight: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2221,7 +2280,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        base_url?: string;
+                        chat_format?: string;
+                        enabled: boolean;
+                        groups: string[];
+                        http2?: boolean;
+                        id: number;
+                        model_mapping: {
+                            [key: string]: string;
+                        };
+                        models: string[];
+                        name: string;
+                        priority: number;
+                        responses_websocket?: boolean;
+                        /** @enum {string} */
+                        status: "enabled" | "disabled" | "auto_disabled";
+                        status_reason: string | null;
+                        supports_prefill?: boolean;
+                        timeouts?: {
+                            connect_ms?: number;
+                            first_token_ms?: number;
+                            headers_ms?: number;
+                            idle_ms?: number;
+                        };
+                        type: string;
+                        unsupported_endpoints?: string[];
+                        /** Format: date-time */
+                        updated_at: string;
+                        weight: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2252,7 +2342,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        id: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2362,7 +2456,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        base_url?: string;
+                        chat_format?: string;
+                        enabled: boolean;
+                        groups: string[];
+                        http2?: boolean;
+                        id: number;
+                        model_mapping: {
+                            [key: string]: string;
+                        };
+                        models: string[];
+                        name: string;
+                        priority: number;
+                        responses_websocket?: boolean;
+                        /** @enum {string} */
+                        status: "enabled" | "disabled" | "auto_disabled";
+                        status_reason: string | null;
+                        supports_prefill?: boolean;
+                        timeouts?: {
+                            connect_ms?: number;
+                            first_token_ms?: number;
+                            headers_ms?: number;
+                            idle_ms?: number;
+                        };
+                        type: string;
+                        unsupported_endpoints?: string[];
+                        /** Format: date-time */
+                        updated_at: string;
+                        weight: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2393,7 +2518,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        available: true;
+                        balance_usd: number;
+                        channel: string;
+                        /** Format: date-time */
+                        checked_at: string;
+                        limit_usd: number | null;
+                        /** @enum {string} */
+                        source: "subscription" | "credit_grants";
+                        used_usd: number | null;
+                    } | {
+                        /** @constant */
+                        available: false;
+                        channel: string;
+                        /** Format: date-time */
+                        checked_at: string;
+                        reason: string;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2431,7 +2574,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        channel: string;
+                        error: string | null;
+                        latency_ms: number;
+                        model: string;
+                        ok: boolean;
+                        reenabled: boolean;
+                        status: number | null;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2462,7 +2613,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        available: true;
+                        channel: string;
+                        models: {
+                            id: string;
+                            served: boolean;
+                        }[];
+                    } | {
+                        /** @constant */
+                        available: false;
+                        channel: string;
+                        reason: string;
+                        status: number | null;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2498,7 +2663,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            channel: string;
+                            channel_id: number;
+                            error: string | null;
+                            latency_ms: number;
+                            model: string;
+                            ok: boolean;
+                            reenabled: boolean;
+                            status: number | null;
+                        }[];
+                        failed: number;
+                        passed: number;
+                        skipped: {
+                            channel_id: number;
+                            reason: string;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2527,7 +2709,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            description: string | null;
+                            id: number;
+                            name: string;
+                            ratio: number;
+                            rpm_limit: number | null;
+                            tpm_limit: number | null;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2567,7 +2758,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        description: string | null;
+                        id: number;
+                        name: string;
+                        ratio: number;
+                        rpm_limit: number | null;
+                        tpm_limit: number | null;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2598,7 +2796,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        name: string;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2627,7 +2829,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            client_id: string;
+                            client_secret_set: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            enabled: boolean;
+                            id: number;
+                            issuer: string | null;
+                            /** @enum {string} */
+                            kind: "oidc" | "github";
+                            name: string;
+                            redirect_uri: string;
+                            scopes: string;
+                            slug: string;
+                            /** @enum {string} */
+                            source: "config" | "admin";
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2671,7 +2891,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        client_id: string;
+                        client_secret_set: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        enabled: boolean;
+                        id: number;
+                        issuer: string | null;
+                        /** @enum {string} */
+                        kind: "oidc" | "github";
+                        name: string;
+                        redirect_uri: string;
+                        scopes: string;
+                        slug: string;
+                        /** @enum {string} */
+                        source: "config" | "admin";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2702,7 +2938,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        status: "deleted";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2745,7 +2984,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        client_id: string;
+                        client_secret_set: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        enabled: boolean;
+                        id: number;
+                        issuer: string | null;
+                        /** @enum {string} */
+                        kind: "oidc" | "github";
+                        name: string;
+                        redirect_uri: string;
+                        scopes: string;
+                        slug: string;
+                        /** @enum {string} */
+                        source: "config" | "admin";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2774,7 +3029,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            created_at: number;
+                            expires_at: number | null;
+                            group_name: string;
+                            id: number;
+                            ip_allowlist_json: string | null;
+                            key_prefix: string;
+                            last_used_at: number | null;
+                            models_json: string | null;
+                            name: string;
+                            quota_micros: number | null;
+                            rpm_limit: number | null;
+                            /** @enum {string} */
+                            status: "active" | "disabled" | "deleted";
+                            tpm_limit: number | null;
+                            used_micros: number;
+                            user: string;
+                            user_email: string | null;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2819,7 +3094,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        id: number;
+                        key: string;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2850,7 +3128,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        id: number;
+                        /** @constant */
+                        revoked: true;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -2895,7 +3177,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        id: number;
+                        /** @constant */
+                        updated: true;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3037,7 +3323,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            allow_private_network: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            credential: {
+                                /** @constant */
+                                kind: "none";
+                            } | {
+                                header_names: string[];
+                                /** @constant */
+                                kind: "headers";
+                            } | {
+                                client_id: string;
+                                /** @constant */
+                                kind: "oauth";
+                            } | {
+                                /** @constant */
+                                kind: "unreadable";
+                            };
+                            enabled: boolean;
+                            groups: string[];
+                            id: number;
+                            log_payloads: boolean;
+                            name: string;
+                            price_per_call: number;
+                            rpm_limit: number | null;
+                            timeout_ms: number | null;
+                            /** @enum {string} */
+                            transport: "streamable-http" | "sse";
+                            /** Format: date-time */
+                            updated_at: string;
+                            url: string;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3102,7 +3422,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        allow_private_network: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        credential: {
+                            /** @constant */
+                            kind: "none";
+                        } | {
+                            header_names: string[];
+                            /** @constant */
+                            kind: "headers";
+                        } | {
+                            client_id: string;
+                            /** @constant */
+                            kind: "oauth";
+                        } | {
+                            /** @constant */
+                            kind: "unreadable";
+                        };
+                        enabled: boolean;
+                        groups: string[];
+                        id: number;
+                        log_payloads: boolean;
+                        name: string;
+                        price_per_call: number;
+                        rpm_limit: number | null;
+                        timeout_ms: number | null;
+                        /** @enum {string} */
+                        transport: "streamable-http" | "sse";
+                        /** Format: date-time */
+                        updated_at: string;
+                        url: string;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3133,7 +3485,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        id: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3190,7 +3546,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        allow_private_network: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        credential: {
+                            /** @constant */
+                            kind: "none";
+                        } | {
+                            header_names: string[];
+                            /** @constant */
+                            kind: "headers";
+                        } | {
+                            client_id: string;
+                            /** @constant */
+                            kind: "oauth";
+                        } | {
+                            /** @constant */
+                            kind: "unreadable";
+                        };
+                        enabled: boolean;
+                        groups: string[];
+                        id: number;
+                        log_payloads: boolean;
+                        name: string;
+                        price_per_call: number;
+                        rpm_limit: number | null;
+                        timeout_ms: number | null;
+                        /** @enum {string} */
+                        transport: "streamable-http" | "sse";
+                        /** Format: date-time */
+                        updated_at: string;
+                        url: string;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3221,7 +3609,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        error: string | null;
+                        latency_ms: number;
+                        name: string;
+                        ok: boolean;
+                        tools: {
+                            description: string | null;
+                            name: string;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3250,7 +3647,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            cache_write_1h_per_mtok?: number;
+                            cache_write_per_mtok?: number;
+                            cached_input_per_mtok?: number;
+                            capabilities?: {
+                                image_input?: boolean;
+                                /** @enum {string} */
+                                kind?: "chat" | "embedding" | "image" | "audio" | "rerank";
+                                reasoning?: boolean;
+                                reasoning_summaries?: boolean;
+                                tools?: boolean;
+                                /** @enum {string} */
+                                unsupported?: "drop" | "refuse";
+                            };
+                            context_window?: number;
+                            fallbacks: string[];
+                            free: boolean;
+                            hedge_after_ms?: number;
+                            id: string;
+                            image_sizes?: string[];
+                            input_per_mtok?: number;
+                            max_images?: number;
+                            max_output_tokens?: number;
+                            max_prompt_chars?: number;
+                            output_per_mtok?: number;
+                            owned_by: string;
+                            per_audio_minute?: number;
+                            per_image?: {
+                                [key: string]: number;
+                            };
+                            per_mchars?: number;
+                            per_request?: number;
+                            per_search?: number;
+                            reasoning_per_mtok?: number;
+                            tiers?: {
+                                above_prompt_tokens: number;
+                                cache_write_1h_per_mtok?: number;
+                                cache_write_per_mtok?: number;
+                                cached_input_per_mtok?: number;
+                                input_per_mtok?: number;
+                                output_per_mtok?: number;
+                                reasoning_per_mtok?: number;
+                            }[];
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3329,7 +3771,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        cache_write_1h_per_mtok?: number;
+                        cache_write_per_mtok?: number;
+                        cached_input_per_mtok?: number;
+                        capabilities?: {
+                            image_input?: boolean;
+                            /** @enum {string} */
+                            kind?: "chat" | "embedding" | "image" | "audio" | "rerank";
+                            reasoning?: boolean;
+                            reasoning_summaries?: boolean;
+                            tools?: boolean;
+                            /** @enum {string} */
+                            unsupported?: "drop" | "refuse";
+                        };
+                        context_window?: number;
+                        fallbacks: string[];
+                        free: boolean;
+                        hedge_after_ms?: number;
+                        id: string;
+                        image_sizes?: string[];
+                        input_per_mtok?: number;
+                        max_images?: number;
+                        max_output_tokens?: number;
+                        max_prompt_chars?: number;
+                        output_per_mtok?: number;
+                        owned_by: string;
+                        per_audio_minute?: number;
+                        per_image?: {
+                            [key: string]: number;
+                        };
+                        per_mchars?: number;
+                        per_request?: number;
+                        per_search?: number;
+                        reasoning_per_mtok?: number;
+                        tiers?: {
+                            above_prompt_tokens: number;
+                            cache_write_1h_per_mtok?: number;
+                            cache_write_per_mtok?: number;
+                            cached_input_per_mtok?: number;
+                            input_per_mtok?: number;
+                            output_per_mtok?: number;
+                            reasoning_per_mtok?: number;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3360,7 +3845,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        id: string;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3475,7 +3964,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @enum {string} */
+                        bucket: "minute" | "hour" | "day";
+                        channels: {
+                            /** @enum {string} */
+                            breaker: "closed" | "open" | "half-open";
+                            failed_attempts_counted_partly: boolean;
+                            failed_attempts_last_hour: number;
+                            /** Format: date-time */
+                            failed_attempts_since: string;
+                            id: number;
+                            last_error: {
+                                /** Format: date-time */
+                                at: string;
+                                code: string | null;
+                                message: string | null;
+                                status: number | null;
+                            } | null;
+                            name: string;
+                            /** @enum {string} */
+                            status: "enabled" | "disabled" | "auto_disabled";
+                            status_reason: string | null;
+                            type: string;
+                        }[];
+                        cost_usd: number;
+                        /** Format: date-time */
+                        from: string;
+                        revenue: {
+                            redemptions: {
+                                amount_usd: number;
+                                count: number;
+                            };
+                            topups: {
+                                amount_usd: number;
+                                count: number;
+                                refunded_usd: number;
+                            };
+                            total_usd: number;
+                        };
+                        series: {
+                            cost_usd: number;
+                            errors: number;
+                            requests: number;
+                            /** Format: date-time */
+                            start: string;
+                        }[];
+                        /** Format: date-time */
+                        to: string;
+                        top_models: {
+                            cost_usd: number;
+                            errors: number;
+                            input_tokens: number;
+                            model: string;
+                            output_tokens: number;
+                            requests: number;
+                        }[];
+                        top_users: {
+                            cost_usd: number;
+                            email: string | null;
+                            errors: number;
+                            name: string | null;
+                            requests: number;
+                            user_id: number;
+                        }[];
+                        traffic: {
+                            errors: number;
+                            input_tokens: number;
+                            output_tokens: number;
+                            requests: number;
+                            rpm: number;
+                            tpm: number;
+                        };
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3719,7 +4280,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        mail: {
+                            from: string;
+                            /** @enum {string} */
+                            from_source: "runtime" | "env";
+                            public_url: string;
+                            smtp_error: string | null;
+                            smtp_host: string | null;
+                            /** @enum {string} */
+                            smtp_source: "runtime" | "env" | "none";
+                            smtp_url_set: boolean;
+                            /** @enum {string} */
+                            transport: "smtp" | "file";
+                        };
+                        pricing_page: {
+                            enabled: boolean;
+                        };
+                        registration: {
+                            domains: string[];
+                            /** @enum {string} */
+                            mode: "open" | "closed" | "domains";
+                        };
+                        self_service_groups: string[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3767,7 +4351,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        mail: {
+                            from: string;
+                            /** @enum {string} */
+                            from_source: "runtime" | "env";
+                            public_url: string;
+                            smtp_error: string | null;
+                            smtp_host: string | null;
+                            /** @enum {string} */
+                            smtp_source: "runtime" | "env" | "none";
+                            smtp_url_set: boolean;
+                            /** @enum {string} */
+                            transport: "smtp" | "file";
+                        };
+                        pricing_page: {
+                            enabled: boolean;
+                        };
+                        registration: {
+                            domains: string[];
+                            /** @enum {string} */
+                            mode: "open" | "closed" | "domains";
+                        };
+                        self_service_groups: string[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3803,7 +4410,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        sent: true;
+                        /** @enum {string} */
+                        transport: "smtp" | "file";
+                    } | {
+                        error: string;
+                        /** @constant */
+                        sent: false;
+                        /** @enum {string} */
+                        transport: "smtp" | "file";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3832,7 +4450,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        domains: string[];
+                        providers: string[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3868,7 +4489,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        domains: string[];
+                        providers: string[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3901,7 +4525,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            balance_usd: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            email: string | null;
+                            email_verified: boolean;
+                            handle: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "person" | "organisation";
+                            name: string;
+                            /** @enum {string} */
+                            role: "user" | "admin";
+                            rpm_limit: number | null;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            tpm_limit: number | null;
+                            two_factor_enabled: boolean;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3941,7 +4588,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        set_password_url: string | null;
+                        user: {
+                            balance_usd: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            email: string | null;
+                            email_verified: boolean;
+                            handle: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "person" | "organisation";
+                            name: string;
+                            /** @enum {string} */
+                            role: "user" | "admin";
+                            rpm_limit: number | null;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            tpm_limit: number | null;
+                            two_factor_enabled: boolean;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3972,7 +4642,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        balance_usd: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        email: string | null;
+                        email_verified: boolean;
+                        handle: string;
+                        id: number;
+                        /** @enum {string} */
+                        kind: "person" | "organisation";
+                        name: string;
+                        /** @enum {string} */
+                        role: "user" | "admin";
+                        rpm_limit: number | null;
+                        /** @enum {string} */
+                        status: "active" | "disabled";
+                        tpm_limit: number | null;
+                        two_factor_enabled: boolean;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -4014,7 +4704,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        balance_usd: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        email: string | null;
+                        email_verified: boolean;
+                        handle: string;
+                        id: number;
+                        /** @enum {string} */
+                        kind: "person" | "organisation";
+                        name: string;
+                        /** @enum {string} */
+                        role: "user" | "admin";
+                        rpm_limit: number | null;
+                        /** @enum {string} */
+                        status: "active" | "disabled";
+                        tpm_limit: number | null;
+                        two_factor_enabled: boolean;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -4052,7 +4762,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        balance_usd: number;
+                        user_id: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -4083,7 +4796,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        id: number;
+                        /** @constant */
+                        two_factor_enabled: false;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */

@@ -27,15 +27,15 @@ export default function AdminAudit() {
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {(audit.data ?? []).map((entry, index) => (
-            <Table.Tr key={String(entry.id ?? index)}>
-              <Table.Td>{formatDateTime((entry.at ?? entry.created_at) as string)}</Table.Td>
-              <Table.Td data-user-content>{String(entry.actor ?? entry.actor_email ?? '—')}</Table.Td>
+          {(audit.data ?? []).map((entry) => (
+            <Table.Tr key={entry.id}>
+              <Table.Td>{formatDateTime(entry.at)}</Table.Td>
+              <Table.Td data-user-content>{entry.actor}</Table.Td>
               <Table.Td>
-                <Code>{String(entry.action ?? '')}</Code>
+                <Code>{entry.action}</Code>
               </Table.Td>
               <Table.Td>
-                <Code>{String(entry.target ?? '')}</Code>
+                <Code>{entry.target}</Code>
               </Table.Td>
               <Table.Td>
                 <Code>{short(entry.before)}</Code>

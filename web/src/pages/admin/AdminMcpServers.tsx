@@ -31,7 +31,7 @@ const EMPTY: McpServerDraft = { name: '', url: '', transport: 'streamable-http',
 
 function McpServerForm({ editing, onDone }: { editing: AdminMcpServer | 'new'; onDone: () => void }) {
   const existing = editing === 'new' ? null : editing;
-  const [draft, setDraft] = useState<McpServerDraft>(existing ? { ...EMPTY, name: existing.name, url: existing.url, transport: existing.transport, groups: existing.groups.join(', '), price: existing.price_per_call || '', rpmLimit: existing.rpm_limit ?? '', allowPrivate: existing.allow_private_network, headerName: existing.credential.header_names?.[0] ?? 'Authorization' } : EMPTY);
+  const [draft, setDraft] = useState<McpServerDraft>(existing ? { ...EMPTY, name: existing.name, url: existing.url, transport: existing.transport, groups: existing.groups.join(', '), price: existing.price_per_call || '', rpmLimit: existing.rpm_limit ?? '', allowPrivate: existing.allow_private_network, headerName: (existing.credential.kind === 'headers' ? existing.credential.header_names[0] : undefined) ?? 'Authorization' } : EMPTY);
   const set = <K extends keyof McpServerDraft>(field: K, value: McpServerDraft[K]) => setDraft((previous) => ({ ...previous, [field]: value }));
   const { t } = useTranslation();
   const [priceError, setPriceError] = useState<string | null>(null);

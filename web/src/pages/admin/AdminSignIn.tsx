@@ -6,31 +6,19 @@ import { useLoadedValue } from '../../components/use-loaded-value.ts';
 import { Badge, Button, Code, Group, MultiSelect, Paper, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
+import type { ApiAnswer } from '../../api/api-types.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 import { CardTable } from '../../components/CardTable.tsx';
 import { useTranslation } from 'react-i18next';
-
-interface IdentityProvider {
-  id: number;
-  slug: string;
-  kind: 'oidc' | 'github';
-  name: string;
-  issuer: string | null;
-  client_id: string;
-  client_secret_set: boolean;
-  enabled: boolean;
-  source: 'config' | 'admin';
-  redirect_uri: string;
-}
 
 const EMPTY = { slug: '', kind: 'oidc' as 'oidc' | 'github', name: '', issuer: '', client_id: '', client_secret: '' };
 
 export default function AdminSignIn() {
   const queryClient = useQueryClient();
   const { t } = useTranslation();
-  const providers = useQuery({ queryKey: ['admin', 'identity-providers'], queryFn: () => api.get<{ data: IdentityProvider[] }>('/api/admin/identity-providers') });
-  const domains = useQuery({ queryKey: ['admin', 'signin-domains'], queryFn: () => api.get<{ domains: string[]; providers: string[] }>('/api/admin/signin-domains') });
+  const providers = useQuery({ queryKey: ['admin', 'identity-providers'], queryFn: () => api.get<ApiAnswer<'/api/admin/identity-providers', 'get'>>('/api/admin/identity-providers') });
+  const domains = useQuery({ queryKey: ['admin', 'signin-domains'], queryFn: () => api.get<ApiAnswer<'/api/admin/signin-domains', 'get'>>('/api/admin/signin-domains') });
   const [form, setForm] = useState(EMPTY);
   const [domainText, setDomainText] = useLoadedValue(domains.data?.domains.join('\n'), '');
   // The providers that vouch for those domains; none: any enabled provider does.

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyTier, priceFormBody, priceFormState } from './model-prices.ts';
 
 const stored = {
-  id: 'sonnet', owned_by: 'anthropic', free: false,
+  id: 'sonnet', owned_by: 'anthropic', free: false, fallbacks: [],
   input_per_mtok: 3, cached_input_per_mtok: 0.3, cache_write_per_mtok: 3.75, cache_write_1h_per_mtok: 6, output_per_mtok: 15, per_request: 0.001,
   per_image: { '1024x1024/hd': 0.08 },
   tiers: [{ above_prompt_tokens: 200000, input_per_mtok: 6, output_per_mtok: 22.5 }],

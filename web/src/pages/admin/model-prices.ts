@@ -4,6 +4,8 @@
 // five-minute one, reasoning to the output price); a tier's empty field is the model's own price. Each
 // field's label is admin.prices.<field> in the catalogues.
 
+import type { AdminModel } from '../../api/admin-api.ts';
+
 export const TOKEN_PRICES = [
   { field: 'input_per_mtok' },
   { field: 'cached_input_per_mtok' },
@@ -33,12 +35,12 @@ export interface PriceFormState {
 export const PRICE_FORM_FIELDS: readonly string[] = [...TOKEN_PRICES.map((p) => p.field), ...UNIT_PRICES.map((p) => p.field), 'per_image', 'tiers'];
 
 const asText = (value: unknown): PriceText => (typeof value === 'number' ? value : '');
-const tokenPricesText = (source: Record<string, unknown> | undefined) => Object.fromEntries(TOKEN_PRICES.map(({ field }) => [field, asText(source?.[field])]));
+const tokenPricesText = (source: Partial<Record<(typeof TOKEN_PRICES)[number]['field'], number>> | undefined) => Object.fromEntries(TOKEN_PRICES.map(({ field }) => [field, asText(source?.[field])]));
 
-export function priceFormState(model: Record<string, unknown> | null): PriceFormState {
+export function priceFormState(model: AdminModel | null): PriceFormState {
   const prices = { ...tokenPricesText(model ?? undefined), ...Object.fromEntries(UNIT_PRICES.map(({ field }) => [field, asText(model?.[field])])) };
-  const perImage = (model?.per_image ?? {}) as Record<string, number>;
-  const tiers = Array.isArray(model?.tiers) ? (model.tiers as Record<string, unknown>[]) : [];
+  const perImage = model?.per_image ?? {};
+  const tiers = model?.tiers ?? [];
   return {
     prices,
     images: Object.entries(perImage).map(([key, price]) => ({ key, price })),
