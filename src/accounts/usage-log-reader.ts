@@ -58,7 +58,8 @@ function toFilter(query: LogQuery, ownerId: number | null, channels?: ReadonlyMa
 
 interface UserLabel { name: string; email: string | null }
 
-function logView(row: UsageLogRow, admin: boolean, channelNames?: ReadonlyMap<number, string>, users?: ReadonlyMap<number, UserLabel>) {
+/** A call as its owner sees it. */
+function logView(row: UsageLogRow) {
   return {
     id: row.id,
     created_at: new Date(row.created_at).toISOString(),
@@ -81,9 +82,24 @@ function logView(row: UsageLogRow, admin: boolean, channelNames?: ReadonlyMap<nu
     cost_usd: row.cost_micros / 1_000_000,
     error: row.error,
     error_code: row.error_code,
-    ...(admin ? { user_id: row.user_id, user_name: row.user_id === null ? null : users?.get(row.user_id)?.name ?? null, user_email: row.user_id === null ? null : users?.get(row.user_id)?.email ?? null, channel_id: row.channel_id, channel: channelOf(row, channelNames), upstream_model: row.upstream_model } : {}),
   };
 }
+
+/** An administrator's view adds whose call it was and the channel. */
+function adminLogView(row: UsageLogRow, channelNames?: ReadonlyMap<number, string>, users?: ReadonlyMap<number, UserLabel>) {
+  return {
+    ...logView(row),
+    user_id: row.user_id,
+    user_name: row.user_id === null ? null : users?.get(row.user_id)?.name ?? null,
+    user_email: row.user_id === null ? null : users?.get(row.user_id)?.email ?? null,
+    channel_id: row.channel_id,
+    channel: channelOf(row, channelNames),
+    upstream_model: row.upstream_model,
+  };
+}
+
+type LogView = ReturnType<typeof logView>;
+type AdminLogView = ReturnType<typeof adminLogView>;
 
 /** The channel that served the call, or for a call that failed everywhere, the last one it tried. */
 function channelOf(row: UsageLogRow, channelNames: ReadonlyMap<number, string> | undefined): string | null {
@@ -102,16 +118,33 @@ async function userLabels(db: Db, rows: readonly UsageLogRow[]): Promise<Map<num
   return new Map(users.map((user) => [user.id, { name: user.name, email: user.email }]));
 }
 
-export async function readLogPage(db: Db, query: LogQuery, ownerId: number | null, limit: number, cursor: string | undefined) {
+interface LogPage<Row> { data: Row[]; next_cursor: string | null }
+
+/** `ownerId` null: the administrators' view of everyone's calls (with users and channels). */
+export async function readLogPage(db: Db, query: LogQuery, ownerId: number, limit: number, cursor: string | undefined): Promise<LogPage<LogView>>;
+export async function readLogPage(db: Db, query: LogQuery, ownerId: null, limit: number, cursor: string | undefined): Promise<LogPage<AdminLogView>>;
+export async function readLogPage(db: Db, query: LogQuery, ownerId: number | null, limit: number, cursor: string | undefined): Promise<LogPage<LogView | AdminLogView>> {
   const admin = ownerId === null;
   const names = admin ? await channelNames(db) : undefined;
   const page = await listUsageLogs(db, toFilter(query, ownerId, names), { limit, after: cursor ? decodeCursor(cursor) : null });
   const users = admin ? await userLabels(db, page.rows) : undefined;
-  return { data: page.rows.map((row) => logView(row, admin, names, users)), next_cursor: page.next ? encodeCursor(page.next) : null };
+  return { data: page.rows.map((row) => (admin ? adminLogView(row, names, users) : logView(row))), next_cursor: page.next ? encodeCursor(page.next) : null };
 }
 
+interface AttemptView {
+  attempt: number;
+  model: string | undefined;
+  status: number | null;
+  outcome: string | undefined;
+  error: string | null;
+  latency_ms: number | undefined;
+}
+type LogDetail<Row, Attempt> = Row & { calculation: ReturnType<typeof explainCharge>; attempts: Attempt[] };
+
 /** One call with its attempts; for a user, attempts carry no channel names. */
-export async function readLogDetail(db: Db, id: number, ownerId: number | null) {
+export async function readLogDetail(db: Db, id: number, ownerId: number): Promise<LogDetail<LogView, AttemptView>>;
+export async function readLogDetail(db: Db, id: number, ownerId: null): Promise<LogDetail<AdminLogView, AttemptView & { channel: string | null }>>;
+export async function readLogDetail(db: Db, id: number, ownerId: number | null): Promise<LogDetail<LogView | AdminLogView, AttemptView & { channel?: string | null }>> {
   const row = await findUsageLog(db, id, ownerId);
   if (!row) throw apiNotFound('Log entry');
   const admin = ownerId === null;
@@ -121,7 +154,7 @@ export async function readLogDetail(db: Db, id: number, ownerId: number | null) 
     ?? [{ model: row.upstream_model ?? row.model, channel: row.channel_id === null ? null : (await channelNames(db)).get(row.channel_id) ?? null, status: row.status, outcome: row.status < 400 ? 'success' : 'error', error: row.error, ms: row.latency_ms }];
   const model = await findModel(db, row.model);
   return {
-    ...logView(row, admin, admin ? await channelNames(db) : undefined, admin ? await userLabels(db, [row]) : undefined),
+    ...(admin ? adminLogView(row, await channelNames(db), await userLabels(db, [row])) : logView(row)),
     // How the charge was computed, from the row and the model's price in force (src/metering/charge-explanation.ts).
     calculation: explainCharge(row, model?.pricing, model?.free === 1),
     attempts: attempts.map((attempt, index) => ({ attempt: index + 1, model: attempt.model, status: attempt.status, outcome: attempt.outcome, error: attempt.error, latency_ms: attempt.ms, ...(admin ? { channel: attempt.channel } : {}) })),
@@ -158,7 +191,7 @@ export async function* logsCsv(db: Db, query: LogQuery | null, ownerId: number |
     const users = admin ? await userLabels(db, page.rows) : undefined;
     let chunk = '';
     for (const row of page.rows) {
-      const view = logView(row, admin, names, users) as Record<string, unknown>;
+      const view: Record<string, unknown> = admin ? adminLogView(row, names, users) : logView(row);
       chunk += `${columns.map((column) => csvCell(view[column])).join(',')}\n`;
     }
     if (chunk) yield chunk;

@@ -1,11 +1,13 @@
 // The wallet page: balance, total usage and requests, and the ledger (top-ups, grants and refunds one by
 // one, charges summed per day), newest first, paginated with a cursor.
 import type { Db } from '../db/repositories/repository-helpers.ts';
+import type { WalletLedgerRow } from '../db/schema.ts';
 import { invalidRequest } from '../gateway-errors.ts';
 import { listMovementsBefore, sumChargesPerDayBefore, sumUserDayTotals } from '../db/repositories/wallet-page.ts';
 
 interface LedgerEntryView {
-  kind: string;
+  /** A movement's kind; 'charges' for a day's charges summed. */
+  kind: WalletLedgerRow['kind'] | 'charges';
   amount_usd: number;
   at: string;
   note: string | null;
@@ -36,7 +38,7 @@ export async function readLedgerPage(db: Db, userId: number, limit: number, befo
   const charges = await sumChargesPerDayBefore(db, userId, until, limit);
   const entries: (LedgerEntryView & { ms: number })[] = [
     ...movements.map((row) => ({ kind: row.kind, amount_usd: row.amount_micros / 1_000_000, at: new Date(row.created_at).toISOString(), note: row.note, reference: row.reference, ms: row.created_at })),
-    ...charges.map((row) => ({ kind: 'charges', amount_usd: -row.amount / 1_000_000, at: new Date(row.day).toISOString(), note: null, reference: null, count: row.n, ms: row.day })),
+    ...charges.map((row) => ({ kind: 'charges' as const, amount_usd: -row.amount / 1_000_000, at: new Date(row.day).toISOString(), note: null, reference: null, count: row.n, ms: row.day })),
   ].sort((a, b) => b.ms - a.ms);
   const page = entries.slice(0, limit);
   const more = entries.length > limit || movements.length === limit || charges.length === limit;

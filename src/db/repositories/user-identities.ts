@@ -1,12 +1,13 @@
 // A person's ways to sign in besides a password: identities linked at identity providers, and passkeys.
 import { engineOf } from '../engine.ts';
 import { inTransaction, type Db } from './repository-helpers.ts';
+import type { IdentityProvidersTable } from '../schema.ts';
 
 export interface LinkedIdentityRow {
   id: number;
   provider_name: string;
   provider_slug: string;
-  provider_kind: string;
+  provider_kind: IdentityProvidersTable['kind'];
   provider_enabled: number;
   email: string | null;
   created_at: number;

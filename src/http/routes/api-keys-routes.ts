@@ -9,6 +9,7 @@ import { isValidCidr } from '../../accounts/ip-allowlist.ts';
 import { mcpToolEntry } from '../../config/mcp-server-schema.ts';
 import { createUserKey, deleteUserKey, listUserKeys, rotateUserKey, selfServiceGroups, updateUserKey } from '../../accounts/user-keys.ts';
 import { listGroupsNamed } from '../../db/repositories/groups.ts';
+import { groupsAnswer, keyAnswer, keyDeletedAnswer, keysAnswer, keyWithSecretAnswer } from './answers/keys-answers.ts';
 
 const keyFields = {
   group: z.string().trim().min(1).max(128).optional(),
@@ -24,11 +25,13 @@ export function apiKeysRoutes(api: ApiRouter, deps: AccountsDeps, state: Gateway
   const tag = 'Keys';
   api.route({
     method: 'GET', url: '/api/keys', tag, access: 'verified', allowKeys: true, summary: 'My keys: prefix, name, group, restrictions, created, last used, spend.',
+    answer: keysAnswer,
     handler: async ({ caller }) => ({ data: await listUserKeys(deps, caller.user.id) }),
   });
   api.route({
     method: 'POST', url: '/api/keys', tag, access: 'verified', status: 201, summary: 'Create a key; the secret is in this answer only.',
     body: z.object({ name: keyName, ...keyFields }).strict(),
+    answer: keyWithSecretAnswer,
     handler: async ({ caller, body }) => {
       const created = await createUserKey(deps, caller.user.id, body);
       return { key: created.key, ...created.data };
@@ -37,10 +40,12 @@ export function apiKeysRoutes(api: ApiRouter, deps: AccountsDeps, state: Gateway
   api.route({
     method: 'PATCH', url: '/api/keys/:id', tag, access: 'verified', params: idParams, summary: 'Edit a key, or disable / enable it (enabled).',
     body: z.object({ name: keyName.optional(), enabled: z.boolean().optional(), ...keyFields }).strict(),
+    answer: keyAnswer,
     handler: async ({ caller, params, body }) => (await updateUserKey(deps, caller.user.id, params.id, body)).after,
   });
   api.route({
     method: 'POST', url: '/api/keys/:id/rotate', tag, access: 'verified', params: idParams, summary: 'A new secret with the same settings; the old one stops at once.',
+    answer: keyWithSecretAnswer,
     handler: async ({ caller, params }) => {
       const rotated = await rotateUserKey(deps, caller.user.id, params.id);
       return { key: rotated.key, ...rotated.data };
@@ -48,13 +53,15 @@ export function apiKeysRoutes(api: ApiRouter, deps: AccountsDeps, state: Gateway
   });
   api.route({
     method: 'DELETE', url: '/api/keys/:id', tag, access: 'verified', params: idParams, summary: 'Delete a key, for good.',
+    answer: keyDeletedAnswer,
     handler: async ({ caller, params }) => {
       await deleteUserKey(deps, caller.user.id, params.id);
-      return { id: params.id, deleted: true };
+      return { id: params.id, deleted: true as const };
     },
   });
   api.route({
     method: 'GET', url: '/api/groups', tag, access: 'verified', allowKeys: true, summary: 'Groups I can pick for my keys (set by an admin), with their price ratio and models.',
+    answer: groupsAnswer,
     handler: async () => {
       const allowed = await selfServiceGroups(deps);
       const groups = allowed.length === 0 ? [] : await listGroupsNamed(deps.db, allowed);

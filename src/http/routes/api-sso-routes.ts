@@ -14,6 +14,7 @@ import { GatewayError } from '../../gateway-errors.ts';
 import { setSessionCookie } from '../session-cookie.ts';
 import { appendSetCookie, clearedSigninCookie, readSigninCookie, signinCookie } from '../signin-cookie.ts';
 import { clientOf, secureCookies } from './api-auth-routes.ts';
+import { providersAnswer } from './answers/sso-answers.ts';
 
 const slugParams = z.object({ slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be a provider slug') });
 
@@ -23,6 +24,7 @@ export function apiSsoRoutes(api: ApiRouter, deps: AccountsDeps): void {
 
   api.route({
     method: 'GET', url: '/api/auth/providers', tag, access: 'public', summary: 'The identity providers to sign in with (for the sign-in page).',
+    answer: providersAnswer,
     handler: async () => ({ data: (await listIdentityProviders(deps, true)).map((row) => ({ slug: row.slug, name: row.name, kind: row.kind, start_url: `/api/auth/sso/${row.slug}/start` })) }),
   });
   api.route({

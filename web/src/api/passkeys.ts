@@ -1,24 +1,18 @@
 // Passkeys in the browser (@simplewebauthn/browser): the gateway's options go to navigator.credentials,
 // and the authenticator's answer goes back to the gateway, which checks it.
-import { startAuthentication, startRegistration, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import { api } from './api-client.ts';
-
-export interface Passkey {
-  id: number;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-}
+import type { ApiAnswer } from './api-types.ts';
 
 /** Signs in with a passkey the browser holds for this site; answers what sign-in answers. */
-export async function signInWithPasskey(): Promise<unknown> {
-  const options = await api.post<PublicKeyCredentialRequestOptionsJSON>('/api/auth/passkey/options');
+export async function signInWithPasskey() {
+  const options = await api.post<ApiAnswer<'/api/auth/passkey/options', 'post'>>('/api/auth/passkey/options');
   const response = await startAuthentication({ optionsJSON: options });
-  return api.post('/api/auth/passkey', { response });
+  return api.post<ApiAnswer<'/api/auth/passkey', 'post'>>('/api/auth/passkey', { response });
 }
 
-export async function addPasskey(name: string): Promise<Passkey> {
-  const options = await api.post<PublicKeyCredentialCreationOptionsJSON>('/api/me/passkeys/options');
+export async function addPasskey(name: string) {
+  const options = await api.post<ApiAnswer<'/api/me/passkeys/options', 'post'>>('/api/me/passkeys/options');
   const response = await startRegistration({ optionsJSON: options });
-  return api.post<Passkey>('/api/me/passkeys', { name, response });
+  return api.post<ApiAnswer<'/api/me/passkeys', 'post'>>('/api/me/passkeys', { name, response });
 }

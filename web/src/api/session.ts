@@ -2,48 +2,33 @@
 // sidebar and the pages read it; signing in or out updates it in place.
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { api, setCsrfToken } from './api-client.ts';
-import type { SidebarLayout } from '../layout/sidebar-sections.ts';
+import type { ApiAnswer } from './api-types.ts';
 
-export interface Me {
-  id: string;
-  email: string;
-  name: string;
-  role: 'user' | 'admin';
-  email_verified: boolean;
-  two_factor_enabled: boolean;
-  balance_usd: number | null;
-  settings: { sidebar?: SidebarLayout | null; notifications?: { low_balance_usd?: number | null; key_expiry_days?: number | null } };
-}
+type MeAnswer = ApiAnswer<'/api/me', 'get'>;
+/** Sign-in's answer (password, second factor, passkey): the user and the CSRF token, no settings. */
+export type SignedIn = ApiAnswer<'/api/auth/login', 'post'>;
+
+/** The user, and the settings once GET /api/me has told them (sign-in's answer has none). */
+export type Me = MeAnswer['user'] & { settings: Partial<MeAnswer['settings']> };
 
 export const meQueryKey = ['me'] as const;
 
 /** Reads {user, settings, csrf_token} (GET /api/me, sign-in) and remembers the CSRF token. */
-function readMe(data: unknown): Me {
-  const record = (data ?? {}) as Record<string, unknown>;
-  const user = (record.user ?? record) as Record<string, unknown>;
-  if (typeof record.csrf_token === 'string') setCsrfToken(record.csrf_token);
-  return {
-    id: String(user.id ?? ''),
-    email: String(user.email ?? ''),
-    name: String(user.name ?? ''),
-    role: user.role === 'admin' ? 'admin' : 'user',
-    email_verified: user.email_verified !== false,
-    two_factor_enabled: Boolean(user.two_factor_enabled),
-    balance_usd: typeof user.balance_usd === 'number' ? user.balance_usd : null,
-    settings: (record.settings ?? user.settings ?? {}) as Me['settings'],
-  };
+function readMe(answer: MeAnswer | SignedIn): Me {
+  if (answer.csrf_token !== undefined) setCsrfToken(answer.csrf_token);
+  return { ...answer.user, settings: 'settings' in answer ? answer.settings : {} };
 }
 
 export function useMe() {
   return useQuery({
     queryKey: meQueryKey,
-    queryFn: async () => readMe(await api.get<unknown>('/api/me')),
+    queryFn: async () => readMe(await api.get<MeAnswer>('/api/me')),
     retry: false,
     staleTime: 60_000,
   });
 }
 
-export function rememberSignIn(queryClient: QueryClient, data: unknown): Me {
+export function rememberSignIn(queryClient: QueryClient, data: SignedIn): Me {
   const me = readMe(data);
   queryClient.setQueryData(meQueryKey, me);
   return me;

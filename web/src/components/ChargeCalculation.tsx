@@ -2,19 +2,11 @@
 // and amount, the long-context tier, the group ratio and the total, as a customer reads an invoice.
 import { Alert, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import type { ApiAnswer } from '../api/api-types.ts';
 import { formatCount } from './format.ts';
 import { currentLanguage, i18n } from '../i18n/i18n.ts';
 
-interface ChargeCalculationData {
-  lines: { item: string; label: string; quantity: number; unit_price_usd: number; per: string; amount_usd: number; description: string }[];
-  tier: { prompt_tokens: number; above_prompt_tokens: number | null } | null;
-  subtotal_usd: number;
-  group_ratio: number;
-  total_usd: number;
-  charged_usd: number;
-  prices_changed: boolean;
-  text: string;
-}
+type ChargeCalculationData = ApiAnswer<'/api/logs/{id}', 'get'>['calculation'];
 
 export function isChargeCalculation(value: unknown): value is ChargeCalculationData {
   return typeof value === 'object' && value !== null && Array.isArray((value as { lines?: unknown }).lines) && typeof (value as { text?: unknown }).text === 'string';

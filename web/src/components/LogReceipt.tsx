@@ -3,42 +3,29 @@
 import { Accordion, Badge, Code, CopyButton, Divider, Group, Stack, Table, Text, Title, Tooltip, ActionIcon } from '@mantine/core';
 import { IconCheck, IconCopy, IconReceipt } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { readLog } from '../api/logs-api.ts';
-import { ChargeCalculation, isChargeCalculation } from './ChargeCalculation.tsx';
+import type { LogDetail } from '../api/logs-api.ts';
+import { ChargeCalculation } from './ChargeCalculation.tsx';
 import { formatCount, formatDateTime, formatUsd } from './format.ts';
 
-interface Attempt {
-  attempt: number;
-  model: string;
-  status: number | null;
-  outcome: string;
-  error: string | null;
-  latency_ms: number;
-  channel?: string | null;
-}
-
-export function LogReceipt({ detail }: { detail: Record<string, unknown> }) {
+export function LogReceipt({ detail }: { detail: LogDetail }) {
   const { t } = useTranslation();
-  const { calculation, attempts, ...fields } = detail;
-  const call = readLog(fields);
-  const requestId = typeof fields.request_id === 'string' ? fields.request_id : null;
-  const cached = typeof fields.cached_tokens === 'number' ? fields.cached_tokens : 0;
-  const reasoning = typeof fields.reasoning_tokens === 'number' ? fields.reasoning_tokens : 0;
-  const tried = Array.isArray(attempts) ? (attempts as Attempt[]) : [];
+  const { calculation, attempts: tried, ...call } = detail;
+  const cached = call.cached_tokens;
+  const reasoning = call.reasoning_tokens;
   const lines: Array<[string, React.ReactNode]> = [
-    [t('receipt.time'), formatDateTime(call.createdAt)],
+    [t('receipt.time'), formatDateTime(call.created_at)],
     [t('receipt.model'), call.model],
-    [t('receipt.key'), call.keyName || '—'],
+    [t('receipt.key'), call.key_name || '—'],
     [t('receipt.endpoint'), `${call.endpoint}${call.stream ? ` · ${t('receipt.streamed')}` : ''}`],
     [
       t('receipt.outcome'),
       <Badge key="outcome" color={call.outcome === 'success' ? 'green' : 'red.9'} variant="filled">
-        {call.outcome === 'success' ? t('receipt.succeeded') : t('receipt.failed', { status: call.status ?? '' })}
+        {call.outcome === 'success' ? t('receipt.succeeded') : t('receipt.failed', { status: call.status })}
       </Badge>,
     ],
-    [t('receipt.duration'), call.durationMs === null ? '—' : t('receipt.ms', { ms: formatCount(Math.round(call.durationMs)) })],
-    [t('receipt.tokensIn'), cached > 0 ? t('receipt.withCached', { count: formatCount(call.inputTokens), cached: formatCount(cached) }) : formatCount(call.inputTokens)],
-    [t('receipt.tokensOut'), reasoning > 0 ? t('receipt.withReasoning', { count: formatCount(call.outputTokens), reasoning: formatCount(reasoning) }) : formatCount(call.outputTokens)],
+    [t('receipt.duration'), t('receipt.ms', { ms: formatCount(Math.round(call.latency_ms)) })],
+    [t('receipt.tokensIn'), cached > 0 ? t('receipt.withCached', { count: formatCount(call.input_tokens), cached: formatCount(cached) }) : formatCount(call.input_tokens)],
+    [t('receipt.tokensOut'), reasoning > 0 ? t('receipt.withReasoning', { count: formatCount(call.output_tokens), reasoning: formatCount(reasoning) }) : formatCount(call.output_tokens)],
   ];
   return (
     <Stack gap="sm" aria-label={t('receipt.title')}>
@@ -48,13 +35,13 @@ export function LogReceipt({ detail }: { detail: Record<string, unknown> }) {
           {t('receipt.title')}
         </Title>
       </Group>
-      {requestId ? (
+      {call.request_id ? (
         <Group gap={4} wrap="nowrap">
           <Text size="sm" c="dimmed">
             {t('receipt.requestId')}
           </Text>
-          <Code style={{ overflowWrap: 'anywhere' }}>{requestId}</Code>
-          <CopyButton value={requestId}>
+          <Code style={{ overflowWrap: 'anywhere' }}>{call.request_id}</Code>
+          <CopyButton value={call.request_id}>
             {({ copied, copy }) => (
               <Tooltip label={copied ? t('common.copied') : t('common.copy')}>
                 <ActionIcon variant="subtle" size="sm" onClick={copy} aria-label={t('receipt.copyRequestId')}>
@@ -83,12 +70,12 @@ export function LogReceipt({ detail }: { detail: Record<string, unknown> }) {
         </Text>
       ) : null}
       <Divider />
-      {isChargeCalculation(calculation) ? <ChargeCalculation calculation={calculation} /> : null}
+      <ChargeCalculation calculation={calculation} />
       <Divider variant="dashed" />
       <Group justify="space-between" data-testid="receipt-total">
         <Text fw={700}>{t('receipt.charged')}</Text>
         <Text fw={700} size="lg">
-          {formatUsd(call.costUsd)}
+          {formatUsd(call.cost_usd)}
         </Text>
       </Group>
       <Accordion variant="contained">
@@ -99,7 +86,7 @@ export function LogReceipt({ detail }: { detail: Record<string, unknown> }) {
               <Stack gap={4}>
                 {tried.map((attempt) => (
                   <Text size="sm" key={attempt.attempt}>
-                    {`${attempt.attempt}. ${attempt.model}${attempt.channel ? ` (${attempt.channel})` : ''}: ${attempt.outcome}${attempt.status ? ` ${attempt.status}` : ''}, ${formatCount(attempt.latency_ms)} ms${attempt.error ? ` — ${attempt.error}` : ''}`}
+                    {`${attempt.attempt}. ${attempt.model ?? ''}: ${attempt.outcome}${attempt.status ? ` ${attempt.status}` : ''}, ${formatCount(attempt.latency_ms)} ms${attempt.error ? ` — ${attempt.error}` : ''}`}
                   </Text>
                 ))}
               </Stack>
@@ -111,7 +98,7 @@ export function LogReceipt({ detail }: { detail: Record<string, unknown> }) {
           <Accordion.Panel>
             <Table aria-label={t('receipt.fieldsLabel')}>
               <Table.Tbody>
-                {Object.entries(fields).map(([field, value]) => (
+                {Object.entries(call).map(([field, value]) => (
                   <Table.Tr key={field}>
                     <Table.Th>{field.replaceAll('_', ' ')}</Table.Th>
                     <Table.Td style={{ overflowWrap: 'anywhere' }}>{typeof value === 'object' && value !== null ? <Code block>{JSON.stringify(value, null, 2)}</Code> : String(value ?? '—')}</Table.Td>

@@ -30,9 +30,9 @@ export default function KeysPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['keys'] });
 
   const toggle = useMutation({
-    mutationFn: (key: ApiKey) => keysApi.update(key.id, { enabled: key.status !== 'active' }),
+    mutationFn: (key: ApiKey) => keysApi.update(key.id, { enabled: !key.enabled }),
     onSuccess: (key) => {
-      notifications.show({ color: 'green', message: key.status === 'active' ? t('keys.enabledNote', { name: key.name }) : t('keys.disabledNote', { name: key.name }) });
+      notifications.show({ color: 'green', message: key.enabled ? t('keys.enabledNote', { name: key.name }) : t('keys.disabledNote', { name: key.name }) });
       return refresh();
     },
     onError: (error) => notifications.show({ color: 'red', message: error.message }),
@@ -96,8 +96,8 @@ export default function KeysPage() {
                 <Table.Td>{formatDateTime(key.created_at)}</Table.Td>
                 <Table.Td>{key.last_used_at ? formatDateTime(key.last_used_at) : t('keys.never')}</Table.Td>
                 <Table.Td>
-                  <Badge color={key.status === 'active' ? 'green' : 'gray'} variant="filled">
-                    {key.status === 'active' ? t('keys.active') : t('keys.disabled')}
+                  <Badge color={key.enabled ? 'green' : 'gray'} variant="filled">
+                    {key.enabled ? t('keys.active') : t('keys.disabled')}
                   </Badge>
                 </Table.Td>
                 <Table.Td>
@@ -109,7 +109,7 @@ export default function KeysPage() {
                     </Menu.Target>
                     <Menu.Dropdown>
                       <Menu.Item onClick={() => setDialog({ kind: 'edit', key })}>{t('keys.edit')}</Menu.Item>
-                      <Menu.Item onClick={() => toggle.mutate(key)}>{key.status === 'active' ? t('keys.disable') : t('keys.enable')}</Menu.Item>
+                      <Menu.Item onClick={() => toggle.mutate(key)}>{key.enabled ? t('keys.disable') : t('keys.enable')}</Menu.Item>
                       <Menu.Item onClick={() => setDialog({ kind: 'rotate', key })}>{t('keys.rotate')}</Menu.Item>
                       <Menu.Item color="red" onClick={() => setDialog({ kind: 'delete', key })}>
                         {t('keys.delete')}

@@ -23,7 +23,7 @@ export default function LogsPage() {
   const [model, setModel] = useState('');
   const [outcome, setOutcome] = useState<string | null>(null);
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
-  const [openId, setOpenId] = useState<string | null>(null);
+  const [openId, setOpenId] = useState<number | null>(null);
   const span = RANGES[range] ?? null;
   // The range is fixed when the filters change, so pages stay stable while new calls are logged.
   const [anchor, setAnchor] = useState(() => Date.now());
@@ -77,7 +77,7 @@ export default function LogsPage() {
             setKey(value);
             restart();
           }}
-          data={(keys.data ?? []).map((item) => ({ value: item.id, label: item.name }))}
+          data={(keys.data ?? []).map((item) => ({ value: String(item.id), label: item.name }))}
           w={200}
         />
         <TextInput
@@ -143,7 +143,7 @@ export default function LogsPage() {
         </Button>
       </Group>
       <Drawer opened={openId !== null} onClose={() => setOpenId(null)} position="right" title={t('logs.callDetails')} size="lg">
-        {openId ? <LogDetail id={openId} /> : null}
+        {openId !== null ? <LogDetail id={openId} /> : null}
       </Drawer>
     </Stack>
   );
@@ -153,21 +153,21 @@ function LogLine({ row, onOpen }: { row: LogRow; onOpen: () => void }) {
   const { t } = useTranslation();
   return (
     <Table.Tr>
-      <Table.Td>{formatDateTime(row.createdAt)}</Table.Td>
-      <Table.Td>{row.keyName}</Table.Td>
+      <Table.Td>{formatDateTime(row.created_at)}</Table.Td>
+      <Table.Td>{row.key_name ?? ''}</Table.Td>
       <Table.Td>{row.model}</Table.Td>
       <Table.Td>
         <Badge color={row.outcome === 'success' ? 'green' : 'red.9'} variant="filled">
-          {row.outcome === 'success' ? t('logs.ok') : t('logs.failedStatus', { status: row.status ?? '' }).trim()}
+          {row.outcome === 'success' ? t('logs.ok') : t('logs.failedStatus', { status: row.status }).trim()}
         </Badge>
       </Table.Td>
       <Table.Td>
-        {formatCount(row.inputTokens)} / {formatCount(row.outputTokens)}
+        {formatCount(row.input_tokens)} / {formatCount(row.output_tokens)}
       </Table.Td>
-      <Table.Td>{formatUsd(row.costUsd)}</Table.Td>
-      <Table.Td>{row.durationMs === null ? '—' : t('receipt.ms', { ms: formatCount(Math.round(row.durationMs)) })}</Table.Td>
+      <Table.Td>{formatUsd(row.cost_usd)}</Table.Td>
+      <Table.Td>{t('receipt.ms', { ms: formatCount(Math.round(row.latency_ms)) })}</Table.Td>
       <Table.Td>
-        <Button size="xs" variant="subtle" onClick={onOpen} aria-label={t('logs.detailsOf', { time: formatDateTime(row.createdAt) })}>
+        <Button size="xs" variant="subtle" onClick={onOpen} aria-label={t('logs.detailsOf', { time: formatDateTime(row.created_at) })}>
           {t('logs.details')}
         </Button>
       </Table.Td>
@@ -175,7 +175,7 @@ function LogLine({ row, onOpen }: { row: LogRow; onOpen: () => void }) {
   );
 }
 
-function LogDetail({ id }: { id: string }) {
+function LogDetail({ id }: { id: number }) {
   const { t } = useTranslation();
   const detail = useQuery({ queryKey: ['log', id], queryFn: () => fetchLog(id) });
   if (detail.isError) return <ErrorNotice error={detail.error} />;

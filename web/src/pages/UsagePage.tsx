@@ -50,7 +50,7 @@ export default function UsagePage() {
           clearable
           value={keyId}
           onChange={setKeyId}
-          data={(keys.data ?? []).map((key) => ({ value: key.id, label: key.name }))}
+          data={(keys.data ?? []).map((key) => ({ value: String(key.id), label: key.name }))}
           w={220}
         />
       </Group>

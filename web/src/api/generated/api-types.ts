@@ -3223,7 +3223,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            cache_write_1h_tokens: number;
+                            cache_write_tokens: number;
+                            cached_tokens: number;
+                            channel: string | null;
+                            channel_id: number | null;
+                            cost_usd: number;
+                            created_at: string;
+                            endpoint: string;
+                            error: string | null;
+                            error_code: string | null;
+                            id: number;
+                            input_tokens: number;
+                            key_id: number | null;
+                            key_name: string | null;
+                            latency_ms: number;
+                            model: string;
+                            /** @enum {string} */
+                            outcome: "success" | "error";
+                            output_tokens: number;
+                            reasoning_tokens: number;
+                            request_id: string;
+                            status: number;
+                            stream: boolean;
+                            ttft_ms: number | null;
+                            upstream_model: string | null;
+                            user_email: string | null;
+                            user_id: number | null;
+                            user_name: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -3294,7 +3326,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        attempts: {
+                            attempt: number;
+                            channel: string | null;
+                            error: string | null;
+                            latency_ms?: number;
+                            model?: string;
+                            outcome?: string;
+                            status: number | null;
+                        }[];
+                        cache_write_1h_tokens: number;
+                        cache_write_tokens: number;
+                        cached_tokens: number;
+                        calculation: {
+                            charged_usd: number;
+                            group_ratio: number;
+                            lines: {
+                                amount_usd: number;
+                                description: string;
+                                item: string;
+                                label: string;
+                                per: string;
+                                quantity: number;
+                                unit_price_usd: number;
+                            }[];
+                            prices_changed: boolean;
+                            subtotal_usd: number;
+                            text: string;
+                            tier: {
+                                above_prompt_tokens: number | null;
+                                prompt_tokens: number;
+                            } | null;
+                            total_usd: number;
+                        };
+                        channel: string | null;
+                        channel_id: number | null;
+                        cost_usd: number;
+                        created_at: string;
+                        endpoint: string;
+                        error: string | null;
+                        error_code: string | null;
+                        id: number;
+                        input_tokens: number;
+                        key_id: number | null;
+                        key_name: string | null;
+                        latency_ms: number;
+                        model: string;
+                        /** @enum {string} */
+                        outcome: "success" | "error";
+                        output_tokens: number;
+                        reasoning_tokens: number;
+                        request_id: string;
+                        status: number;
+                        stream: boolean;
+                        ttft_ms: number | null;
+                        upstream_model: string | null;
+                        user_email: string | null;
+                        user_id: number | null;
+                        user_name: string | null;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -4837,7 +4928,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        csrf_token: string;
+                        user: {
+                            balance_usd: number;
+                            created_at: string;
+                            email: string | null;
+                            email_verified: boolean;
+                            handle: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "person" | "organisation";
+                            name: string;
+                            /** @enum {string} */
+                            role: "user" | "admin";
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            two_factor_enabled: boolean;
+                        };
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -4872,7 +4981,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        csrf_token: string;
+                        user: {
+                            balance_usd: number;
+                            created_at: string;
+                            email: string | null;
+                            email_verified: boolean;
+                            handle: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "person" | "organisation";
+                            name: string;
+                            /** @enum {string} */
+                            role: "user" | "admin";
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            two_factor_enabled: boolean;
+                        };
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -4901,7 +5028,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        status: "signed_out";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -4948,7 +5078,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        csrf_token: string;
+                        user: {
+                            balance_usd: number;
+                            created_at: string;
+                            email: string | null;
+                            email_verified: boolean;
+                            handle: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "person" | "organisation";
+                            name: string;
+                            /** @enum {string} */
+                            role: "user" | "admin";
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            two_factor_enabled: boolean;
+                        };
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -4977,7 +5125,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        allowCredentials?: {
+                            id: string;
+                            transports?: string[];
+                            type: string;
+                        }[];
+                        challenge: string;
+                        hints?: ("hybrid" | "security-key" | "client-device")[];
+                        rpId?: string;
+                        timeout?: number;
+                        /** @enum {string} */
+                        userVerification?: "discouraged" | "preferred" | "required";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5013,7 +5173,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        status: "ok";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5049,7 +5213,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        status: "password_set";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5078,7 +5245,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            kind: "oidc" | "github";
+                            name: string;
+                            slug: string;
+                            start_url: string;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5114,7 +5289,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        status: "ok";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5152,7 +5331,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        status: "ok";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5252,7 +5435,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        status: "verified";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5281,7 +5467,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            description: string | null;
+                            models: string[];
+                            name: string;
+                            ratio: number;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5310,7 +5503,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            enabled: boolean;
+                            expires_at: string | null;
+                            group: string;
+                            id: number;
+                            ip_allowlist: string[] | null;
+                            last_used_at: string | null;
+                            mcp_tools: string[] | null;
+                            models: string[] | null;
+                            name: string;
+                            prefix: string;
+                            quota_usd: number | null;
+                            spent_usd: number;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5351,7 +5560,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        created_at: string;
+                        enabled: boolean;
+                        expires_at: string | null;
+                        group: string;
+                        id: number;
+                        ip_allowlist: string[] | null;
+                        key: string;
+                        last_used_at: string | null;
+                        mcp_tools: string[] | null;
+                        models: string[] | null;
+                        name: string;
+                        prefix: string;
+                        quota_usd: number | null;
+                        spent_usd: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5382,7 +5606,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        id: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5426,7 +5654,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        created_at: string;
+                        enabled: boolean;
+                        expires_at: string | null;
+                        group: string;
+                        id: number;
+                        ip_allowlist: string[] | null;
+                        last_used_at: string | null;
+                        mcp_tools: string[] | null;
+                        models: string[] | null;
+                        name: string;
+                        prefix: string;
+                        quota_usd: number | null;
+                        spent_usd: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5457,7 +5699,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        created_at: string;
+                        enabled: boolean;
+                        expires_at: string | null;
+                        group: string;
+                        id: number;
+                        ip_allowlist: string[] | null;
+                        key: string;
+                        last_used_at: string | null;
+                        mcp_tools: string[] | null;
+                        models: string[] | null;
+                        name: string;
+                        prefix: string;
+                        quota_usd: number | null;
+                        spent_usd: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5494,7 +5751,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            cache_write_1h_tokens: number;
+                            cache_write_tokens: number;
+                            cached_tokens: number;
+                            cost_usd: number;
+                            created_at: string;
+                            endpoint: string;
+                            error: string | null;
+                            error_code: string | null;
+                            id: number;
+                            input_tokens: number;
+                            key_id: number | null;
+                            key_name: string | null;
+                            latency_ms: number;
+                            model: string;
+                            /** @enum {string} */
+                            outcome: "success" | "error";
+                            output_tokens: number;
+                            reasoning_tokens: number;
+                            request_id: string;
+                            status: number;
+                            stream: boolean;
+                            ttft_ms: number | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5560,7 +5843,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        attempts: {
+                            attempt: number;
+                            error: string | null;
+                            latency_ms?: number;
+                            model?: string;
+                            outcome?: string;
+                            status: number | null;
+                        }[];
+                        cache_write_1h_tokens: number;
+                        cache_write_tokens: number;
+                        cached_tokens: number;
+                        calculation: {
+                            charged_usd: number;
+                            group_ratio: number;
+                            lines: {
+                                amount_usd: number;
+                                description: string;
+                                item: string;
+                                label: string;
+                                per: string;
+                                quantity: number;
+                                unit_price_usd: number;
+                            }[];
+                            prices_changed: boolean;
+                            subtotal_usd: number;
+                            text: string;
+                            tier: {
+                                above_prompt_tokens: number | null;
+                                prompt_tokens: number;
+                            } | null;
+                            total_usd: number;
+                        };
+                        cost_usd: number;
+                        created_at: string;
+                        endpoint: string;
+                        error: string | null;
+                        error_code: string | null;
+                        id: number;
+                        input_tokens: number;
+                        key_id: number | null;
+                        key_name: string | null;
+                        latency_ms: number;
+                        model: string;
+                        /** @enum {string} */
+                        outcome: "success" | "error";
+                        output_tokens: number;
+                        reasoning_tokens: number;
+                        request_id: string;
+                        status: number;
+                        stream: boolean;
+                        ttft_ms: number | null;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5589,7 +5924,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        csrf_token?: string;
+                        settings: {
+                            notifications: {
+                                key_expiry_days: number | null;
+                                low_balance_usd: number | null;
+                            };
+                            sidebar: {
+                                hidden: string[];
+                                order: string[];
+                            } | null;
+                        };
+                        user: {
+                            balance_usd: number;
+                            created_at: string;
+                            email: string | null;
+                            email_verified: boolean;
+                            handle: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "person" | "organisation";
+                            name: string;
+                            /** @enum {string} */
+                            role: "user" | "admin";
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            two_factor_enabled: boolean;
+                        };
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5626,7 +5989,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        email_change_pending: boolean;
+                        user: {
+                            balance_usd: number;
+                            created_at: string;
+                            email: string | null;
+                            email_verified: boolean;
+                            handle: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "person" | "organisation";
+                            name: string;
+                            /** @enum {string} */
+                            role: "user" | "admin";
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            two_factor_enabled: boolean;
+                        };
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5661,7 +6042,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        csrf_token?: string;
+                        /** @constant */
+                        status: "two_factor_disabled";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5696,7 +6081,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        csrf_token?: string;
+                        recovery_codes: string[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5725,7 +6113,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        otpauth_url: string;
+                        qr: string;
+                        secret: string;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5754,7 +6146,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            email: string | null;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "oidc" | "github";
+                            last_used_at: string;
+                            linked_at: string;
+                            provider: string;
+                            provider_enabled: boolean;
+                            provider_slug: string;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5785,7 +6189,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        status: "unlinked";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5814,7 +6221,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            id: number;
+                            last_used_at: string | null;
+                            name: string;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5862,7 +6276,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        created_at: string;
+                        id: number;
+                        last_used_at: string | null;
+                        name: string;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5893,7 +6312,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        status: "removed";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5930,7 +6352,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        created_at: string;
+                        id: number;
+                        last_used_at: string | null;
+                        name: string;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5959,7 +6386,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @enum {string} */
+                        attestation?: "direct" | "enterprise" | "indirect" | "none";
+                        authenticatorSelection?: {
+                            /** @enum {string} */
+                            authenticatorAttachment?: "cross-platform" | "platform";
+                            requireResidentKey?: boolean;
+                            /** @enum {string} */
+                            residentKey?: "discouraged" | "preferred" | "required";
+                            /** @enum {string} */
+                            userVerification?: "discouraged" | "preferred" | "required";
+                        };
+                        challenge: string;
+                        excludeCredentials?: {
+                            id: string;
+                            transports?: string[];
+                            type: string;
+                        }[];
+                        extensions?: {
+                            credProps?: boolean;
+                        };
+                        hints?: ("hybrid" | "security-key" | "client-device")[];
+                        pubKeyCredParams: {
+                            alg: number;
+                            /** @constant */
+                            type: "public-key";
+                        }[];
+                        rp: {
+                            id?: string;
+                            name: string;
+                        };
+                        timeout?: number;
+                        user: {
+                            displayName: string;
+                            id: string;
+                            name: string;
+                        };
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -5995,7 +6459,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        csrf_token?: string;
+                        /** @constant */
+                        status: "password_changed";
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6024,7 +6492,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            current: boolean;
+                            expires_at: string;
+                            id: string;
+                            ip: string | null;
+                            last_seen_at: string;
+                            user_agent: string | null;
+                        }[];
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6055,7 +6533,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ended: true;
+                        id: string;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -6097,7 +6579,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        settings: {
+                            notifications: {
+                                key_expiry_days: number | null;
+                                low_balance_usd: number | null;
+                            };
+                            sidebar: {
+                                hidden: string[];
+                                order: string[];
+                            } | null;
+                        };
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -7557,7 +8050,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @enum {string} */
+                        bucket: "minute" | "hour" | "day";
+                        by_key: {
+                            costMicros: number;
+                            costUsd: number;
+                            errors: number;
+                            inputTokens: number;
+                            key_id: number;
+                            key_name: string | null;
+                            outputTokens: number;
+                            requests: number;
+                        }[];
+                        by_key_rest: {
+                            costMicros: number;
+                            costUsd: number;
+                            errors: number;
+                            inputTokens: number;
+                            keys: number;
+                            outputTokens: number;
+                            requests: number;
+                        } | null;
+                        by_model: {
+                            costMicros: number;
+                            costUsd: number;
+                            errors: number;
+                            inputTokens: number;
+                            model: string;
+                            outputTokens: number;
+                            requests: number;
+                        }[];
+                        from: number;
+                        rpm: number;
+                        /** @enum {string} */
+                        scope: "key" | "user" | "platform";
+                        series: {
+                            costMicros: number;
+                            costUsd: number;
+                            errors: number;
+                            inputTokens: number;
+                            outputTokens: number;
+                            requests: number;
+                            start: number;
+                        }[];
+                        to: number;
+                        totals: {
+                            avgRpm: number;
+                            avgTpm: number;
+                            costMicros: number;
+                            costUsd: number;
+                            errors: number;
+                            inputTokens: number;
+                            outputTokens: number;
+                            requests: number;
+                        };
+                        tpm: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */
@@ -7589,7 +8138,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        balance_usd: number;
+                        ledger: {
+                            data: {
+                                amount_usd: number;
+                                at: string;
+                                count?: number;
+                                /** @enum {string} */
+                                kind: "charge" | "refund" | "topup" | "grant" | "redemption" | "charges";
+                                note: string | null;
+                                reference: string | null;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                        requests: number;
+                        total_usage_usd: number;
+                    };
                 };
             };
             /** @description An error in the OpenAI envelope */

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, api } from '../../api/api-client.ts';
 import { applyServerError } from '../../api/form-errors.ts';
-import { rememberSignIn } from '../../api/session.ts';
+import { rememberSignIn, type SignedIn } from '../../api/session.ts';
 import { safeNext } from '../../app/safe-next.ts';
 import { AuthCard } from './AuthCard.tsx';
 import { emailProblem } from './password-rules.ts';
@@ -36,7 +36,7 @@ export function LoginPage() {
     validate: { code: (value) => (value.trim().length >= 6 ? null : t('auth.enterCode')) },
   });
 
-  const finish = (data: unknown) => {
+  const finish = (data: SignedIn) => {
     rememberSignIn(queryClient, data);
     navigate(next, { replace: true });
   };
@@ -45,7 +45,7 @@ export function LoginPage() {
     setProblem(null);
     setBusy(true);
     try {
-      finish(await api.post('/api/auth/login', { email: values.email.trim(), password: values.password }));
+      finish(await api.post<SignedIn>('/api/auth/login', { email: values.email.trim(), password: values.password }));
     } catch (error) {
       if (error instanceof ApiError && error.code === 'totp_required') {
         setStep('code');
@@ -73,7 +73,7 @@ export function LoginPage() {
     setProblem(null);
     setBusy(true);
     try {
-      finish(await api.post('/api/auth/login/totp', { code: values.code.trim() }));
+      finish(await api.post<SignedIn>('/api/auth/login/totp', { code: values.code.trim() }));
     } catch (error) {
       setProblem(applyServerError(error, second, ['code']));
     } finally {

@@ -6,16 +6,17 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/api-client.ts';
+import type { ApiAnswer } from '../../api/api-types.ts';
 import { formatDateTime } from '../../components/format.ts';
 
-interface LinkedIdentity { id: number; provider: string; email: string | null; last_used_at: string }
+type LinkedIdentities = ApiAnswer<'/api/me/identities', 'get'>;
 
 export function LinkedIdentitySettings() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const identities = useQuery({ queryKey: ['identities'], queryFn: async () => (await api.get<{ data: LinkedIdentity[] }>('/api/me/identities')).data });
+  const identities = useQuery({ queryKey: ['identities'], queryFn: async () => (await api.get<LinkedIdentities>('/api/me/identities')).data });
   const unlink = useMutation({
-    mutationFn: (id: number) => api.delete(`/api/me/identities/${id}`),
+    mutationFn: (id: number) => api.delete<ApiAnswer<'/api/me/identities/{id}', 'delete'>>(`/api/me/identities/${id}`),
     onSuccess: () => {
       notifications.show({ color: 'green', message: t('identities.unlinked') });
       return queryClient.invalidateQueries({ queryKey: ['identities'] });

@@ -17,9 +17,9 @@ export function NotificationSettings({ me }: { me: Me }) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const { t } = useTranslation();
-  const current = me.settings.notifications ?? {};
+  const current = me.settings.notifications;
   const form = useForm<{ low_balance_usd: number | string; key_expiry_days: number | string }>({
-    initialValues: { low_balance_usd: current.low_balance_usd ?? '', key_expiry_days: current.key_expiry_days ?? '' },
+    initialValues: { low_balance_usd: current?.low_balance_usd ?? '', key_expiry_days: current?.key_expiry_days ?? '' },
     validate: { low_balance_usd: (value) => numberProblem(value, LOW_BALANCE_RULE), key_expiry_days: (value) => numberProblem(value, EXPIRY_DAYS_RULE) },
   });
   const submit = form.onSubmit(async (values) => {

@@ -6,7 +6,8 @@ import { CardTable } from '../../components/CardTable.tsx';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
-import { addPasskey, type Passkey } from '../../api/passkeys.ts';
+import type { ApiAnswer } from '../../api/api-types.ts';
+import { addPasskey } from '../../api/passkeys.ts';
 import { formatDateTime } from '../../components/format.ts';
 import { errorText } from '../../i18n/error-text.ts';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +17,7 @@ export function PasskeySettings() {
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
   const { t } = useTranslation();
-  const passkeys = useQuery({ queryKey: ['passkeys'], queryFn: () => api.get<{ data: Passkey[] }>('/api/me/passkeys') });
+  const passkeys = useQuery({ queryKey: ['passkeys'], queryFn: () => api.get<ApiAnswer<'/api/me/passkeys', 'get'>>('/api/me/passkeys') });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['passkeys'] });
   const add = useMutation({
     mutationFn: (label: string) => addPasskey(label),
@@ -28,7 +29,7 @@ export function PasskeySettings() {
     onError: (error) => notifications.show({ color: 'red', message: errorText(error) }),
   });
   const remove = useMutation({
-    mutationFn: (id: number) => api.delete(`/api/me/passkeys/${id}`),
+    mutationFn: (id: number) => api.delete<ApiAnswer<'/api/me/passkeys/{id}', 'delete'>>(`/api/me/passkeys/${id}`),
     onSuccess: () => {
       notifications.show({ color: 'green', message: t('settings.passkeyRemoved') });
       return refresh();
@@ -36,7 +37,7 @@ export function PasskeySettings() {
     onError: (error) => notifications.show({ color: 'red', message: errorText(error) }),
   });
   const rename = useMutation({
-    mutationFn: ({ id, label }: { id: number; label: string }) => api.patch(`/api/me/passkeys/${id}`, { name: label }),
+    mutationFn: ({ id, label }: { id: number; label: string }) => api.patch<ApiAnswer<'/api/me/passkeys/{id}', 'patch'>>(`/api/me/passkeys/${id}`, { name: label }),
     onSuccess: refresh,
     onError: (error) => notifications.show({ color: 'red', message: errorText(error) }),
   });

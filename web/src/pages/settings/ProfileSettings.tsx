@@ -15,7 +15,7 @@ export function ProfileSettings({ me }: { me: Me }) {
   const [busy, setBusy] = useState(false);
   const { t } = useTranslation();
   const form = useForm({
-    initialValues: { name: me.name, email: me.email },
+    initialValues: { name: me.name, email: me.email ?? '' },
     validate: { name: (value) => (value.trim() ? null : i18n.t('settings.enterName')), email: emailProblem },
   });
   const submit = form.onSubmit(async (values) => {
@@ -23,7 +23,7 @@ export function ProfileSettings({ me }: { me: Me }) {
     try {
       const body: Record<string, string> = {};
       if (values.name.trim() !== me.name) body.name = values.name.trim();
-      if (values.email.trim() !== me.email) body.email = values.email.trim();
+      if (values.email.trim() !== (me.email ?? '')) body.email = values.email.trim();
       if (Object.keys(body).length === 0) return;
       await api.patch('/api/me', body);
       await queryClient.invalidateQueries({ queryKey: meQueryKey });

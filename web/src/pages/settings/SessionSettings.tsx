@@ -2,26 +2,20 @@ import { Badge, Button, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
+import type { ApiAnswer } from '../../api/api-types.ts';
 import { formatDateTime } from '../../components/format.ts';
 import { CardTable } from '../../components/CardTable.tsx';
 import { errorText } from '../../i18n/error-text.ts';
 import { useTranslation } from 'react-i18next';
 
-interface SessionRow {
-  id: string;
-  current: boolean;
-  ip: string | null;
-  user_agent: string | null;
-  created_at: string;
-  last_seen_at: string;
-}
+type Sessions = ApiAnswer<'/api/me/sessions', 'get'>;
 
 export function SessionSettings() {
   const queryClient = useQueryClient();
   const { t } = useTranslation();
-  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => api.get<{ data: SessionRow[] }>('/api/me/sessions') });
+  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => api.get<Sessions>('/api/me/sessions') });
   const revoke = useMutation({
-    mutationFn: (id: string) => api.delete(`/api/me/sessions/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => api.delete<ApiAnswer<'/api/me/sessions/{id}', 'delete'>>(`/api/me/sessions/${encodeURIComponent(id)}`),
     onSuccess: () => {
       notifications.show({ color: 'green', message: t('settings.sessionSignedOut') });
       return queryClient.invalidateQueries({ queryKey: ['sessions'] });

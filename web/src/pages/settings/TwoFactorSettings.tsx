@@ -5,15 +5,12 @@ import { Alert, Button, Code, CopyButton, Group, Image, SimpleGrid, Stack, Text,
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/api-client.ts';
+import type { ApiAnswer } from '../../api/api-types.ts';
 import { meQueryKey, type Me } from '../../api/session.ts';
 import { errorText } from '../../i18n/error-text.ts';
 import { useTranslation } from 'react-i18next';
 
-interface Setup {
-  secret: string;
-  otpauth_url: string;
-  qr: string;
-}
+type Setup = ApiAnswer<'/api/me/2fa/setup', 'post'>;
 
 export function TwoFactorSettings({ me }: { me: Me }) {
   const queryClient = useQueryClient();
@@ -39,7 +36,7 @@ export function TwoFactorSettings({ me }: { me: Me }) {
   const start = () => run(async () => setSetup(await api.post<Setup>('/api/me/2fa/setup')));
   const enable = () =>
     run(async () => {
-      const answer = await api.post<{ recovery_codes: string[] }>('/api/me/2fa/enable', { code: code.trim() });
+      const answer = await api.post<ApiAnswer<'/api/me/2fa/enable', 'post'>>('/api/me/2fa/enable', { code: code.trim() });
       setRecoveryCodes(answer.recovery_codes);
       setSetup(null);
       setCode('');
@@ -47,7 +44,7 @@ export function TwoFactorSettings({ me }: { me: Me }) {
     });
   const disable = () =>
     run(async () => {
-      await api.post('/api/me/2fa/disable', { code: code.trim() });
+      await api.post<ApiAnswer<'/api/me/2fa/disable', 'post'>>('/api/me/2fa/disable', { code: code.trim() });
       setCode('');
       await queryClient.invalidateQueries({ queryKey: meQueryKey });
       notifications.show({ color: 'green', message: t('settings.twoFactorOff') });
