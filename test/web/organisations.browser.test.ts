@@ -1,6 +1,7 @@
 // Organisations in Chromium against a real gateway (issue 34): the owner creates one and invites by e-mail;
 // the invitee follows the link from the in-process SMTP server, signs in and joins; the owner changes her
-// role and cap; a billing member redeems a code into the shared wallet and makes a key that charges it.
+// role and cap; a billing member redeems a code into the shared wallet and makes a key that charges it; the
+// ownership is handed over and a member leaves, each only after a dialog says what it does.
 // Desktop and phone screenshots of each page.
 import { join } from 'node:path';
 import OpenAI from 'openai';
@@ -148,5 +149,32 @@ describe('organisations in the dashboard', { timeout: 60_000 }, () => {
     await beaApi.post('/api/auth/login', BEA);
     expect((await beaApi.get(`/api/orgs/${orgId}`)).body.group).toBe('premium');
     expect(((await beaApi.get(`/api/orgs/${orgId}/keys`)).body.data as { group: string }[]).map((key) => key.group)).toEqual(['premium']);
+  });
+
+  it('asks before handing over the ownership and before leaving; Cancel changes nothing', async () => {
+    const olive = new ApiClient(gateway.url);
+    await olive.post('/api/auth/login', OWNER);
+    const roles = async () => Object.fromEntries(((await olive.get(`/api/orgs/${orgId}/members`)).body.data as { name: string; role: string }[]).map((member) => [member.name, member.role]));
+    await owner.goto(`${gateway.url}/orgs/${orgId}`);
+    const beaRow = owner.getByRole('row', { name: /Bea/ });
+    await beaRow.getByRole('button', { name: 'Make owner' }).click();
+    const handOver = owner.getByRole('dialog', { name: 'Make Bea the owner?' });
+    await handOver.getByText('Bea becomes the owner of Acme.', { exact: false }).waitFor();
+    await handOver.getByRole('button', { name: 'Cancel' }).click();
+    await handOver.waitFor({ state: 'hidden' });
+    expect(await roles()).toEqual({ Olive: 'owner', Bea: 'billing' });
+
+    await beaRow.getByRole('button', { name: 'Make owner' }).click();
+    await handOver.getByRole('button', { name: 'Make owner' }).click();
+    await expect.poll(roles).toEqual({ Olive: 'admin', Bea: 'owner' });
+    // Olive, an admin now, no longer hands the ownership over; she leaves after saying so.
+    await owner.getByRole('row', { name: /Bea/ }).getByRole('button', { name: 'Make owner' }).waitFor({ state: 'detached' });
+    await owner.getByRole('row', { name: /Olive/ }).getByRole('button', { name: 'Leave' }).click();
+    const leave = owner.getByRole('dialog', { name: 'Leave Acme?' });
+    await leave.getByRole('button', { name: 'Leave' }).click();
+    await owner.waitForURL(`${gateway.url}/orgs`);
+    const bea = new ApiClient(gateway.url);
+    await bea.post('/api/auth/login', BEA);
+    expect(((await bea.get(`/api/orgs/${orgId}/members`)).body.data as { name: string }[]).map((member) => member.name)).toEqual(['Bea']);
   });
 });

@@ -26,6 +26,12 @@ export const enOrganisations = {
       makeOwner: 'Make owner',
       leave: 'Leave',
       remove: 'Remove',
+      makeOwnerTitle: 'Make {{name}} the owner?',
+      makeOwnerBody: '{{name}} becomes the owner of {{organisation}}. You stay on as an admin and can no longer hand the ownership over or change owners.',
+      removeTitle: 'Remove {{name}}?',
+      removeBody: '{{name}} leaves {{organisation}} at once, and the keys they made for it stop working. Their own wallet and keys are not touched.',
+      leaveTitle: 'Leave {{organisation}}?',
+      leaveBody: 'The keys you made for {{organisation}} stop working at once. To come back you need a new invitation.',
     },
     invites: {
       title: 'Invite by e-mail',

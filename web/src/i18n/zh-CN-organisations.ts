@@ -29,6 +29,12 @@ export const zhOrganisations: CatalogueShape<typeof enOrganisations> = {
       makeOwner: '设为所有者',
       leave: '退出',
       remove: '移除',
+      makeOwnerTitle: '将 {{name}} 设为所有者？',
+      makeOwnerBody: '{{name}} 将成为 {{organisation}} 的所有者。您将保留管理员身份，但不能再移交所有权或更改所有者。',
+      removeTitle: '移除 {{name}}？',
+      removeBody: '{{name}} 将立即离开 {{organisation}}，其为该组织创建的密钥随即失效。其个人钱包和密钥不受影响。',
+      leaveTitle: '退出 {{organisation}}？',
+      leaveBody: '您为 {{organisation}} 创建的密钥将立即失效。若要重新加入，需要新的邀请。',
     },
     invites: {
       title: '通过邮件邀请',

@@ -10,6 +10,7 @@ import { useMe } from '../../api/session.ts';
 import { ORGANISATION_ROLES, canManage, organisationsApi, type Member, type Organisation, type OrganisationRole } from '../../api/organisations-api.ts';
 import { CardTable } from '../../components/CardTable.tsx';
 import { formatDateTime } from '../../components/format.ts';
+import { ConfirmDialog, type PendingConfirmation } from '../admin/ConfirmDialog.tsx';
 
 export function OrganisationMembers({ organisation }: { organisation: Organisation }) {
   const { t } = useTranslation();
@@ -17,6 +18,9 @@ export function OrganisationMembers({ organisation }: { organisation: Organisati
   const navigate = useNavigate();
   const myId = Number(useMe().data?.id);
   const manager = canManage(organisation.role);
+  // Handing over the ownership, removing a member and leaving cannot be undone from this page: each asks first.
+  const [confirming, setConfirming] = useState<PendingConfirmation | null>(null);
+  const names = (member: Member) => ({ name: member.name, organisation: organisation.name });
   const members = useQuery({ queryKey: ['org-members', organisation.id], queryFn: () => organisationsApi.members(organisation.id) });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['org-members', organisation.id] });
   const failed = (error: unknown) => notifications.show({ color: 'red', message: error instanceof Error ? error.message : t('orgs.failed') });
@@ -69,12 +73,12 @@ export function OrganisationMembers({ organisation }: { organisation: Organisati
                 <Table.Td>
                   <Group gap="xs" wrap="nowrap">
                     {organisation.role === 'owner' && member.user_id !== myId ? (
-                      <Button size="xs" variant="default" onClick={() => transfer.mutate(member)}>{t('orgs.members.makeOwner')}</Button>
+                      <Button size="xs" variant="default" onClick={() => setConfirming({ title: t('orgs.members.makeOwnerTitle', names(member)), body: t('orgs.members.makeOwnerBody', names(member)), confirmLabel: t('orgs.members.makeOwner'), run: () => transfer.mutateAsync(member).catch(() => undefined) })}>{t('orgs.members.makeOwner')}</Button>
                     ) : null}
                     {member.user_id === myId ? (
-                      <Button size="xs" variant="default" color="red" onClick={() => remove.mutate(member)}>{t('orgs.members.leave')}</Button>
+                      <Button size="xs" variant="default" color="red" onClick={() => setConfirming({ title: t('orgs.members.leaveTitle', names(member)), body: t('orgs.members.leaveBody', names(member)), confirmLabel: t('orgs.members.leave'), run: () => remove.mutateAsync(member).catch(() => undefined) })}>{t('orgs.members.leave')}</Button>
                     ) : manager ? (
-                      <Button size="xs" variant="default" color="red" onClick={() => remove.mutate(member)}>{t('orgs.members.remove')}</Button>
+                      <Button size="xs" variant="default" color="red" onClick={() => setConfirming({ title: t('orgs.members.removeTitle', names(member)), body: t('orgs.members.removeBody', names(member)), confirmLabel: t('orgs.members.remove'), run: () => remove.mutateAsync(member).catch(() => undefined) })}>{t('orgs.members.remove')}</Button>
                     ) : null}
                   </Group>
                 </Table.Td>
@@ -84,6 +88,7 @@ export function OrganisationMembers({ organisation }: { organisation: Organisati
         </Table>
       </CardTable>
       {manager ? <Invitations organisation={organisation} /> : null}
+      <ConfirmDialog pending={confirming} onClose={() => setConfirming(null)} />
     </Stack>
   );
 }
