@@ -3,7 +3,7 @@ import { Button, Group, Modal, NumberInput, Stack, Table, TextInput } from '@man
 import { adminApi, type AdminGroup } from '../../api/admin-api.ts';
 import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction } from './admin-actions.ts';
-import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
+import { ConfirmDialog, type PendingConfirmation } from '../../components/ConfirmDialog.tsx';
 import { exactNumberProps, numberProblems } from '../../components/number-rules.ts';
 import { CardTable } from '../../components/CardTable.tsx';
 import { useTranslation } from 'react-i18next';

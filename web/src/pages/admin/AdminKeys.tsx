@@ -10,7 +10,7 @@ import { formatDateTime, formatUsd } from '../../components/format.ts';
 import { SecretOnce } from '../keys/SecretOnce.tsx';
 import { runAdminAction } from './admin-actions.ts';
 import { AdminKeyForm } from './AdminKeyForm.tsx';
-import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
+import { ConfirmDialog, type PendingConfirmation } from '../../components/ConfirmDialog.tsx';
 import { CardTable } from '../../components/CardTable.tsx';
 import { useTranslation } from 'react-i18next';
 

@@ -7,7 +7,7 @@ import { adminApi, type AdminMcpServer, type McpServerTestOutcome } from '../../
 import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction, splitList } from './admin-actions.ts';
 import { CardTable } from '../../components/CardTable.tsx';
-import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
+import { ConfirmDialog, type PendingConfirmation } from '../../components/ConfirmDialog.tsx';
 import { formatUsd } from '../../components/format.ts';
 import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
 import { useTranslation } from 'react-i18next';

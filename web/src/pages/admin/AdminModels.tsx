@@ -5,7 +5,7 @@ import { adminApi, type AdminModel } from '../../api/admin-api.ts';
 import { AdminToolbar, useAdminCollection } from './admin-collection.tsx';
 import { runAdminAction } from './admin-actions.ts';
 import { ModelForm } from './ModelForm.tsx';
-import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
+import { ConfirmDialog, type PendingConfirmation } from '../../components/ConfirmDialog.tsx';
 import { CardTable } from '../../components/CardTable.tsx';
 import { formatUsd } from '../../components/format.ts';
 import { useTranslation } from 'react-i18next';

@@ -6,7 +6,7 @@ import { formatUsd } from '../../components/format.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { exactNumberProps, numberProblem, usdBound } from '../../components/number-rules.ts';
 import { runAdminAction } from './admin-actions.ts';
-import { ConfirmDialog, type PendingConfirmation } from './ConfirmDialog.tsx';
+import { ConfirmDialog, type PendingConfirmation } from '../../components/ConfirmDialog.tsx';
 import { UserLimitsDialog } from './UserLimitsDialog.tsx';
 import { CardTable } from '../../components/CardTable.tsx';
 import { useTranslation } from 'react-i18next';

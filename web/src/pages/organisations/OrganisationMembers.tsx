@@ -10,7 +10,7 @@ import { useMe } from '../../api/session.ts';
 import { ORGANISATION_ROLES, canManage, organisationsApi, type Member, type Organisation, type OrganisationRole } from '../../api/organisations-api.ts';
 import { CardTable } from '../../components/CardTable.tsx';
 import { formatDateTime } from '../../components/format.ts';
-import { ConfirmDialog, type PendingConfirmation } from '../admin/ConfirmDialog.tsx';
+import { ConfirmDialog, type PendingConfirmation } from '../../components/ConfirmDialog.tsx';
 
 export function OrganisationMembers({ organisation }: { organisation: Organisation }) {
   const { t } = useTranslation();
