@@ -18,26 +18,7 @@ export interface AdminLogFilters {
   errorCode: string | null;
 }
 
-export interface AdminLogRow {
-  id: number;
-  created_at: string;
-  request_id: string;
-  user_id: number | null;
-  user_name: string | null;
-  user_email: string | null;
-  key_id: number | null;
-  key_name: string | null;
-  model: string;
-  channel: string | null;
-  status: number;
-  outcome: 'success' | 'error';
-  error: string | null;
-  error_code: string | null;
-  input_tokens: number;
-  output_tokens: number;
-  cost_usd: number;
-  latency_ms: number;
-}
+export type AdminLogRow = ApiAnswer<'/api/admin/logs', 'get'>['data'][number];
 
 export type ChannelBalance = ApiAnswer<'/api/admin/channels/{id}/balance', 'get'>;
 export type UpstreamModels = ApiAnswer<'/api/admin/channels/{id}/upstream-models', 'get'>;
@@ -62,8 +43,8 @@ function adminLogQuery(filters: AdminLogFilters, cursor: string | null = null): 
 
 export const adminOpsApi = {
   overview: (from: number, to: number, bucket: 'hour' | 'day') => api.get<PlatformOverview>(`/api/admin/overview?${new URLSearchParams({ from: String(from), to: String(to), bucket })}`),
-  logs: (filters: AdminLogFilters, cursor: string | null) => api.get<{ data: AdminLogRow[]; next_cursor: string | null }>(`/api/admin/logs?${adminLogQuery(filters, cursor)}`),
-  log: (id: number) => api.get<Record<string, unknown>>(`/api/admin/logs/${id}`),
+  logs: (filters: AdminLogFilters, cursor: string | null) => api.get<ApiAnswer<'/api/admin/logs', 'get'>>(`/api/admin/logs?${adminLogQuery(filters, cursor)}`),
+  log: (id: number) => api.get<ApiAnswer<'/api/admin/logs/{id}', 'get'>>(`/api/admin/logs/${id}`),
   logsCsvUrl: (filters: AdminLogFilters) => `/api/admin/logs.csv?${adminLogQuery(filters)}`,
   balance: (id: number) => api.get<ChannelBalance>(`/api/admin/channels/${id}/balance`),
   upstreamModels: (id: number) => api.get<UpstreamModels>(`/api/admin/channels/${id}/upstream-models`),

@@ -48,9 +48,9 @@ export async function streamPlaygroundChat(
 export async function loggedCostUsd(requestId: string, attempts = 12): Promise<number | null> {
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     try {
-      const page = await apiRequest<{ data?: Array<{ request_id?: string; cost_usd?: number }> }>('GET', '/api/logs?limit=20');
-      const row = page.data?.find((entry) => entry.request_id === requestId);
-      if (row && typeof row.cost_usd === 'number') return row.cost_usd;
+      const page = await apiRequest<ApiAnswer<'/api/logs', 'get'>>('GET', '/api/logs?limit=20');
+      const row = page.data.find((entry) => entry.request_id === requestId);
+      if (row) return row.cost_usd;
     } catch {
       return null;
     }

@@ -3,58 +3,43 @@ import { api } from './api-client.ts';
 import type { ApiAnswer, ApiBody } from './api-types.ts';
 import { i18n } from '../i18n/i18n.ts';
 
+type WalletAnswer = ApiAnswer<'/api/wallet', 'get'>;
+
 interface LedgerEntry {
-  id: string;
-  kind: string;
+  kind: WalletAnswer['ledger']['data'][number]['kind'];
   amountUsd: number;
+  /** The entry's note, or for a day's charges how many calls they sum. */
   note: string | null;
-  status: string | null;
-  receiptUrl: string | null;
-  createdAt: string | null;
+  reference: string | null;
+  createdAt: string;
 }
 
 interface Wallet {
-  balanceUsd: number | null;
-  totalUsageUsd: number | null;
-  requests: number | null;
+  balanceUsd: number;
+  totalUsageUsd: number;
+  requests: number;
   ledger: LedgerEntry[];
   nextCursor: string | null;
-  cardPayments: { enabled: boolean; minUsd: number; maxUsd: number };
 }
 
-const usd = (value: unknown, micros: unknown): number | null =>
-  typeof value === 'number' ? value : typeof micros === 'number' ? micros / 1_000_000 : typeof micros === 'string' && micros !== '' ? Number(micros) / 1_000_000 : null;
-
-const when = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' ? new Date(value).toISOString() : null);
-
-function readWallet(raw: Record<string, unknown>): Wallet {
-  const ledgerRaw = raw.ledger as unknown;
-  const ledgerList = (Array.isArray(ledgerRaw) ? ledgerRaw : ((ledgerRaw as { data?: unknown[] } | undefined)?.data ?? [])) as Array<Record<string, unknown>>;
-  const topup = (raw.topup ?? raw.card_payments ?? {}) as Record<string, unknown>;
+function readWallet(answer: WalletAnswer): Wallet {
   return {
-    balanceUsd: usd(raw.balance_usd, raw.balance_micros),
-    totalUsageUsd: usd(raw.total_usage_usd, raw.total_usage_micros),
-    requests: typeof raw.requests === 'number' ? raw.requests : typeof raw.request_count === 'number' ? raw.request_count : null,
-    ledger: ledgerList.map((entry) => ({
-      id: String(entry.id ?? entry.reference ?? ''),
-      kind: String(entry.kind ?? entry.type ?? ''),
-      amountUsd: usd(entry.amount_usd, entry.amount_micros) ?? 0,
-      note: typeof entry.note === 'string' ? entry.note : typeof entry.count === 'number' ? `${entry.count} call${entry.count === 1 ? '' : 's'}` : null,
-      status: typeof entry.status === 'string' ? entry.status : null,
-      receiptUrl: typeof entry.receipt_url === 'string' ? entry.receipt_url : null,
-      createdAt: when(entry.at ?? entry.created_at),
+    balanceUsd: answer.balance_usd,
+    totalUsageUsd: answer.total_usage_usd,
+    requests: answer.requests,
+    ledger: answer.ledger.data.map((entry) => ({
+      kind: entry.kind,
+      amountUsd: entry.amount_usd,
+      note: entry.note ?? (entry.count === undefined ? null : `${entry.count} call${entry.count === 1 ? '' : 's'}`),
+      reference: entry.reference,
+      createdAt: entry.at,
     })),
-    nextCursor: typeof raw.next_cursor === 'string' ? raw.next_cursor : ((ledgerRaw as { next_cursor?: string } | undefined)?.next_cursor ?? null),
-    cardPayments: {
-      enabled: topup.enabled === true,
-      minUsd: typeof topup.min_usd === 'number' ? topup.min_usd : 1,
-      maxUsd: typeof topup.max_usd === 'number' ? topup.max_usd : 10_000,
-    },
+    nextCursor: answer.ledger.next_cursor,
   };
 }
 
 export async function fetchWallet(cursor: string | null): Promise<Wallet> {
-  return readWallet(await api.get<Record<string, unknown>>(`/api/wallet${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`));
+  return readWallet(await api.get<WalletAnswer>(`/api/wallet${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`));
 }
 
 type PaymentAnswer = ApiAnswer<'/api/wallet/payments/{id}', 'get'>;
@@ -85,7 +70,7 @@ export async function fetchPayment(id: string): Promise<Payment> {
   return readPayment(await api.get<PaymentAnswer>(`/api/wallet/payments/${encodeURIComponent(id)}`));
 }
 
-export async function fetchTopUpOptions(): Promise<Wallet['cardPayments']> {
+export async function fetchTopUpOptions(): Promise<{ enabled: boolean; minUsd: number; maxUsd: number }> {
   const answer = await api.get<ApiAnswer<'/api/wallet/topup', 'get'>>('/api/wallet/topup');
   return { enabled: answer.enabled, minUsd: answer.min_usd, maxUsd: answer.max_usd };
 }

@@ -65,27 +65,17 @@ export default function WalletPage() {
                 <Table.Th>{t('wallet.date')}</Table.Th>
                 <Table.Th>{t('wallet.kind')}</Table.Th>
                 <Table.Th>{t('wallet.amount')}</Table.Th>
-                <Table.Th>{t('wallet.status')}</Table.Th>
                 <Table.Th>{t('wallet.note')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {(data?.ledger ?? []).map((entry) => (
-                <Table.Tr key={`${entry.kind}-${entry.id}-${entry.createdAt}`}>
+              {(data?.ledger ?? []).map((entry, index) => (
+                <Table.Tr key={`${entry.kind}-${entry.reference ?? index}-${entry.createdAt}`}>
                   <Table.Td>{formatDateTime(entry.createdAt)}</Table.Td>
                   <Table.Td>{i18n.exists(`wallet.kinds.${entry.kind}`) ? t(`wallet.kinds.${entry.kind}`) : entry.kind}</Table.Td>
                   <Table.Td>{entry.amountUsd > 0 ? `+${formatUsd(entry.amountUsd)}` : formatUsd(entry.amountUsd)}</Table.Td>
-                  <Table.Td>{entry.status ? <Badge variant="filled">{i18n.exists(`wallet.statuses.${entry.status}`) ? t(`wallet.statuses.${entry.status}`) : entry.status}</Badge> : null}</Table.Td>
                   <Table.Td>
                     <LedgerNote note={entry.note} />
-                    {entry.receiptUrl ? (
-                      <>
-                        {' '}
-                        <Anchor href={entry.receiptUrl} target="_blank" rel="noreferrer">
-                          {t('wallet.receipt')}
-                        </Anchor>
-                      </>
-                    ) : null}
                   </Table.Td>
                 </Table.Tr>
               ))}

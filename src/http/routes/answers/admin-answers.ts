@@ -1,6 +1,7 @@
 // What the /api/admin routes of admin-routes.ts answer (keys, users, wallets, the audit log), and the pieces
 // the other admin answer files share (timestamps, channel status).
 import { z } from 'zod';
+import { userAnswer } from './auth-answers.ts';
 import { listOf, micros, pageOf, rowId } from './common-answers.ts';
 
 /** A timestamp the handler sends as an ISO 8601 string (Date.toISOString). */
@@ -38,19 +39,8 @@ export const createdKeyAnswer = z.object({ id: rowId, key: z.string() });
 export const keyUpdatedAnswer = z.object({ id: rowId, updated: z.literal(true) });
 export const keyRevokedAnswer = z.object({ id: rowId, revoked: z.literal(true) });
 
-/** A user as administrators see it (src/admin/admin-users.ts adminUserView). */
-export const adminUserAnswer = z.object({
-  id: rowId,
-  email: z.string().nullable(),
-  /** The profile's display name, or the handle. */
-  name: z.string(),
-  handle: z.string(),
-  role: z.enum(['user', 'admin']),
-  kind: z.enum(['person', 'organisation']),
-  status: z.enum(['active', 'disabled']),
-  email_verified: z.boolean(),
-  two_factor_enabled: z.boolean(),
-  balance_usd: z.number(),
+/** A user as administrators see it (src/admin/admin-users.ts adminUserView): userView and the limits. */
+export const adminUserAnswer = userAnswer.extend({
   created_at: isoTime,
   rpm_limit: limit,
   tpm_limit: limit,

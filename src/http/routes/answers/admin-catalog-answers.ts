@@ -2,8 +2,7 @@
 // types, models with their prices (USD, only those stated), groups, and the registration and mail settings.
 import { z } from 'zod';
 import { modelCapabilitiesSchema } from '../../../config/model-capabilities.ts';
-import type { TokenPriceConfigName } from '../../../metering/price-fields.ts';
-import { listOf, rowId } from './common-answers.ts';
+import { listOf, rowId, tokenPriceAnswers, usdPrice } from './common-answers.ts';
 import { channelStatus, isoTime } from './admin-answers.ts';
 
 const ms = z.number().nonnegative();
@@ -66,16 +65,8 @@ export const channelTestAnswer = z.object({
 });
 export const channelDeletedAnswer = z.object({ id: rowId, deleted: z.literal(true) });
 
-const usd = z.number().nonnegative();
-/** Token prices in the config file's names (USD per million tokens), only those stated. */
-const tokenPrices = {
-  input_per_mtok: usd.optional(),
-  cached_input_per_mtok: usd.optional(),
-  cache_write_per_mtok: usd.optional(),
-  cache_write_1h_per_mtok: usd.optional(),
-  output_per_mtok: usd.optional(),
-  reasoning_per_mtok: usd.optional(),
-} satisfies Record<TokenPriceConfigName, z.ZodType>;
+const usd = usdPrice;
+const tokenPrices = tokenPriceAnswers;
 
 /** A model and its prices (src/admin/admin-catalog.ts modelView): the config file's shape, without the fields not set. */
 export const modelAnswer = z.object({

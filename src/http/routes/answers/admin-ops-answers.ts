@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { rowId } from './common-answers.ts';
 import { channelStatus, isoTime } from './admin-answers.ts';
+import { channelTestAnswer } from './admin-catalog-answers.ts';
 
 const count = z.number().int().nonnegative();
 const usd = z.number();
@@ -65,17 +66,8 @@ export const upstreamModelsAnswer = z.discriminatedUnion('available', [
 
 /** POST /api/admin/channels/test-all: each channel tested, and those not loaded (their credential cannot be read). */
 export const testAllAnswer = z.object({
-  data: z.array(z.object({
-    channel_id: rowId,
-    channel: z.string(),
-    /** The model tested ('' when the channel serves none). */
-    model: z.string(),
-    ok: z.boolean(),
-    status: z.number().int().nullable(),
-    latency_ms: z.number().int().nonnegative(),
-    error: z.string().nullable(),
-    reenabled: z.boolean(),
-  })),
+  /** Each as POST /api/admin/channels/:id/test answers, with its id ('' as model when it serves none). */
+  data: z.array(channelTestAnswer.extend({ channel_id: rowId })),
   passed: count,
   failed: count,
   skipped: z.array(z.object({ channel_id: rowId, reason: z.string() })),

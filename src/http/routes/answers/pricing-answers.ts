@@ -2,16 +2,12 @@
 // already applied, and only the prices a model has.
 import { z } from 'zod';
 import { MODEL_KINDS } from '../../../config/model-capabilities.ts';
+import { tokenPriceAnswers, usdPrice } from './common-answers.ts';
 
-const usd = z.number().nonnegative();
+const usd = usdPrice;
 
 const priceView = z.object({
-  input_per_mtok: usd.optional(),
-  cached_input_per_mtok: usd.optional(),
-  cache_write_per_mtok: usd.optional(),
-  cache_write_1h_per_mtok: usd.optional(),
-  output_per_mtok: usd.optional(),
-  reasoning_per_mtok: usd.optional(),
+  ...tokenPriceAnswers,
   per_request: usd.optional(),
   per_audio_minute: usd.optional(),
   per_mchars: usd.optional(),

@@ -7192,7 +7192,6 @@ export interface operations {
                             cache_write_tokens: number;
                             cached_tokens: number;
                             cost_usd: number;
-                            /** Format: date-time */
                             created_at: string;
                             endpoint: string;
                             error: string | null;
@@ -7279,7 +7278,6 @@ export interface operations {
                             total_usd: number;
                         };
                         cost_usd: number;
-                        /** Format: date-time */
                         created_at: string;
                         endpoint: string;
                         error: string | null;
@@ -7612,10 +7610,10 @@ export interface operations {
                         ledger: {
                             data: {
                                 amount_usd: number;
-                                /** Format: date-time */
                                 at: string;
                                 count?: number;
-                                kind: string;
+                                /** @enum {string} */
+                                kind: "charge" | "refund" | "topup" | "grant" | "redemption" | "charges";
                                 note: string | null;
                                 reference: string | null;
                             }[];

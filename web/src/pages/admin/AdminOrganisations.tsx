@@ -15,7 +15,7 @@ export default function AdminOrganisations() {
   const queryClient = useQueryClient();
   const { t } = useTranslation();
   const organisations = useQuery({ queryKey: ['admin-orgs'], queryFn: async () => (await api.get<ApiAnswer<'/api/admin/organisations', 'get'>>('/api/admin/organisations')).data });
-  const groups = useQuery({ queryKey: ['admin-groups-names'], queryFn: async () => (await api.get<{ data: { name: string }[] }>('/api/admin/groups')).data.map((group) => group.name) });
+  const groups = useQuery({ queryKey: ['admin-groups-names'], queryFn: async () => (await api.get<ApiAnswer<'/api/admin/groups', 'get'>>('/api/admin/groups')).data.map((group) => group.name) });
   const setGroup = useMutation({
     mutationFn: ({ id, group }: { id: number; group: string }) => api.patch<ApiAnswer<'/api/admin/organisations/{id}', 'patch'>>(`/api/admin/organisations/${id}`, { group }),
     onSuccess: () => {
