@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document for /api, generated from the zod schemas the routes validate with
 // (z.toJSONSchema: JSON Schema 2020-12, which OpenAPI 3.1 uses as is). No hand-written copy.
 import { z } from 'zod';
-import type { RegisteredApiRoute } from './api-route.ts';
+import { answerSchemaOf, type RegisteredApiRoute } from './api-route.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -34,9 +34,10 @@ function parametersOf(schema: z.ZodType | undefined, where: 'query' | 'path'): J
   }));
 }
 
-export function buildOpenApiDocument(routes: readonly RegisteredApiRoute[], serverUrl: string): JsonSchema {
+export async function buildOpenApiDocument(routes: readonly RegisteredApiRoute[], serverUrl: string): Promise<JsonSchema> {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
+    const answer = await answerSchemaOf(route);
     const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
     const status = String(route.status ?? 200);
     const security = route.access === 'public' ? [] : route.allowKeys ? [{ session: [] }, { apiKey: [] }] : [{ session: [] }];
@@ -51,7 +52,7 @@ export function buildOpenApiDocument(routes: readonly RegisteredApiRoute[], serv
           ? { description: route.returns ?? 'A redirect', headers: { Location: { schema: { type: 'string' } } } }
           : {
             description: route.returns ?? 'Success',
-            content: { [route.produces ?? 'application/json']: { schema: route.produces ? { type: 'string' } : route.answer ? toSchema(route.answer, 'output') : { type: 'object' } } },
+            content: { [route.produces ?? 'application/json']: { schema: route.produces ? { type: 'string' } : answer ? toSchema(answer, 'output') : { type: 'object' } } },
           },
         default: { description: 'An error in the OpenAI envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
       },

@@ -5,7 +5,8 @@
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApiRouter } from '../../src/http/api-route.ts';
+import { createApiRouter, lazyAnswer } from '../../src/http/api-route.ts';
+import { buildOpenApiDocument } from '../../src/http/openapi-document.ts';
 
 const answer = z.object({ count: z.number().int(), names: z.array(z.string()) });
 let close: (() => Promise<void>) | undefined;
@@ -44,5 +45,21 @@ describe('declared answers', () => {
 
   it('are not checked with the check off', async () => {
     expect(await serve(false, { count: 2.5 })).toEqual({ status: 200, body: { count: 2.5 }, errors: [] });
+  });
+
+  it('may load on first use: nothing is imported at declaration, once for the document and every check after', async () => {
+    let loads = 0;
+    const lazy = lazyAnswer(async () => { loads += 1; return { answer }; }, (module) => module.answer);
+    const app = Fastify();
+    const router = createApiRouter(app, {} as never, { checkAnswers: true });
+    router.route({ method: 'GET', url: '/api/lazy', summary: 'Lazy', tag: 'Test', access: 'public', answer: lazy, handler: async () => ({ count: 1, names: [] }) });
+    expect(loads).toBe(0);
+    const document = await buildOpenApiDocument(router.routes, 'http://localhost') as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: { required?: string[] } }> }> } }> };
+    expect(document.paths['/api/lazy']!.get.responses['200']!.content['application/json']!.schema.required).toEqual(['count', 'names']);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    close = () => app.close();
+    const { port } = app.server.address() as { port: number };
+    for (let i = 0; i < 3; i += 1) expect((await fetch(`http://127.0.0.1:${port}/api/lazy`)).status).toBe(200);
+    expect(loads).toBe(1);
   });
 });

@@ -24,7 +24,7 @@ describe('the dashboard API types', () => {
 
   it("come from the document the gateway serves, every route's parameters and body included", async () => {
     const served = await (await fetch(`${gateway.url}/api/openapi.json`)).json() as { paths: Record<string, unknown>; components: unknown };
-    const built = apiDocument(`${gateway.url}`) as { paths: Record<string, unknown>; components: unknown };
+    const built = await apiDocument(`${gateway.url}`) as { paths: Record<string, unknown>; components: unknown };
     expect(Object.keys(built.paths).sort()).toEqual(Object.keys(served.paths).sort());
     expect(built.paths).toEqual(served.paths);
     expect(built.components).toEqual(served.components);

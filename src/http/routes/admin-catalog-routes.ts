@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { GatewayState } from '../../gateway-state.ts';
 import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
-import type { ApiRouter } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
 import type { ApiCaller } from '../api-caller.ts';
 import { recordAudit } from '../../admin/audit-log.ts';
@@ -24,7 +24,9 @@ import { SELF_SERVICE_GROUPS_SETTING, selfServiceGroups } from '../../accounts/u
 import { pricingPageSetting, setPricingPageSetting } from '../../accounts/public-pricing.ts';
 import { actorOf } from './admin-routes.ts';
 import { emailField } from './api-auth-routes.ts';
-import { channelAnswer, channelDeletedAnswer, channelsAnswer, channelTestAnswer, channelTypesAnswer, groupAnswer, groupDeletedAnswer, groupsAnswer, modelAnswer, modelDeletedAnswer, modelsAnswer, settingsAnswer, testMailAnswer } from './answers/admin-catalog-answers.ts';
+
+// The answer schemas load on first use (src/http/api-route.ts lazyAnswer).
+const adminCatalogAnswers = () => import('./answers/admin-catalog-answers.ts');
 
 interface AdminCatalogDeps {
   state: GatewayState;
@@ -46,17 +48,17 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
   };
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/channels', answer: channelsAnswer, summary: 'Channels with status and disabled reason (never their upstream keys).',
+    ...admin, method: 'GET', url: '/api/admin/channels', answer: lazyAnswer(adminCatalogAnswers, (m) => m.channelsAnswer), summary: 'Channels with status and disabled reason (never their upstream keys).',
     handler: async () => ({ data: await listChannelViews(db) }),
   });
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/channel-types', answer: channelTypesAnswer, summary: "Every channel type with the JSON Schema of its own settings (the dashboard's channel form is rendered from it).",
+    ...admin, method: 'GET', url: '/api/admin/channel-types', answer: lazyAnswer(adminCatalogAnswers, (m) => m.channelTypesAnswer), summary: "Every channel type with the JSON Schema of its own settings (the dashboard's channel form is rendered from it).",
     handler: async () => ({ data: channelTypesView() }),
   });
   // The channel schemas as the provider registry is when the routes are built (registrations come before).
   const channels = channelSchemas();
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/channels', answer: channelAnswer, status: 201, body: channels.channel, summary: "Create a channel (the config file's channel shape; api_key is write-only).",
+    ...admin, method: 'POST', url: '/api/admin/channels', answer: lazyAnswer(adminCatalogAnswers, (m) => m.channelAnswer), status: 201, body: channels.channel, summary: "Create a channel (the config file's channel shape; api_key is write-only).",
     handler: async ({ caller, body }) => {
       await requireKnownGroups(db, body.groups, 'groups');
       checkChannelTimeouts(body.timeouts);
@@ -66,7 +68,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     },
   });
   api.route({
-    ...admin, method: 'PATCH', url: '/api/admin/channels/:id', answer: channelAnswer, params: idParams, body: channels.patch, summary: 'Edit any field; api_key replaces the upstream keys (never shown back).',
+    ...admin, method: 'PATCH', url: '/api/admin/channels/:id', answer: lazyAnswer(adminCatalogAnswers, (m) => m.channelAnswer), params: idParams, body: channels.patch, summary: 'Edit any field; api_key replaces the upstream keys (never shown back).',
     handler: async ({ caller, params, body }) => {
       if (body.groups) await requireKnownGroups(db, body.groups, 'groups');
       checkChannelTimeouts(body.timeouts ?? undefined);
@@ -76,7 +78,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     },
   });
   api.route({
-    ...admin, method: 'DELETE', url: '/api/admin/channels/:id', answer: channelDeletedAnswer, params: idParams, summary: 'Delete a channel.',
+    ...admin, method: 'DELETE', url: '/api/admin/channels/:id', answer: lazyAnswer(adminCatalogAnswers, (m) => m.channelDeletedAnswer), params: idParams, summary: 'Delete a channel.',
     handler: async ({ caller, params }) => {
       const row = await deleteChannel(db, params.id);
       await changed(caller, 'channel.delete', `channel:${params.id}`, channelView(row), null);
@@ -84,7 +86,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     },
   });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/channels/:id/test', answer: channelTestAnswer, params: idParams, summary: 'Send a small request through the channel; reenable: true turns it back on when it answers.',
+    ...admin, method: 'POST', url: '/api/admin/channels/:id/test', answer: lazyAnswer(adminCatalogAnswers, (m) => m.channelTestAnswer), params: idParams, summary: 'Send a small request through the channel; reenable: true turns it back on when it answers.',
     body: z.object({ model: z.string().min(1).max(200).optional(), reenable: z.boolean().optional() }).strict(),
     handler: async ({ caller, params, body }) => {
       const channel = deps.state.current.routing.anyChannel(params.id);
@@ -101,11 +103,11 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
   });
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/models', answer: modelsAnswer, summary: 'Models and their prices (USD per million tokens, per request, per image…).',
+    ...admin, method: 'GET', url: '/api/admin/models', answer: lazyAnswer(adminCatalogAnswers, (m) => m.modelsAnswer), summary: 'Models and their prices (USD per million tokens, per request, per image…).',
     handler: async () => ({ data: await listModelViews(db) }),
   });
   api.route({
-    ...admin, method: 'PUT', url: '/api/admin/models', answer: modelAnswer, body: adminModelSchema, summary: "Create or replace a model and its prices (the config file's model shape).",
+    ...admin, method: 'PUT', url: '/api/admin/models', answer: lazyAnswer(adminCatalogAnswers, (m) => m.modelAnswer), body: adminModelSchema, summary: "Create or replace a model and its prices (the config file's model shape).",
     handler: async ({ caller, body }) => {
       await requireKnownModels(db, body.fallbacks, 'fallbacks');
       const { before, after } = await putModel(db, body);
@@ -114,7 +116,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     },
   });
   api.route({
-    ...admin, method: 'DELETE', url: '/api/admin/models/:name', answer: modelDeletedAnswer, params: nameParams, summary: 'Delete a model (URL-encode ids with slashes).',
+    ...admin, method: 'DELETE', url: '/api/admin/models/:name', answer: lazyAnswer(adminCatalogAnswers, (m) => m.modelDeletedAnswer), params: nameParams, summary: 'Delete a model (URL-encode ids with slashes).',
     handler: async ({ caller, params }) => {
       const row = await deleteModel(db, params.name);
       await changed(caller, 'model.delete', `model:${row.id}`, modelView(row), null);
@@ -123,11 +125,11 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
   });
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/groups', answer: groupsAnswer, summary: 'Groups with price ratio and limits.',
+    ...admin, method: 'GET', url: '/api/admin/groups', answer: lazyAnswer(adminCatalogAnswers, (m) => m.groupsAnswer), summary: 'Groups with price ratio and limits.',
     handler: async () => ({ data: await listGroupViews(db) }),
   });
   api.route({
-    ...admin, method: 'PUT', url: '/api/admin/groups', answer: groupAnswer, body: adminGroupSchema, summary: 'Create or replace a group.',
+    ...admin, method: 'PUT', url: '/api/admin/groups', answer: lazyAnswer(adminCatalogAnswers, (m) => m.groupAnswer), body: adminGroupSchema, summary: 'Create or replace a group.',
     handler: async ({ caller, body }) => {
       const { before, after } = await putGroup(db, body);
       await changed(caller, before ? 'group.update' : 'group.create', `group:${after.name}`, before ? groupView(before) : null, groupView(after));
@@ -135,7 +137,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     },
   });
   api.route({
-    ...admin, method: 'DELETE', url: '/api/admin/groups/:name', answer: groupDeletedAnswer, params: nameParams, summary: 'Delete a group no key uses.',
+    ...admin, method: 'DELETE', url: '/api/admin/groups/:name', answer: lazyAnswer(adminCatalogAnswers, (m) => m.groupDeletedAnswer), params: nameParams, summary: 'Delete a group no key uses.',
     handler: async ({ caller, params }) => {
       const row = await deleteGroup(db, params.name);
       await changed(caller, 'group.delete', `group:${row.name}`, groupView(row), null);
@@ -145,7 +147,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
 
   const mailView = async () => ({ ...mailSettingsView(await accounts.mail.settings()), public_url: accounts.publicUrl() });
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/settings', answer: settingsAnswer, summary: 'Registration and mail settings (the SMTP URL only as set or not, and its host).',
+    ...admin, method: 'GET', url: '/api/admin/settings', answer: lazyAnswer(adminCatalogAnswers, (m) => m.settingsAnswer), summary: 'Registration and mail settings (the SMTP URL only as set or not, and its host).',
     handler: async () => ({
       registration: await registrationSetting(accounts),
       self_service_groups: await selfServiceGroups(accounts),
@@ -154,7 +156,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     }),
   });
   api.route({
-    ...admin, method: 'PUT', url: '/api/admin/settings', answer: settingsAnswer, summary: 'Change registration (open, closed, or open to listed e-mail domains), the groups users may pick for their own keys, the public pricing page (on or off), and mail (SMTP URL, write-only, and From; null goes back to SMTP_URL / MAIL_FROM).',
+    ...admin, method: 'PUT', url: '/api/admin/settings', answer: lazyAnswer(adminCatalogAnswers, (m) => m.settingsAnswer), summary: 'Change registration (open, closed, or open to listed e-mail domains), the groups users may pick for their own keys, the public pricing page (on or off), and mail (SMTP URL, write-only, and From; null goes back to SMTP_URL / MAIL_FROM).',
     body: z.object({ registration: registrationSchema.optional(), self_service_groups: z.array(z.string().min(1).max(128)).max(200).optional(), pricing_page: z.object({ enabled: z.boolean() }).strict().optional(), mail: mailSettingsChange.optional() }).strict(),
     handler: async ({ caller, body }) => {
       if (body.registration) {
@@ -183,7 +185,7 @@ export function adminCatalogRoutes(api: ApiRouter, deps: AdminCatalogDeps, accou
     },
   });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/settings/test-mail', answer: testMailAnswer, summary: 'Send a test mail now through the mail settings in force; answers whether it was sent, or the SMTP error.',
+    ...admin, method: 'POST', url: '/api/admin/settings/test-mail', answer: lazyAnswer(adminCatalogAnswers, (m) => m.testMailAnswer), summary: 'Send a test mail now through the mail settings in force; answers whether it was sent, or the SMTP error.',
     body: z.object({ to: emailField }).strict(),
     handler: async ({ caller, body }) => {
       const outcome = await accounts.mail.sendNow(testMail(body.to));

@@ -1,7 +1,7 @@
 // /api/admin/identity-providers and /api/admin/signin-domains: the identity providers people sign in
 // with, and the e-mail domains that must use one. Client secrets go in, never out; every change is audited.
 import { z } from 'zod';
-import type { ApiRouter } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import { createIdentityProvider, deleteIdentityProvider, identityProviderView, listIdentityProviders, updateIdentityProvider } from '../../accounts/identity-provider-store.ts';
@@ -10,7 +10,9 @@ import { setSigninDomains, signinDomainsSetting } from '../../accounts/signin-do
 import { recordAudit } from '../../admin/audit-log.ts';
 import { invalidRequest } from '../../gateway-errors.ts';
 import { actorOf } from './admin-routes.ts';
-import { identityProviderAnswer, identityProviderDeletedAnswer, identityProvidersAnswer, signinDomainsAnswer } from './answers/admin-identity-answers.ts';
+
+// The answer schemas load on first use (src/http/api-route.ts lazyAnswer).
+const adminIdentityAnswers = () => import('./answers/admin-identity-answers.ts');
 
 const httpUrl = z.url({ protocol: /^https?$/ }).max(500);
 const providerFields = {
@@ -38,11 +40,11 @@ export function adminIdentityRoutes(api: ApiRouter, accounts: AccountsDeps): voi
   const view = (row: Parameters<typeof identityProviderView>[0]) => ({ ...identityProviderView(row), redirect_uri: redirectUriFor(accounts, row) });
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/identity-providers', answer: identityProvidersAnswer, summary: 'Identity providers for sign-in, with the redirect URI to register at each.',
+    ...admin, method: 'GET', url: '/api/admin/identity-providers', answer: lazyAnswer(adminIdentityAnswers, (m) => m.identityProvidersAnswer), summary: 'Identity providers for sign-in, with the redirect URI to register at each.',
     handler: async () => ({ data: (await listIdentityProviders(accounts)).map(view) }),
   });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/identity-providers', answer: identityProviderAnswer, status: 201, body: identityProviderSchema,
+    ...admin, method: 'POST', url: '/api/admin/identity-providers', answer: lazyAnswer(adminIdentityAnswers, (m) => m.identityProviderAnswer), status: 201, body: identityProviderSchema,
     summary: 'Add an identity provider: OpenID Connect (by discovery from its issuer) or GitHub. The client secret is stored encrypted and never shown again.',
     handler: async ({ caller, body }) => {
       const row = await createIdentityProvider(accounts, body);
@@ -51,7 +53,7 @@ export function adminIdentityRoutes(api: ApiRouter, accounts: AccountsDeps): voi
     },
   });
   api.route({
-    ...admin, method: 'PATCH', url: '/api/admin/identity-providers/:id', answer: identityProviderAnswer, params: idParams, body: providerChanges,
+    ...admin, method: 'PATCH', url: '/api/admin/identity-providers/:id', answer: lazyAnswer(adminIdentityAnswers, (m) => m.identityProviderAnswer), params: idParams, body: providerChanges,
     summary: 'Change an identity provider; a client secret left out stays as it is.',
     handler: async ({ caller, params, body }) => {
       const row = await updateIdentityProvider(accounts, params.id, body);
@@ -60,7 +62,7 @@ export function adminIdentityRoutes(api: ApiRouter, accounts: AccountsDeps): voi
     },
   });
   api.route({
-    ...admin, method: 'DELETE', url: '/api/admin/identity-providers/:id', answer: identityProviderDeletedAnswer, params: idParams,
+    ...admin, method: 'DELETE', url: '/api/admin/identity-providers/:id', answer: lazyAnswer(adminIdentityAnswers, (m) => m.identityProviderDeletedAnswer), params: idParams,
     summary: 'Remove an identity provider; the accounts linked to it stay, unlinked.',
     handler: async ({ caller, params }) => {
       await deleteIdentityProvider(accounts, params.id);
@@ -69,11 +71,11 @@ export function adminIdentityRoutes(api: ApiRouter, accounts: AccountsDeps): voi
     },
   });
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/signin-domains', answer: signinDomainsAnswer, summary: 'E-mail domains that must sign in with an identity provider.',
+    ...admin, method: 'GET', url: '/api/admin/signin-domains', answer: lazyAnswer(adminIdentityAnswers, (m) => m.signinDomainsAnswer), summary: 'E-mail domains that must sign in with an identity provider.',
     handler: async () => signinDomainsSetting(accounts),
   });
   api.route({
-    ...admin, method: 'PUT', url: '/api/admin/signin-domains', answer: signinDomainsAnswer, body: domainsSchema,
+    ...admin, method: 'PUT', url: '/api/admin/signin-domains', answer: lazyAnswer(adminIdentityAnswers, (m) => m.signinDomainsAnswer), body: domainsSchema,
     summary: 'Set the e-mail domains that must sign in with an identity provider (password and passkey sign-in are refused for them), and optionally which providers (slugs) vouch for them: another provider is then refused for those addresses too.',
     handler: async ({ caller, body }) => {
       if (body.providers) {

@@ -1,7 +1,7 @@
 // /api/admin/mcp-servers: the upstream MCP servers /mcp fronts (issue 32), edited at runtime: add, edit
 // (the credential is write-only), enable or disable, choose the groups that see it, delete, and test
 // (connect and list its tools). Every change is audited and announced to every instance.
-import type { ApiRouter } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import type { ApiCaller } from '../api-caller.ts';
@@ -12,7 +12,9 @@ import { createMcpServer, editMcpServer, findMcpServerOr404, removeMcpServer, te
 import { listMcpServers } from '../../db/repositories/mcp-servers.ts';
 import { mcpServerView } from '../../mcp/mcp-server-rows.ts';
 import { actorOf } from './admin-routes.ts';
-import { mcpServerAnswer, mcpServerDeletedAnswer, mcpServersAnswer, mcpServerTestAnswer } from './answers/admin-mcp-answers.ts';
+
+// The answer schemas load on first use (src/http/api-route.ts lazyAnswer).
+const adminMcpAnswers = () => import('./answers/admin-mcp-answers.ts');
 
 export function adminMcpRoutes(api: ApiRouter, accounts: AccountsDeps): void {
   const admin = { tag: 'Administration', access: 'admin' as const, allowKeys: true };
@@ -24,11 +26,11 @@ export function adminMcpRoutes(api: ApiRouter, accounts: AccountsDeps): void {
   };
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/mcp-servers', answer: mcpServersAnswer, summary: 'Upstream MCP servers: address, transport, groups, price, status (credentials only as their kind and header names).',
+    ...admin, method: 'GET', url: '/api/admin/mcp-servers', answer: lazyAnswer(adminMcpAnswers, (m) => m.mcpServersAnswer), summary: 'Upstream MCP servers: address, transport, groups, price, status (credentials only as their kind and header names).',
     handler: async () => ({ data: (await listMcpServers(db)).map(view) }),
   });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/mcp-servers', answer: mcpServerAnswer, status: 201, body: mcpServerSchema, summary: "Add an MCP server (the config file's mcp_servers shape; headers and oauth are write-only).",
+    ...admin, method: 'POST', url: '/api/admin/mcp-servers', answer: lazyAnswer(adminMcpAnswers, (m) => m.mcpServerAnswer), status: 201, body: mcpServerSchema, summary: "Add an MCP server (the config file's mcp_servers shape; headers and oauth are write-only).",
     handler: async ({ caller, body }) => {
       await requireKnownGroups(db, body.groups, 'groups');
       const row = await createMcpServer(db, accounts.secrets, body);
@@ -37,7 +39,7 @@ export function adminMcpRoutes(api: ApiRouter, accounts: AccountsDeps): void {
     },
   });
   api.route({
-    ...admin, method: 'PATCH', url: '/api/admin/mcp-servers/:id', answer: mcpServerAnswer, params: idParams, body: mcpServerPatchSchema, summary: 'Edit an MCP server: enable or disable it, its groups, price, timeout; headers or oauth replace its credential (null clears it).',
+    ...admin, method: 'PATCH', url: '/api/admin/mcp-servers/:id', answer: lazyAnswer(adminMcpAnswers, (m) => m.mcpServerAnswer), params: idParams, body: mcpServerPatchSchema, summary: 'Edit an MCP server: enable or disable it, its groups, price, timeout; headers or oauth replace its credential (null clears it).',
     handler: async ({ caller, params, body }) => {
       if (body.groups) await requireKnownGroups(db, body.groups, 'groups');
       const { before, after } = await editMcpServer(db, accounts.secrets, params.id, body);
@@ -46,7 +48,7 @@ export function adminMcpRoutes(api: ApiRouter, accounts: AccountsDeps): void {
     },
   });
   api.route({
-    ...admin, method: 'DELETE', url: '/api/admin/mcp-servers/:id', answer: mcpServerDeletedAnswer, params: idParams, summary: 'Delete an MCP server; its calls stay in the usage log.',
+    ...admin, method: 'DELETE', url: '/api/admin/mcp-servers/:id', answer: lazyAnswer(adminMcpAnswers, (m) => m.mcpServerDeletedAnswer), params: idParams, summary: 'Delete an MCP server; its calls stay in the usage log.',
     handler: async ({ caller, params }) => {
       const row = await removeMcpServer(db, params.id);
       await changed(caller, 'mcp_server.delete', `mcp_server:${params.id}`, view(row), null);
@@ -54,7 +56,7 @@ export function adminMcpRoutes(api: ApiRouter, accounts: AccountsDeps): void {
     },
   });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/mcp-servers/:id/test', answer: mcpServerTestAnswer, params: idParams, summary: 'Connect to the server with its credential (even while disabled) and list its tools.',
+    ...admin, method: 'POST', url: '/api/admin/mcp-servers/:id/test', answer: lazyAnswer(adminMcpAnswers, (m) => m.mcpServerTestAnswer), params: idParams, summary: 'Connect to the server with its credential (even while disabled) and list its tools.',
     handler: async ({ params }) => ({ name: (await findMcpServerOr404(db, params.id)).name, ...(await testMcpServer(await findMcpServerOr404(db, params.id), accounts.secrets)) }),
   });
 }

@@ -6,7 +6,7 @@ import type { GatewayState } from '../../gateway-state.ts';
 import type { UpstreamAgents } from '../../upstream/upstream-agent.ts';
 import type { CircuitBreakers } from '../../routing/circuit-breaker.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
-import type { ApiRouter } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer } from '../api-route.ts';
 import { idParams, timeParam } from '../api-route.ts';
 import { readPlatformOverview } from '../../admin/platform-overview.ts';
 import { readChannelBalance } from '../../routing/channel-balance.ts';
@@ -17,7 +17,9 @@ import { recordAudit } from '../../admin/audit-log.ts';
 import { apiNotFound, invalidRequest } from '../../gateway-errors.ts';
 import { actorOf } from './admin-routes.ts';
 import { listChannelStatuses } from '../../db/repositories/channels.ts';
-import { channelBalanceAnswer, overviewAnswer, testAllAnswer, upstreamModelsAnswer } from './answers/admin-ops-answers.ts';
+
+// The answer schemas load on first use (src/http/api-route.ts lazyAnswer).
+const adminOpsAnswers = () => import('./answers/admin-ops-answers.ts');
 
 interface AdminOpsDeps {
   state: GatewayState;
@@ -36,7 +38,7 @@ export function adminOpsRoutes(api: ApiRouter, deps: AdminOpsDeps, accounts: Acc
   };
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/overview', answer: overviewAnswer,
+    ...admin, method: 'GET', url: '/api/admin/overview', answer: lazyAnswer(adminOpsAnswers, (m) => m.overviewAnswer),
     summary: "The platform over a period (default the last 24 hours): requests, errors, tokens, cost, revenue (card top-ups completed, codes redeemed), a series by bucket, the top users and models by cost, and each channel's status, circuit breaker (this instance) and failed calls of the last hour.",
     query: z.object({ from: timeParam.optional(), to: timeParam.optional(), bucket: z.enum(['minute', 'hour', 'day']).default('hour') }).strict(),
     handler: async ({ query }) => {
@@ -51,7 +53,7 @@ export function adminOpsRoutes(api: ApiRouter, deps: AdminOpsDeps, accounts: Acc
   });
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/channels/:id/balance', answer: channelBalanceAnswer, params: idParams,
+    ...admin, method: 'GET', url: '/api/admin/channels/:id/balance', answer: lazyAnswer(adminOpsAnswers, (m) => m.channelBalanceAnswer), params: idParams,
     summary: "The channel's remaining balance as its upstream reports it (OpenAI-compatible servers such as new-api and one-api: /v1/dashboard/billing/subscription and usage, or /dashboard/billing/credit_grants); available: false with the reason otherwise.",
     handler: async ({ params }) => {
       const channel = routedChannel(params.id);
@@ -60,7 +62,7 @@ export function adminOpsRoutes(api: ApiRouter, deps: AdminOpsDeps, accounts: Acc
   });
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/channels/:id/upstream-models', answer: upstreamModelsAnswer, params: idParams,
+    ...admin, method: 'GET', url: '/api/admin/channels/:id/upstream-models', answer: lazyAnswer(adminOpsAnswers, (m) => m.upstreamModelsAnswer), params: idParams,
     summary: "The model ids the channel's upstream lists (OpenAI and Anthropic /v1/models, Gemini models.list), with which the channel serves already; available: false with the upstream's status and error otherwise.",
     handler: async ({ params }) => {
       const channel = routedChannel(params.id);
@@ -70,7 +72,7 @@ export function adminOpsRoutes(api: ApiRouter, deps: AdminOpsDeps, accounts: Acc
   });
 
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/channels/test-all', answer: testAllAnswer, summary: 'Test every channel at once (or those in channel_ids), four at a time, each as the single Test does on its first model; reenable: true turns back on the channels the gateway disabled itself that pass.',
+    ...admin, method: 'POST', url: '/api/admin/channels/test-all', answer: lazyAnswer(adminOpsAnswers, (m) => m.testAllAnswer), summary: 'Test every channel at once (or those in channel_ids), four at a time, each as the single Test does on its first model; reenable: true turns back on the channels the gateway disabled itself that pass.',
     body: z.object({ channel_ids: z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).min(1).max(1_000).optional(), reenable: z.boolean().optional() }).strict(),
     handler: async ({ caller, body, reply }) => {
       // Thousands of channels take a while: when the administrator goes away (tab closed, request

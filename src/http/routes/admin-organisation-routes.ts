@@ -1,7 +1,7 @@
 // /api/admin/organisations: every organisation with its wallet and members, and the channel group its keys
 // use (a platform administrator's choice, audited; the keys move at once on every instance).
 import { z } from 'zod';
-import type { ApiRouter } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import { findOrganisation, listOrganisations, setOrganisationGroup } from '../../db/repositories/organisations.ts';
@@ -9,13 +9,15 @@ import { findGroupByName } from '../../db/repositories/groups.ts';
 import { apiNotFound, invalidRequest } from '../../gateway-errors.ts';
 import { recordAudit } from '../../admin/audit-log.ts';
 import { actorOf } from './admin-routes.ts';
-import { adminOrganisationsAnswer, organisationGroupSetAnswer } from './answers/admin-organisation-answers.ts';
+
+// The answer schemas load on first use (src/http/api-route.ts lazyAnswer).
+const adminOrganisationAnswers = () => import('./answers/admin-organisation-answers.ts');
 
 export function adminOrganisationRoutes(api: ApiRouter, accounts: AccountsDeps): void {
   const tag = 'Administration';
   api.route({
     method: 'GET', url: '/api/admin/organisations', tag, access: 'admin', allowKeys: true, summary: 'Every organisation: members, balance, channel group.',
-    answer: adminOrganisationsAnswer,
+    answer: lazyAnswer(adminOrganisationAnswers, (m) => m.adminOrganisationsAnswer),
     handler: async () => ({
       data: (await listOrganisations(accounts.db)).map((row) => ({
         id: Number(row.id), name: row.name, group: row.group_name, members: row.members, balance_usd: Number(row.balance_micros) / 1_000_000,
@@ -26,7 +28,7 @@ export function adminOrganisationRoutes(api: ApiRouter, accounts: AccountsDeps):
   api.route({
     method: 'PATCH', url: '/api/admin/organisations/:id', tag, access: 'admin', allowKeys: true, params: idParams, summary: "Set the organisation's channel group: every key of it uses that group from the next request on.",
     body: z.object({ group: z.string().trim().min(1).max(128) }).strict(),
-    answer: organisationGroupSetAnswer,
+    answer: lazyAnswer(adminOrganisationAnswers, (m) => m.organisationGroupSetAnswer),
     handler: async ({ caller, params, body }) => {
       const organisation = await findOrganisation(accounts.db, params.id);
       if (!organisation) throw apiNotFound('Organisation');

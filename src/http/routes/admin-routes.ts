@@ -7,7 +7,7 @@ import type { Accounting } from '../../metering/accounting.ts';
 import { isValidCidr } from '../../accounts/ip-allowlist.ts';
 import { revokeKey, createKey, listKeys, updateKey } from '../../admin/admin-keys.ts';
 import { grantToWallet } from '../../admin/admin-wallets.ts';
-import type { ApiRouter } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
 import type { ApiCaller } from '../api-caller.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
@@ -19,7 +19,9 @@ import { requireKnownGroups } from '../../admin/admin-number-rules.ts';
 import { hasAtMostDecimals } from '../../metering/money-bounds.ts';
 import { emailField, passwordField } from './api-auth-routes.ts';
 import { mcpToolEntry } from '../../config/mcp-server-schema.ts';
-import { adminKeysAnswer, adminUserAnswer, adminUsersAnswer, auditAnswer, createdKeyAnswer, createdUserAnswer, grantAnswer, keyRevokedAnswer, keyUpdatedAnswer, twoFactorResetAnswer } from './answers/admin-answers.ts';
+
+// The answer schemas load on first use (src/http/api-route.ts lazyAnswer).
+const adminAnswers = () => import('./answers/admin-answers.ts');
 
 // Bounds checked here, at the HTTP edge: a NUL character is refused by PostgreSQL (a 500 before), and
 // amounts past these would overflow micro-USD integers (BIGINT on PostgreSQL, safe integers in JS).
@@ -56,9 +58,9 @@ export function adminRoutes(api: ApiRouter, deps: AdminRouteDeps, accounts: Acco
   const audit = (caller: ApiCaller, action: string, target: string, before: unknown, after: unknown) => recordAudit(accounts.db, actorOf(caller), action, target, before, after);
   const keyRow = (id: number) => findApiKeyById(accounts.db, id);
 
-  api.route({ ...admin, method: 'GET', url: '/api/admin/keys', answer: adminKeysAnswer, summary: "Every user's keys.", handler: async () => ({ data: await listKeys(accounts.db) }) });
+  api.route({ ...admin, method: 'GET', url: '/api/admin/keys', answer: lazyAnswer(adminAnswers, (m) => m.adminKeysAnswer), summary: "Every user's keys.", handler: async () => ({ data: await listKeys(accounts.db) }) });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/keys', answer: createdKeyAnswer, status: 201, body: newKeySchema, summary: 'Create a key for a user; the secret is in this answer only.',
+    ...admin, method: 'POST', url: '/api/admin/keys', answer: lazyAnswer(adminAnswers, (m) => m.createdKeyAnswer), status: 201, body: newKeySchema, summary: 'Create a key for a user; the secret is in this answer only.',
     handler: async ({ caller, body }) => {
       await requireKnownGroups(accounts.db, [body.group ?? 'default'], 'group');
       const created = await createKey(accounts.db, accounts.announce, body);
@@ -68,7 +70,7 @@ export function adminRoutes(api: ApiRouter, deps: AdminRouteDeps, accounts: Acco
     },
   });
   api.route({
-    ...admin, method: 'PATCH', url: '/api/admin/keys/:id', answer: keyUpdatedAnswer, params: idParams, body: keyChangesSchema, summary: "Change any key's settings (a deleted key stays deleted).",
+    ...admin, method: 'PATCH', url: '/api/admin/keys/:id', answer: lazyAnswer(adminAnswers, (m) => m.keyUpdatedAnswer), params: idParams, body: keyChangesSchema, summary: "Change any key's settings (a deleted key stays deleted).",
     handler: async ({ caller, params, body }) => {
       if (body.group !== undefined) await requireKnownGroups(accounts.db, [body.group], 'group');
       const before = await keyRow(params.id);
@@ -79,7 +81,7 @@ export function adminRoutes(api: ApiRouter, deps: AdminRouteDeps, accounts: Acco
     },
   });
   api.route({
-    ...admin, method: 'DELETE', url: '/api/admin/keys/:id', answer: keyRevokedAnswer, params: idParams, summary: 'Delete a key, for good: it can never be enabled again, by anyone.',
+    ...admin, method: 'DELETE', url: '/api/admin/keys/:id', answer: lazyAnswer(adminAnswers, (m) => m.keyRevokedAnswer), params: idParams, summary: 'Delete a key, for good: it can never be enabled again, by anyone.',
     handler: async ({ caller, params }) => {
       const before = await keyRow(params.id);
       await revokeKey(accounts.db, accounts.announce, params.id);
@@ -89,12 +91,12 @@ export function adminRoutes(api: ApiRouter, deps: AdminRouteDeps, accounts: Acco
   });
 
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/users', answer: adminUsersAnswer, summary: 'Search users by e-mail or name.',
+    ...admin, method: 'GET', url: '/api/admin/users', answer: lazyAnswer(adminAnswers, (m) => m.adminUsersAnswer), summary: 'Search users by e-mail or name.',
     query: z.object({ q: z.string().max(200).optional(), limit: z.coerce.number().int().min(1).max(500).default(50), cursor: z.coerce.number().int().nonnegative().optional() }).strict(),
     handler: async ({ query }) => searchUsers(accounts, { q: query.q, limit: query.limit, after: query.cursor }),
   });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/users', answer: createdUserAnswer, status: 201, summary: 'Create a user; without a password, a one-time link to set it is mailed and answered.',
+    ...admin, method: 'POST', url: '/api/admin/users', answer: lazyAnswer(adminAnswers, (m) => m.createdUserAnswer), status: 201, summary: 'Create a user; without a password, a one-time link to set it is mailed and answered.',
     body: z.object({ email: emailField, name: z.string().trim().min(1).max(100).optional(), role: z.enum(['user', 'admin']).optional(), password: passwordField.optional() }).strict(),
     handler: async ({ caller, body }) => {
       const { user, set_password_url } = await adminCreateUser(accounts, body);
@@ -103,11 +105,11 @@ export function adminRoutes(api: ApiRouter, deps: AdminRouteDeps, accounts: Acco
     },
   });
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/users/:id', answer: adminUserAnswer, params: idParams, summary: 'One user.',
+    ...admin, method: 'GET', url: '/api/admin/users/:id', answer: lazyAnswer(adminAnswers, (m) => m.adminUserAnswer), params: idParams, summary: 'One user.',
     handler: async ({ params }) => adminUserView(await findUserOr404(accounts, params.id)),
   });
   api.route({
-    ...admin, method: 'PATCH', url: '/api/admin/users/:id', answer: adminUserAnswer, params: idParams, summary: 'Disable or enable, change role or limits. A role or status change ends their sessions.',
+    ...admin, method: 'PATCH', url: '/api/admin/users/:id', answer: lazyAnswer(adminAnswers, (m) => m.adminUserAnswer), params: idParams, summary: 'Disable or enable, change role or limits. A role or status change ends their sessions.',
     body: z.object({ status: z.enum(['active', 'disabled']).optional(), role: z.enum(['user', 'admin']).optional(), rpm_limit: z.number().int().positive().max(MAX_RATE_LIMIT).nullable().optional(), tpm_limit: z.number().int().positive().max(MAX_RATE_LIMIT).nullable().optional() }).strict(),
     handler: async ({ caller, params, body }) => {
       const { before, after } = await adminUpdateUser(accounts, params.id, body);
@@ -116,7 +118,7 @@ export function adminRoutes(api: ApiRouter, deps: AdminRouteDeps, accounts: Acco
     },
   });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/users/:id/reset-2fa', answer: twoFactorResetAnswer, params: idParams, summary: "Turn off a user's two-factor sign-in (and end their sessions).",
+    ...admin, method: 'POST', url: '/api/admin/users/:id/reset-2fa', answer: lazyAnswer(adminAnswers, (m) => m.twoFactorResetAnswer), params: idParams, summary: "Turn off a user's two-factor sign-in (and end their sessions).",
     handler: async ({ caller, params }) => {
       const before = await adminResetTwoFactor(accounts, params.id);
       await audit(caller, 'user.reset_2fa', `user:${params.id}`, { two_factor_enabled: before.totp_secret_encrypted !== null }, { two_factor_enabled: false });
@@ -124,7 +126,7 @@ export function adminRoutes(api: ApiRouter, deps: AdminRouteDeps, accounts: Acco
     },
   });
   api.route({
-    ...admin, method: 'POST', url: '/api/admin/users/:id/grant', answer: grantAnswer, params: idParams, body: grantSchema, summary: 'Grant (positive) or debit (negative) a wallet, with a note; a ledger row.',
+    ...admin, method: 'POST', url: '/api/admin/users/:id/grant', answer: lazyAnswer(adminAnswers, (m) => m.grantAnswer), params: idParams, body: grantSchema, summary: 'Grant (positive) or debit (negative) a wallet, with a note; a ledger row.',
     handler: async ({ caller, params, body }) => {
       await findUserOr404(accounts, params.id);
       const before = await deps.accounting.balance(params.id);
@@ -134,7 +136,7 @@ export function adminRoutes(api: ApiRouter, deps: AdminRouteDeps, accounts: Acco
     },
   });
   api.route({
-    ...admin, method: 'GET', url: '/api/admin/audit', answer: auditAnswer, summary: 'The audit log, newest first: who, what, before and after, when.',
+    ...admin, method: 'GET', url: '/api/admin/audit', answer: lazyAnswer(adminAnswers, (m) => m.auditAnswer), summary: 'The audit log, newest first: who, what, before and after, when.',
     query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50), cursor: z.coerce.number().int().positive().optional() }).strict(),
     handler: async ({ query }) => listAudit(accounts.db, query.limit, query.cursor),
   });

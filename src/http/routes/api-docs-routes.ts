@@ -7,7 +7,7 @@ import { buildOpenApiDocument } from '../openapi-document.ts';
 export function apiDocsRoutes(app: FastifyInstance, router: ApiRouter, publicUrl: () => string): void {
   let cached: string | undefined;
   app.get('/api/openapi.json', { config: { errorFormat: 'openai-chat' } }, async (_request, reply) => {
-    cached ??= JSON.stringify(buildOpenApiDocument(router.routes, publicUrl()));
+    cached ??= JSON.stringify(await buildOpenApiDocument(router.routes, publicUrl()));
     return reply.type('application/json').send(cached);
   });
   app.get('/api/docs', async (_request, reply) => reply.type('text/html; charset=utf-8')

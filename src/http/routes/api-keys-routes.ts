@@ -1,7 +1,7 @@
 // /api/keys: a user's own API keys; /api/groups: the groups a key can use and their models.
 import { z } from 'zod';
 import { hasAtMostDecimals } from '../../metering/money-bounds.ts';
-import type { ApiRouter } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import type { GatewayState } from '../../gateway-state.ts';
@@ -9,7 +9,9 @@ import { isValidCidr } from '../../accounts/ip-allowlist.ts';
 import { mcpToolEntry } from '../../config/mcp-server-schema.ts';
 import { createUserKey, deleteUserKey, listUserKeys, rotateUserKey, selfServiceGroups, updateUserKey } from '../../accounts/user-keys.ts';
 import { listGroupsNamed } from '../../db/repositories/groups.ts';
-import { groupsAnswer, keyAnswer, keyDeletedAnswer, keysAnswer, keyWithSecretAnswer } from './answers/keys-answers.ts';
+
+// The answer schemas load on first use (src/http/api-route.ts lazyAnswer).
+const keysAnswers = () => import('./answers/keys-answers.ts');
 
 const keyFields = {
   group: z.string().trim().min(1).max(128).optional(),
@@ -25,13 +27,13 @@ export function apiKeysRoutes(api: ApiRouter, deps: AccountsDeps, state: Gateway
   const tag = 'Keys';
   api.route({
     method: 'GET', url: '/api/keys', tag, access: 'verified', allowKeys: true, summary: 'My keys: prefix, name, group, restrictions, created, last used, spend.',
-    answer: keysAnswer,
+    answer: lazyAnswer(keysAnswers, (m) => m.keysAnswer),
     handler: async ({ caller }) => ({ data: await listUserKeys(deps, caller.user.id) }),
   });
   api.route({
     method: 'POST', url: '/api/keys', tag, access: 'verified', status: 201, summary: 'Create a key; the secret is in this answer only.',
     body: z.object({ name: keyName, ...keyFields }).strict(),
-    answer: keyWithSecretAnswer,
+    answer: lazyAnswer(keysAnswers, (m) => m.keyWithSecretAnswer),
     handler: async ({ caller, body }) => {
       const created = await createUserKey(deps, caller.user.id, body);
       return { key: created.key, ...created.data };
@@ -40,12 +42,12 @@ export function apiKeysRoutes(api: ApiRouter, deps: AccountsDeps, state: Gateway
   api.route({
     method: 'PATCH', url: '/api/keys/:id', tag, access: 'verified', params: idParams, summary: 'Edit a key, or disable / enable it (enabled).',
     body: z.object({ name: keyName.optional(), enabled: z.boolean().optional(), ...keyFields }).strict(),
-    answer: keyAnswer,
+    answer: lazyAnswer(keysAnswers, (m) => m.keyAnswer),
     handler: async ({ caller, params, body }) => (await updateUserKey(deps, caller.user.id, params.id, body)).after,
   });
   api.route({
     method: 'POST', url: '/api/keys/:id/rotate', tag, access: 'verified', params: idParams, summary: 'A new secret with the same settings; the old one stops at once.',
-    answer: keyWithSecretAnswer,
+    answer: lazyAnswer(keysAnswers, (m) => m.keyWithSecretAnswer),
     handler: async ({ caller, params }) => {
       const rotated = await rotateUserKey(deps, caller.user.id, params.id);
       return { key: rotated.key, ...rotated.data };
@@ -53,7 +55,7 @@ export function apiKeysRoutes(api: ApiRouter, deps: AccountsDeps, state: Gateway
   });
   api.route({
     method: 'DELETE', url: '/api/keys/:id', tag, access: 'verified', params: idParams, summary: 'Delete a key, for good.',
-    answer: keyDeletedAnswer,
+    answer: lazyAnswer(keysAnswers, (m) => m.keyDeletedAnswer),
     handler: async ({ caller, params }) => {
       await deleteUserKey(deps, caller.user.id, params.id);
       return { id: params.id, deleted: true as const };
@@ -61,7 +63,7 @@ export function apiKeysRoutes(api: ApiRouter, deps: AccountsDeps, state: Gateway
   });
   api.route({
     method: 'GET', url: '/api/groups', tag, access: 'verified', allowKeys: true, summary: 'Groups I can pick for my keys (set by an admin), with their price ratio and models.',
-    answer: groupsAnswer,
+    answer: lazyAnswer(keysAnswers, (m) => m.groupsAnswer),
     handler: async () => {
       const allowed = await selfServiceGroups(deps);
       const groups = allowed.length === 0 ? [] : await listGroupsNamed(deps.db, allowed);

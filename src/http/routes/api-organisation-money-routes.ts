@@ -3,7 +3,7 @@
 // wallet (ledger, payments) is the owners' and billing members'; they top it up with Stripe Checkout or a
 // redemption code, through the same services as a personal wallet, aimed at the organisation's account.
 import { z } from 'zod';
-import type { ApiRouter } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer } from '../api-route.ts';
 import type { PaymentsDeps } from '../../payments/payments-deps.ts';
 import { MANAGERS, PAYERS, isManager, membershipFor } from '../../accounts/organisations.ts';
 import type { MembershipRow } from '../../db/repositories/organisations.ts';
@@ -16,10 +16,10 @@ import { readLedgerPage, readWalletSummary } from '../../accounts/wallet-reader.
 import { startTopUp } from '../../payments/topups.ts';
 import { redeemCode } from '../../payments/redemption-codes.ts';
 import { apiNotFound, invalidRequest } from '../../gateway-errors.ts';
-import {
-  organisationLogAnswer, organisationLogsAnswer, organisationPaymentsAnswer, organisationStatsAnswer, organisationWalletAnswer,
-} from './answers/api-organisation-money-answers.ts';
-import { redeemedAnswer, topUpStartedAnswer } from './answers/api-payments-answers.ts';
+
+// The answer schemas load on first use (src/http/api-route.ts lazyAnswer).
+const apiOrganisationMoneyAnswers = () => import('./answers/api-organisation-money-answers.ts');
+const apiPaymentsAnswers = () => import('./answers/api-payments-answers.ts');
 
 const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const orgParams = z.object({ id });
@@ -50,7 +50,7 @@ export function apiOrganisationMoneyRoutes(api: ApiRouter, deps: PaymentsDeps): 
   api.route({
     method: 'GET', url: '/api/orgs/:id/logs', tag, access: 'verified', params: orgParams, query: logQuery,
     summary: "The organisation's calls, newest first (every member's for owners and admins, filter member_id; else the calls of my keys).",
-    answer: organisationLogsAnswer,
+    answer: lazyAnswer(apiOrganisationMoneyAnswers, (m) => m.organisationLogsAnswer),
     handler: async ({ caller, params, query }) => {
       const membership = await membershipFor(deps, params.id, caller.user.id);
       const keyIds = await readableKeys(membership, caller.user.id, query.member_id);
@@ -59,7 +59,7 @@ export function apiOrganisationMoneyRoutes(api: ApiRouter, deps: PaymentsDeps): 
   });
   api.route({
     method: 'GET', url: '/api/orgs/:id/logs/:log_id', tag, access: 'verified', params: z.object({ id, log_id: id }), summary: 'One call of the organisation, with its attempts and charge.',
-    answer: organisationLogAnswer,
+    answer: lazyAnswer(apiOrganisationMoneyAnswers, (m) => m.organisationLogAnswer),
     handler: async ({ caller, params }) => {
       const membership = await membershipFor(deps, params.id, caller.user.id);
       const detail = await readLogDetail(deps.db, params.log_id, membership.wallet_user_id);
@@ -72,7 +72,7 @@ export function apiOrganisationMoneyRoutes(api: ApiRouter, deps: PaymentsDeps): 
     method: 'GET', url: '/api/orgs/:id/stats', tag, access: 'verified', params: orgParams,
     summary: "Requests, errors, cost and tokens of the organisation, with by_member (owners and admins), or of my keys in it.",
     query: z.object({ bucket: z.enum(['minute', 'hour', 'day']).default('hour'), from: time.optional(), to: time.optional(), member_id: id.optional() }).strict(),
-    answer: organisationStatsAnswer,
+    answer: lazyAnswer(apiOrganisationMoneyAnswers, (m) => m.organisationStatsAnswer),
     handler: async ({ caller, params, query }) => {
       const membership = await membershipFor(deps, params.id, caller.user.id);
       const to = query.to ?? Date.now();
@@ -105,7 +105,7 @@ export function apiOrganisationMoneyRoutes(api: ApiRouter, deps: PaymentsDeps): 
   api.route({
     method: 'GET', url: '/api/orgs/:id/wallet', tag, access: 'verified', params: orgParams, summary: "The shared wallet: balance, usage and its ledger (owners, admins and billing).",
     query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cursor: z.string().max(100).optional() }).strict(),
-    answer: organisationWalletAnswer,
+    answer: lazyAnswer(apiOrganisationMoneyAnswers, (m) => m.organisationWalletAnswer),
     handler: async ({ caller, params, query }) => {
       const membership = await membershipFor(deps, params.id, caller.user.id, [...new Set([...PAYERS, ...MANAGERS])]);
       return {
@@ -118,7 +118,7 @@ export function apiOrganisationMoneyRoutes(api: ApiRouter, deps: PaymentsDeps): 
     method: 'POST', url: '/api/orgs/:id/wallet/topup', tag, access: 'verified', params: orgParams, status: 201,
     summary: "Top up the shared wallet by card (owners and billing): a Stripe Checkout Session, credited by Stripe's webhook.",
     body: z.object({ amount_usd: z.number().int().min(1) }).strict(),
-    answer: topUpStartedAnswer,
+    answer: lazyAnswer(apiPaymentsAnswers, (m) => m.topUpStartedAnswer),
     handler: async ({ caller, params, body }) => {
       const membership = await membershipFor(deps, params.id, caller.user.id, PAYERS);
       const wallet = await findUserById(deps.db, membership.wallet_user_id);
@@ -129,7 +129,7 @@ export function apiOrganisationMoneyRoutes(api: ApiRouter, deps: PaymentsDeps): 
   api.route({
     method: 'POST', url: '/api/orgs/:id/wallet/redeem', tag, access: 'verified', params: orgParams, summary: 'Redeem a code into the shared wallet (owners and billing).',
     body: z.object({ code: z.string().trim().min(1).max(100) }).strict(),
-    answer: redeemedAnswer,
+    answer: lazyAnswer(apiPaymentsAnswers, (m) => m.redeemedAnswer),
     handler: async ({ caller, params, body }) => {
       const membership = await membershipFor(deps, params.id, caller.user.id, PAYERS);
       const { amountMicros } = await redeemCode(deps, membership.wallet_user_id, body.code);
@@ -139,7 +139,7 @@ export function apiOrganisationMoneyRoutes(api: ApiRouter, deps: PaymentsDeps): 
   api.route({
     method: 'GET', url: '/api/orgs/:id/wallet/payments', tag, access: 'verified', params: orgParams, summary: "The shared wallet's card payments (owners and billing).",
     query: z.object({ cursor: z.coerce.number().int().positive().optional(), limit: z.coerce.number().int().min(1).max(200).optional() }).strict(),
-    answer: organisationPaymentsAnswer,
+    answer: lazyAnswer(apiOrganisationMoneyAnswers, (m) => m.organisationPaymentsAnswer),
     handler: async ({ caller, params, query }) => {
       const membership = await membershipFor(deps, params.id, caller.user.id, PAYERS);
       const limit = query.limit ?? 50;

@@ -3,7 +3,7 @@
 // registration also a recent sign-in: a passkey signs in without the password and without the TOTP code,
 // so a session taken over (a stolen cookie) must not turn into a credential of its own that outlives it.
 import { z } from 'zod';
-import type { ApiRouter } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer } from '../api-route.ts';
 import { idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import { listPasskeys, passkeyRegistrationOptions, passkeySignInOptions, passkeyView, registerPasskey, renamePasskey, signInWithPasskey } from '../../accounts/passkeys.ts';
@@ -13,8 +13,10 @@ import { linkedIdentitiesView, removePasskeyUnlessLast, unlinkIdentity } from '.
 import { forbidden } from '../../gateway-errors.ts';
 import { clientOf, startSession } from './api-auth-routes.ts';
 import type { ApiCaller } from '../api-caller.ts';
-import { signedInAnswer, statusAnswer } from './answers/auth-answers.ts';
-import { identitiesAnswer, passkeyAnswer, passkeyRegistrationOptionsAnswer, passkeySignInOptionsAnswer, passkeysAnswer } from './answers/passkey-answers.ts';
+
+// The answer schemas load on first use (src/http/api-route.ts lazyAnswer).
+const authAnswers = () => import('./answers/auth-answers.ts');
+const passkeyAnswers = () => import('./answers/passkey-answers.ts');
 
 /** How recent the session's sign-in must be to add a passkey. */
 const PASSKEY_SIGN_IN_WINDOW_MS = 15 * 60_000;
@@ -42,13 +44,13 @@ export function apiPasskeyRoutes(api: ApiRouter, deps: AccountsDeps): void {
   api.route({
     method: 'POST', url: '/api/auth/passkey/options', tag: auth, access: 'public', bodyLimit: PASSKEY_BODY_LIMIT,
     summary: 'Options for signing in with a passkey (navigator.credentials.get); the challenge is good for one answer within 5 minutes.',
-    answer: passkeySignInOptionsAnswer,
+    answer: lazyAnswer(passkeyAnswers, (m) => m.passkeySignInOptionsAnswer),
     handler: async () => passkeySignInOptions(deps),
   });
   api.route({
     method: 'POST', url: '/api/auth/passkey', tag: auth, access: 'public', bodyLimit: PASSKEY_BODY_LIMIT, body: z.object({ response: credentialSchema }).strict(),
     summary: 'Sign in with a passkey: the answer of navigator.credentials.get. No two-factor code follows (the passkey verified its user).',
-    answer: signedInAnswer,
+    answer: lazyAnswer(authAnswers, (m) => m.signedInAnswer),
     handler: async ({ body, request, reply }) => {
       const user = await signInWithPasskey(deps, body.response);
       if (user.status !== 'active') throw forbidden('This account is disabled.', 'account_disabled');
@@ -59,13 +61,13 @@ export function apiPasskeyRoutes(api: ApiRouter, deps: AccountsDeps): void {
 
   api.route({
     method: 'GET', url: '/api/me/passkeys', tag: me, access: 'signed_in', summary: 'My passkeys.',
-    answer: passkeysAnswer,
+    answer: lazyAnswer(passkeyAnswers, (m) => m.passkeysAnswer),
     handler: async ({ caller }) => ({ data: (await listPasskeys(deps, caller.user.id)).map(passkeyView) }),
   });
   api.route({
     method: 'POST', url: '/api/me/passkeys/options', tag: me, access: 'verified', bodyLimit: PASSKEY_BODY_LIMIT,
     summary: 'Options for registering a passkey (navigator.credentials.create); good for one answer within 5 minutes. Within 15 minutes of signing in (403 recent_sign_in_required after).',
-    answer: passkeyRegistrationOptionsAnswer,
+    answer: lazyAnswer(passkeyAnswers, (m) => m.passkeyRegistrationOptionsAnswer),
     handler: async ({ caller }) => {
       requireRecentSignIn(caller);
       return passkeyRegistrationOptions(deps, caller.user);
@@ -75,7 +77,7 @@ export function apiPasskeyRoutes(api: ApiRouter, deps: AccountsDeps): void {
     method: 'POST', url: '/api/me/passkeys', tag: me, access: 'verified', status: 201, bodyLimit: PASSKEY_BODY_LIMIT,
     body: z.object({ name: passkeyName, response: credentialSchema }).strict(),
     summary: 'Register a passkey: a name and the answer of navigator.credentials.create. Within 15 minutes of signing in (403 recent_sign_in_required after).',
-    answer: passkeyAnswer,
+    answer: lazyAnswer(passkeyAnswers, (m) => m.passkeyAnswer),
     handler: async ({ caller, body }) => {
       requireRecentSignIn(caller);
       return passkeyView(await registerPasskey(deps, caller.user, body.name, body.response));
@@ -84,13 +86,13 @@ export function apiPasskeyRoutes(api: ApiRouter, deps: AccountsDeps): void {
   api.route({
     method: 'PATCH', url: '/api/me/passkeys/:id', tag: me, access: 'verified', params: idParams, body: z.object({ name: passkeyName }).strict(),
     summary: 'Rename one of my passkeys.',
-    answer: passkeyAnswer,
+    answer: lazyAnswer(passkeyAnswers, (m) => m.passkeyAnswer),
     handler: async ({ caller, params, body }) => passkeyView(await renamePasskey(deps, caller.user.id, params.id, body.name)),
   });
   api.route({
     method: 'DELETE', url: '/api/me/passkeys/:id', tag: me, access: 'verified', params: idParams,
     summary: 'Remove one of my passkeys; it can no longer sign in. Never the last way to sign in (409 last_sign_in_method).',
-    answer: statusAnswer('removed'),
+    answer: lazyAnswer(authAnswers, (m) => m.statusAnswer('removed')),
     handler: async ({ caller, params }) => {
       await removePasskeyUnlessLast(deps, caller.user, params.id);
       return { status: 'removed' as const };
@@ -98,13 +100,13 @@ export function apiPasskeyRoutes(api: ApiRouter, deps: AccountsDeps): void {
   });
   api.route({
     method: 'GET', url: '/api/me/identities', tag: me, access: 'signed_in', summary: 'The identities at identity providers linked to my account.',
-    answer: identitiesAnswer,
+    answer: lazyAnswer(passkeyAnswers, (m) => m.identitiesAnswer),
     handler: async ({ caller }) => ({ data: await linkedIdentitiesView(deps, caller.user.id) }),
   });
   api.route({
     method: 'DELETE', url: '/api/me/identities/:id', tag: me, access: 'verified', params: idParams,
     summary: 'Unlink an identity: it no longer signs me in. Never the last way to sign in (409 last_sign_in_method).',
-    answer: statusAnswer('unlinked'),
+    answer: lazyAnswer(authAnswers, (m) => m.statusAnswer('unlinked')),
     handler: async ({ caller, params }) => {
       await unlinkIdentity(deps, caller.user, params.id);
       return { status: 'unlinked' as const };

@@ -1,19 +1,21 @@
 // The dashboard's playground: the models the signed-in user may call, and chat completions relayed under
 // the user's playground key (session with CSRF, like every state-changing /api request).
-import type { ApiRouter } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import type { RelayDeps } from '../../relay/relay-deps.ts';
 import { playgroundKeyFor } from '../../accounts/playground-key.ts';
 import { fastifyExchange, relayForKey } from './relay-route.ts';
 import { CHAT_COMPLETIONS } from './chat-completions-route.ts';
 import { kindOfModel } from '../../config/model-kind.ts';
-import { playgroundChatAnswer, playgroundModelsAnswer } from './answers/api-playground-answers.ts';
+
+// The answer schemas load on first use (src/http/api-route.ts lazyAnswer).
+const apiPlaygroundAnswers = () => import('./answers/api-playground-answers.ts');
 
 export function apiPlaygroundRoutes(api: ApiRouter, deps: RelayDeps, accounts: AccountsDeps): void {
   const tag = 'Playground';
   api.route({
     method: 'GET', url: '/api/playground/models', tag, access: 'verified', summary: 'The chat models the playground can call (those of my playground key\'s group; not embedding, image, audio or rerank models).',
-    answer: playgroundModelsAnswer,
+    answer: lazyAnswer(apiPlaygroundAnswers, (m) => m.playgroundModelsAnswer),
     handler: async ({ caller }) => {
       const key = await playgroundKeyFor(accounts, deps.state, caller.user.id);
       const snapshot = deps.state.current;
@@ -25,7 +27,7 @@ export function apiPlaygroundRoutes(api: ApiRouter, deps: RelayDeps, accounts: A
   api.route({
     method: 'POST', url: '/api/playground/chat/completions', tag, access: 'verified',
     summary: "A chat completion (OpenAI's request and answer, streamed or not) under my playground key: logged under the key name \"playground\" and charged to my wallet.",
-    answer: playgroundChatAnswer, returns: "OpenAI's chat completion; with stream: true, its chunks as server-sent events (text/event-stream)",
+    answer: lazyAnswer(apiPlaygroundAnswers, (m) => m.playgroundChatAnswer), returns: "OpenAI's chat completion; with stream: true, its chunks as server-sent events (text/event-stream)",
     handler: async ({ caller, request, reply }) => {
       await relayForKey(deps, fastifyExchange(request, reply), await playgroundKeyFor(accounts, deps.state, caller.user.id), CHAT_COMPLETIONS);
       return reply;

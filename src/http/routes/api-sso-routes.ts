@@ -3,7 +3,7 @@
 // when signed in, to /login?step=totp when the account has two-factor on, or to /login?signin_error=<code>.
 import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
-import type { ApiRouter } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import { findIdentityProviderBySlug, listIdentityProviders } from '../../accounts/identity-provider-store.ts';
 import { finishProviderSignIn, startProviderSignIn } from '../../accounts/identity-provider-sign-in.ts';
@@ -14,7 +14,9 @@ import { GatewayError } from '../../gateway-errors.ts';
 import { setSessionCookie } from '../session-cookie.ts';
 import { appendSetCookie, clearedSigninCookie, readSigninCookie, signinCookie } from '../signin-cookie.ts';
 import { clientOf, secureCookies } from './api-auth-routes.ts';
-import { providersAnswer } from './answers/sso-answers.ts';
+
+// The answer schemas load on first use (src/http/api-route.ts lazyAnswer).
+const ssoAnswers = () => import('./answers/sso-answers.ts');
 
 const slugParams = z.object({ slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be a provider slug') });
 
@@ -24,7 +26,7 @@ export function apiSsoRoutes(api: ApiRouter, deps: AccountsDeps): void {
 
   api.route({
     method: 'GET', url: '/api/auth/providers', tag, access: 'public', summary: 'The identity providers to sign in with (for the sign-in page).',
-    answer: providersAnswer,
+    answer: lazyAnswer(ssoAnswers, (m) => m.providersAnswer),
     handler: async () => ({ data: (await listIdentityProviders(deps, true)).map((row) => ({ slug: row.slug, name: row.name, kind: row.kind, start_url: `/api/auth/sso/${row.slug}/start` })) }),
   });
   api.route({

@@ -3,7 +3,7 @@
 // key, /api/stats defaults to that key's statistics (as before the dashboard existed).
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { ApiRouter } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer } from '../api-route.ts';
 import { idParams, timeParam } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import type { Accounting } from '../../metering/accounting.ts';
@@ -14,7 +14,9 @@ import { forbidden, invalidRequest } from '../../gateway-errors.ts';
 import { ownKey } from '../../accounts/user-keys.ts';
 import type { StatScope } from '../../metering/statistics.ts';
 import { findUserIdByEmailAnyCase } from '../../db/repositories/users.ts';
-import { adminLogDetailAnswer, adminLogPageAnswer, logDetailAnswer, logPageAnswer, statsAnswer, walletAnswer } from './answers/usage-answers.ts';
+
+// The answer schemas load on first use (src/http/api-route.ts lazyAnswer).
+const usageAnswers = () => import('./answers/usage-answers.ts');
 
 const positiveId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const logFilters = {
@@ -40,12 +42,12 @@ export function apiUsageRoutes(api: ApiRouter, deps: AccountsDeps, accounting: A
   const tag = 'Usage';
   api.route({
     method: 'GET', url: '/api/logs', tag, access: 'verified', allowKeys: true, query: logQuery, summary: 'My calls, newest first; filters; cursor pagination (next_cursor).',
-    answer: logPageAnswer,
+    answer: lazyAnswer(usageAnswers, (m) => m.logPageAnswer),
     handler: async ({ caller, query }) => readLogPage(deps.db, query, caller.user.id, query.limit, query.cursor),
   });
   api.route({
     method: 'GET', url: '/api/logs/:id', tag, access: 'verified', allowKeys: true, params: idParams, summary: 'One call: timing, tokens, cost, attempts.',
-    answer: logDetailAnswer,
+    answer: lazyAnswer(usageAnswers, (m) => m.logDetailAnswer),
     handler: async ({ caller, params }) => readLogDetail(deps.db, params.id, caller.user.id),
   });
   api.route({
@@ -63,7 +65,7 @@ export function apiUsageRoutes(api: ApiRouter, deps: AccountsDeps, accounting: A
   api.route({
     method: 'GET', url: '/api/admin/logs', tag: 'Administration', access: 'admin', allowKeys: true, query: adminLogQuery,
     summary: "Everyone's calls, newest first, with the user's name and e-mail and the channel; filters: user (user_id or the e-mail in user), key_id, model, channel_id, outcome, status, error_code, from/to.",
-    answer: adminLogPageAnswer,
+    answer: lazyAnswer(usageAnswers, (m) => m.adminLogPageAnswer),
     handler: async ({ query }) => {
       const resolved = await withUser(query);
       return resolved ? readLogPage(deps.db, resolved, null, query.limit, query.cursor) : { data: [], next_cursor: null };
@@ -80,7 +82,7 @@ export function apiUsageRoutes(api: ApiRouter, deps: AccountsDeps, accounting: A
   });
   api.route({
     method: 'GET', url: '/api/admin/logs/:id', tag: 'Administration', access: 'admin', allowKeys: true, params: idParams, summary: 'One call with channel names.',
-    answer: adminLogDetailAnswer,
+    answer: lazyAnswer(usageAnswers, (m) => m.adminLogDetailAnswer),
     handler: async ({ params }) => readLogDetail(deps.db, params.id, null),
   });
 
@@ -95,7 +97,7 @@ export function apiUsageRoutes(api: ApiRouter, deps: AccountsDeps, accounting: A
       // by_key lists this many keys, those that cost most; by_key_rest sums the others.
       keys: z.coerce.number().int().min(1).max(MAX_KEYS_LISTED).default(DEFAULT_KEYS_LISTED),
     }).strict(),
-    answer: statsAnswer,
+    answer: lazyAnswer(usageAnswers, (m) => m.statsAnswer),
     handler: async ({ caller, query }) => {
       const to = query.to ?? Date.now();
       const from = query.from ?? to - 86_400_000;
@@ -120,7 +122,7 @@ export function apiUsageRoutes(api: ApiRouter, deps: AccountsDeps, accounting: A
   api.route({
     method: 'GET', url: '/api/wallet', tag, access: 'verified', allowKeys: true, summary: 'Balance, total usage, requests, and the ledger (charges summed per day), paginated.',
     query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cursor: z.string().max(100).optional() }).strict(),
-    answer: walletAnswer,
+    answer: lazyAnswer(usageAnswers, (m) => m.walletAnswer),
     handler: async ({ caller, query }) => ({
       ...await readWalletSummary(deps.db, caller.user.id, await accounting.balance(caller.user.id)),
       ledger: await readLedgerPage(deps.db, caller.user.id, query.limit, query.cursor),
