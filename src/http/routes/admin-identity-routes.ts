@@ -1,8 +1,7 @@
 // /api/admin/identity-providers and /api/admin/signin-domains: the identity providers people sign in
 // with, and the e-mail domains that must use one. Client secrets go in, never out; every change is audited.
 import { z } from 'zod';
-import { type ApiRouter, lazyAnswer } from '../api-route.ts';
-import { idParams } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer, idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import { createIdentityProvider, deleteIdentityProvider, identityProviderView, listIdentityProviders, updateIdentityProvider } from '../../accounts/identity-provider-store.ts';
 import { redirectUriFor } from '../../accounts/identity-provider-sign-in.ts';

@@ -1,8 +1,7 @@
 // /api/admin/mcp-servers: the upstream MCP servers /mcp fronts (issue 32), edited at runtime: add, edit
 // (the credential is write-only), enable or disable, choose the groups that see it, delete, and test
 // (connect and list its tools). Every change is audited and announced to every instance.
-import { type ApiRouter, lazyAnswer } from '../api-route.ts';
-import { idParams } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer, idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import type { ApiCaller } from '../api-caller.ts';
 import { recordAudit } from '../../admin/audit-log.ts';

@@ -1,8 +1,7 @@
 // /api/admin/organisations: every organisation with its wallet and members, and the channel group its keys
 // use (a platform administrator's choice, audited; the keys move at once on every instance).
 import { z } from 'zod';
-import { type ApiRouter, lazyAnswer } from '../api-route.ts';
-import { idParams } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer, idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import { findOrganisation, listOrganisations, setOrganisationGroup } from '../../db/repositories/organisations.ts';
 import { findGroupByName } from '../../db/repositories/groups.ts';

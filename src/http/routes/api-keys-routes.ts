@@ -1,8 +1,7 @@
 // /api/keys: a user's own API keys; /api/groups: the groups a key can use and their models.
 import { z } from 'zod';
 import { hasAtMostDecimals } from '../../metering/money-bounds.ts';
-import { type ApiRouter, lazyAnswer } from '../api-route.ts';
-import { idParams } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer, idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import type { GatewayState } from '../../gateway-state.ts';
 import { isValidCidr } from '../../accounts/ip-allowlist.ts';

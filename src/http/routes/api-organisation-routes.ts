@@ -1,8 +1,7 @@
 // /api/orgs: organisations, their members, invitations and keys (issue 34). Sessions only: an sk- key never
 // changes an organisation. Services in src/accounts/organisations.ts, organisation-invites.ts, organisation-keys.ts.
 import { z } from 'zod';
-import { type ApiRouter, lazyAnswer } from '../api-route.ts';
-import { idParams } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer, idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import type { Accounting } from '../../metering/accounting.ts';
 import { hasAtMostDecimals } from '../../metering/money-bounds.ts';

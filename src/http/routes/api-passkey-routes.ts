@@ -3,8 +3,7 @@
 // registration also a recent sign-in: a passkey signs in without the password and without the TOTP code,
 // so a session taken over (a stolen cookie) must not turn into a credential of its own that outlives it.
 import { z } from 'zod';
-import { type ApiRouter, lazyAnswer } from '../api-route.ts';
-import { idParams } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer, idParams } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import { listPasskeys, passkeyRegistrationOptions, passkeySignInOptions, passkeyView, registerPasskey, renamePasskey, signInWithPasskey } from '../../accounts/passkeys.ts';
 import { createSession } from '../../accounts/sessions.ts';

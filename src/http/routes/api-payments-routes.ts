@@ -1,8 +1,7 @@
 // Money in: card top-ups through Stripe Checkout, the Stripe webhook that credits them, redemption codes,
 // and the payments' history for users and admins. Services in src/payments.
 import { z } from 'zod';
-import { type ApiRouter, lazyAnswer } from '../api-route.ts';
-import { idParams } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer, idParams } from '../api-route.ts';
 import { apiNotFound, invalidRequest } from '../../gateway-errors.ts';
 import { setSetting } from '../../db/repositories/settings.ts';
 import { findUserPayment, listPaymentsWithUsers, listUserPayments } from '../../db/repositories/payments.ts';

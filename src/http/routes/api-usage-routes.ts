@@ -3,8 +3,7 @@
 // key, /api/stats defaults to that key's statistics (as before the dashboard existed).
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { type ApiRouter, lazyAnswer } from '../api-route.ts';
-import { idParams, timeParam } from '../api-route.ts';
+import { type ApiRouter, lazyAnswer, idParams, timeParam } from '../api-route.ts';
 import type { AccountsDeps } from '../../accounts/accounts-deps.ts';
 import type { Accounting } from '../../metering/accounting.ts';
 import { logsCsv, readLogDetail, readLogPage } from '../../accounts/usage-log-reader.ts';
