@@ -160,6 +160,7 @@ describe('organisations in the dashboard', { timeout: 60_000 }, () => {
     await beaRow.getByRole('button', { name: 'Make owner' }).click();
     const handOver = owner.getByRole('dialog', { name: 'Make Bea the owner?' });
     await handOver.getByText('Bea becomes the owner of Acme.', { exact: false }).waitFor();
+    await screenshots(owner, 'organisation-handover-confirm');
     await handOver.getByRole('button', { name: 'Cancel' }).click();
     await handOver.waitFor({ state: 'hidden' });
     expect(await roles()).toEqual({ Olive: 'owner', Bea: 'billing' });

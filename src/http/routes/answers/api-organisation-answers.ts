@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ORGANISATION_ROLES } from '../../../accounts/organisations.ts';
 import { listOf, rowId } from './common-answers.ts';
+import { keyAnswer } from './keys-answers.ts';
 
 const role = z.enum(ORGANISATION_ROLES);
 const time = z.iso.datetime();
@@ -49,19 +50,7 @@ export const inviteRevokedAnswer = z.object({ revoked: z.literal(true) });
 export const joinedAnswer = z.object({ organisation_id: rowId, name: z.string(), role });
 
 /** A key of the organisation: a personal key's view without its MCP tools, with the member who holds it. */
-export const organisationKeyAnswer = z.object({
-  id: rowId,
-  name: z.string(),
-  prefix: z.string(),
-  group: z.string(),
-  models: z.array(z.string()).nullable(),
-  quota_usd: z.number().nonnegative().nullable(),
-  spent_usd: z.number(),
-  expires_at: time.nullable(),
-  ip_allowlist: z.array(z.string()).nullable(),
-  enabled: z.boolean(),
-  created_at: time,
-  last_used_at: time.nullable(),
+export const organisationKeyAnswer = keyAnswer.omit({ mcp_tools: true }).extend({
   member_user_id: rowId.nullable(),
   member_name: z.string().nullable(),
 });
@@ -70,4 +59,4 @@ export const organisationKeysAnswer = listOf(organisationKeyAnswer);
 /** A key just made or rotated: its secret, in this answer only. */
 export const organisationKeySecretAnswer = organisationKeyAnswer.extend({ key: z.string() });
 
-export const organisationKeyDeletedAnswer = z.object({ id: rowId, deleted: z.literal(true) });
+export { keyDeletedAnswer as organisationKeyDeletedAnswer } from './keys-answers.ts';

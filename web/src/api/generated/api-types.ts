@@ -6928,7 +6928,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** Format: date-time */
                             created_at: string;
                             enabled: boolean;
                             expires_at: string | null;
@@ -6986,7 +6985,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** Format: date-time */
                         created_at: string;
                         enabled: boolean;
                         expires_at: string | null;
@@ -7082,7 +7080,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** Format: date-time */
                         created_at: string;
                         enabled: boolean;
                         expires_at: string | null;
@@ -7130,7 +7127,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** Format: date-time */
                         created_at: string;
                         enabled: boolean;
                         expires_at: string | null;
